@@ -1,0 +1,12 @@
+// The probes/*.yaml files, compiled in by embed.py.
+#pragma once
+#include <string_view>
+#include <vector>
+
+namespace adrprobe::catalogue {
+struct EmbeddedFile {
+  std::string_view name;
+  std::string_view data;
+};
+const std::vector<EmbeddedFile>& embedded_files();
+}  // namespace adrprobe::catalogue

@@ -1,0 +1,61 @@
+// /core/doc-openapi (API-16): DO-1, DO-2, DO-3.
+#include <fmt/format.h>
+
+#include <regex>
+
+#include "checks/checks.hpp"
+#include "util/strings.hpp"
+
+namespace adrprobe::checks {
+
+using report::Verdict;
+
+CheckResult do1_openapi_version(const Context& ctx, const catalogue::CheckRef& ref) {
+  const oas::json* doc = ctx.doc();
+  if (!doc) return ctx.prerequisite(ref.id);
+  if (!doc->is_object()) return {ref.id, Verdict::fail, "the document is not a JSON object", {}};
+  if (auto sw = doc->find("swagger"); sw != doc->end() && !doc->contains("openapi"))
+    return {ref.id, Verdict::fail, fmt::format("swagger: {}: Swagger/OpenAPI 2, not OpenAPI 3 or later", sw->dump()), {}};
+  auto it = doc->find("openapi");
+  if (it == doc->end()) return {ref.id, Verdict::fail, "no 'openapi' field: not an OpenAPI 3 document", {}};
+  if (!it->is_string()) return {ref.id, Verdict::fail, fmt::format("openapi: {} is not a string", it->dump()), {}};
+  static const std::regex version(R"(^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$)");
+  const std::string v = it->get<std::string>();
+  std::smatch m;
+  if (!std::regex_match(v, m, version))
+    return {ref.id, Verdict::fail, fmt::format("openapi: \"{}\" is not MAJOR.MINOR.PATCH", v), {}};
+  if (std::stol(m[1].str()) < 3)
+    return {ref.id, Verdict::fail, fmt::format("openapi: \"{}\": OpenAPI 3 or later is required", v), {}};
+  return {ref.id, Verdict::pass, fmt::format("openapi: \"{}\"", v), {}};
+}
+
+CheckResult do2_refs(const Context& ctx, const catalogue::CheckRef& ref) {
+  if (!ctx.doc()) return ctx.prerequisite(ref.id);
+  const auto& d = ctx.evidence.document;
+  std::size_t externals = d.docs->external_count();
+  if (d.unresolved.empty())
+    return {ref.id, Verdict::pass,
+            fmt::format("every $ref resolves ({} external)", plural(externals, "document", "documents")),
+            d.ref_exchanges};
+  bool all_transport = true;
+  std::vector<std::string> lines;
+  for (const auto& u : d.unresolved) {
+    all_transport = all_transport && u.transport_error;
+    lines.push_back(fmt::format("{} → '{}' ({})", u.where, u.ref, u.reason));
+  }
+  return {ref.id, all_transport ? Verdict::error : Verdict::fail,
+          fmt::format("{} not resolved: {}", plural(d.unresolved.size(), "$ref", "$refs"), join(lines, "; ", 10)),
+          d.ref_exchanges};
+}
+
+CheckResult do3_paths(const Context& ctx, const catalogue::CheckRef& ref) {
+  const oas::json* doc = ctx.doc();
+  if (!doc) return ctx.prerequisite(ref.id);
+  auto it = doc->is_object() ? doc->find("paths") : doc->end();
+  if (!doc->is_object() || it == doc->end()) return {ref.id, Verdict::fail, "no 'paths' in the document", {}};
+  if (!it->is_object()) return {ref.id, Verdict::fail, "'paths' is not an object", {}};
+  if (it->empty()) return {ref.id, Verdict::warn, "'paths' is empty: the API documents no resources", {}};
+  return {ref.id, Verdict::pass, fmt::format("{} documented", plural(it->size(), "path", "paths")), {}};
+}
+
+}  // namespace adrprobe::checks

@@ -1,0 +1,150 @@
+// Evidence for functional rules: hints for a reviewer, never a verdict.
+#include <fmt/format.h>
+
+#include <regex>
+#include <set>
+
+#include "checks/checks.hpp"
+#include "oas/pointer.hpp"
+#include "util/strings.hpp"
+#include "util/url.hpp"
+
+namespace adrprobe::checks {
+namespace {
+
+constexpr std::size_t kMaxHints = 10;
+
+// Literal path segments of the documented paths (no {parameters}).
+std::vector<std::pair<std::string, std::string>> segments(const Context& ctx) {
+  std::vector<std::pair<std::string, std::string>> out;  // segment, path
+  for (const auto& p : ctx.evidence.all_paths)
+    for (const auto& s : split(p.template_path, '/'))
+      if (!s.empty() && s.front() != '{') out.emplace_back(s, p.template_path);
+  return out;
+}
+
+void add(std::vector<std::string>& hints, std::set<std::string>& seen, std::string hint) {
+  if (hints.size() < kMaxHints && seen.insert(hint).second) hints.push_back(std::move(hint));
+}
+
+std::vector<std::string> naming(const Context& ctx) {
+  static const std::set<std::string> verbs{
+      "get", "create", "update", "delete", "remove", "add", "list", "fetch", "set", "save", "insert", "edit",
+      "find", "do", "execute", "run", "process", "send", "haal", "maak", "wijzig", "verwijder", "voegtoe",
+      "bewerk", "opslaan", "ophalen", "aanmaken", "wijzigen", "verwijderen", "toevoegen", "zoeken", "verstuur"};
+  std::vector<std::string> hints;
+  std::set<std::string> seen;
+  for (const auto& p : ctx.evidence.all_paths) {
+    auto segs = split(p.template_path, '/');
+    for (std::size_t i = 0; i < segs.size(); ++i) {
+      const std::string& s = segs[i];
+      if (s.empty() || s.front() == '{') continue;
+      std::string word = to_lower(s);
+      std::string head = word.substr(0, word.find_first_of("-_"));
+      if (!word.empty() && word.front() == '_') continue;  // operation resources like /_zoek are allowed
+      if (verbs.count(word) || verbs.count(head))
+        add(hints, seen, fmt::format("'{}' in {} looks like a verb: resources are nouns", s, p.template_path));
+      bool collection = i + 1 < segs.size() && !segs[i + 1].empty() && segs[i + 1].front() == '{';
+      bool plural_form = word.size() > 2 && (word.back() == 's' || word.ends_with("en") || word.ends_with("'s"));
+      if (collection && !plural_form)
+        add(hints, seen,
+            fmt::format("'{}' in {} is followed by an identifier but does not look plural", s, p.template_path));
+    }
+  }
+  return hints;
+}
+
+std::vector<std::string> language(const Context& ctx) {
+  static const std::set<std::string> english{
+      "users", "user", "orders", "order", "buildings", "building", "addresses", "address", "persons", "person",
+      "people", "customers", "customer", "products", "product", "items", "item", "accounts", "account",
+      "search", "documents", "document", "files", "cases", "case", "events", "messages", "payments",
+      "invoices", "companies", "company", "employees", "organisations", "organizations", "locations"};
+  std::vector<std::string> hints;
+  std::set<std::string> seen;
+  for (const auto& [seg, path] : segments(ctx))
+    if (english.count(to_lower(seg)))
+      add(hints, seen, fmt::format("'{}' in {} is English: define interfaces in Dutch unless an official English glossary exists", seg, path));
+  return hints;
+}
+
+std::vector<std::string> implementation(const Context& ctx) {
+  static const std::regex tech_in_path(
+      R"((\.php|\.aspx?|\.jsp|\.cgi|cgi-bin|servlet|wp-json|django|rails|spring|laravel|mongo|mysql|postgres|oracle|sqlserver|hibernate|tomcat))",
+      std::regex::icase);
+  static const std::regex server_version(R"([A-Za-z-]+/[0-9]+(\.[0-9]+)*)");
+  static const std::regex stack_trace(
+      R"(Traceback \(most recent call last\)|Exception in thread|\bat [a-z]+(\.[a-zA-Z_$]+)+\(|System\.[A-Za-z]+Exception|Stack trace:|SQLSTATE\[|ORA-[0-9]{5})");
+  std::vector<std::string> hints;
+  std::set<std::string> seen;
+  for (const auto& [seg, path] : segments(ctx))
+    if (std::regex_search(seg, tech_in_path))
+      add(hints, seen, fmt::format("'{}' in {} names a platform, framework or database", seg, path));
+  for (const auto& e : ctx.exchanges) {
+    if (!e.to_api || !e.status) continue;
+    if (const auto* v = e.header("x-powered-by"))
+      add(hints, seen, fmt::format("X-Powered-By: {} (exchange {})", *v, e.id));
+    if (const auto* v = e.header("x-aspnet-version"))
+      add(hints, seen, fmt::format("X-AspNet-Version: {} (exchange {})", *v, e.id));
+    if (const auto* v = e.header("server"); v && std::regex_search(*v, server_version))
+      add(hints, seen, fmt::format("Server: {} discloses a product version (exchange {})", *v, e.id));
+    if (*e.status >= 400 && std::regex_search(e.body, stack_trace))
+      add(hints, seen, fmt::format("{} {} → {}: the error body looks like a stack trace (exchange {})", e.method,
+                                   url_path(e.url), *e.status, e.id));
+  }
+  return hints;
+}
+
+std::vector<std::string> stateless(const Context& ctx) {
+  std::vector<std::string> hints;
+  std::set<std::string> seen;
+  for (const auto& e : ctx.exchanges) {
+    if (!e.to_api || !e.status) continue;
+    if (const auto* v = e.header("set-cookie")) {
+      // Name only: a cookie value may be a session secret.
+      std::string name = trim(v->substr(0, v->find('=')));
+      add(hints, seen, fmt::format("{} {} sets cookie '{}': session state on the server?", e.method, url_path(e.url), name));
+    }
+  }
+  return hints;
+}
+
+std::vector<std::string> geospatial(const Context& ctx) {
+  static const std::set<std::string> geo_keys{"geometry", "geometrie", "coordinates", "coordinaten", "bbox",
+                                              "geom", "crs", "point", "polygon", "multipolygon", "linestring"};
+  std::vector<std::string> hints;
+  std::set<std::string> seen;
+  const oas::json* doc = ctx.doc();
+  if (!doc) return hints;
+  std::vector<std::pair<const oas::json*, std::string>> stack{{doc, ""}};
+  std::size_t visited = 0;
+  while (!stack.empty() && hints.size() < kMaxHints && ++visited < 200000) {
+    auto [n, ptr] = stack.back();
+    stack.pop_back();
+    if (n->is_object()) {
+      for (auto it = n->begin(); it != n->end(); ++it) {
+        std::string p = ptr + "/" + oas::escape_token(it.key());
+        if (geo_keys.count(to_lower(it.key())) && ptr.ends_with("/properties"))
+          add(hints, seen, fmt::format("property '{}' at #{} looks geospatial: apply the geospatial module", it.key(), p));
+        if (it.value().is_structured()) stack.push_back({&it.value(), p});
+      }
+    } else if (n->is_array()) {
+      for (std::size_t i = 0; i < n->size(); ++i)
+        if ((*n)[i].is_structured()) stack.push_back({&(*n)[i], ptr + "/" + std::to_string(i)});
+    }
+  }
+  return hints;
+}
+
+}  // namespace
+
+std::vector<std::string> hints_for(const std::string& producer, const Context& ctx) {
+  if (producer == "naming") return naming(ctx);
+  if (producer == "language") return language(ctx);
+  if (producer == "implementation") return implementation(ctx);
+  if (producer == "stateless") return stateless(ctx);
+  if (producer == "geospatial") return geospatial(ctx);
+  return {};
+}
+
+}  // namespace adrprobe::checks

@@ -1,0 +1,134 @@
+// /core/semver (API-56) SV-1 and /core/uri-version (API-20) UV-1..3.
+#include <fmt/format.h>
+
+#include <regex>
+
+#include "checks/checks.hpp"
+#include "util/semver.hpp"
+#include "util/strings.hpp"
+#include "util/url.hpp"
+
+namespace adrprobe::checks {
+
+using report::Verdict;
+
+namespace {
+
+const std::regex& major_segment() {
+  static const std::regex re(R"(^v[0-9]+$)");
+  return re;
+}
+// "v1.2", "1.2.3", "V2.0": a minor or patch number in the path.
+const std::regex& full_version_segment() {
+  static const std::regex re(R"(^[vV]?[0-9]+(\.[0-9]+)+$)");
+  return re;
+}
+
+struct UriVersion {
+  std::optional<std::string> major;  // "v1"
+  std::optional<std::string> too_precise;
+};
+
+UriVersion uri_version(const std::string& url) {
+  UriVersion out;
+  auto parsed = parse_url(url);
+  if (!parsed) return out;
+  for (const auto& seg : parsed->segments()) {
+    if (std::regex_match(seg, major_segment())) out.major = seg;
+    else if (std::regex_match(seg, full_version_segment()) && !out.too_precise) out.too_precise = seg;
+  }
+  return out;
+}
+
+const std::string* info_version(const oas::json& doc) {
+  if (!doc.is_object()) return nullptr;
+  auto info = doc.find("info");
+  if (info == doc.end() || !info->is_object()) return nullptr;
+  auto v = info->find("version");
+  if (v == info->end() || !v->is_string()) return nullptr;
+  return &v->get_ref<const std::string&>();
+}
+
+// Server URL variables are replaced by their defaults ("{scheme}://host/v1").
+std::string expand_server_url(const oas::json& server) {
+  std::string url = server.value("url", "");
+  if (auto vars = server.find("variables"); vars != server.end() && vars->is_object())
+    for (auto v = vars->begin(); v != vars->end(); ++v)
+      if (v.value().is_object() && v.value().contains("default") && v.value()["default"].is_string())
+        url = replace_all(url, "{" + v.key() + "}", v.value()["default"].get<std::string>());
+  return url;
+}
+
+}  // namespace
+
+CheckResult sv1_semver(const Context& ctx, const catalogue::CheckRef& ref) {
+  const oas::json* doc = ctx.doc();
+  if (!doc) return ctx.prerequisite(ref.id);
+  auto info = doc->is_object() ? doc->find("info") : doc->end();
+  if (!doc->is_object() || info == doc->end() || !info->is_object() || !info->contains("version"))
+    return {ref.id, Verdict::fail, "no info.version in the document", {}};
+  const auto& v = (*info)["version"];
+  if (!v.is_string()) return {ref.id, Verdict::fail, fmt::format("info.version {} is not a string", v.dump()), {}};
+  const std::string s = v.get<std::string>();
+  bool core = ctx.edition.semver == SemverGrammar::core;
+  if (is_semver(s, ctx.edition.semver)) return {ref.id, Verdict::pass, fmt::format("info.version \"{}\"", s), {}};
+  std::string expected = core ? "MAJOR.MINOR.PATCH (edition 1.0: no pre-release or build)" : "Semantic Versioning 2.0.0";
+  return {ref.id, Verdict::fail, fmt::format("info.version \"{}\" is not {}", s, expected), {}};
+}
+
+CheckResult uv1_base_major(const Context& ctx, const catalogue::CheckRef& ref) {
+  UriVersion uv = uri_version(ctx.settings.base_url);
+  std::string path = url_path(ctx.settings.base_url);
+  if (uv.too_precise)
+    return {ref.id, Verdict::fail,
+            fmt::format("base path {} has '{}': minor and patch versions do not belong in the URI", path, *uv.too_precise), {}};
+  if (!uv.major) return {ref.id, Verdict::fail, fmt::format("base path {} has no v<major> segment", path), {}};
+  return {ref.id, Verdict::pass, fmt::format("base path {} has major version segment {}", path, *uv.major), {}};
+}
+
+CheckResult uv2_servers(const Context& ctx, const catalogue::CheckRef& ref) {
+  const oas::json* doc = ctx.doc();
+  if (!doc) return ctx.prerequisite(ref.id);
+  auto base = uri_version(ctx.settings.base_url);
+  std::vector<oas::json> servers;
+  if (auto it = doc->find("servers"); it != doc->end() && it->is_array()) servers.assign(it->begin(), it->end());
+  bool defaulted = servers.empty();
+  if (defaulted) servers.push_back(oas::json{{"url", "/"}});
+  Findings f(ref.id);
+  for (const auto& s : servers) {
+    if (!s.is_object() || !s.contains("url") || !s["url"].is_string()) {
+      f.add(Verdict::fail, "a servers entry has no url");
+      continue;
+    }
+    std::string written = s["url"].get<std::string>();
+    std::string url = expand_server_url(s);
+    std::string absolute = resolve_url(ctx.evidence.document.url, url).value_or(url);
+    UriVersion uv = uri_version(absolute);
+    std::string label = defaulted ? "no servers: the default '/' resolves to " + absolute
+                                  : fmt::format("server '{}'", written);
+    if (uv.too_precise) f.add(Verdict::fail, fmt::format("{} has '{}' (minor/patch in the URI)", label, *uv.too_precise));
+    else if (!uv.major) f.add(Verdict::fail, fmt::format("{} has no v<major> segment", label));
+    else if (base.major && *uv.major != *base.major)
+      f.add(Verdict::fail, fmt::format("{} has {}, the base URL {}", label, *uv.major, *base.major));
+    else f.add(Verdict::pass, label);
+  }
+  return f.result(fmt::format("every servers url has the major version segment {}", base.major.value_or("v<major>")));
+}
+
+CheckResult uv3_major_matches(const Context& ctx, const catalogue::CheckRef& ref) {
+  const oas::json* doc = ctx.doc();
+  if (!doc) return ctx.prerequisite(ref.id);
+  auto base = uri_version(ctx.settings.base_url);
+  if (!base.major) return {ref.id, Verdict::fail, "the base URL has no v<major> segment to compare", {}};
+  const std::string* version = info_version(*doc);
+  if (!version) return {ref.id, Verdict::fail, "no info.version string to compare with", {}};
+  auto major = leading_major(*version);
+  if (!major) return {ref.id, Verdict::fail, fmt::format("info.version \"{}\" has no leading major number", *version), {}};
+  auto uri_major = leading_major(base.major->substr(1));
+  if (*major != uri_major)
+    return {ref.id, Verdict::fail,
+            fmt::format("base URL has {} but info.version \"{}\" has major {}", *base.major, *version, *major), {}};
+  return {ref.id, Verdict::pass, fmt::format("{} matches info.version \"{}\"", *base.major, *version), {}};
+}
+
+}  // namespace adrprobe::checks

@@ -1,0 +1,275 @@
+#include "http/client.hpp"
+
+#include <curl/curl.h>
+#include <fmt/format.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+#include "util/strings.hpp"
+#include "util/url.hpp"
+
+namespace adrprobe::http {
+
+bool is_safe_method(const std::string& method) {
+  return method == "GET" || method == "HEAD" || method == "OPTIONS" || method == "TRACE";
+}
+
+namespace {
+
+struct Pending {
+  Request request;
+  std::size_t index;  // which result this belongs to
+  int redirects_left;
+};
+
+struct Transfer {
+  CURL* easy = nullptr;
+  curl_slist* headers = nullptr;
+  Pending pending;
+  int exchange_id = 0;
+  std::string host_key;
+  Clock::time_point started;
+  bool truncated = false;
+  std::string* body = nullptr;
+  std::size_t limit = 0;
+  char errbuf[CURL_ERROR_SIZE] = {0};
+};
+
+std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
+  auto* t = static_cast<Transfer*>(user);
+  std::size_t len = size * n;
+  std::size_t room = t->limit > t->body->size() ? t->limit - t->body->size() : 0;
+  if (len > room) {
+    t->body->append(data, room);
+    t->truncated = true;
+    return CURL_WRITEFUNC_ERROR;  // stop reading: the rest is not needed
+  }
+  t->body->append(data, len);
+  return len;
+}
+
+CURLcode on_ssl_ctx(CURL*, void* ssl_ctx, void* user) {
+  // --ca-file adds to the system store instead of replacing it.
+  auto* path = static_cast<const std::string*>(user);
+  X509_STORE* store = SSL_CTX_get_cert_store(static_cast<SSL_CTX*>(ssl_ctx));
+  if (X509_STORE_load_file(store, path->c_str()) != 1) return CURLE_SSL_CACERT_BADFILE;
+  return CURLE_OK;
+}
+
+std::string host_key_of(const std::string& url) {
+  auto parsed = parse_url(url);
+  return parsed ? to_lower(parsed->host) : url;
+}
+
+void global_init() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+}  // namespace
+
+struct Client::Impl {
+  CURLM* multi = nullptr;
+  std::map<std::string, Clock::time_point> next_slot;  // per host: earliest next start
+};
+
+Client::Client(ClientSettings settings) : settings_(std::move(settings)), impl_(std::make_unique<Impl>()) {
+  global_init();
+  impl_->multi = curl_multi_init();
+  if (!impl_->multi) throw std::runtime_error("libcurl: cannot create a multi handle");
+  curl_multi_setopt(impl_->multi, CURLMOPT_MAX_HOST_CONNECTIONS, static_cast<long>(std::max(1, settings_.concurrency)));
+}
+
+Client::~Client() { curl_multi_cleanup(impl_->multi); }
+
+std::vector<Result> Client::run(const std::vector<Request>& requests) {
+  std::vector<Result> results(requests.size());
+  std::deque<Pending> queue;
+  for (std::size_t i = 0; i < requests.size(); ++i) queue.push_back({requests[i], i, requests[i].max_redirects});
+  std::vector<std::unique_ptr<Transfer>> active;
+  const auto interval = settings_.rate > 0 ? std::chrono::duration_cast<Clock::duration>(
+                                                 std::chrono::duration<double>(1.0 / settings_.rate))
+                                           : Clock::duration::zero();
+  std::size_t done = 0;
+
+  auto record = [&](const Pending& p) -> Exchange& {
+    Exchange ex;
+    ex.id = static_cast<int>(exchanges_.size()) + 1;
+    ex.method = p.request.method;
+    ex.url = p.request.url;
+    ex.request_headers = p.request.headers;
+    ex.to_api = p.request.to_api;
+    ex.purpose = p.request.purpose;
+    exchanges_.push_back(std::move(ex));
+    results[p.index].chain.push_back(exchanges_.back().id);
+    return exchanges_.back();
+  };
+  auto finish = [&](Exchange& ex) {
+    ++done;
+    if (on_exchange) on_exchange(ex, done, done + queue.size() + active.size());
+  };
+  auto fail_unsent = [&](const Pending& p, const std::string& why) {
+    Exchange& ex = record(p);
+    ex.error = why;
+    finish(ex);
+  };
+
+  auto start = [&](Pending p) {
+    if (exchanges_.size() >= settings_.max_exchanges) {
+      fail_unsent(p, fmt::format("request cap reached ({} requests)", settings_.max_exchanges));
+      return;
+    }
+    auto t = std::make_unique<Transfer>();
+    Exchange& ex = record(p);
+    t->exchange_id = ex.id;
+    t->host_key = host_key_of(p.request.url);
+    t->body = &ex.body;
+    t->limit = p.request.body_limit;
+    t->started = Clock::now();
+    CURL* e = curl_easy_init();
+    t->easy = e;
+    curl_easy_setopt(e, CURLOPT_URL, p.request.url.c_str());
+    curl_easy_setopt(e, CURLOPT_PATH_AS_IS, 1L);  // a trailing slash or dot segment must reach the server
+    curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(e, CURLOPT_USERAGENT, settings_.user_agent.c_str());
+    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->errbuf);
+    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, t.get());
+    curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+    auto left = std::chrono::duration<double>(settings_.deadline - Clock::now()).count();
+    double timeout = std::max(0.001, std::min(settings_.timeout_s, left));
+    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout * 1000));
+    curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(timeout * 1000));
+    if (settings_.insecure) {
+      curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+      curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+    }
+    if (!settings_.ca_file.empty()) {
+      curl_easy_setopt(e, CURLOPT_SSL_CTX_FUNCTION, on_ssl_ctx);
+      curl_easy_setopt(e, CURLOPT_SSL_CTX_DATA, &settings_.ca_file);
+    }
+    const std::string& m = p.request.method;
+    if (m == "HEAD") {
+      curl_easy_setopt(e, CURLOPT_NOBODY, 1L);
+    } else if (m == "GET") {
+      curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
+    } else {
+      curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, m.c_str());
+    }
+    bool needs_length = (m == "POST" || m == "PUT" || m == "PATCH");
+    for (const auto& [name, value] : p.request.headers)
+      t->headers = curl_slist_append(t->headers, fmt::format("{}: {}", name, value).c_str());
+    if (needs_length) t->headers = curl_slist_append(t->headers, "Content-Length: 0");
+    if (t->headers) curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->headers);
+    curl_easy_setopt(e, CURLOPT_PRIVATE, t.get());
+    t->pending = std::move(p);
+    curl_multi_add_handle(impl_->multi, e);
+    active.push_back(std::move(t));
+  };
+
+  auto complete = [&](Transfer* t, CURLcode code) {
+    Exchange& ex = exchanges_[static_cast<std::size_t>(t->exchange_id - 1)];
+    long status = 0;
+    curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status);
+    curl_off_t total_us = 0;
+    curl_easy_getinfo(t->easy, CURLINFO_TOTAL_TIME_T, &total_us);
+    ex.duration_ms = static_cast<double>(total_us) / 1000.0;
+    bool got_response = status > 0 && (code == CURLE_OK || (code == CURLE_WRITE_ERROR && t->truncated));
+    if (got_response) {
+      ex.status = static_cast<int>(status);
+      curl_header* prev = nullptr;
+      while (curl_header* h = curl_easy_nextheader(t->easy, CURLH_HEADER, -1, prev)) {
+        std::string name = to_lower(h->name);
+        auto [it, fresh] = ex.response_headers.emplace(name, h->value);
+        if (!fresh) it->second += std::string(", ") + h->value;
+        prev = h;
+      }
+      ex.body_truncated = t->truncated;
+    } else if (code == CURLE_OPERATION_TIMEDOUT && Clock::now() >= settings_.deadline) {
+      ex.error = "deadline reached";
+    } else {
+      ex.error = t->errbuf[0] ? std::string(t->errbuf) : std::string(curl_easy_strerror(code));
+      if (code == CURLE_OPERATION_TIMEDOUT) ex.error = fmt::format("timeout after {} s: {}", settings_.timeout_s, *ex.error);
+    }
+    finish(ex);
+    // Follow a redirect when the request asked for it: a new recorded exchange.
+    const auto* location = ex.header("location");
+    if (ex.is_redirect() && t->pending.redirects_left > 0 && location) {
+      if (auto next = resolve_url(ex.url, *location)) {
+        Pending hop = t->pending;
+        hop.redirects_left--;
+        if (host_key_of(*next) != t->host_key) hop.request.headers.clear();  // never leak headers to another host
+        hop.request.url = *next;
+        queue.push_front(std::move(hop));
+      }
+    }
+  };
+
+  auto remove = [&](Transfer* t) {
+    curl_multi_remove_handle(impl_->multi, t->easy);
+    curl_easy_cleanup(t->easy);
+    curl_slist_free_all(t->headers);
+    active.erase(std::find_if(active.begin(), active.end(), [&](auto& p) { return p.get() == t; }));
+  };
+
+  while (!queue.empty() || !active.empty()) {
+    auto now = Clock::now();
+    if (now >= settings_.deadline) {
+      while (!active.empty()) {
+        Transfer* t = active.front().get();
+        Exchange& ex = exchanges_[static_cast<std::size_t>(t->exchange_id - 1)];
+        ex.error = "deadline reached";
+        ex.duration_ms = std::chrono::duration<double, std::milli>(now - t->started).count();
+        finish(ex);
+        remove(t);
+      }
+      while (!queue.empty()) {
+        Pending p = std::move(queue.front());
+        queue.pop_front();
+        fail_unsent(p, "deadline reached");
+      }
+      break;
+    }
+    auto wait = std::chrono::milliseconds(100);
+    while (!queue.empty() && static_cast<int>(active.size()) < std::max(1, settings_.concurrency)) {
+      auto key = host_key_of(queue.front().request.url);
+      auto& slot = impl_->next_slot[key];
+      if (slot > now) {
+        wait = std::min(wait, std::chrono::ceil<std::chrono::milliseconds>(slot - now));
+        break;
+      }
+      slot = now + interval;
+      Pending p = std::move(queue.front());
+      queue.pop_front();
+      start(std::move(p));
+    }
+    int running = 0;
+    curl_multi_perform(impl_->multi, &running);
+    int left = 0;
+    while (CURLMsg* msg = curl_multi_info_read(impl_->multi, &left)) {
+      if (msg->msg != CURLMSG_DONE) continue;
+      Transfer* t = nullptr;
+      curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, reinterpret_cast<char**>(&t));
+      CURLcode code = msg->data.result;
+      complete(t, code);
+      remove(t);
+    }
+    if (active.empty() && queue.empty()) break;
+    if (!active.empty() || wait > std::chrono::milliseconds(0)) {
+      auto until_deadline = std::chrono::ceil<std::chrono::milliseconds>(settings_.deadline - Clock::now());
+      auto ms = std::max<long long>(0, std::min<long long>(wait.count(), until_deadline.count()));
+      if (active.empty() && queue.empty()) break;
+      curl_multi_poll(impl_->multi, nullptr, 0, static_cast<int>(ms), nullptr);
+    }
+  }
+  return results;
+}
+
+}  // namespace adrprobe::http

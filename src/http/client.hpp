@@ -1,0 +1,75 @@
+// HTTP client on the libcurl multi interface: concurrent requests under a
+// per-host rate limit and one run deadline, every exchange recorded.
+#pragma once
+#include <chrono>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "http/exchange.hpp"
+
+namespace adrprobe::http {
+
+using Clock = std::chrono::steady_clock;
+
+struct ClientSettings {
+  double timeout_s = 10;          // per request (--timeout)
+  int concurrency = 4;            // requests in flight at once (--concurrency)
+  double rate = 20;               // requests per second to one host; 0 = unlimited (--rate)
+  Clock::time_point deadline = Clock::time_point::max();  // whole run (--deadline)
+  std::string ca_file;            // extra trusted CA bundle (--ca-file)
+  bool insecure = false;          // do not verify certificates (--insecure)
+  std::size_t max_exchanges = 20000;  // hard cap on requests one run may send
+  std::string user_agent = "adrprobe";
+};
+
+struct Request {
+  std::string method = "GET";
+  std::string url;
+  std::vector<Header> headers;
+  int max_redirects = 0;         // 0: redirects are recorded, not followed
+  std::size_t body_limit = 64 * 1024;  // bytes of response body kept
+  bool to_api = true;
+  std::string purpose;
+};
+
+struct Result {
+  std::vector<int> chain;  // exchange ids, first request then each redirect hop
+  int last() const { return chain.back(); }
+};
+
+class Client {
+ public:
+  explicit Client(ClientSettings settings);
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  // Runs all requests (concurrently, rate limited) and returns one result per
+  // request, in the same order. Never throws for transport problems: those are
+  // recorded as the exchange's error.
+  std::vector<Result> run(const std::vector<Request>& requests);
+  Result run_one(const Request& request) { return run({request}).front(); }
+
+  const Exchange& exchange(int id) const { return exchanges_.at(static_cast<std::size_t>(id - 1)); }
+  const std::deque<Exchange>& exchanges() const { return exchanges_; }
+  const ClientSettings& settings() const { return settings_; }
+  bool deadline_passed() const { return Clock::now() >= settings_.deadline; }
+
+  // Called after each finished exchange (for progress and -v logging).
+  std::function<void(const Exchange&, std::size_t done, std::size_t queued)> on_exchange;
+
+ private:
+  struct Impl;
+  ClientSettings settings_;
+  std::deque<Exchange> exchanges_;  // ids are 1-based positions; deque keeps references stable
+  std::unique_ptr<Impl> impl_;
+};
+
+// Methods that never change server state; the only ones sent without --allow-unsafe.
+bool is_safe_method(const std::string& method);
+
+}  // namespace adrprobe::http

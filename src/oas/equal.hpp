@@ -1,0 +1,14 @@
+// Deep equality of two loaded documents (PO-3: openapi.yaml vs openapi.json).
+#pragma once
+#include "oas/json.hpp"
+#include <optional>
+#include <string>
+
+namespace adrprobe::oas {
+
+// nullopt when equal; else the JSON pointer of the first difference ("" is the
+// root). Numbers compare by value (1 == 1.0), key order does not matter, a
+// string never equals a number.
+std::optional<std::string> first_difference(const json& a, const json& b);
+
+}  // namespace adrprobe::oas

@@ -1,0 +1,14 @@
+// Named limits that keep a hostile or broken document from exhausting time or memory.
+#pragma once
+#include <cstddef>
+
+namespace adrprobe::oas {
+
+struct Limits {
+  std::size_t max_document_bytes = 32 * 1024 * 1024;  // one fetched document
+  std::size_t max_depth = 256;                         // nesting of objects/arrays
+  std::size_t max_nodes = 2'000'000;                   // values after YAML alias expansion
+  std::size_t max_external_documents = 200;            // distinct documents fetched for $refs
+};
+
+}  // namespace adrprobe::oas

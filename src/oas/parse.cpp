@@ -1,0 +1,163 @@
+#include "oas/parse.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <regex>
+
+namespace adrprobe::oas {
+namespace {
+
+// Maximum bracket nesting outside strings: checked before parsing, so no
+// parser (nor a destructor) ever recurses that deep.
+std::size_t json_depth(std::string_view text) {
+  std::size_t depth = 0, max_depth = 0;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    else if (c == '{' || c == '[') max_depth = std::max(max_depth, ++depth);
+    else if ((c == '}' || c == ']') && depth > 0) --depth;
+  }
+  return max_depth;
+}
+
+// Flow-style YAML ({...}, [...]) nests the same way; block style nests by
+// indentation and yaml-cpp bounds it itself.
+std::size_t yaml_flow_depth(std::string_view text) {
+  std::size_t depth = 0, max_depth = 0;
+  char quote = 0;
+  for (char c : text) {
+    if (quote) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'') quote = c;
+    else if (c == '{' || c == '[') max_depth = std::max(max_depth, ++depth);
+    else if ((c == '}' || c == ']') && depth > 0) --depth;
+    else if (c == '\n') quote = 0;
+  }
+  return max_depth;
+}
+
+json yaml_scalar(const YAML::Node& node) {
+  const std::string& s = node.Scalar();
+  if (node.Tag() != "?") return s;  // quoted or explicitly tagged: a string
+  static const std::regex int_re(R"([-+]?[0-9]+)");
+  static const std::regex oct_re(R"(0o[0-7]+)");
+  static const std::regex hex_re(R"(0x[0-9a-fA-F]+)");
+  static const std::regex float_re(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
+  if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return nullptr;
+  if (s == "true" || s == "True" || s == "TRUE") return true;
+  if (s == "false" || s == "False" || s == "FALSE") return false;
+  try {
+    if (std::regex_match(s, int_re)) {
+      if (s.size() < 19) return std::stoll(s);
+      return std::stod(s);
+    }
+    if (std::regex_match(s, oct_re)) return std::stoll(s.substr(2), nullptr, 8);
+    if (std::regex_match(s, hex_re)) return std::stoll(s.substr(2), nullptr, 16);
+    if (std::regex_match(s, float_re)) return std::stod(s);
+  } catch (...) {
+    return s;
+  }
+  if (s == ".inf" || s == ".Inf" || s == ".INF" || s == "+.inf") return "Infinity";  // JSON has no infinity
+  if (s == "-.inf" || s == "-.Inf" || s == "-.INF") return "-Infinity";
+  if (s == ".nan" || s == ".NaN" || s == ".NAN") return "NaN";
+  return s;
+}
+
+struct Converter {
+  const Limits& limits;
+  std::size_t nodes = 0;
+
+  json convert(const YAML::Node& node, std::size_t depth) {
+    if (++nodes > limits.max_nodes)
+      throw std::runtime_error(fmt::format("more than {} values (alias expansion?)", limits.max_nodes));
+    if (depth > limits.max_depth)
+      throw std::runtime_error(fmt::format("nested deeper than {} levels", limits.max_depth));
+    switch (node.Type()) {
+      case YAML::NodeType::Null:
+      case YAML::NodeType::Undefined:
+        return nullptr;
+      case YAML::NodeType::Scalar:
+        return yaml_scalar(node);
+      case YAML::NodeType::Sequence: {
+        json arr = json::array();
+        for (const auto& item : node) arr.push_back(convert(item, depth + 1));
+        return arr;
+      }
+      case YAML::NodeType::Map: {
+        json obj = json::object();
+        for (const auto& kv : node) {
+          if (!kv.first.IsScalar()) throw std::runtime_error("a mapping key is not a scalar");
+          obj[kv.first.Scalar()] = convert(kv.second, depth + 1);
+        }
+        return obj;
+      }
+    }
+    return nullptr;
+  }
+};
+
+}  // namespace
+
+ParseResult parse_json(std::string_view text, const Limits& limits) {
+  ParseResult r;
+  if (text.size() > limits.max_document_bytes) {
+    r.error = fmt::format("document is larger than {} bytes", limits.max_document_bytes);
+    return r;
+  }
+  if (json_depth(text) > limits.max_depth) {
+    r.error = fmt::format("JSON nested deeper than {} levels", limits.max_depth);
+    return r;
+  }
+  try {
+    r.value = json::parse(text.begin(), text.end());
+    r.ok = true;
+  } catch (const json::exception& e) {
+    std::string what = e.what();
+    if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
+    r.error = "invalid JSON: " + what;
+  }
+  return r;
+}
+
+ParseResult parse_yaml(std::string_view text, const Limits& limits) {
+  ParseResult r;
+  if (text.size() > limits.max_document_bytes) {
+    r.error = fmt::format("document is larger than {} bytes", limits.max_document_bytes);
+    return r;
+  }
+  if (yaml_flow_depth(text) > limits.max_depth) {
+    r.error = fmt::format("YAML nested deeper than {} levels", limits.max_depth);
+    return r;
+  }
+  try {
+    YAML::Node root = YAML::Load(std::string(text));
+    Converter conv{limits};
+    r.value = conv.convert(root, 0);
+    r.ok = true;
+  } catch (const YAML::Exception& e) {
+    r.error = "invalid YAML: " + std::string(e.what());
+  } catch (const std::exception& e) {
+    r.error = "YAML rejected: " + std::string(e.what());
+  }
+  return r;
+}
+
+ParseResult parse_any(std::string_view text, const Limits& limits) {
+  std::size_t i = 0;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
+  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  if (i < text.size() && (text[i] == '{' || text[i] == '[')) return parse_json(text.substr(i), limits);
+  return parse_yaml(text, limits);
+}
+
+}  // namespace adrprobe::oas

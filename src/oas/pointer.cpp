@@ -1,0 +1,63 @@
+#include "oas/pointer.hpp"
+
+#include "util/strings.hpp"
+
+namespace adrprobe::oas {
+
+std::optional<std::vector<std::string>> pointer_tokens(const std::string& pointer) {
+  std::vector<std::string> tokens;
+  if (pointer.empty()) return tokens;
+  if (pointer.front() != '/') return std::nullopt;
+  for (const auto& raw : split(std::string_view(pointer).substr(1), '/')) {
+    std::string token;
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      if (raw[i] != '~') {
+        token += raw[i];
+        continue;
+      }
+      if (i + 1 >= raw.size()) return std::nullopt;
+      char next = raw[++i];
+      if (next == '0') token += '~';
+      else if (next == '1') token += '/';
+      else return std::nullopt;
+    }
+    tokens.push_back(std::move(token));
+  }
+  return tokens;
+}
+
+std::optional<std::vector<std::string>> fragment_tokens(const std::string& fragment) {
+  return pointer_tokens(percent_decode(fragment));
+}
+
+std::string escape_token(const std::string& token) {
+  return replace_all(replace_all(token, "~", "~0"), "/", "~1");
+}
+
+std::string make_pointer(const std::vector<std::string>& tokens) {
+  std::string out;
+  for (const auto& t : tokens) out += "/" + escape_token(t);
+  return out;
+}
+
+const json* lookup(const json& doc, const std::vector<std::string>& tokens) {
+  const json* node = &doc;
+  for (const auto& t : tokens) {
+    if (node->is_object()) {
+      auto it = node->find(t);
+      if (it == node->end()) return nullptr;
+      node = &*it;
+    } else if (node->is_array()) {
+      if (t.empty() || t.size() > 9 || t.find_first_not_of("0123456789") != std::string::npos) return nullptr;
+      if (t.size() > 1 && t[0] == '0') return nullptr;
+      std::size_t idx = std::stoul(t);
+      if (idx >= node->size()) return nullptr;
+      node = &(*node)[idx];
+    } else {
+      return nullptr;
+    }
+  }
+  return node;
+}
+
+}  // namespace adrprobe::oas

@@ -1,0 +1,79 @@
+// A description document and the external documents its $refs reach.
+#pragma once
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "oas/json.hpp"
+#include "oas/limits.hpp"
+
+namespace adrprobe::oas {
+
+struct Unresolved {
+  std::string where;   // JSON pointer of the $ref ("#/paths/~1a/get/$ref", or "common.yaml#/...")
+  std::string ref;     // the $ref value as written
+  std::string reason;  // why it does not resolve
+  bool transport_error = false;  // a document could not be fetched for transport reasons
+};
+
+struct FetchedDocument {
+  bool ok = false;
+  json value;
+  std::string error;
+  bool transport_error = false;  // timeout, reset, DNS: not the API's behaviour
+  std::vector<int> exchanges;    // evidence
+};
+// Fetches a batch of document URLs (absolute, without fragment).
+using Fetcher = std::function<std::map<std::string, FetchedDocument>(const std::vector<std::string>& urls)>;
+
+struct Resolved {
+  std::string doc_url;
+  const json* node = nullptr;  // nullptr: does not resolve
+  std::string reason;          // when node is nullptr
+  bool transport_error = false;
+};
+
+class DocumentSet {
+ public:
+  DocumentSet(std::string root_url, json root, Limits limits = {});
+
+  const json& root() const { return docs_.at(root_url_).value; }
+  const std::string& root_url() const { return root_url_; }
+
+  // Fetches, wave by wave, every external document reachable through $refs,
+  // and lists each $ref that does not resolve (DO-2).
+  std::vector<Unresolved> resolve_all(const Fetcher& fetch);
+
+  // Resolves one $ref string standing in document doc_url (no chain following).
+  Resolved resolve_ref(const std::string& doc_url, const std::string& ref) const;
+  // Follows node while it is a {"$ref": "..."} object, across loaded documents,
+  // until a value that is not a $ref. Detects chains that loop.
+  Resolved deref(const std::string& doc_url, const json& node) const;
+
+  std::size_t external_count() const { return docs_.size() - 1; }
+  const std::vector<int>& exchanges() const { return exchanges_; }
+
+ private:
+  struct Entry {
+    bool loaded = false;
+    json value;
+    std::string error;
+    bool transport_error = false;
+  };
+  struct Target {
+    std::string doc_url;
+    std::string fragment;
+    bool ok = false;
+  };
+  Target split_ref(const std::string& doc_url, const std::string& ref) const;
+  std::string display(const std::string& doc_url, const std::string& pointer) const;
+
+  std::string root_url_;
+  std::map<std::string, Entry> docs_;
+  Limits limits_;
+  std::vector<int> exchanges_;
+};
+
+}  // namespace adrprobe::oas

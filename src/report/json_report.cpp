@@ -1,0 +1,74 @@
+// JSON report per report.schema.json ("adrprobe-report/1").
+#include <cmath>
+
+#include "report/render.hpp"
+
+namespace adrprobe::report {
+
+using nlohmann::json;
+
+namespace {
+json exchange_json(const http::Exchange& e) {
+  json j;
+  j["id"] = e.id;
+  j["method"] = e.method;
+  j["url"] = e.url;
+  json req = json::object();
+  for (const auto& [k, v] : e.request_headers) req[k] = v;
+  j["request_headers"] = req;
+  j["status"] = e.status ? json(*e.status) : json(nullptr);
+  json resp = json::object();
+  for (const auto& [k, v] : e.response_headers) resp[k] = v;
+  j["response_headers"] = resp;
+  j["duration_ms"] = std::round(e.duration_ms * 1000.0) / 1000.0;
+  j["error"] = e.error ? json(*e.error) : json(nullptr);
+  return j;
+}
+}  // namespace
+
+json to_json(const Report& r) {
+  json j;
+  j["schema"] = "adrprobe-report/1";
+  j["tool"] = {{"name", "adrprobe"}, {"version", r.tool_version}};
+  j["target"] = {{"base_url", r.base_url}, {"openapi_url", r.openapi_url ? json(*r.openapi_url) : json(nullptr)}};
+  if (r.name) j["target"]["name"] = *r.name;
+  j["edition"] = r.edition;
+  j["generated_at"] = r.generated_at;
+  j["duration_ms"] = r.duration_ms;
+  j["score"] = {{"pass", r.score.pass},   {"warn", r.score.warn},
+                {"fail", r.score.fail},   {"error", r.score.error},
+                {"applicable", r.score.applicable}, {"percent", r.score.percent}};
+  json rules = json::array();
+  for (const auto& rule : r.rules) {
+    json jr;
+    jr["id"] = rule.id;
+    jr["aliases"] = rule.aliases;
+    jr["title"] = rule.title;
+    jr["kind"] = rule.kind;
+    if (!rule.level.empty()) jr["level"] = rule.level;
+    jr["verdict"] = to_string(rule.verdict);
+    jr["summary"] = rule.summary;
+    if (rule.change) jr["change"] = *rule.change;
+    json checks = json::array();
+    for (const auto& c : rule.checks)
+      checks.push_back({{"id", c.id}, {"verdict", to_string(c.verdict)}, {"message", c.message}, {"exchanges", c.exchanges}});
+    jr["checks"] = checks;
+    jr["hints"] = rule.hints;
+    if (!rule.review.empty()) jr["review"] = rule.review;
+    rules.push_back(std::move(jr));
+  }
+  j["rules"] = rules;
+  json exchanges = json::array();
+  for (const auto& e : r.exchanges) exchanges.push_back(exchange_json(e));
+  j["exchanges"] = exchanges;
+  if (r.tls) j["tls"] = *r.tls;
+  j["notes"] = r.notes;
+  return j;
+}
+
+std::string render_json(const Report& r) {
+  // Invalid UTF-8 from a server (a header value) is replaced, never a crash.
+  return to_json(r).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace adrprobe::report

@@ -1,0 +1,73 @@
+#include "report/model.hpp"
+
+#include <cmath>
+
+namespace adrprobe::report {
+
+std::string to_string(Verdict v) {
+  switch (v) {
+    case Verdict::pass: return "pass";
+    case Verdict::warn: return "warn";
+    case Verdict::fail: return "fail";
+    case Verdict::error: return "error";
+    case Verdict::skip: return "skip";
+    case Verdict::manual: return "manual";
+  }
+  return "skip";
+}
+
+std::optional<Verdict> verdict_from_string(const std::string& s) {
+  for (Verdict v : {Verdict::pass, Verdict::warn, Verdict::fail, Verdict::error, Verdict::skip, Verdict::manual})
+    if (to_string(v) == s) return v;
+  return std::nullopt;
+}
+
+int severity(Verdict v) {
+  switch (v) {
+    case Verdict::fail: return 5;
+    case Verdict::error: return 4;
+    case Verdict::warn: return 3;
+    case Verdict::pass: return 2;
+    case Verdict::skip: return 1;
+    case Verdict::manual: return 0;
+  }
+  return 0;
+}
+
+Verdict worst(Verdict a, Verdict b) { return severity(a) >= severity(b) ? a : b; }
+
+Verdict aggregate(const std::vector<CheckResult>& checks) {
+  Verdict v = Verdict::skip;
+  for (const auto& c : checks) v = worst(v, c.verdict);
+  return v;
+}
+
+Score compute_score(const std::vector<RuleResult>& rules) {
+  Score s;
+  for (const auto& r : rules) {
+    if (r.kind != "technical") continue;
+    switch (r.verdict) {
+      case Verdict::pass: ++s.pass; break;
+      case Verdict::warn: ++s.warn; break;
+      case Verdict::fail: ++s.fail; break;
+      case Verdict::error: ++s.error; break;
+      default: break;
+    }
+  }
+  s.applicable = s.pass + s.warn + s.fail + s.error;
+  s.percent = s.applicable == 0 ? 0.0 : std::round(1000.0 * (s.pass + s.warn) / s.applicable) / 10.0;
+  return s;
+}
+
+int exit_status(const Report& report, FailOn fail_on) {
+  bool at_level = false, any_error = false;
+  for (const auto& r : report.rules) {
+    if (r.verdict == Verdict::error) any_error = true;
+    if (fail_on == FailOn::fail && r.verdict == Verdict::fail) at_level = true;
+    if (fail_on == FailOn::warn && severity(r.verdict) >= severity(Verdict::warn)) at_level = true;
+  }
+  if (at_level) return 1;
+  return any_error ? 3 : 0;
+}
+
+}  // namespace adrprobe::report

@@ -1,0 +1,73 @@
+// The report model: every renderer (text, JSON, and the formats to come) reads this.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "http/exchange.hpp"
+
+namespace adrprobe::report {
+
+enum class Verdict { pass, warn, fail, error, skip, manual };
+
+std::string to_string(Verdict v);
+std::optional<Verdict> verdict_from_string(const std::string& s);
+// Severity order for aggregation: fail > error > warn > pass > skip (manual lowest).
+int severity(Verdict v);
+Verdict worst(Verdict a, Verdict b);
+
+struct CheckResult {
+  std::string id;
+  Verdict verdict = Verdict::skip;
+  std::string message;
+  std::vector<int> exchanges;
+};
+
+struct RuleResult {
+  std::string id;
+  std::vector<std::string> aliases;
+  std::string title;
+  std::string kind;
+  std::string level;
+  std::string statement;
+  std::string review;
+  Verdict verdict = Verdict::skip;
+  std::string summary;
+  std::vector<CheckResult> checks;
+  std::vector<std::string> hints;
+  std::optional<std::string> change;  // --baseline
+};
+
+struct Score {
+  int pass = 0, warn = 0, fail = 0, error = 0, applicable = 0;
+  double percent = 0;
+};
+
+struct Report {
+  std::string tool_version;
+  std::string base_url;
+  std::optional<std::string> openapi_url;
+  std::optional<std::string> name;
+  std::string edition;
+  std::string edition_name;
+  std::string generated_at;  // RFC 3339, UTC
+  long long duration_ms = 0;
+  Score score;
+  std::vector<RuleResult> rules;
+  std::vector<http::Exchange> exchanges;
+  std::optional<nlohmann::json> tls;
+  std::vector<std::string> notes;  // run facts: paths skipped, left out, limits hit
+  int paths_probed = 0;
+};
+
+// Aggregates check verdicts into the rule verdict (no checks: skip).
+Verdict aggregate(const std::vector<CheckResult>& checks);
+// Technical rules only: percent = 100 * (pass + warn) / (pass + warn + fail + error).
+Score compute_score(const std::vector<RuleResult>& rules);
+
+enum class FailOn { fail, warn, never };
+// Exit status of CLI.md: 0 ok, 1 a rule at/above fail_on, 3 an error otherwise.
+int exit_status(const Report& report, FailOn fail_on);
+
+}  // namespace adrprobe::report

@@ -1,0 +1,106 @@
+// The terminal report: one line a rule, the evidence under what does not pass.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "report/render.hpp"
+#include "util/strings.hpp"
+
+namespace adrprobe::report {
+namespace {
+
+struct Painter {
+  bool on;
+  std::string operator()(const std::string& text, const char* code) const {
+    return on ? fmt::format("\x1b[{}m{}\x1b[0m", code, text) : text;
+  }
+};
+
+const char* color_of(Verdict v) {
+  switch (v) {
+    case Verdict::pass: return "32";
+    case Verdict::warn: return "33";
+    case Verdict::fail: return "1;31";
+    case Verdict::error: return "35";
+    case Verdict::skip: return "2";
+    case Verdict::manual: return "36";
+  }
+  return "0";
+}
+
+std::string label(Verdict v, const Painter& paint) {
+  return paint(fmt::format("{:<6}", to_upper(to_string(v))), color_of(v));
+}
+
+std::string evidence_line(const http::Exchange& e) {
+  std::string line = fmt::format("#{} {} {}", e.id, e.method, e.url);
+  if (e.error) return line + "  ✗ " + *e.error;
+  line += fmt::format(" → {}", *e.status);
+  for (const char* h : {"location", "allow", "api-version", "access-control-allow-origin"})
+    if (auto it = e.response_headers.find(h); it != e.response_headers.end()) line += fmt::format("  {}: {}", h, it->second);
+  return line;
+}
+
+}  // namespace
+
+std::string render_text(const Report& r, const TextStyle& style) {
+  Painter paint{style.color};
+  std::string out;
+  auto line = [&](const std::string& s) { out += s + "\n"; };
+  std::size_t width = 0;
+  for (const auto& rule : r.rules) width = std::max(width, rule.id.size());
+
+  if (style.verbosity >= 0) {
+    line(paint(fmt::format("adrprobe {} · {}", r.tool_version, r.edition_name.empty() ? "edition " + r.edition : r.edition_name), "1"));
+    line(fmt::format(" Target   {}", r.base_url));
+    if (r.openapi_url) line(fmt::format(" OpenAPI  {}", *r.openapi_url));
+    line(fmt::format(" Run      {} probed, {}, {:.1f} s", plural(static_cast<std::size_t>(r.paths_probed), "documented path", "documented paths"),
+                     plural(r.exchanges.size(), "request", "requests"), r.duration_ms / 1000.0));
+  }
+  auto id_of = [&](int id) -> const http::Exchange* {
+    auto it = std::find_if(r.exchanges.begin(), r.exchanges.end(), [&](const auto& e) { return e.id == id; });
+    return it == r.exchanges.end() ? nullptr : &*it;
+  };
+
+  for (const char* kind : {"technical", "functional"}) {
+    bool technical = std::string(kind) == "technical";
+    if (!technical && style.verbosity < 0) continue;
+    line("");
+    line(paint(technical ? " Technical rules" : " Functional rules (manual review)", "1"));
+    for (const auto& rule : r.rules) {
+      if (rule.kind != kind) continue;
+      bool ok = rule.verdict == Verdict::pass || rule.verdict == Verdict::skip;
+      if (style.verbosity < 0 && ok) continue;
+      line(fmt::format("  {} {:<{}}  {}", label(rule.verdict, paint), rule.id, width, rule.title));
+      if (!technical) {
+        std::size_t shown = style.verbosity > 0 ? rule.hints.size() : std::min<std::size_t>(rule.hints.size(), 3);
+        for (std::size_t i = 0; i < shown; ++i) line(fmt::format("         hint: {}", rule.hints[i]));
+        if (shown < rule.hints.size()) line(fmt::format("         (+{} more hints: -v)", rule.hints.size() - shown));
+        if (style.verbosity > 0 && !rule.review.empty()) line(fmt::format("         review: {}", trim(rule.review)));
+        continue;
+      }
+      for (const auto& c : rule.checks) {
+        bool show = style.verbosity > 0 || severity(c.verdict) > severity(Verdict::pass) ||
+                    (c.verdict == Verdict::skip && style.verbosity >= 0 && !ok);
+        if (!show) continue;
+        line(fmt::format("         {:<5}{} {}", c.id, paint(to_string(c.verdict), color_of(c.verdict)), c.message));
+        bool problem = severity(c.verdict) > severity(Verdict::pass);
+        std::size_t max_ev = style.verbosity > 0 ? 5 : (problem ? 1 : 0);
+        for (std::size_t i = 0; i < std::min(max_ev, c.exchanges.size()); ++i)
+          if (const auto* e = id_of(c.exchanges[i])) line(paint(fmt::format("              {}", evidence_line(*e)), "2"));
+      }
+    }
+  }
+  if (!r.notes.empty() && style.verbosity >= 0) {
+    line("");
+    line(paint(" Notes", "1"));
+    for (const auto& n : r.notes) line("  " + n);
+  }
+  line("");
+  line(fmt::format(" {}  {:.1f} %  {} pass · {} warn · {} fail · {} error of {} applicable technical rules",
+                   paint("Score", "1"), r.score.percent, r.score.pass, r.score.warn, r.score.fail, r.score.error,
+                   r.score.applicable));
+  return out;
+}
+
+}  // namespace adrprobe::report

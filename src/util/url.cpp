@@ -1,0 +1,100 @@
+#include "util/url.hpp"
+
+#include <curl/curl.h>
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "util/strings.hpp"
+
+namespace adrprobe {
+namespace {
+
+struct UrlHandle {
+  CURLU* h = curl_url();
+  ~UrlHandle() { curl_url_cleanup(h); }
+  std::optional<std::string> get(CURLUPart part, unsigned flags = 0) const {
+    char* out = nullptr;
+    if (curl_url_get(h, part, &out, flags) != CURLUE_OK || !out) return std::nullopt;
+    std::string s(out);
+    curl_free(out);
+    return s;
+  }
+};
+
+}  // namespace
+
+std::string Url::authority() const { return fmt::format("{}:{}", host, port); }
+
+std::string Url::origin() const {
+  bool default_port = (scheme == "http" && port == 80) || (scheme == "https" && port == 443);
+  std::string h = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+  return default_port ? fmt::format("{}://{}", scheme, h) : fmt::format("{}://{}:{}", scheme, h, port);
+}
+
+std::vector<std::string> Url::segments() const {
+  std::vector<std::string> out;
+  for (auto& s : split(path, '/'))
+    if (!s.empty()) out.push_back(s);
+  return out;
+}
+
+std::optional<Url> parse_url(const std::string& text, std::string* error) {
+  auto fail = [&](std::string why) -> std::optional<Url> {
+    if (error) *error = std::move(why);
+    return std::nullopt;
+  };
+  if (text.empty()) return fail("empty URL");
+  for (unsigned char c : text)
+    if (c <= 0x20 || c == 0x7f) return fail("URL contains spaces or control characters");
+  UrlHandle u;
+  // CURLU_PATH_AS_IS keeps "/v1/x/" and dot segments exactly as given.
+  CURLUcode rc = curl_url_set(u.h, CURLUPART_URL, text.c_str(), CURLU_NON_SUPPORT_SCHEME | CURLU_PATH_AS_IS);
+  if (rc != CURLUE_OK) return fail(fmt::format("not an absolute URL ({})", curl_url_strerror(rc)));
+  Url url;
+  url.scheme = to_lower(u.get(CURLUPART_SCHEME).value_or(""));
+  if (url.scheme != "file") {
+    auto host = u.get(CURLUPART_HOST);
+    if (!host || host->empty()) return fail("URL has no host");
+    url.host = *host;
+    if (url.host.size() > 2 && url.host.front() == '[') url.host = url.host.substr(1, url.host.size() - 2);
+    auto port = u.get(CURLUPART_PORT, CURLU_DEFAULT_PORT);
+    try {
+      url.port = port ? std::stoi(*port) : 0;
+    } catch (...) {
+      return fail("URL has an invalid port");
+    }
+  }
+  url.path = u.get(CURLUPART_PATH).value_or("/");
+  if (url.path.empty()) url.path = "/";
+  url.query = u.get(CURLUPART_QUERY).value_or("");
+  url.full = u.get(CURLUPART_URL).value_or(text);
+  return url;
+}
+
+std::optional<std::string> resolve_url(const std::string& base, const std::string& reference) {
+  UrlHandle u;
+  if (curl_url_set(u.h, CURLUPART_URL, base.c_str(), CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK) return std::nullopt;
+  // Setting a relative URL on a handle that holds an absolute one resolves it.
+  if (curl_url_set(u.h, CURLUPART_URL, reference.c_str(), CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK)
+    return std::nullopt;
+  return u.get(CURLUPART_URL);
+}
+
+std::string strip_trailing_slash(std::string url) {
+  while (url.size() > 1 && url.back() == '/') url.pop_back();
+  return url;
+}
+
+std::string url_path(const std::string& url) {
+  auto parsed = parse_url(url);
+  if (!parsed) return url;
+  return parsed->query.empty() ? parsed->path : parsed->path + "?" + parsed->query;
+}
+
+bool is_loopback_host(const std::string& host) {
+  std::string h = to_lower(host);
+  return h == "localhost" || h == "::1" || h.rfind("127.", 0) == 0;
+}
+
+}  // namespace adrprobe

@@ -1,0 +1,36 @@
+// URL parsing and relative resolution on libcurl's URL API (RFC 3986).
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace adrprobe {
+
+struct Url {
+  std::string scheme;  // lower case: http, https, file
+  std::string host;    // without brackets for IPv6
+  int port = 0;        // explicit or the scheme's default
+  std::string path;    // as given, never empty for http(s) ("/" at least)
+  std::string query;   // without '?'
+  std::string full;    // normalised full URL
+
+  // "host:port" as used for rate limiting and same-origin decisions.
+  std::string authority() const;
+  // scheme://host[:port]
+  std::string origin() const;
+  // Path segments, without empty ones.
+  std::vector<std::string> segments() const;
+};
+
+// Parses an absolute URL. On failure returns nullopt and sets *error.
+std::optional<Url> parse_url(const std::string& text, std::string* error = nullptr);
+// Resolves reference against base (RFC 3986 section 5). nullopt when it cannot.
+std::optional<std::string> resolve_url(const std::string& base, const std::string& reference);
+// Base URL as the user gave it, without a trailing slash ("{base}" in probes.md).
+std::string strip_trailing_slash(std::string url);
+// Path of an absolute URL (for short messages: "GET /v1/gebouwen/").
+std::string url_path(const std::string& url);
+// Is the host a loopback address (127.0.0.0/8, ::1, localhost)?
+bool is_loopback_host(const std::string& host);
+
+}  // namespace adrprobe
