@@ -1,6 +1,8 @@
 // Evidence for functional rules: hints for a reviewer, never a verdict.
 #include <fmt/format.h>
 
+#include <cctype>
+#include <map>
 #include <regex>
 #include <set>
 
@@ -23,11 +25,35 @@ std::vector<std::pair<std::string, std::string>> segments(const Context& ctx) {
   return out;
 }
 
+// One hint per distinct observation, with how many responses showed it.
+class Seen {
+ public:
+  void add(const std::string& what, int exchange) {
+    auto [it, fresh] = by_what_.try_emplace(what, std::vector<int>{});
+    if (fresh) order_.push_back(what);
+    it->second.push_back(exchange);
+  }
+  std::vector<std::string> hints() const {
+    std::vector<std::string> out;
+    for (const auto& w : order_) {
+      const auto& ids = by_what_.at(w);
+      out.push_back(ids.size() == 1 ? fmt::format("{} (exchange #{})", w, ids.front())
+                                    : fmt::format("{} ({} responses, e.g. exchange #{})", w, ids.size(), ids.front()));
+    }
+    return out;
+  }
+
+ private:
+  std::map<std::string, std::vector<int>> by_what_;
+  std::vector<std::string> order_;
+};
+
 void add(std::vector<std::string>& hints, std::set<std::string>& seen, std::string hint) {
   if (hints.size() < kMaxHints && seen.insert(hint).second) hints.push_back(std::move(hint));
 }
 
-std::vector<std::string> naming(const Context& ctx) {
+// collections=false: verb-like segments; true: singular collection names.
+std::vector<std::string> naming(const Context& ctx, bool collections) {
   static const std::set<std::string> verbs{
       "get", "create", "update", "delete", "remove", "add", "list", "fetch", "set", "save", "insert", "edit",
       "find", "do", "execute", "run", "process", "send", "haal", "maak", "wijzig", "verwijder", "voegtoe",
@@ -41,9 +67,16 @@ std::vector<std::string> naming(const Context& ctx) {
       if (s.empty() || s.front() == '{') continue;
       std::string word = to_lower(s);
       std::string head = word.substr(0, word.find_first_of("-_"));
+      // camelCase: "getGebouwen" starts with the verb "get".
+      for (std::size_t k = 1; k < s.size(); ++k)
+        if (std::isupper(static_cast<unsigned char>(s[k]))) {
+          head = to_lower(s.substr(0, k));
+          break;
+        }
       if (!word.empty() && word.front() == '_') continue;  // operation resources like /_zoek are allowed
-      if (verbs.count(word) || verbs.count(head))
+      if (!collections && (verbs.count(word) || verbs.count(head)))
         add(hints, seen, fmt::format("'{}' in {} looks like a verb: resources are nouns", s, p.template_path));
+      if (!collections) continue;
       bool collection = i + 1 < segs.size() && !segs[i + 1].empty() && segs[i + 1].front() == '{';
       bool plural_form = word.size() > 2 && (word.back() == 's' || word.ends_with("en") || word.ends_with("'s"));
       if (collection && !plural_form)
@@ -80,32 +113,32 @@ std::vector<std::string> implementation(const Context& ctx) {
   for (const auto& [seg, path] : segments(ctx))
     if (std::regex_search(seg, tech_in_path))
       add(hints, seen, fmt::format("'{}' in {} names a platform, framework or database", seg, path));
+  Seen headers;
   for (const auto& e : ctx.exchanges) {
     if (!e.to_api || !e.status) continue;
-    if (const auto* v = e.header("x-powered-by"))
-      add(hints, seen, fmt::format("X-Powered-By: {} (exchange {})", *v, e.id));
-    if (const auto* v = e.header("x-aspnet-version"))
-      add(hints, seen, fmt::format("X-AspNet-Version: {} (exchange {})", *v, e.id));
+    if (const auto* v = e.header("x-powered-by")) headers.add("X-Powered-By: " + *v, e.id);
+    if (const auto* v = e.header("x-aspnet-version")) headers.add("X-AspNet-Version: " + *v, e.id);
     if (const auto* v = e.header("server"); v && std::regex_search(*v, server_version))
-      add(hints, seen, fmt::format("Server: {} discloses a product version (exchange {})", *v, e.id));
+      headers.add("Server: " + *v + " discloses a product version", e.id);
     if (*e.status >= 400 && std::regex_search(e.body, stack_trace))
-      add(hints, seen, fmt::format("{} {} → {}: the error body looks like a stack trace (exchange {})", e.method,
+      add(hints, seen, fmt::format("{} {} → {}: the error body looks like a stack trace (exchange #{})", e.method,
                                    url_path(e.url), *e.status, e.id));
   }
+  for (auto& h : headers.hints()) add(hints, seen, std::move(h));
   return hints;
 }
 
 std::vector<std::string> stateless(const Context& ctx) {
   std::vector<std::string> hints;
   std::set<std::string> seen;
+  Seen cookies;
   for (const auto& e : ctx.exchanges) {
     if (!e.to_api || !e.status) continue;
-    if (const auto* v = e.header("set-cookie")) {
-      // Name only: a cookie value may be a session secret.
-      std::string name = trim(v->substr(0, v->find('=')));
-      add(hints, seen, fmt::format("{} {} sets cookie '{}': session state on the server?", e.method, url_path(e.url), name));
-    }
+    // Name only: a cookie value may be a session secret.
+    if (const auto* v = e.header("set-cookie"))
+      cookies.add("sets cookie '" + trim(v->substr(0, v->find('='))) + "': session state on the server?", e.id);
   }
+  for (auto& h : cookies.hints()) add(hints, seen, std::move(h));
   return hints;
 }
 
@@ -139,7 +172,8 @@ std::vector<std::string> geospatial(const Context& ctx) {
 }  // namespace
 
 std::vector<std::string> hints_for(const std::string& producer, const Context& ctx) {
-  if (producer == "naming") return naming(ctx);
+  if (producer == "naming") return naming(ctx, false);
+  if (producer == "plural") return naming(ctx, true);
   if (producer == "language") return language(ctx);
   if (producer == "implementation") return implementation(ctx);
   if (producer == "stateless") return stateless(ctx);

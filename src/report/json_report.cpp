@@ -5,7 +5,7 @@
 
 namespace adrprobe::report {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 namespace {
 json exchange_json(const http::Exchange& e) {

@@ -7,7 +7,7 @@
 
 namespace adrprobe::report {
 
-nlohmann::json to_json(const Report& report);
+nlohmann::ordered_json to_json(const Report& report);
 std::string render_json(const Report& report);
 
 struct TextStyle {
