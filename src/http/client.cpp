@@ -187,8 +187,9 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
       curl_header* prev = nullptr;
       while (curl_header* h = curl_easy_nextheader(t->easy, CURLH_HEADER, -1, prev)) {
         std::string name = to_lower(h->name);
-        auto [it, fresh] = ex.response_headers.emplace(name, h->value);
-        if (!fresh) it->second += std::string(", ") + h->value;
+        std::string value = trim(h->value);  // libcurl leaves a lone CR on an empty value
+        auto [it, fresh] = ex.response_headers.emplace(name, value);
+        if (!fresh) it->second += ", " + value;
         prev = h;
       }
       ex.body_truncated = t->truncated;
