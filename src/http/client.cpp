@@ -254,6 +254,7 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     int running = 0;
     curl_multi_perform(impl_->multi, &running);
     int left = 0;
+    bool finished_any = false;
     while (CURLMsg* msg = curl_multi_info_read(impl_->multi, &left)) {
       if (msg->msg != CURLMSG_DONE) continue;
       Transfer* t = nullptr;
@@ -261,14 +262,15 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
       CURLcode code = msg->data.result;
       complete(t, code);
       remove(t);
+      finished_any = true;
     }
     if (active.empty() && queue.empty()) break;
-    if (!active.empty() || wait > std::chrono::milliseconds(0)) {
-      auto until_deadline = std::chrono::ceil<std::chrono::milliseconds>(settings_.deadline - Clock::now());
-      auto ms = std::max<long long>(0, std::min<long long>(wait.count(), until_deadline.count()));
-      if (active.empty() && queue.empty()) break;
-      curl_multi_poll(impl_->multi, nullptr, 0, static_cast<int>(ms), nullptr);
-    }
+    // A freed slot is refilled at once; otherwise wait for socket activity,
+    // the next rate-limit slot, or the deadline.
+    if (finished_any && !queue.empty()) continue;
+    auto until_deadline = std::chrono::ceil<std::chrono::milliseconds>(settings_.deadline - Clock::now());
+    auto ms = std::max<long long>(0, std::min<long long>(wait.count(), until_deadline.count()));
+    curl_multi_poll(impl_->multi, nullptr, 0, static_cast<int>(ms), nullptr);
   }
   return results;
 }
