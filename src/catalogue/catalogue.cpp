@@ -65,7 +65,8 @@ Catalogue Catalogue::load(const std::vector<std::pair<std::string, std::string>>
     if (doc["checks"] && !doc["rules"]) {
       for (const auto& c : doc["checks"]) {
         CheckInfo info{text(c, "id", true, name), text(c, "rule", false, name), text(c, "title", false, name),
-                       text(c, "sends", false, name), text(c, "passes", false, name)};
+                       text(c, "sends", false, name), text(c, "passes", false, name),
+                       c["per_path"] && c["per_path"].as<bool>()};
         cat.checks_[info.id] = info;
       }
       continue;

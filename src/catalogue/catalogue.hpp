@@ -37,6 +37,7 @@ struct Edition {
 
 struct CheckInfo {
   std::string id, rule, title, sends, passes;
+  bool per_path = false;  // probes every documented path: unprobed ones are listed under it as skip
 };
 
 class Catalogue {

@@ -23,10 +23,6 @@ std::string Context::describe(int exchange_id) const {
   return fmt::format("{} → {}", what, e.status.value_or(0));
 }
 
-void Context::add_not_probed(Findings& f) const {
-  for (const auto& n : evidence.not_probed) f.add(Verdict::skip, "not probed: " + n);
-}
-
 std::optional<CheckResult> Context::transport_error(const std::string& id, int exchange_id) const {
   const auto& e = ex(exchange_id);
   if (!e.error) return std::nullopt;
@@ -42,7 +38,9 @@ void Findings::add(report::Verdict verdict, std::string message, std::vector<int
 }
 
 report::CheckResult Findings::result(const std::string& pass_message, std::size_t shown) const {
-  CheckResult out{id_, Verdict::skip, "", {}};
+  // Nothing found (no head/options/trace operation, no response lacking a
+  // header) is a pass; checks with nothing to send say so before calling this.
+  CheckResult out{id_, items_.empty() ? Verdict::pass : Verdict::skip, "", {}};
   for (const auto& i : items_) out.verdict = report::worst(out.verdict, i.verdict);
   if (out.verdict == Verdict::pass || out.verdict == Verdict::skip) {
     std::vector<std::string> skipped;

@@ -99,8 +99,6 @@ struct Context {
   report::CheckResult prerequisite(const std::string& id) const;
   // "GET /v1/gebouwen/ → 301" for messages.
   std::string describe(int exchange_id) const;
-  // Adds a skip finding for every documented path that was not probed.
-  void add_not_probed(Findings& f) const;
   // The verdict a transport error gives (error), with its message.
   std::optional<report::CheckResult> transport_error(const std::string& id, int exchange_id) const;
 };

@@ -45,7 +45,6 @@ CheckResult nt2_live(const Context& ctx, const catalogue::CheckRef& ref) {
       f.add(Verdict::warn, fmt::format("{} → {}: behind authentication, supply -H", req, status), {id});
     else f.add(Verdict::fail, fmt::format("{} → {} (expected 404)", req, status), {id});
   }
-  ctx.add_not_probed(f);
   std::size_t n = ctx.evidence.probed.size();
   return f.result(fmt::format("{} with a trailing slash answered 404", plural(n, "URL", "URLs")));
 }

@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "checks/checks.hpp"
@@ -149,11 +150,15 @@ oas::Fetcher make_fetcher(http::Client& client, const std::string& root_url, con
 std::string rule_summary(const report::RuleResult& r) {
   if (r.checks.empty()) return "no checks";
   if (r.verdict == Verdict::pass) {
-    if (r.checks.size() == 1) return r.checks.front().message;
-    std::size_t passed = 0;
-    for (const auto& c : r.checks) passed += c.verdict == Verdict::pass;
-    return passed == r.checks.size() ? fmt::format("all {} checks pass", r.checks.size())
-                                     : fmt::format("{} of {} checks pass, the others do not apply", passed, r.checks.size());
+    // A check id may have extra skip entries (paths not probed): count ids.
+    std::set<std::string> ids, passed;
+    for (const auto& c : r.checks) {
+      ids.insert(c.id);
+      if (c.verdict == Verdict::pass) passed.insert(c.id);
+    }
+    if (ids.size() == 1) return r.checks.front().message;
+    return passed.size() == ids.size() ? fmt::format("all {} checks pass", ids.size())
+                                       : fmt::format("{} of {} checks pass, the others do not apply", passed.size(), ids.size());
   }
   for (const auto& c : r.checks)
     if (c.verdict == r.verdict) return r.checks.size() == 1 ? c.message : c.id + ": " + c.message;
@@ -174,9 +179,13 @@ std::vector<report::RuleResult> judge(const checks::Context& ctx) {
     r.statement = rule.statement;
     r.review = rule.review;
     if (rule.technical()) {
+      const auto& cat = catalogue::Catalogue::builtin();
       for (const auto& ref : rule.checks) {
         if (auto fn = checks::find_check(ref.id)) r.checks.push_back(fn(ctx, ref));
         else r.checks.push_back({ref.id, Verdict::skip, "not implemented in this version of adrprobe", {}});
+        // A check that probes every documented path lists the ones it could not probe.
+        if (const auto* info = cat.check(ref.id); info && info->per_path)
+          for (const auto& n : ctx.evidence.not_probed) r.checks.push_back({ref.id, Verdict::skip, "not probed: " + n, {}});
       }
       r.verdict = report::aggregate(r.checks);
       r.summary = rule_summary(r);

@@ -116,4 +116,6 @@ TEST_CASE("findings: one entry per check, worst first") {
   auto r2 = ok.result("1 URL answered 404");
   CHECK(r2.verdict == Verdict::pass);
   CHECK(r2.message == "1 URL answered 404; not probed: /x/{id}");
+  checks::Findings none("HM-0");
+  CHECK(none.result("nothing to warn about").verdict == Verdict::pass);  // nothing found is a pass
 }

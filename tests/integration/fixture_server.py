@@ -1,0 +1,700 @@
+#!/usr/bin/python3
+"""A configurable HTTP/1.1 server that imitates a small ADR-style REST API.
+
+One server, many behaviours: a *profile* (a dict, or a JSON file when run
+standalone) says how it deviates from a fully conformant API.  Every key is
+optional; the defaults (``DEFAULT_PROFILE``) give an API that follows every
+technical rule that can be checked over plain HTTP.
+
+Run standalone:  fixture_server.py [profile.json] [--max-seconds N]
+The first line on stdout is the port number; the server stops on SIGINT/SIGTERM
+or after --max-seconds (default 300).
+
+In-process (what the tests do):
+
+    with FixtureServer({"trailing_slash": 301}) as srv:
+        srv.base_url      # http://127.0.0.1:PORT/v1
+        srv.requests()    # [{"method", "path", "headers", "body_length"}, ...]
+
+Traffic is only ever served on 127.0.0.1; the port is chosen by the OS.
+"""
+
+import copy
+import http.server
+import json
+import re
+import socketserver
+import sys
+import threading
+import time
+
+import yaml
+
+BEARER = "Bearer s3cret-token-value"
+
+DEFAULT_PROFILE = {
+    # Where the API lives; "{base}" in the documentation below means this.
+    "base": "/v1",
+    # info.version of the built-in document.
+    "version": "1.0.0",
+    # A complete replacement document (JSON-able).  The string "$ORIGIN" anywhere
+    # in it is replaced by "http://127.0.0.1:PORT" when served.
+    "doc": None,
+    # Deep-merged into the document; None deletes that key, {} empties it.
+    "doc_patch": {},
+    # GET {base}/openapi.json: ok | 404 | auth (needs Authorization: Bearer
+    # s3cret-token-value, else 401) | redirect (302 to {base}/docs/openapi.json)
+    # | redirect_loop (302 to {base}/loop/1 -> /loop/2 -> ... up to 50) | non_json
+    # | array | deep (nesting of depth deep_depth) | huge (huge_bytes)
+    "openapi_json": "ok",
+    "deep_depth": 100000,
+    "huge_bytes": 100 * 1024 * 1024,
+    # Access-Control-Allow-Origin on the description documents: * | echo | none
+    # | fixed (always https://portaal.example.nl)
+    "cors": "*",
+    # GET {base}/openapi.yaml: absent (404) | 410 | identical | differing | unparsable
+    # | 500 | bomb (the document plus a billion-laughs alias bomb) | text
+    # (serve "openapi_yaml_text" verbatim)
+    "openapi_yaml": "absent",
+    "openapi_yaml_text": None,
+    # Extra JSON documents: absolute path -> JSON value ("$ORIGIN" substituted).
+    "files": {},
+    # Any request whose path ends in "/" (and is not a documented path):
+    # 404 | 301 | 307 | 308 | 200 | 401 | 403 | 500
+    "trailing_slash": 404,
+    # HEAD: ok | 405
+    "head": "ok",
+    # OPTIONS: ok (204 + Allow) | 405
+    "options": "ok",
+    # A method the resource does not support:
+    # 405 (with a correct Allow) | 405_no_allow | 404 | 501 | 200
+    # | 405_omits (Allow lacks a documented method) | 405_lists_probed (Allow
+    # also names the method just refused)
+    "unsupported": "405",
+    # Documented methods (lower case) that are nevertheless answered with 405.
+    "documented_405": [],
+    # API-Version header value: "same" = the served document's info.version,
+    # None = never sent, any other string = sent as is.
+    "api_version": "same",
+    "api_version_header_name": "API-Version",
+    # Which responses carry it: all | base (only GET/HEAD {base})
+    "api_version_scope": "all",
+    # ... except responses with these status codes (e.g. [401] as a gateway would)
+    "api_version_omit_statuses": [],
+    # GET {base}: 200 | 404 | 301 (to {base}/)
+    "base_get": 200,
+    # Extra headers on every response (e.g. {"X-Powered-By": "Express"}).
+    "extra_headers": {},
+    # Echo every request header back in response headers X-Echo-<Name>.
+    "echo_headers": False,
+    # Seconds to wait before answering; delay_paths limits it to those paths.
+    "delay": 0,
+    "delay_paths": None,
+    # Not HTTP at all: answer every connection with these bytes, then close.
+    "garbage": False,
+    # Requests whose path matches no route get this status.
+    "not_found_status": 404,
+}
+
+DOC_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+
+def default_doc(base, version):
+    """The conformant OpenAPI 3.0.3 document of the fixture API."""
+
+    def param(name, example="1"):
+        p = {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+        if example is not None:
+            p["example"] = example
+        return p
+
+    ok_json = lambda ref, desc="OK": {  # noqa: E731
+        "description": desc,
+        "headers": {"API-Version": {"$ref": "#/components/headers/API-Version"}},
+        "content": {"application/json": {"schema": {"$ref": ref}}},
+    }
+    return {
+        "openapi": "3.0.3",
+        "info": {
+            "title": "Gebouwen API",
+            "description": "Fixture API voor de integratietests van adrprobe.",
+            "version": version,
+            "contact": {"name": "Team Gebouwen", "url": "https://example.org/gebouwen",
+                        "email": "gebouwen@example.org"},
+        },
+        "servers": [{"url": base}],
+        "paths": {
+            "/gebouwen": {
+                "get": {"operationId": "listGebouwen", "summary": "Alle gebouwen",
+                        "responses": {"200": ok_json("#/components/schemas/Gebouwen")}},
+                "post": {"operationId": "createGebouw", "summary": "Nieuw gebouw",
+                         "requestBody": {"content": {"application/json": {
+                             "schema": {"$ref": "#/components/schemas/Gebouw"}}}},
+                         "responses": {"201": ok_json("#/components/schemas/Gebouw", "Created")}},
+            },
+            "/gebouwen/{id}": {
+                "get": {"operationId": "getGebouw", "summary": "Eén gebouw", "parameters": [param("id")],
+                        "responses": {"200": ok_json("#/components/schemas/Gebouw")}},
+                "put": {"operationId": "replaceGebouw", "summary": "Vervang gebouw", "parameters": [param("id")],
+                        "requestBody": {"content": {"application/json": {
+                            "schema": {"$ref": "#/components/schemas/Gebouw"}}}},
+                        "responses": {"200": ok_json("#/components/schemas/Gebouw")}},
+                "delete": {"operationId": "deleteGebouw", "summary": "Verwijder gebouw",
+                           "parameters": [param("id")],
+                           "responses": {"204": {"description": "Verwijderd"}}},
+            },
+        },
+        "components": {
+            "headers": {"API-Version": {"description": "Volledig versienummer",
+                                        "schema": {"type": "string", "example": version}}},
+            "schemas": {
+                "Gebouw": {"type": "object", "properties": {
+                    "id": {"type": "string"}, "naam": {"type": "string"},
+                    "bouwjaar": {"type": "integer", "minimum": 1000}}},
+                "Gebouwen": {"type": "object", "properties": {
+                    "gebouwen": {"type": "array", "items": {"$ref": "#/components/schemas/Gebouw"}}}},
+            },
+        },
+    }
+
+
+def deep_merge(target, patch):
+    """Merge patch into target in place: non-empty dicts recursively, None
+    deletes, anything else (an empty dict too) replaces."""
+    for key, value in patch.items():
+        if value is None:
+            target.pop(key, None)
+        elif isinstance(value, dict) and value and isinstance(target.get(key), dict):
+            deep_merge(target[key], value)
+        else:
+            target[key] = copy.deepcopy(value)
+    return target
+
+
+def substitute(value, origin):
+    if isinstance(value, str):
+        return value.replace("$ORIGIN", origin)
+    if isinstance(value, list):
+        return [substitute(v, origin) for v in value]
+    if isinstance(value, dict):
+        return {substitute(k, origin): substitute(v, origin) for k, v in value.items()}
+    return value
+
+
+def template_regex(template):
+    parts = re.split(r"(\{[^}/]*\})", template)
+    return re.compile("^" + "".join("[^/]+" if p.startswith("{") else re.escape(p) for p in parts) + "$")
+
+
+def billion_laughs():
+    lines = ['x-lol-a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    prev = "a"
+    for name in "bcdefghi":
+        lines.append("x-lol-%s: &%s [%s]" % (name, name, ",".join(["*" + prev] * 9)))
+        prev = name
+    return "\n".join(lines) + "\n"
+
+
+class Fixture:
+    """The state behind one server: profile, document, request log."""
+
+    def __init__(self, profile=None):
+        unknown = set(profile or {}) - set(DEFAULT_PROFILE)
+        if unknown:
+            raise ValueError("unknown fixture profile keys: %s" % sorted(unknown))
+        self.profile = dict(copy.deepcopy(DEFAULT_PROFILE), **copy.deepcopy(profile or {}))
+        self.base = self.profile["base"].rstrip("/")
+        self.port = None
+        self.lock = threading.Lock()
+        self.log = []
+        self.active = 0          # requests being answered right now
+        self.max_active = 0      # the most ever answered at once
+        self.stopping = threading.Event()
+
+    # -- documents ---------------------------------------------------------
+    def origin(self):
+        return "http://127.0.0.1:%d" % self.port
+
+    def doc(self):
+        p = self.profile
+        d = copy.deepcopy(p["doc"]) if p["doc"] is not None else default_doc(self.base, p["version"])
+        if isinstance(d, dict):
+            deep_merge(d, p["doc_patch"])
+        return substitute(d, self.origin())
+
+    def doc_version(self, doc):
+        info = doc.get("info") if isinstance(doc, dict) else None
+        return info.get("version") if isinstance(info, dict) else None
+
+    def routes(self, doc):
+        """[(regex, template, documented-methods)] from the served document."""
+        out = []
+        paths = doc.get("paths") if isinstance(doc, dict) else None
+        if isinstance(paths, dict):
+            for template, item in paths.items():
+                if isinstance(item, dict):
+                    methods = [m.upper() for m in DOC_METHODS if m in item]
+                    out.append((template_regex(self.base + template), template, methods))
+        return out
+
+    # -- request log -------------------------------------------------------
+    def record(self, method, path, headers, body_length):
+        with self.lock:
+            self.log.append({"method": method, "path": path.split("?")[0], "target": path,
+                             "headers": dict(headers.items()),
+                             "body_length": body_length, "time": time.monotonic()})
+
+    def requests(self):
+        with self.lock:
+            return list(self.log)
+
+    def enter(self):
+        with self.lock:
+            self.active += 1
+            self.max_active = max(self.max_active, self.active)
+
+    def leave(self):
+        with self.lock:
+            self.active -= 1
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body are separate writes: no 40 ms delayed-ACK stalls
+    server_version = "fixture"
+    sys_version = ""
+
+    def log_message(self, fmt, *args):  # keep test output clean
+        pass
+
+    def version_string(self):
+        return "fixture"
+
+    def __getattr__(self, name):
+        # Any method at all (TRACE, PROPFIND, ...) goes through one dispatcher.
+        if name.startswith("do_"):
+            return self.dispatch
+        raise AttributeError(name)
+
+    # -- plumbing ----------------------------------------------------------
+    @property
+    def fx(self):
+        return self.server.fixture
+
+    def read_body(self):
+        length = self.headers.get("Content-Length")
+        if length is not None:
+            try:
+                n = int(length)
+            except ValueError:
+                n = 0
+            return self.rfile.read(n) if n > 0 else b""
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            data = b""
+            while True:
+                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                        pass
+                    return data
+                data += self.rfile.read(size)
+                self.rfile.readline()
+        return b""
+
+    def send(self, status, body=b"", headers=None, content_type="application/json", version=True):
+        """One complete response; body may be bytes or an iterable of chunks
+        with a known total length passed as headers['Content-Length']."""
+        fx = self.fx
+        p = fx.profile
+        headers = dict(headers or {})
+        path = self.path.split("?")[0]
+        value = p["api_version"]
+        if value == "same":
+            value = fx.doc_version(fx.doc())
+            value = value if isinstance(value, str) else None
+        scope = p["api_version_scope"]
+        on_base = path in (fx.base, fx.base + "/") and self.command in ("GET", "HEAD")
+        if (value is not None and version and (scope == "all" or (scope == "base" and on_base))
+                and status not in p["api_version_omit_statuses"]):
+            headers[p["api_version_header_name"]] = value
+        headers.update(p["extra_headers"])
+        if p["echo_headers"]:
+            for name, val in self.headers.items():
+                headers["X-Echo-" + name] = val
+        if isinstance(body, str):
+            body = body.encode()
+        self.send_response(status)
+        if body and content_type and "Content-Type" not in headers:
+            headers["Content-Type"] = content_type
+        if status not in (204, 304) and "Content-Length" not in headers:
+            headers["Content-Length"] = str(len(body))
+        for name, val in headers.items():
+            self.send_header(name, val)
+        self.end_headers()
+        if self.command == "HEAD" or status in (204, 304):
+            return
+        if isinstance(body, (bytes, bytearray)):
+            self.wfile.write(body)
+        else:
+            for chunk in body:
+                self.wfile.write(chunk)
+
+    # -- the API -----------------------------------------------------------
+    def dispatch(self):
+        self.fx.enter()
+        try:
+            self.answer()
+        finally:
+            self.fx.leave()
+
+    def answer(self):
+        fx = self.fx
+        p = fx.profile
+        body = self.read_body()
+        path = self.path.split("?")[0]
+        fx.record(self.command, self.path, self.headers, len(body))
+        if p["delay"] and (p["delay_paths"] is None or path in p["delay_paths"]):
+            if fx.stopping.wait(p["delay"]):
+                self.close_connection = True
+                return
+        doc = fx.doc()
+        method = self.command
+        base = fx.base
+
+        if method == "TRACE" and p["unsupported"] == "200":
+            raw = ("%s %s %s\r\n" % (method, self.path, self.request_version)).encode() + bytes(self.headers)
+            return self.send(200, raw, content_type="message/http")
+
+        # description documents
+        if path == base + "/openapi.json":
+            return self.openapi_json(doc, method)
+        if path == base + "/docs/openapi.json" and p["openapi_json"] == "redirect":
+            return self.serve_doc_json(doc, method)
+        if p["openapi_json"] == "redirect_loop" and path.startswith(base + "/loop/"):
+            n = int(path.rsplit("/", 1)[1]) + 1 if path.rsplit("/", 1)[1].isdigit() else 1
+            if n > 50:  # never endless, even for a client that follows forever
+                return self.send(404, json.dumps({"status": 404, "title": "Not Found"}))
+            return self.send(302, b"", headers={"Location": "%s/loop/%d" % (base, n)})
+        if path == base + "/openapi.yaml":
+            return self.openapi_yaml(doc, method)
+        if path in p["files"]:
+            if method not in ("GET", "HEAD"):
+                return self.unsupported(["GET"], method)
+            return self.send(200, json.dumps(substitute(p["files"][path], fx.origin())),
+                             headers=self.cors_headers())
+
+        # documented paths come before the trailing-slash behaviour, so a
+        # document that declares "/gebouwen/" gets it served
+        for regex, template, methods in fx.routes(doc):
+            if regex.match(path):
+                return self.resource(methods, method, {"path": path, "template": template})
+
+        if path == base:
+            return self.base_url(method)
+
+        if path.endswith("/") and path.startswith(base + "/") or path == base + "/":
+            return self.trailing_slash(path, method)
+
+        status = p["not_found_status"]
+        return self.send(status, json.dumps({"status": status, "title": "Not Found"}))
+
+    def cors_headers(self):
+        cors = self.fx.profile["cors"]
+        if cors == "*":
+            return {"Access-Control-Allow-Origin": "*"}
+        if cors == "echo" and self.headers.get("Origin"):
+            return {"Access-Control-Allow-Origin": self.headers["Origin"], "Vary": "Origin"}
+        if cors == "fixed":
+            return {"Access-Control-Allow-Origin": "https://portaal.example.nl"}
+        return {}
+
+    def serve_doc_json(self, doc, method):
+        if method == "OPTIONS":
+            return self.options(["GET"])
+        if method not in ("GET", "HEAD"):
+            return self.unsupported(["GET"], method)
+        return self.send(200, json.dumps(doc), headers=self.cors_headers())
+
+    def openapi_json(self, doc, method):
+        p = self.fx.profile
+        mode = p["openapi_json"]
+        if mode == "404":
+            return self.send(404, json.dumps({"status": 404, "title": "Not Found"}))
+        if method == "OPTIONS":
+            return self.options(["GET"])
+        if method not in ("GET", "HEAD"):
+            return self.unsupported(["GET"], method)
+        if mode == "auth" and self.headers.get("Authorization") != BEARER:
+            return self.send(401, json.dumps({"status": 401, "title": "Unauthorized"}),
+                             headers={"WWW-Authenticate": 'Bearer realm="api"'})
+        if mode == "redirect":
+            return self.send(302, b"", headers={"Location": self.fx.base + "/docs/openapi.json"})
+        if mode == "redirect_loop":
+            return self.send(302, b"", headers={"Location": self.fx.base + "/loop/1"})
+        if mode == "non_json":
+            return self.send(200, "<html><body>Swagger UI</body></html>", headers=self.cors_headers(),
+                             content_type="text/html")
+        if mode == "array":
+            return self.send(200, json.dumps([doc]), headers=self.cors_headers())
+        if mode == "deep":
+            n = p["deep_depth"]
+            return self.send(200, '{"openapi":"3.0.3","x-deep":' + "[" * n + "]" * n + "}",
+                             headers=self.cors_headers())
+        if mode == "huge":
+            head = json.dumps(doc)[:-1].encode() + b', "x-padding": "'
+            tail = b'"}'
+            pad = p["huge_bytes"]
+            chunk = b"A" * (1 << 20)
+
+            def chunks():
+                yield head
+                left = pad
+                while left > 0:
+                    yield chunk[:min(left, len(chunk))]
+                    left -= len(chunk)
+                yield tail
+
+            hdrs = self.cors_headers()
+            hdrs["Content-Length"] = str(len(head) + pad + len(tail))
+            return self.send(200, chunks(), headers=hdrs)
+        return self.serve_doc_json(doc, method)
+
+    def openapi_yaml(self, doc, method):
+        mode = self.fx.profile["openapi_yaml"]
+        if mode == "absent":
+            return self.send(404, json.dumps({"status": 404, "title": "Not Found"}))
+        if mode == "410":
+            return self.send(410, json.dumps({"status": 410, "title": "Gone"}))
+        if mode == "500":
+            return self.send(500, json.dumps({"status": 500, "title": "Internal Server Error"}))
+        if method not in ("GET", "HEAD"):
+            return self.unsupported(["GET"], method)
+        if mode == "identical":
+            text = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
+        elif mode == "differing":
+            other = copy.deepcopy(doc)
+            other["info"]["title"] = "Een andere titel"
+            text = yaml.safe_dump(other, sort_keys=False, allow_unicode=True)
+        elif mode == "unparsable":
+            text = "openapi: 3.0.3\ninfo: {title: [unclosed\n  version: : :\n\t- bad\n"
+        elif mode == "bomb":
+            text = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True) + billion_laughs()
+        elif mode == "text":
+            text = self.fx.profile["openapi_yaml_text"]
+        else:
+            raise ValueError("openapi_yaml mode %r" % mode)
+        return self.send(200, text, headers=self.cors_headers(), content_type="application/yaml")
+
+    def allow_for(self, methods, refused=None):
+        p = self.fx.profile
+        allow = [m for m in methods]
+        if "GET" in allow and "HEAD" not in allow:
+            allow.append("HEAD")
+        if p["options"] == "ok" and "OPTIONS" not in allow:
+            allow.append("OPTIONS")
+        if p["unsupported"] == "405_omits":
+            allow = [m for m in allow if m in ("GET", "HEAD")]
+        if p["unsupported"] == "405_lists_probed" and refused and refused not in allow:
+            allow.append(refused)
+        return ", ".join(allow)
+
+    def options(self, methods):
+        if self.fx.profile["options"] == "405":
+            return self.send(405, json.dumps({"status": 405, "title": "Method Not Allowed"}),
+                             headers={"Allow": self.allow_for(methods)})
+        return self.send(204, b"", headers={"Allow": self.allow_for(methods)})
+
+    def unsupported(self, methods, method):
+        mode = self.fx.profile["unsupported"]
+        problem = lambda s, t: json.dumps({"status": s, "title": t})  # noqa: E731
+        if mode in ("405", "405_omits", "405_lists_probed"):
+            return self.send(405, problem(405, "Method Not Allowed"),
+                             headers={"Allow": self.allow_for(methods, refused=method)})
+        if mode == "405_no_allow":
+            return self.send(405, problem(405, "Method Not Allowed"))
+        if mode == "404":
+            return self.send(404, problem(404, "Not Found"))
+        if mode == "501":
+            return self.send(501, problem(501, "Not Implemented"))
+        if mode == "200":
+            return self.send(200, json.dumps({"ok": True}))
+        raise ValueError("unsupported mode %r" % mode)
+
+    def resource(self, methods, method, info):
+        p = self.fx.profile
+        if method == "HEAD" and p["head"] == "405":
+            return self.send(405, b"", headers={"Allow": self.allow_for([m for m in methods if m != "HEAD"])})
+        if method.lower() in p["documented_405"]:
+            return self.send(405, json.dumps({"status": 405, "title": "Method Not Allowed"}),
+                             headers={"Allow": self.allow_for([m for m in methods if m != method])})
+        if method == "OPTIONS":
+            return self.options(methods)
+        if method == "HEAD" and "GET" in methods:
+            method = "GET"
+        if method not in methods:
+            return self.unsupported(methods, self.command)
+        if method == "GET":
+            return self.send(200, json.dumps({"path": info["path"], "naam": "Het Gebouw"}))
+        if method == "POST":
+            return self.send(201, json.dumps({"id": "2", "naam": "Nieuw"}),
+                             headers={"Location": info["path"] + "/2"})
+        if method == "DELETE":
+            return self.send(204, b"")
+        return self.send(200, json.dumps({"path": info["path"], "method": method}))
+
+    def base_url(self, method):
+        p = self.fx.profile
+        methods = ["GET"]
+        if method == "HEAD" and p["head"] == "405":
+            return self.send(405, b"", headers={"Allow": "GET"})
+        if method == "OPTIONS":
+            return self.options(methods)
+        if method not in ("GET", "HEAD"):
+            return self.unsupported(methods, method)
+        if p["base_get"] == 301:
+            return self.send(301, b"", headers={"Location": self.fx.base + "/"})
+        if p["base_get"] == 404:
+            return self.send(404, json.dumps({"status": 404, "title": "Not Found"}))
+        return self.send(200, json.dumps({"naam": "Gebouwen API", "_links": {
+            "openapi": {"href": self.fx.base + "/openapi.json"}}}))
+
+    def trailing_slash(self, path, method):
+        mode = self.fx.profile["trailing_slash"]
+        stripped = path.rstrip("/") or "/"
+        if mode in (301, 302, 307, 308):
+            return self.send(mode, b"", headers={"Location": stripped})
+        if mode == 200:
+            if path == self.fx.base + "/":
+                return self.base_url(method)
+            return self.send(200, json.dumps({"path": path}))
+        titles = {401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 500: "Internal Server Error"}
+        return self.send(mode, json.dumps({"status": mode, "title": titles.get(mode, "Error")}))
+
+
+def _quiet_handle_error(self, request, client_address):
+    """A client that hangs up (timeouts, size limits) is expected; other
+    exceptions are fixture bugs and are printed."""
+    if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+        socketserver.BaseServer.handle_error(self, request, client_address)
+
+
+class _HTTPServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 64
+    handle_error = _quiet_handle_error
+
+
+class _GarbageHandler(socketserver.BaseRequestHandler):
+    def handle(self):
+        fx = self.server.fixture
+        self.request.settimeout(2)
+        try:
+            data = self.request.recv(65536)
+        except OSError:
+            data = b""
+        line = data.split(b"\r\n", 1)[0].decode("latin-1", "replace").split(" ")
+        if len(line) >= 2:
+            fx.record(line[0], line[1].split("?")[0], {}, 0)
+        try:
+            self.request.sendall(b"\x00\xff\xfeSSH-2.0-OpenSSH_9.6\r\n\x16\x03\x01garbage\x00\x00\r\n\r\n")
+        except OSError:
+            pass
+
+
+class _GarbageServer(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    handle_error = _quiet_handle_error
+
+
+class FixtureServer:
+    """Runs a Fixture on 127.0.0.1:<free port> in a background thread.
+
+    max_seconds bounds its life: after that it shuts itself down."""
+
+    def __init__(self, profile=None, max_seconds=300):
+        self.fixture = Fixture(profile)
+        self.max_seconds = max_seconds
+        self.httpd = None
+        self.thread = None
+        self.timer = None
+
+    def start(self):
+        cls, handler = (_GarbageServer, _GarbageHandler) if self.fixture.profile["garbage"] else (_HTTPServer, Handler)
+        self.httpd = cls(("127.0.0.1", 0), handler)
+        self.httpd.fixture = self.fixture
+        self.fixture.port = self.httpd.server_address[1]
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                                       name="fixture-%d" % self.port, daemon=True)
+        self.thread.start()
+        self.timer = threading.Timer(self.max_seconds, self.stop)
+        self.timer.daemon = True
+        self.timer.start()
+        return self
+
+    def stop(self):
+        if self.timer is not None:
+            self.timer.cancel()
+        self.fixture.stopping.set()
+        if self.httpd is not None:
+            httpd, self.httpd = self.httpd, None
+            httpd.shutdown()
+            httpd.server_close()
+        if self.thread is not None and self.thread is not threading.current_thread():
+            self.thread.join(timeout=5)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+    @property
+    def port(self):
+        return self.fixture.port
+
+    @property
+    def origin(self):
+        return self.fixture.origin()
+
+    @property
+    def base_url(self):
+        return self.origin + self.fixture.base
+
+    def requests(self):
+        return self.fixture.requests()
+
+    def max_active(self):
+        return self.fixture.max_active
+
+    def doc(self):
+        return self.fixture.doc()
+
+
+def main(argv):
+    import argparse
+    import signal
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("profile", nargs="?", help="JSON file with profile keys")
+    ap.add_argument("--max-seconds", type=float, default=300)
+    args = ap.parse_args(argv)
+    profile = {}
+    if args.profile:
+        with open(args.profile, encoding="utf-8") as f:
+            profile = json.load(f)
+    done = threading.Event()
+    srv = FixtureServer(profile, max_seconds=args.max_seconds)
+    srv.start()
+    print(srv.port, flush=True)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: done.set())
+    done.wait(args.max_seconds)
+    srv.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,177 @@
+#!/usr/bin/python3
+"""Command line (CLI.md): usage errors exit 2, unreachable targets, the rule
+catalogue, output files, the demo."""
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+from harness import FixtureServer, ProbeCase, probe, rid, run_adrprobe  # noqa: E402
+
+
+class UsageErrors(ProbeCase):
+    def assertUsageError(self, args, mention=None):
+        run = run_adrprobe(args, timeout=30)
+        self.assertEqual(run.rc, 2, run.describe())
+        self.assertTrue(run.stderr.strip(), "no message on stderr\n" + run.describe())
+        if mention:
+            self.assertIn(mention.lower(), run.stderr.lower(), run.describe())
+        return run
+
+    def test_malformed_urls(self):
+        for url in ("notaurl", "ftp://x", "http://", "http//127.0.0.1/v1"):
+            with self.subTest(url=url):
+                self.assertUsageError(["check", url, "-f", "json"], mention=url)
+
+    def test_unknown_option(self):
+        with FixtureServer() as srv:
+            self.assertUsageError(["check", srv.base_url, "--frobnicate"], mention="--frobnicate")
+            self.assertEqual([r for r in srv.requests()], [], "probed despite a usage error")
+
+    def test_missing_base_url(self):
+        self.assertUsageError(["check"])
+
+    def test_unknown_command(self):
+        self.assertUsageError(["frobnicate"])
+
+    def test_bad_option_values(self):
+        with FixtureServer() as srv:
+            for args in (["--edition", "3.0"], ["--fail-on", "sometimes"], ["-f", "pdf"],
+                         ["-o", "json"], ["-o", "pdf=/tmp/x.pdf"], ["-H", "no colon here"],
+                         ["--param", "noequals"], ["--timeout", "soon"], ["--rate", "-1"]):
+                with self.subTest(args=args):
+                    self.assertUsageError(["check", srv.base_url] + args)
+            self.assertEqual(srv.requests(), [], "probed despite usage errors")
+
+
+class Unreachable(ProbeCase):
+    """Nothing listens: every request is a transport error.  probes.md: "error
+    means the tool could not complete the check for transport reasons"; PO-1 is
+    then error, not fail (the missing document is not the API's behaviour, so
+    the prerequisite rule does not turn the readers into fail either), and the
+    exit status is 3 ("no rule failed, but at least one could not be
+    completed") unless a rule fails on its own, which in 2.0.0 the transport
+    rule may do for an http:// URL (TS-1)."""
+
+    def test_1_0_every_technical_rule_errors_and_exit_3(self):
+        with harness.closed_port() as url:
+            run = run_adrprobe(harness.check_args(url, ("--timeout", "2"), "1.0"), timeout=60)
+        report = run.json()
+        for i in harness.technical_ids("1.0"):
+            self.assertRule(report, i, "error")
+        self.assertCheck(report, "API-51", "PO-1", "error")
+        self.assertCheck(report, "API-57", "VH-1", "error")
+        self.assertEqual(run.rc, 3, run.describe())
+        errors = [e for e in report["exchanges"] if e.get("error")]
+        self.assertTrue(errors, "no exchange records the transport error")
+        self.assertTrue(all(e.get("status") is None for e in errors))
+
+    def test_2_0_0_exit_follows_transport_rule(self):
+        with harness.closed_port() as url:
+            run = run_adrprobe(harness.check_args(url, ("--timeout", "2")), timeout=60)
+        report = run.json()
+        for i in harness.technical_ids("2.0.0"):
+            if i != "/core/transport-security":
+                self.assertRule(report, i, "error")
+        ts = harness.rule(report, "/core/transport-security")["verdict"]
+        self.assertEqual(run.rc, 1 if ts == "fail" else 3, run.describe())
+
+    def test_report_file_is_still_written(self):
+        with tempfile.TemporaryDirectory() as tmp, harness.closed_port() as url:
+            path = Path(tmp, "r.json")
+            run = run_adrprobe(harness.check_args(url, ("--timeout", "2", "-o", "json=%s" % path), "1.0",
+                                                  fmt="text"), timeout=60)
+            self.assertEqual(run.rc, 3, run.describe())
+            report = json.loads(path.read_text(encoding="utf-8"))
+        self.assertRule(report, "API-48", "error")
+
+
+class BaseUrlForms(ProbeCase):
+    def test_trailing_slash_on_given_base_is_dropped(self):
+        # probes.md: "{base} is the base URL the user gave, without trailing slash"
+        with FixtureServer() as srv:
+            run = run_adrprobe(harness.check_args(srv.base_url + "/", (), "1.0"))
+            sent = {(r["method"], r["path"]) for r in srv.requests()}
+        report = run.json()
+        self.assertIn(("GET", "/v1"), sent)
+        self.assertIn(("GET", "/v1/openapi.json"), sent)
+        self.assertNotIn(("GET", "/v1//openapi.json"), sent)
+        self.assertCheck(report, "API-57", "VH-1", "pass")
+        self.assertCheck(report, "API-20", "UV-1", "pass")
+        self.assertEqual(run.rc, 0, run.describe())
+
+
+class Catalogue(ProbeCase):
+    def test_rules_edition_1_0(self):
+        run = run_adrprobe(["rules", "--edition", "1.0"], timeout=30)
+        self.assertEqual(run.rc, 0, run.describe())
+        for i in harness.edition_rule_ids("1.0"):
+            self.assertIn(i, run.stdout)
+
+    def test_rules_default_edition(self):
+        run = run_adrprobe(["rules"], timeout=30)
+        self.assertEqual(run.rc, 0, run.describe())
+        for i in harness.edition_rule_ids("2.0.0"):
+            self.assertIn(i, run.stdout)
+
+    def test_rules_bad_edition(self):
+        run = run_adrprobe(["rules", "--edition", "0.9"], timeout=30)
+        self.assertEqual(run.rc, 2, run.describe())
+
+
+class OutputFiles(ProbeCase):
+    def test_output_json_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp, "report.json")
+            p = probe(None, "-o", "json=%s" % path, fmt="text")
+            self.assertNoCrash(p)
+            self.assertTrue(path.exists(), "-o json=PATH wrote nothing\n" + p.describe())
+            report = json.loads(path.read_text(encoding="utf-8"))
+        self.assertEqual(report["schema"], "adrprobe-report/1")
+        self.assertEqual(report["target"]["base_url"], p.base_url)
+        self.assertIn("/core/no-trailing-slash", p.stdout, "text report on stdout")
+
+    def test_repeated_outputs(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            a, b = Path(tmp, "a.json"), Path(tmp, "b.txt")
+            p = probe(None, "-o", "json=%s" % a, "-o", "text=%s" % b, edition="1.0")
+            self.assertNoCrash(p)
+            self.assertTrue(a.exists() and b.exists(), p.describe())
+            self.assertEqual(json.loads(a.read_text())["edition"], "1.0")
+            self.assertIn("API-48", b.read_text())
+
+    def test_openapi_option_points_elsewhere(self):
+        # the document is not at {base}/openapi.json but --openapi says where
+        profile = {"openapi_json": "404", "files": {"/docs/gebouwen.json": harness.default_doc("/v1", "1.0.0")}}
+        with FixtureServer(profile) as srv:
+            run = run_adrprobe(harness.check_args(srv.base_url, ("--openapi", srv.origin + "/docs/gebouwen.json")))
+            sent = {(r["method"], r["path"]) for r in srv.requests()}
+        report = run.json()
+        self.assertEqual(report["target"]["openapi_url"], srv.origin + "/docs/gebouwen.json")
+        self.assertIn(("GET", "/docs/gebouwen.json"), sent)
+        self.assertCheck(report, rid("semver"), "SV-1", "pass")
+        self.assertIn(("GET", "/v1/gebouwen/1"), sent, "paths of the --openapi document were not probed")
+
+
+class Demo(ProbeCase):
+    def test_demo_conformant(self):
+        run = run_adrprobe(["demo", "-f", "json", "--edition", "1.0"], timeout=120)
+        report = run.json()
+        self.assertEqual(run.rc, 0, run.describe())
+        self.assertTrue(report["target"]["base_url"].startswith("http://127.0.0.1:"), report["target"])
+        for i in harness.technical_ids("1.0"):
+            self.assertRule(report, i, ("pass", "warn", "skip"))
+
+    def test_demo_broken(self):
+        run = run_adrprobe(["demo", "--profile", "broken", "-f", "json", "--edition", "1.0"], timeout=120)
+        report = run.json()
+        self.assertEqual(run.rc, 1, run.describe())
+        failing = [r["id"] for r in report["rules"] if r["verdict"] == "fail"]
+        self.assertTrue(failing)
+
+
+if __name__ == "__main__":
+    harness.main()

@@ -1,0 +1,155 @@
+#!/usr/bin/python3
+"""/core/http-methods (1.0: API-03): HM-0 (only get/post/put/patch/delete in the
+document), HM-1 (GET and HEAD never 405), HM-2 (a documented optional method is
+not 405), HM-3 (an unsupported method gets 405 + Allow)."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+from harness import ProbeCase, probe, rid  # noqa: E402
+
+HM = rid("http-methods")
+OK = {"responses": {"200": {"description": "OK"}}}
+
+
+def extra_ops(path, **ops):
+    return {"paths": {path: ops}}
+
+
+class HM0(ProbeCase):
+    def test_standard_methods_pass(self):
+        for edition in harness.EDITIONS:
+            with self.subTest(edition=edition):
+                p = probe(edition=edition)
+                self.assertCheck(p.report, rid("http-methods", edition), "HM-0", "pass")
+
+    def test_head_options_trace_operations_warn(self):
+        for op in ("head", "options", "trace"):
+            for edition in harness.EDITIONS:
+                with self.subTest(op=op, edition=edition):
+                    p = probe({"doc_patch": extra_ops("/gebouwen", **{op: OK})}, edition=edition)
+                    self.assertCheck(p.report, rid("http-methods", edition), "HM-0", "warn", contains=op)
+
+
+class HM1(ProbeCase):
+    def test_get_and_head_answered_passes(self):
+        p = probe()
+        self.assertCheck(p.report, HM, "HM-1", "pass")
+        sent = {(r["method"], r["path"]) for r in p.requests}
+        for path in ("/v1", "/v1/gebouwen", "/v1/gebouwen/1"):
+            self.assertIn(("GET", path), sent)
+            self.assertIn(("HEAD", path), sent)
+
+    def test_head_405_fails_naming_method_and_path(self):
+        for edition in harness.EDITIONS:
+            with self.subTest(edition=edition):
+                p = probe({"head": "405"}, edition=edition)
+                self.assertCheck(p.report, rid("http-methods", edition), "HM-1", "fail",
+                                 contains=("HEAD", "/v1/gebouwen"))
+                self.assertRule(p.report, rid("http-methods", edition), "fail")
+
+
+    def test_get_405_on_documented_path_fails(self):
+        p = probe({"documented_405": ["get"]})
+        self.assertCheck(p.report, HM, "HM-1", "fail", contains=("GET", "/v1/gebouwen"))
+
+
+class HM2(ProbeCase):
+    def test_safe_mode_skips_unsafe_documented_methods(self):
+        p = probe()
+        found = [c for c in harness.checks(p.report, HM, "HM-2")
+                 if c["verdict"] == "skip" and "needs --allow-unsafe" in c["message"]]
+        self.assertTrue(found, "no HM-2 skip saying 'needs --allow-unsafe'\n" + self.context(p.report, HM))
+        self.assertCheck(p.report, HM, "HM-2", "skip")
+
+    def test_documented_options_is_sent_in_safe_mode_and_passes(self):
+        p = probe({"doc_patch": extra_ops("/gebouwen/{id}", options=OK)})
+        self.assertCheck(p.report, HM, "HM-2", "pass")
+        self.assertIn(("OPTIONS", "/v1/gebouwen/1"), {(r["method"], r["path"]) for r in p.requests})
+
+    def test_documented_options_answered_405_fails(self):
+        for edition in harness.EDITIONS:
+            with self.subTest(edition=edition):
+                p = probe({"doc_patch": extra_ops("/gebouwen/{id}", options=OK), "options": "405"},
+                          edition=edition)
+                self.assertCheck(p.report, rid("http-methods", edition), "HM-2", "fail", contains="OPTIONS")
+                self.assertRule(p.report, rid("http-methods", edition), "fail")
+
+    def test_allow_unsafe_sends_documented_methods_and_passes(self):
+        p = probe(None, "--allow-unsafe")
+        self.assertCheck(p.report, HM, "HM-2", "pass")
+        sent = {(r["method"], r["path"]) for r in p.requests}
+        for m, path in (("POST", "/v1/gebouwen"), ("PUT", "/v1/gebouwen/1"), ("DELETE", "/v1/gebouwen/1")):
+            self.assertIn((m, path), sent)
+
+    def test_allow_unsafe_documented_delete_answered_405_fails(self):
+        p = probe({"documented_405": ["delete"]}, "--allow-unsafe")
+        self.assertCheck(p.report, HM, "HM-2", "fail", contains="DELETE")
+
+
+class HM3(ProbeCase):
+    def test_trace_gets_405_with_allow(self):
+        for edition in harness.EDITIONS:
+            with self.subTest(edition=edition):
+                p = probe(edition=edition)
+                self.assertCheck(p.report, rid("http-methods", edition), "HM-3", "pass")
+                self.assertRule(p.report, rid("http-methods", edition), "pass")
+                sent = {(r["method"], r["path"]) for r in p.requests}
+                self.assertIn(("TRACE", "/v1/gebouwen"), sent)
+                self.assertIn(("TRACE", "/v1/gebouwen/1"), sent)
+
+    def test_not_applied_to_undocumented_base_url(self):
+        # probes.md: "HM-2 and HM-3 apply to the paths the document defines ...
+        # not to an undocumented base URL"
+        p = probe()
+        optional = {(r["method"], r["path"]) for r in p.requests
+                    if r["method"] not in ("GET", "HEAD") and r["path"] == "/v1"}
+        self.assertEqual(optional, set())
+
+    def test_405_without_allow_fails(self):
+        for edition in harness.EDITIONS:
+            with self.subTest(edition=edition):
+                p = probe({"unsupported": "405_no_allow"}, edition=edition)
+                self.assertCheck(p.report, rid("http-methods", edition), "HM-3", "fail", contains="Allow")
+                self.assertRule(p.report, rid("http-methods", edition), "fail")
+
+    def test_other_statuses_fail(self):
+        for mode, status in (("404", "404"), ("501", "501"), ("200", "200")):
+            with self.subTest(answer=mode):
+                p = probe({"unsupported": mode})
+                self.assertCheck(p.report, HM, "HM-3", "fail", contains=status)
+
+    def test_allow_omitting_documented_method_warns(self):
+        p = probe({"unsupported": "405_omits"})
+        self.assertCheck(p.report, HM, "HM-3", "warn")
+        self.assertRule(p.report, HM, "warn")
+
+    def test_allow_listing_the_refused_method_warns(self):
+        p = probe({"unsupported": "405_lists_probed"})
+        self.assertCheck(p.report, HM, "HM-3", "warn", contains="TRACE")
+
+    def test_trace_skipped_where_documented(self):
+        p = probe({"doc_patch": extra_ops("/gebouwen", trace=OK)})
+        sent = {(r["method"], r["path"]) for r in p.requests}
+        self.assertNotIn(("TRACE", "/v1/gebouwen"), sent)
+        self.assertIn(("TRACE", "/v1/gebouwen/1"), sent)
+
+    def test_allow_unsafe_also_sends_undocumented_methods(self):
+        p = probe(None, "--allow-unsafe")
+        sent = {(r["method"], r["path"]) for r in p.requests}
+        # undocumented: PUT/PATCH/DELETE on the collection, POST/PATCH on the item
+        for m, path in (("PATCH", "/v1/gebouwen"), ("DELETE", "/v1/gebouwen"), ("PUT", "/v1/gebouwen"),
+                        ("POST", "/v1/gebouwen/1"), ("PATCH", "/v1/gebouwen/1")):
+            self.assertIn((m, path), sent)
+        self.assertCheck(p.report, HM, "HM-3", "pass")
+
+    def test_allow_unsafe_undocumented_method_not_405_fails(self):
+        # PATCH is undocumented everywhere; the fixture answers it 404 like TRACE
+        p = probe({"unsupported": "404"}, "--allow-unsafe")
+        self.assertCheck(p.report, HM, "HM-3", "fail", contains="PATCH")
+
+
+if __name__ == "__main__":
+    harness.main()
