@@ -20,7 +20,7 @@ CheckResult nt1_static(const Context& ctx, const catalogue::CheckRef& ref) {
     if (it.key() != "/" && !it.key().empty() && it.key().back() == '/') bad.push_back(it.key());
   if (!bad.empty())
     return {ref.id, Verdict::fail,
-            fmt::format("{} end with '/': {}", plural(bad.size(), "documented path", "documented paths"), join(bad, ", ", 10)),
+            fmt::format("documented paths ending with '/': {}", join(bad, ", ", 10)),
             {}};
   return {ref.id, Verdict::pass, fmt::format("none of the {} documented paths ends with '/'", paths->size()), {}};
 }

@@ -157,8 +157,10 @@ std::string rule_summary(const report::RuleResult& r) {
       if (c.verdict == Verdict::pass) passed.insert(c.id);
     }
     if (ids.size() == 1) return r.checks.front().message;
-    return passed.size() == ids.size() ? fmt::format("all {} checks pass", ids.size())
-                                       : fmt::format("{} of {} checks pass, the others do not apply", passed.size(), ids.size());
+    std::vector<std::string> names(passed.begin(), passed.end());
+    return passed.size() == ids.size()
+               ? fmt::format("all {} checks pass ({})", ids.size(), join(names, ", "))
+               : fmt::format("{} of {} checks pass ({}), the others do not apply", passed.size(), ids.size(), join(names, ", "));
   }
   for (const auto& c : r.checks)
     if (c.verdict == r.verdict) return r.checks.size() == 1 ? c.message : c.id + ": " + c.message;

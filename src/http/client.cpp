@@ -206,7 +206,10 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
       if (auto next = resolve_url(ex.url, *location)) {
         Pending hop = t->pending;
         hop.redirects_left--;
-        if (host_key_of(*next) != t->host_key) hop.request.headers.clear();  // never leak headers to another host
+        if (host_key_of(*next) != t->host_key) {
+          hop.request.headers.clear();  // never leak headers to another host
+          hop.request.to_api = false;   // nor count its answer as the API's
+        }
         hop.request.url = *next;
         queue.push_front(std::move(hop));
       }

@@ -71,7 +71,12 @@ std::string render_text(const Report& r, const TextStyle& style) {
       if (rule.kind != kind) continue;
       bool ok = rule.verdict == Verdict::pass || rule.verdict == Verdict::skip;
       if (style.verbosity < 0 && ok) continue;
-      line(fmt::format("  {} {:<{}}  {}", label(rule.verdict, paint), rule.id, width, rule.title));
+      // A rule that passes shows why on its line; one that does not shows its
+      // title, with the checks that give the reason on the lines below.
+      std::string reason = technical && ok ? rule.summary : rule.title;
+      if (style.verbosity <= 0 && reason.size() > 110) reason = reason.substr(0, 107) + "...";
+      line(fmt::format("  {} {:<{}}  {}", label(rule.verdict, paint), rule.id, width, reason));
+      if (technical && ok && style.verbosity > 0) line(fmt::format("         {}", rule.title));
       if (!technical) {
         std::size_t shown = style.verbosity > 0 ? rule.hints.size() : std::min<std::size_t>(rule.hints.size(), 3);
         for (std::size_t i = 0; i < shown; ++i) line(fmt::format("         hint: {}", rule.hints[i]));
