@@ -66,12 +66,36 @@ Catalogue Catalogue::load(const std::vector<std::pair<std::string, std::string>>
       for (const auto& c : doc["checks"]) {
         CheckInfo info{text(c, "id", true, name), text(c, "rule", false, name), text(c, "title", false, name),
                        text(c, "sends", false, name), text(c, "passes", false, name),
-                       c["per_path"] && c["per_path"].as<bool>()};
+                       c["per_path"] && c["per_path"].as<bool>(), c["handshake"] && c["handshake"].as<bool>()};
         cat.checks_[info.id] = info;
       }
       continue;
     }
-    if (!doc["edition"]) continue;  // tables that are not editions (e.g. NCSC levels)
+    if (auto t = doc["ncsc_tls"]) {
+      NcscTable n;
+      n.version = text(t, "version", true, name);
+      if (!cat.ncsc_.version.empty() && n.version < cat.ncsc_.version) continue;  // keep the newest
+      n.title = text(t, "title", false, name);
+      for (const auto& kv : t["verdicts"]) n.verdicts[kv.first.as<std::string>()] = kv.second.as<std::string>();
+      for (const auto& kv : t["protocols"]) n.protocols[kv.first.as<std::string>()] = kv.second.as<std::string>();
+      auto levels = [&](const YAML::Node& node, std::map<std::string, std::string>& out, std::string& otherwise) {
+        for (const auto& kv : node) {
+          std::string level = kv.first.as<std::string>();
+          if (level == "otherwise") otherwise = kv.second.as<std::string>();
+          else for (const auto& item : kv.second) out[item.as<std::string>()] = level;
+        }
+      };
+      levels(t["ciphers"], n.ciphers, n.cipher_otherwise);
+      levels(t["groups"], n.groups, n.group_otherwise);
+      if (auto c = t["certificates"]) {
+        n.rsa_min_bits = c["rsa_min_bits"].as<int>(2048);
+        n.insufficient_signatures = list(c, "insufficient_signatures");
+        n.expiry_warn_days = c["expiry_warn_days"].as<int>(14);
+      }
+      cat.ncsc_ = std::move(n);
+      continue;
+    }
+    if (!doc["edition"]) continue;  // other tables
     Edition e;
     e.edition = text(doc, "edition", true, name);
     e.name = text(doc, "name", false, name);
@@ -102,6 +126,26 @@ std::vector<std::string> Catalogue::edition_names() const {
   std::vector<std::string> out;
   for (const auto& e : editions_) out.push_back(e.edition);
   return out;
+}
+
+std::string NcscTable::protocol_level(const std::string& name) const {
+  auto it = protocols.find(name);
+  return it == protocols.end() ? "insufficient" : it->second;
+}
+
+std::string NcscTable::cipher_level(const std::string& name) const {
+  auto it = ciphers.find(name);
+  return it == ciphers.end() ? cipher_otherwise : it->second;
+}
+
+std::string NcscTable::group_level(const std::string& name) const {
+  auto it = groups.find(name);
+  return it == groups.end() ? group_otherwise : it->second;
+}
+
+std::string NcscTable::verdict_of(const std::string& level) const {
+  auto it = verdicts.find(level);
+  return it == verdicts.end() ? "fail" : it->second;
 }
 
 const CheckInfo* Catalogue::check(const std::string& id) const {

@@ -37,7 +37,29 @@ struct Edition {
 
 struct CheckInfo {
   std::string id, rule, title, sends, passes;
-  bool per_path = false;  // probes every documented path: unprobed ones are listed under it as skip
+  bool per_path = false;   // probes every documented path: unprobed ones are listed under it as skip
+  bool handshake = false;  // judged from the TLS handshakes alone (still judged when the certificate is not trusted)
+};
+
+// The NCSC TLS guideline levels (probes/ncsc-tls-*.yaml): good, sufficient,
+// phase_out, insufficient, and the verdict each level gives.
+struct NcscTable {
+  std::string version;
+  std::string title;
+  std::map<std::string, std::string> verdicts;   // level -> pass|warn|fail
+  std::map<std::string, std::string> protocols;  // "TLSv1.2" -> level
+  std::map<std::string, std::string> ciphers;    // OpenSSL name -> level
+  std::string cipher_otherwise = "insufficient";
+  std::map<std::string, std::string> groups;
+  std::string group_otherwise = "insufficient";
+  int rsa_min_bits = 2048;
+  std::vector<std::string> insufficient_signatures;
+  int expiry_warn_days = 14;
+
+  std::string protocol_level(const std::string& name) const;
+  std::string cipher_level(const std::string& name) const;
+  std::string group_level(const std::string& name) const;
+  std::string verdict_of(const std::string& level) const;  // "pass" | "warn" | "fail"
 };
 
 class Catalogue {
@@ -50,8 +72,11 @@ class Catalogue {
   const Edition* edition(const std::string& name) const;
   std::vector<std::string> edition_names() const;
   const CheckInfo* check(const std::string& id) const;
+  // The newest NCSC TLS table in the catalogue (nullptr when there is none).
+  const NcscTable* ncsc() const { return ncsc_.version.empty() ? nullptr : &ncsc_; }
 
  private:
+  NcscTable ncsc_;
   std::vector<Edition> editions_;
   std::map<std::string, CheckInfo> checks_;
 };

@@ -42,5 +42,15 @@ CheckResult hm0_static(const Context&, const catalogue::CheckRef&);
 CheckResult hm1_get_head(const Context&, const catalogue::CheckRef&);
 CheckResult hm2_supported(const Context&, const catalogue::CheckRef&);
 CheckResult hm3_unsupported(const Context&, const catalogue::CheckRef&);
+// transport.cpp
+CheckResult ts1_tls(const Context&, const catalogue::CheckRef&);
+CheckResult ts2_protocols(const Context&, const catalogue::CheckRef&);
+CheckResult ts3_cipher(const Context&, const catalogue::CheckRef&);
+CheckResult ts4_certificate(const Context&, const catalogue::CheckRef&);
+CheckResult ts5_hsts(const Context&, const catalogue::CheckRef&);
+CheckResult ts6_security_headers(const Context&, const catalogue::CheckRef&);
+CheckResult ts7_cors(const Context&, const catalogue::CheckRef&);
+// doc_openapi.cpp (edition 2.1.0)
+CheckResult ct1_contact(const Context&, const catalogue::CheckRef&);
 
 }  // namespace adrprobe::checks

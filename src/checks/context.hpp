@@ -12,6 +12,7 @@
 #include "oas/paths.hpp"
 #include "oas/refs.hpp"
 #include "report/model.hpp"
+#include "tls/probe.hpp"
 
 namespace adrprobe::checks {
 
@@ -21,6 +22,7 @@ struct RunSettings {
   std::vector<http::Header> headers;       // -H
   std::map<std::string, std::string> params;
   bool allow_unsafe = false;
+  bool insecure = false;  // --insecure: go on after a certificate failure
   std::size_t max_paths = 250;
   oas::Limits limits;
 };
@@ -76,6 +78,13 @@ struct Evidence {
   std::size_t left_out = 0;              // beyond --max-paths
   // Documented GET paths that could not be probed: "/gebouwen/{id}: no value for id ...".
   std::vector<std::string> not_probed;
+  bool https = false;                // the base URL's scheme
+  std::optional<tls::Facts> tls;     // handshakes, when https
+  int cors_probe = 0;                // TS-7: GET on an API resource with a random Origin
+  std::string cors_origin;
+  // The certificate is not trusted and --insecure was not given: only the
+  // handshake checks can be judged (probes.md).
+  bool untrusted_stop = false;
 };
 
 class Findings;
@@ -85,6 +94,7 @@ struct Context {
   const catalogue::Edition& edition;
   const std::deque<http::Exchange>& exchanges;
   const Evidence& evidence;
+  const catalogue::NcscTable* ncsc = nullptr;
 
   const http::Exchange& ex(int id) const { return exchanges.at(static_cast<std::size_t>(id - 1)); }
   const oas::json* doc() const { return evidence.document.docs ? &evidence.document.docs->root() : nullptr; }

@@ -22,8 +22,8 @@ CheckResult do1_openapi_version(const Context& ctx, const catalogue::CheckRef& r
   static const std::regex version(R"(^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$)");
   const std::string v = it->get<std::string>();
   std::smatch m;
-  if (!std::regex_match(v, m, version))
-    return {ref.id, Verdict::fail, fmt::format("openapi: \"{}\" is not MAJOR.MINOR.PATCH", v), {}};
+  if (v.size() > 32 || !std::regex_match(v, m, version))
+    return {ref.id, Verdict::fail, fmt::format("openapi: \"{}\" is not MAJOR.MINOR.PATCH", v.substr(0, 40)), {}};
   if (std::stol(m[1].str()) < 3)
     return {ref.id, Verdict::fail, fmt::format("openapi: \"{}\": OpenAPI 3 or later is required", v), {}};
   return {ref.id, Verdict::pass, fmt::format("openapi: \"{}\"", v), {}};
@@ -44,7 +44,7 @@ CheckResult do2_refs(const Context& ctx, const catalogue::CheckRef& ref) {
     lines.push_back(fmt::format("{} → '{}' ({})", u.where, u.ref, u.reason));
   }
   return {ref.id, all_transport ? Verdict::error : Verdict::fail,
-          fmt::format("{} not resolved: {}", plural(d.unresolved.size(), "$ref", "$refs"), join(lines, "; ", 10)),
+          fmt::format("{} not resolved: {}", plural(d.unresolved.size(), "$ref", "$refs"), join(lines, "; ")),
           d.ref_exchanges};
 }
 
@@ -55,7 +55,32 @@ CheckResult do3_paths(const Context& ctx, const catalogue::CheckRef& ref) {
   if (!doc->is_object() || it == doc->end()) return {ref.id, Verdict::fail, "no 'paths' in the document", {}};
   if (!it->is_object()) return {ref.id, Verdict::fail, "'paths' is not an object", {}};
   if (it->empty()) return {ref.id, Verdict::warn, "'paths' is empty: the API documents no resources", {}};
+  std::vector<std::string> bad;
+  for (auto p = it->begin(); p != it->end(); ++p)
+    if (p.key().empty() || p.key().front() != '/') bad.push_back("'" + p.key() + "'");
+  if (!bad.empty())
+    return {ref.id, Verdict::fail, fmt::format("paths must begin with '/' (OpenAPI): {}", join(bad, ", ", 10)), {}};
   return {ref.id, Verdict::pass, fmt::format("{} documented", plural(it->size(), "path", "paths")), {}};
+}
+
+CheckResult ct1_contact(const Context& ctx, const catalogue::CheckRef& ref) {
+  const oas::json* doc = ctx.doc();
+  if (!doc) return ctx.prerequisite(ref.id);
+  const oas::json* contact = nullptr;
+  if (doc->is_object() && doc->contains("info") && (*doc)["info"].is_object() && (*doc)["info"].contains("contact"))
+    contact = &(*doc)["info"]["contact"];
+  if (!contact || !contact->is_object()) return {ref.id, Verdict::fail, "no info.contact in the document", {}};
+  std::vector<std::string> missing;
+  for (const char* field : {"name", "url", "email"}) {
+    auto it = contact->find(field);
+    if (it == contact->end() || !it->is_string() || it->get<std::string>().empty()) missing.push_back(field);
+  }
+  if (!missing.empty())
+    return {ref.id, Verdict::fail, fmt::format("info.contact lacks {}", join(missing, ", ")), {}};
+  return {ref.id, Verdict::pass,
+          fmt::format("info.contact: {} <{}>, {}", (*contact)["name"].get<std::string>(),
+                      (*contact)["email"].get<std::string>(), (*contact)["url"].get<std::string>()),
+          {}};
 }
 
 }  // namespace adrprobe::checks

@@ -111,16 +111,17 @@ std::vector<std::string> implementation(const Context& ctx) {
   std::vector<std::string> hints;
   std::set<std::string> seen;
   for (const auto& [seg, path] : segments(ctx))
-    if (std::regex_search(seg, tech_in_path))
+    if (seg.size() <= 256 && std::regex_search(seg, tech_in_path))
       add(hints, seen, fmt::format("'{}' in {} names a platform, framework or database", seg, path));
   Seen headers;
   for (const auto& e : ctx.exchanges) {
     if (!e.to_api || !e.status) continue;
     if (const auto* v = e.header("x-powered-by")) headers.add("X-Powered-By: " + *v, e.id);
     if (const auto* v = e.header("x-aspnet-version")) headers.add("X-AspNet-Version: " + *v, e.id);
-    if (const auto* v = e.header("server"); v && std::regex_search(*v, server_version))
+    if (const auto* v = e.header("server"); v && v->size() <= 256 && std::regex_search(*v, server_version))
       headers.add("Server: " + *v + " discloses a product version", e.id);
-    if (*e.status >= 400 && std::regex_search(e.body, stack_trace))
+    // Only the start of an error body: a stack trace shows there, and the regex stays cheap.
+    if (*e.status >= 400 && std::regex_search(e.body.substr(0, 4096), stack_trace))
       add(hints, seen, fmt::format("{} {} → {}: the error body looks like a stack trace (exchange #{})", e.method,
                                    url_path(e.url), *e.status, e.id));
   }
@@ -169,6 +170,42 @@ std::vector<std::string> geospatial(const Context& ctx) {
   return hints;
 }
 
+std::vector<std::string> sensitive_uris(const Context& ctx) {
+  static const std::regex sensitive(
+      R"(bsn|burgerservicenummer|token|api[-_]?key|password|wachtwoord|secret|session[-_]?id|credential|pincode)",
+      std::regex::icase);
+  std::vector<std::string> hints;
+  std::set<std::string> seen;
+  for (const auto& p : ctx.evidence.all_paths)
+    for (const auto& seg : split(p.template_path, '/'))
+      if (seg.size() <= 256 && std::regex_search(seg, sensitive))
+        add(hints, seen, fmt::format("'{}' in {} may put sensitive data in the URI", seg, p.template_path));
+  const oas::json* doc = ctx.doc();
+  if (!doc) return hints;
+  // Parameter objects in the path or query string (anywhere in the document).
+  std::vector<const oas::json*> stack{doc};
+  std::size_t visited = 0;
+  while (!stack.empty() && hints.size() < kMaxHints && ++visited < 200000) {
+    const oas::json* n = stack.back();
+    stack.pop_back();
+    if (n->is_object()) {
+      auto in = n->find("in");
+      auto name = n->find("name");
+      if (in != n->end() && name != n->end() && in->is_string() && name->is_string() &&
+          (*in == "query" || *in == "path") && name->get_ref<const std::string&>().size() <= 256 &&
+          std::regex_search(name->get<std::string>(), sensitive))
+        add(hints, seen, fmt::format("{} parameter '{}' may put sensitive data in the URI", in->get<std::string>(),
+                                     name->get<std::string>()));
+      for (auto it = n->begin(); it != n->end(); ++it)
+        if (it.value().is_structured()) stack.push_back(&it.value());
+    } else if (n->is_array()) {
+      for (const auto& item : *n)
+        if (item.is_structured()) stack.push_back(&item);
+    }
+  }
+  return hints;
+}
+
 }  // namespace
 
 std::vector<std::string> hints_for(const std::string& producer, const Context& ctx) {
@@ -178,6 +215,7 @@ std::vector<std::string> hints_for(const std::string& producer, const Context& c
   if (producer == "implementation") return implementation(ctx);
   if (producer == "stateless") return stateless(ctx);
   if (producer == "geospatial") return geospatial(ctx);
+  if (producer == "sensitive-uris") return sensitive_uris(ctx);
   return {};
 }
 

@@ -15,6 +15,10 @@ CheckFn find_check(const std::string& id) {
       {"NT-1", nt1_static},      {"NT-2", nt2_live},
       {"HM-0", hm0_static},      {"HM-1", hm1_get_head},       {"HM-2", hm2_supported},
       {"HM-3", hm3_unsupported},
+      {"TS-1", ts1_tls},         {"TS-2", ts2_protocols},      {"TS-3", ts3_cipher},
+      {"TS-4", ts4_certificate}, {"TS-5", ts5_hsts},           {"TS-6", ts6_security_headers},
+      {"TS-7", ts7_cors},
+      {"CT-1", ct1_contact},
   };
   auto it = registry.find(id);
   return it == registry.end() ? nullptr : it->second;

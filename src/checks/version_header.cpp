@@ -1,6 +1,7 @@
 // /core/version-header (API-57): VH-1..VH-4.
 #include <fmt/format.h>
 
+#include <limits>
 #include <set>
 
 #include "checks/checks.hpp"
@@ -87,7 +88,8 @@ CheckResult vh4_every_response(const Context& ctx, const catalogue::CheckRef& re
       apart ? fmt::format(" ({} without it not counted: 401/403/429/502/503/504 may come from an intermediary)",
                           plural(apart, "response", "responses"))
             : "";
-  CheckResult r = f.result(fmt::format("all {} other responses carry API-Version{}", counted, apart_note), 8);
+  CheckResult r = f.result(fmt::format("all {} other responses carry API-Version{}", counted, apart_note),
+                           std::numeric_limits<std::size_t>::max());
   if (r.verdict == Verdict::warn) {
     std::size_t lacking = r.exchanges.size();  // one exchange per finding
     r.message = fmt::format("{} of {} other responses lack API-Version: {}{}", lacking, counted, r.message, apart_note);

@@ -34,6 +34,7 @@ UriVersion uri_version(const std::string& url) {
   auto parsed = parse_url(url);
   if (!parsed) return out;
   for (const auto& seg : parsed->segments()) {
+    if (seg.size() > 32) continue;  // neither v<major> nor a version number
     if (std::regex_match(seg, major_segment())) out.major = seg;
     else if (std::regex_match(seg, full_version_segment()) && !out.too_precise) out.too_precise = seg;
   }
@@ -91,7 +92,10 @@ CheckResult uv2_servers(const Context& ctx, const catalogue::CheckRef& ref) {
   if (!doc) return ctx.prerequisite(ref.id);
   auto base = uri_version(ctx.settings.base_url);
   std::vector<oas::json> servers;
-  if (auto it = doc->find("servers"); it != doc->end() && it->is_array()) servers.assign(it->begin(), it->end());
+  if (auto it = doc->find("servers"); it != doc->end()) {
+    if (!it->is_array()) return {ref.id, Verdict::fail, "'servers' is not an array", {}};
+    servers.assign(it->begin(), it->end());
+  }
   bool defaulted = servers.empty();
   if (defaulted) servers.push_back(oas::json{{"url", "/"}});
   Findings f(ref.id);

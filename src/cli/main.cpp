@@ -102,12 +102,16 @@ engine::RunOptions run_options(const ProbeArgs& a, const std::string& base_url) 
   for (const auto& h : a.headers) s.headers.push_back(parse_header(h));
   for (const auto& p : a.params) s.params.insert(parse_assignment(p, "--param"));
   s.allow_unsafe = a.allow_unsafe;
+  s.insecure = a.insecure;
   if (a.max_paths < 0) throw UsageError("--max-paths must be 0 or more");
   s.max_paths = static_cast<std::size_t>(a.max_paths);
-  if (!(a.timeout > 0)) throw UsageError("--timeout must be more than 0 seconds");
+  // Upper bounds keep the arithmetic finite; a week is longer than any useful run.
+  constexpr double kWeek = 7 * 24 * 3600;
+  if (!(a.timeout > 0) || a.timeout > kWeek) throw UsageError("--timeout must be more than 0 and at most 604800 seconds");
   if (a.concurrency < 1 || a.concurrency > 256) throw UsageError("--concurrency must be between 1 and 256");
   if (!(a.rate >= 0)) throw UsageError("--rate must be 0 (no limit) or more");
-  if (!(a.deadline > 0)) throw UsageError("--deadline must be more than 0 seconds");
+  if (!(a.deadline > 0) || a.deadline > kWeek) throw UsageError("--deadline must be more than 0 and at most 604800 seconds");
+  if (!(a.rate <= 1e6)) throw UsageError("--rate must be at most 1000000");
   if (!a.ca_file.empty() && !std::ifstream(a.ca_file)) throw UsageError(fmt::format("--ca-file '{}': cannot read the file", a.ca_file));
   if (!a.baseline.empty()) throw UsageError("--baseline is not available in this version of adrprobe");
   o.client.timeout_s = a.timeout;

@@ -19,11 +19,11 @@ bool format_available(const std::string& format) { return format == "text" || fo
 http::Header parse_header(const std::string& text) {
   auto colon = text.find(':');
   if (colon == std::string::npos || colon == 0)
-    throw UsageError(fmt::format("-H expects 'Name: value', got '{}'", text.substr(0, text.find(':'))));
+    throw UsageError("-H expects 'Name: value' (what was given is not shown: it may hold a secret)");
   std::string name = trim(text.substr(0, colon));
   for (unsigned char c : name)
     if (c <= 32 || c >= 127 || c == '(' || c == ')' || c == ',' || c == '/' || c == ';' || c == '@' || c == '"')
-      throw UsageError(fmt::format("-H: '{}' is not a valid header name", name));
+      throw UsageError("-H: the header name is not valid (a token without spaces or separators; the text is not shown)");
   std::string value = trim(text.substr(colon + 1));
   if (value.find_first_of("\r\n") != std::string::npos) throw UsageError("-H: a header value must be one line");
   return {name, value};

@@ -66,6 +66,7 @@ PathRequests plan_path(const checks::RunSettings& s, const oas::PathPlan& path) 
 
 std::string not_probed_reason(const oas::PathPlan& path) {
   if (!path.has_get()) return "";  // only paths with a GET operation are probed
+  if (path.template_path.empty() || path.template_path.front() != '/') return "does not begin with '/' (see DO-3)";
   if (!path.missing.empty()) {
     std::vector<std::string> hints;
     for (const auto& m : path.missing) hints.push_back("--param " + m + "=VALUE");

@@ -3,7 +3,10 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include <fstream>
+#include <future>
 #include <random>
 #include <set>
 #include <sstream>
@@ -13,6 +16,7 @@
 #include "oas/parse.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
+#include "tls/probe.hpp"
 
 namespace adrprobe::engine {
 
@@ -147,6 +151,41 @@ oas::Fetcher make_fetcher(http::Client& client, const std::string& root_url, con
   };
 }
 
+nlohmann::json tls_json(const tls::Facts& t) {
+  nlohmann::json j;
+  j["host"] = t.host;
+  j["port"] = t.port;
+  j["handshake"] = t.handshake_ok;
+  if (!t.handshake_ok) j["error"] = t.error;
+  j["protocol"] = t.protocol;
+  j["cipher"] = t.cipher;
+  j["group"] = t.group;
+  std::vector<std::string> accepted;
+  nlohmann::json protocols = nlohmann::json::array();
+  for (const auto& p : t.protocols) {
+    if (p.accepted) accepted.push_back(p.name);
+    nlohmann::json jp{{"name", p.name}, {"accepted", p.accepted}, {"testable", p.testable}};
+    if (p.accepted) jp["cipher"] = p.cipher;
+    else jp["error"] = p.error;
+    protocols.push_back(jp);
+  }
+  j["accepted_protocols"] = accepted;
+  j["protocols"] = protocols;
+  j["trusted"] = t.trusted;
+  j["trust_error"] = t.trusted ? nlohmann::json(nullptr) : nlohmann::json(t.trust_error);
+  nlohmann::json chain = nlohmann::json::array();
+  for (const auto& c : t.chain)
+    chain.push_back({{"subject", c.subject}, {"issuer", c.issuer}, {"sans", c.sans}, {"not_before", c.not_before},
+                     {"not_after", c.not_after}, {"days_left", c.days_left}, {"key", c.key}, {"signature", c.signature}});
+  if (!chain.empty()) j["certificate"] = chain.front();
+  j["chain"] = chain;
+  j["ocsp_stapled"] = t.ocsp_stapled;
+  j["compression"] = t.compression;
+  j["secure_renegotiation"] = t.secure_renegotiation;
+  j["duration_ms"] = std::round(t.duration_ms);
+  return j;
+}
+
 std::string rule_summary(const report::RuleResult& r) {
   if (r.checks.empty()) return "no checks";
   if (r.verdict == Verdict::pass) {
@@ -183,10 +222,13 @@ std::vector<report::RuleResult> judge(const checks::Context& ctx) {
     if (rule.technical()) {
       const auto& cat = catalogue::Catalogue::builtin();
       for (const auto& ref : rule.checks) {
-        if (auto fn = checks::find_check(ref.id)) r.checks.push_back(fn(ctx, ref));
+        const auto* info = cat.check(ref.id);
+        if (ctx.evidence.untrusted_stop && !(info && info->handshake))
+          r.checks.push_back({ref.id, Verdict::error, "TLS certificate not trusted: rerun with --ca-file or --insecure", {}});
+        else if (auto fn = checks::find_check(ref.id)) r.checks.push_back(fn(ctx, ref));
         else r.checks.push_back({ref.id, Verdict::skip, "not implemented in this version of adrprobe", {}});
         // A check that probes every documented path lists the ones it could not probe.
-        if (const auto* info = cat.check(ref.id); info && info->per_path)
+        if (info && info->per_path && !ctx.evidence.untrusted_stop)
           for (const auto& n : ctx.evidence.not_probed) r.checks.push_back({ref.id, Verdict::skip, "not probed: " + n, {}});
       }
       r.verdict = report::aggregate(r.checks);
@@ -214,6 +256,15 @@ report::Report run_check(const RunOptions& options, const catalogue::Edition& ed
   const checks::RunSettings& s = options.settings;
   checks::Evidence ev;
   report::Report rep;
+
+  // TLS handshakes run in parallel with the HTTP probes.
+  auto base = parse_url(s.base_url);
+  ev.https = base && base->scheme == "https";
+  std::future<tls::Facts> tls_future;
+  if (ev.https) {
+    tls::Settings ts{options.client.ca_file, std::min(options.client.timeout_s, options.deadline_s)};
+    tls_future = std::async(std::launch::async, tls::probe, base->host, base->port, ts);
+  }
 
   // Phase 1: everything that needs no document.
   ev.po2_origin = "https://" + random_label() + ".example";
@@ -282,15 +333,19 @@ report::Report run_check(const RunOptions& options, const catalogue::Edition& ed
   }
 
   // Phase 2: the documented paths.
-  checks::ProbedPath base;
-  base.is_base = true;
-  base.url = s.base_url;
-  base.get = results[3].last();
-  base.head = results[4].last();
-  base.slash = results[5].last();
-  ev.probed.push_back(base);
+  checks::ProbedPath base_probe;
+  base_probe.is_base = true;
+  base_probe.url = s.base_url;
+  base_probe.get = results[3].last();
+  base_probe.head = results[4].last();
+  base_probe.slash = results[5].last();
+  ev.probed.push_back(base_probe);
   std::vector<PathRequests> planned;
   std::vector<http::Request> batch;
+  // The client's request cap (a named limit) bounds even --max-paths 0: paths
+  // beyond it are left out and said so, not sent and failed.
+  std::size_t budget = cs.max_exchanges > client.exchanges().size() + 16 ? cs.max_exchanges - client.exchanges().size() - 16 : 0;
+  std::size_t capped = 0;
   for (const auto& p : ev.all_paths) {
     if (!p.has_get()) continue;
     if (!p.probed()) {
@@ -302,12 +357,35 @@ report::Report run_check(const RunOptions& options, const catalogue::Edition& ed
       ++ev.left_out;
       continue;
     }
-    planned.push_back(plan_path(s, p));
+    PathRequests pr = plan_path(s, p);
+    if (batch.size() + pr.requests.size() > budget) {
+      ++capped;
+      continue;
+    }
+    planned.push_back(std::move(pr));
     batch.insert(batch.end(), planned.back().requests.begin(), planned.back().requests.end());
   }
+  if (capped)
+    rep.notes.push_back(fmt::format("{} left out: a run sends at most {} requests", plural(capped, "path", "paths"), cs.max_exchanges));
   if (ev.left_out)
     rep.notes.push_back(fmt::format("--max-paths {}: {} left out", s.max_paths, plural(ev.left_out, "path", "paths")));
+  // TS-7: CORS on an API resource (the first probed documented path that is not
+  // the description document; the base URL when there is none).
+  std::string cors_url = s.base_url;
+  for (const auto& pr : planned)
+    if (pr.probe.plan.template_path != "/openapi.json" && pr.probe.plan.template_path != "/openapi.yaml") {
+      cors_url = pr.probe.url;
+      break;
+    }
+  ev.cors_origin = "https://" + random_label() + ".example";
+  http::Request cors;
+  cors.url = cors_url;
+  cors.headers = s.headers;
+  cors.headers.emplace_back("Origin", ev.cors_origin);
+  cors.purpose = "TS-7";
+  batch.push_back(cors);
   auto path_results = client.run(batch);
+  ev.cors_probe = path_results.back().last();
   std::size_t at = 0;
   for (auto& pr : planned) {
     auto& probe = pr.probe;
@@ -321,13 +399,19 @@ report::Report run_check(const RunOptions& options, const catalogue::Edition& ed
     ev.probed.push_back(std::move(probe));
   }
 
+  if (tls_future.valid()) {
+    ev.tls = tls_future.get();
+    ev.untrusted_stop = ev.tls->handshake_ok && !ev.tls->trusted && !s.insecure;
+    rep.tls = tls_json(*ev.tls);
+  }
+
   // Verdicts.
-  checks::Context ctx{s, edition, client.exchanges(), ev};
+  checks::Context ctx{s, edition, client.exchanges(), ev, catalogue::Catalogue::builtin().ncsc()};
   rep.rules = judge(ctx);
   if (client.deadline_passed()) rep.notes.push_back(fmt::format("deadline of {} s reached", options.deadline_s));
   rep.tool_version = options.tool_version;
   rep.base_url = s.base_url;
-  rep.openapi_url = doc.docs ? std::optional<std::string>(doc.url) : std::optional<std::string>(s.base_url + "/openapi.json");
+  rep.openapi_url = doc.docs ? doc.url : s.openapi_url.value_or(s.base_url + "/openapi.json");
   rep.edition = edition.edition;
   rep.edition_name = edition.name;
   rep.generated_at = now_rfc3339();

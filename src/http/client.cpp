@@ -32,9 +32,10 @@ struct Transfer {
   curl_slist* headers = nullptr;
   Pending pending;
   int exchange_id = 0;
-  std::string host_key;
   Clock::time_point started;
   bool truncated = false;
+  bool deadline_bound = false;  // the deadline, not --timeout, bounded this request
+  double timeout_s = 0;
   std::string* body = nullptr;
   std::size_t limit = 0;
   char errbuf[CURL_ERROR_SIZE] = {0};
@@ -61,9 +62,16 @@ CURLcode on_ssl_ctx(CURL*, void* ssl_ctx, void* user) {
   return CURLE_OK;
 }
 
+// The rate limit is per host.
 std::string host_key_of(const std::string& url) {
   auto parsed = parse_url(url);
   return parsed ? to_lower(parsed->host) : url;
+}
+
+// Headers follow a redirect only to the same scheme, host and port.
+std::string origin_of(const std::string& url) {
+  auto parsed = parse_url(url);
+  return parsed ? to_lower(parsed->origin()) : url;
 }
 
 void global_init() {
@@ -127,7 +135,6 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     auto t = std::make_unique<Transfer>();
     Exchange& ex = record(p);
     t->exchange_id = ex.id;
-    t->host_key = host_key_of(p.request.url);
     t->body = &ex.body;
     t->limit = p.request.body_limit;
     t->started = Clock::now();
@@ -145,6 +152,8 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
     auto left = std::chrono::duration<double>(settings_.deadline - Clock::now()).count();
     double timeout = std::max(0.001, std::min(settings_.timeout_s, left));
+    t->deadline_bound = left < settings_.timeout_s;
+    t->timeout_s = timeout;
     curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout * 1000));
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(timeout * 1000));
     if (settings_.insecure) {
@@ -193,11 +202,11 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
         prev = h;
       }
       ex.body_truncated = t->truncated;
-    } else if (code == CURLE_OPERATION_TIMEDOUT && Clock::now() >= settings_.deadline) {
+    } else if (code == CURLE_OPERATION_TIMEDOUT && (t->deadline_bound || Clock::now() >= settings_.deadline)) {
       ex.error = "deadline reached";
     } else {
       ex.error = t->errbuf[0] ? std::string(t->errbuf) : std::string(curl_easy_strerror(code));
-      if (code == CURLE_OPERATION_TIMEDOUT) ex.error = fmt::format("timeout after {} s: {}", settings_.timeout_s, *ex.error);
+      if (code == CURLE_OPERATION_TIMEDOUT) ex.error = fmt::format("timeout after {:g} s (--timeout)", t->timeout_s);
     }
     finish(ex);
     // Follow a redirect when the request asked for it: a new recorded exchange.
@@ -206,8 +215,8 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
       if (auto next = resolve_url(ex.url, *location)) {
         Pending hop = t->pending;
         hop.redirects_left--;
-        if (host_key_of(*next) != t->host_key) {
-          hop.request.headers.clear();  // never leak headers to another host
+        if (origin_of(*next) != origin_of(ex.url)) {
+          hop.request.headers.clear();  // never leak headers to another origin (or over a downgrade)
           hop.request.to_api = false;   // nor count its answer as the API's
         }
         hop.request.url = *next;

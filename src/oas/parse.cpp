@@ -4,7 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
-#include <regex>
+#include <cstring>
 
 namespace adrprobe::oas {
 namespace {
@@ -46,24 +46,51 @@ std::size_t yaml_flow_depth(std::string_view text) {
   return max_depth;
 }
 
+bool digits(std::string_view s, std::size_t from, std::size_t to, const char* set = "0123456789") {
+  if (from >= to) return false;
+  for (std::size_t i = from; i < to; ++i)
+    if (!std::strchr(set, s[i])) return false;
+  return true;
+}
+
+// [-+]?[0-9]+
+bool is_int(std::string_view s) {
+  std::size_t i = (!s.empty() && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
+  return digits(s, i, s.size());
+}
+
+// [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?  (YAML 1.2 core schema float)
+bool is_float(std::string_view s) {
+  std::size_t i = (!s.empty() && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
+  std::size_t e = s.find_first_of("eE", i);
+  std::string_view mant = s.substr(i, e == std::string_view::npos ? std::string_view::npos : e - i);
+  auto dot = mant.find('.');
+  bool mant_ok = dot == std::string_view::npos ? digits(mant, 0, mant.size())
+                                               : (dot == 0 ? digits(mant, 1, mant.size())
+                                                           : digits(mant, 0, dot) && (dot + 1 == mant.size() || digits(mant, dot + 1, mant.size())));
+  if (!mant_ok) return false;
+  if (e == std::string_view::npos) return true;
+  std::size_t j = e + 1;
+  if (j < s.size() && (s[j] == '-' || s[j] == '+')) ++j;
+  return digits(s, j, s.size());
+}
+
 json yaml_scalar(const YAML::Node& node) {
   const std::string& s = node.Scalar();
   if (node.Tag() != "?") return s;  // quoted or explicitly tagged: a string
-  static const std::regex int_re(R"([-+]?[0-9]+)");
-  static const std::regex oct_re(R"(0o[0-7]+)");
-  static const std::regex hex_re(R"(0x[0-9a-fA-F]+)");
-  static const std::regex float_re(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
   if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return nullptr;
   if (s == "true" || s == "True" || s == "TRUE") return true;
   if (s == "false" || s == "False" || s == "FALSE") return false;
   try {
-    if (std::regex_match(s, int_re)) {
+    if (is_int(s)) {
       if (s.size() < 19) return std::stoll(s);
       return std::stod(s);
     }
-    if (std::regex_match(s, oct_re)) return std::stoll(s.substr(2), nullptr, 8);
-    if (std::regex_match(s, hex_re)) return std::stoll(s.substr(2), nullptr, 16);
-    if (std::regex_match(s, float_re)) return std::stod(s);
+    if (s.size() > 2 && s[0] == '0' && s[1] == 'o' && digits(s, 2, s.size(), "01234567") && s.size() < 22)
+      return std::stoll(s.substr(2), nullptr, 8);
+    if (s.size() > 2 && s[0] == '0' && s[1] == 'x' && digits(s, 2, s.size(), "0123456789abcdefABCDEF") && s.size() < 18)
+      return std::stoll(s.substr(2), nullptr, 16);
+    if (is_float(s)) return std::stod(s);
   } catch (...) {
     return s;
   }

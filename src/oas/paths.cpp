@@ -1,14 +1,14 @@
 #include "oas/paths.hpp"
 
 #include <optional>
-#include <regex>
 
 #include "util/strings.hpp"
 
 namespace adrprobe::oas {
 
 const std::vector<std::string>& operation_keys() {
-  static const std::vector<std::string> keys{"get", "put", "post", "delete", "options", "head", "patch", "trace"};
+  // OpenAPI 3.0/3.1, and "query" of 3.2 (3.2's additionalOperations are read apart).
+  static const std::vector<std::string> keys{"get", "put", "post", "delete", "options", "head", "patch", "trace", "query"};
   return keys;
 }
 
@@ -69,7 +69,6 @@ std::vector<PathPlan> enumerate_paths(const DocumentSet& docs, const std::map<st
   const json& root = docs.root();
   auto paths = root.find("paths");
   if (paths == root.end() || !paths->is_object()) return plans;
-  static const std::regex placeholder(R"(\{([^{}]*)\})");
   for (auto it = paths->begin(); it != paths->end(); ++it) {
     PathPlan plan;
     plan.template_path = it.key();
@@ -80,6 +79,8 @@ std::vector<PathPlan> enumerate_paths(const DocumentSet& docs, const std::map<st
     }
     for (const auto& key : operation_keys())
       if (item.node->contains(key)) plan.methods.insert(to_upper(key));
+    if (auto extra = item.node->find("additionalOperations"); extra != item.node->end() && extra->is_object())
+      for (auto op = extra->begin(); op != extra->end(); ++op) plan.methods.insert(to_upper(op.key()));
     std::map<std::string, std::optional<std::string>> values;
     if (auto p = item.node->find("parameters"); p != item.node->end()) gather_path_params(docs, item.doc_url, *p, values);
     if (auto get = item.node->find("get"); get != item.node->end()) {
@@ -87,20 +88,24 @@ std::vector<PathPlan> enumerate_paths(const DocumentSet& docs, const std::map<st
       if (op.node && op.node->is_object())
         if (auto p = op.node->find("parameters"); p != op.node->end()) gather_path_params(docs, op.doc_url, *p, values);
     }
+    // Fill each {name}; a '{' without its '}' is kept as text.
     std::string concrete;
-    std::string rest = plan.template_path;
-    std::smatch m;
-    while (std::regex_search(rest, m, placeholder)) {
-      std::string name = m[1].str();
-      concrete += m.prefix().str();
+    const std::string& t = plan.template_path;
+    for (std::size_t i = 0; i < t.size();) {
+      std::size_t open = t.find('{', i), close = open == std::string::npos ? open : t.find('}', open);
+      if (close == std::string::npos) {
+        concrete += t.substr(i);
+        break;
+      }
+      concrete += t.substr(i, open - i);
+      std::string name = t.substr(open + 1, close - open - 1);
       std::optional<std::string> value;
       if (auto user = params.find(name); user != params.end()) value = user->second;
       else if (auto v = values.find(name); v != values.end()) value = v->second;
       if (value) concrete += percent_encode(*value);
       else plan.missing.push_back(name);
-      rest = m.suffix().str();
+      i = close + 1;
     }
-    concrete += rest;
     if (plan.missing.empty()) plan.concrete = concrete;
     plans.push_back(std::move(plan));
   }

@@ -18,7 +18,8 @@ struct PathPlan {
   std::set<std::string> methods;      // documented operations, upper case ("GET", "POST", ...)
   std::vector<std::string> missing;   // path parameters without a value
   bool has_get() const { return methods.count("GET") > 0; }
-  bool probed() const { return has_get() && missing.empty(); }
+  // A path key must begin with '/' (a key that does not is reported by DO-3, not probed).
+  bool probed() const { return has_get() && missing.empty() && !template_path.empty() && template_path.front() == '/'; }
 };
 
 // Every path of doc.paths in document order. Values for path parameters come

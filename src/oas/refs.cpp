@@ -21,23 +21,57 @@ struct Occurrence {
   std::string ref;
 };
 
-// Collects every $ref below node (iteratively; the depth was bounded at parse time).
+// Keys whose object value maps names to OAS objects (a schema property may be
+// called "example" or "x-id": under these keys, names are not keywords).
+bool is_named_map(const std::string& key) {
+  static const std::set<std::string> keys{
+      "properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "schemas",
+      "parameters", "responses", "requestBodies", "headers", "securitySchemes", "links",
+      "callbacks", "pathItems", "paths", "webhooks", "content", "encoding", "variables", "examples"};
+  return keys.count(key) > 0;
+}
+
+// Keywords whose value is data, never a Reference Object.
+bool is_data_keyword(const std::string& key) {
+  return key == "example" || key == "default" || key == "enum" || key == "const" || key == "value" ||
+         key.rfind("x-", 0) == 0;
+}
+
+// Collects every $ref below node in document order, walking the OAS structure:
+// data (examples, defaults, enums, extensions) is not searched for references.
 void collect(const std::string& doc_url, const json& node, const std::string& pointer, std::vector<Occurrence>& out) {
-  std::vector<std::pair<const json*, std::string>> stack{{&node, pointer}};
+  struct Item {
+    const json* node;
+    std::string pointer;
+    bool names;  // an object whose keys are names, not keywords
+  };
+  std::vector<Item> stack{{&node, pointer, false}};
   while (!stack.empty()) {
-    auto [n, p] = stack.back();
+    Item it = std::move(stack.back());
     stack.pop_back();
-    if (n->is_object()) {
-      if (const std::string* r = ref_of(*n)) out.push_back({doc_url, p, *r});
-      for (auto it = n->begin(); it != n->end(); ++it) {
-        // Example values are data: a "$ref" key in them is not a reference.
-        if (it.key() == "example" || it.key() == "examples") continue;
-        if (it.value().is_structured()) stack.push_back({&it.value(), p + "/" + escape_token(it.key())});
+    const json& n = *it.node;
+    std::vector<Item> children;
+    if (n.is_object()) {
+      if (!it.names)
+        if (const std::string* r = ref_of(n)) out.push_back({doc_url, it.pointer, *r});
+      for (auto kv = n.begin(); kv != n.end(); ++kv) {
+        const std::string& key = kv.key();
+        const json& v = kv.value();
+        if (!v.is_structured()) continue;
+        std::string p = it.pointer + "/" + escape_token(key);
+        if (it.names) {
+          children.push_back({&v, p, false});
+        } else if (is_data_keyword(key) || (key == "examples" && v.is_array())) {
+          continue;
+        } else {
+          children.push_back({&v, p, v.is_object() && is_named_map(key)});
+        }
       }
-    } else if (n->is_array()) {
-      for (std::size_t i = 0; i < n->size(); ++i)
-        if ((*n)[i].is_structured()) stack.push_back({&(*n)[i], p + "/" + std::to_string(i)});
+    } else if (n.is_array()) {
+      for (std::size_t i = 0; i < n.size(); ++i)
+        if (n[i].is_structured()) children.push_back({&n[i], it.pointer + "/" + std::to_string(i), false});
     }
+    stack.insert(stack.end(), std::make_move_iterator(children.rbegin()), std::make_move_iterator(children.rend()));
   }
 }
 

@@ -10,9 +10,12 @@ Redactor::Redactor(const std::vector<http::Header>& secrets) {
   for (const auto& [name, value] : secrets) {
     names_.push_back(to_lower(name));
     std::string v = trim(value);
+    if (!v.empty()) values_.push_back(v);
     if (v.size() >= min_substring) {
       needles_.push_back(v);
-      needles_.push_back(percent_encode(v));
+      std::string upper = percent_encode(v);
+      needles_.push_back(upper);
+      needles_.push_back(to_lower(upper));  // %2f as well as %2F
     }
     // "Bearer abc…": the credential alone may be echoed back too.
     for (const auto& part : split(v, ' '))
@@ -41,10 +44,16 @@ void Redactor::apply(Report& r) const {
   for (auto& e : r.exchanges) {
     fix(e.url);
     for (auto& [name, value] : e.request_headers) {
-      if (std::find(names_.begin(), names_.end(), to_lower(name)) != names_.end()) value = mask;
+      if (std::find(names_.begin(), names_.end(), to_lower(name)) != names_.end() ||
+          std::find(values_.begin(), values_.end(), trim(value)) != values_.end())
+        value = mask;
       else fix(value);
     }
-    for (auto& [name, value] : e.response_headers) fix(value);
+    for (auto& [name, value] : e.response_headers) {
+      // An echoed value is masked whole, however short it is.
+      if (std::find(values_.begin(), values_.end(), trim(value)) != values_.end()) value = mask;
+      else fix(value);
+    }
     if (e.error) fix(*e.error);
     fix(e.body);
   }

@@ -12,8 +12,9 @@ namespace adrprobe::report {
 class Redactor {
  public:
   static constexpr const char* mask = "***";
-  // Values shorter than this are masked in request headers only: masking a
-  // value like "1" everywhere would destroy the report (and it is no secret).
+  // Values shorter than this are masked where a header carries exactly that
+  // value, not inside other text: masking "1" everywhere would destroy the
+  // report (and a value that short is no secret).
   static constexpr std::size_t min_substring = 4;
 
   explicit Redactor(const std::vector<http::Header>& secrets);
@@ -24,6 +25,7 @@ class Redactor {
  private:
   std::vector<std::string> needles_;  // longest first
   std::vector<std::string> names_;    // lower-case header names given with -H
+  std::vector<std::string> values_;   // the values, masked whole wherever a header carries exactly one
 };
 
 }  // namespace adrprobe::report

@@ -46,7 +46,8 @@ std::string evidence_line(const http::Exchange& e) {
 std::string render_text(const Report& r, const TextStyle& style) {
   Painter paint{style.color};
   std::string out;
-  auto line = [&](const std::string& s) { out += s + "\n"; };
+  // Server text (headers, messages) may hold anything: only valid UTF-8 reaches the terminal.
+  auto line = [&](const std::string& s) { out += sanitize_utf8(s) + "\n"; };
   std::size_t width = 0;
   for (const auto& rule : r.rules) width = std::max(width, rule.id.size());
 
@@ -74,7 +75,7 @@ std::string render_text(const Report& r, const TextStyle& style) {
       // A rule that passes shows why on its line; one that does not shows its
       // title, with the checks that give the reason on the lines below.
       std::string reason = technical && ok ? rule.summary : rule.title;
-      if (style.verbosity <= 0 && reason.size() > 110) reason = reason.substr(0, 107) + "...";
+      if (style.verbosity <= 0) reason = truncate_utf8(reason, 110);
       line(fmt::format("  {} {:<{}}  {}", label(rule.verdict, paint), rule.id, width, reason));
       if (technical && ok && style.verbosity > 0) line(fmt::format("         {}", rule.title));
       if (!technical) {
@@ -88,7 +89,8 @@ std::string render_text(const Report& r, const TextStyle& style) {
         bool show = style.verbosity > 0 || severity(c.verdict) > severity(Verdict::pass) ||
                     (c.verdict == Verdict::skip && style.verbosity >= 0 && !ok);
         if (!show) continue;
-        line(fmt::format("         {:<5}{} {}", c.id, paint(to_string(c.verdict), color_of(c.verdict)), c.message));
+        std::string message = style.verbosity > 0 ? c.message : truncate_utf8(c.message, 400);
+        line(fmt::format("         {:<5}{} {}", c.id, paint(to_string(c.verdict), color_of(c.verdict)), message));
         bool problem = severity(c.verdict) > severity(Verdict::pass);
         std::size_t max_ev = style.verbosity > 0 ? 5 : (problem ? 1 : 0);
         for (std::size_t i = 0; i < std::min(max_ev, c.exchanges.size()); ++i)

@@ -19,6 +19,10 @@ std::string percent_decode(std::string_view s);
 std::string percent_encode(std::string_view s);
 // Replaces every occurrence of needle in s.
 std::string replace_all(std::string s, std::string_view needle, std::string_view with);
+// Replaces bytes that are not valid UTF-8 with '?' (server text on a terminal).
+std::string sanitize_utf8(std::string_view s);
+// At most max_bytes, cut at a character boundary, "..." appended when cut.
+std::string truncate_utf8(std::string_view s, std::size_t max_bytes);
 // "1 path" / "2 paths"
 std::string plural(std::size_t n, std::string_view one, std::string_view many);
 

@@ -1,0 +1,178 @@
+// Transport security: TS-1..TS-4 from the TLS handshakes, TS-5..TS-7 from API responses.
+// 2.0.0: /core/transport-security; 2.1.0: /core/transport/{tls,security-headers,cors}.
+#include <fmt/format.h>
+
+#include <regex>
+
+#include "checks/checks.hpp"
+#include "util/strings.hpp"
+#include "util/url.hpp"
+
+namespace adrprobe::checks {
+
+using report::Verdict;
+
+namespace {
+
+Verdict from_level(const Context& ctx, const std::string& level) {
+  std::string v = ctx.ncsc ? ctx.ncsc->verdict_of(level) : "fail";
+  return report::verdict_from_string(v).value_or(Verdict::fail);
+}
+
+std::string pretty_level(const std::string& level) { return replace_all(level, "_", " "); }
+
+// TS-2..TS-4 need handshake facts; the reason when there are none.
+std::optional<CheckResult> no_handshake(const Context& ctx, const std::string& id) {
+  const auto& ev = ctx.evidence;
+  if (!ev.https) return CheckResult{id, Verdict::skip, "no TLS: the base URL is http:// (see TS-1)", {}};
+  if (!ev.tls) return CheckResult{id, Verdict::error, "the TLS handshakes did not run", {}};
+  if (!ev.tls->handshake_ok)
+    return CheckResult{id, Verdict::error, fmt::format("no TLS handshake with {}:{}: {}", ev.tls->host, ev.tls->port, ev.tls->error), {}};
+  return std::nullopt;
+}
+
+// The missing-header verdict: warn, or what the edition sets (2.1.0: missing: fail).
+Verdict missing_verdict(const catalogue::CheckRef& ref) {
+  auto it = ref.params.find("missing");
+  if (it == ref.params.end()) return Verdict::warn;
+  return report::verdict_from_string(it->second).value_or(Verdict::warn);
+}
+
+bool has_token(const std::string& value, const std::string& token) {
+  for (const auto& part : split(value, ','))
+    if (iequals(trim(part), token)) return true;
+  return false;
+}
+
+}  // namespace
+
+CheckResult ts1_tls(const Context& ctx, const catalogue::CheckRef& ref) {
+  const auto& ev = ctx.evidence;
+  if (!ev.https) return {ref.id, Verdict::fail, "the base URL is http://: connections must use TLS (https://)", {}};
+  if (!ev.tls) return {ref.id, Verdict::error, "the TLS handshakes did not run", {}};
+  const auto& t = *ev.tls;
+  std::string where = fmt::format("{}:{}", t.host, t.port);
+  if (!t.handshake_ok) return {ref.id, Verdict::fail, fmt::format("TLS handshake with {} failed: {}", where, t.error), {}};
+  if (!t.trusted) {
+    std::string go_on = ctx.settings.insecure ? " (--insecure: the run went on)" : "";
+    return {ref.id, Verdict::fail, fmt::format("the certificate of {} is not trusted: {}{}", where, t.trust_error, go_on), {}};
+  }
+  return {ref.id, Verdict::pass, fmt::format("{} handshake with {}; the certificate verifies for {}", t.protocol, where, t.host), {}};
+}
+
+CheckResult ts2_protocols(const Context& ctx, const catalogue::CheckRef& ref) {
+  if (auto r = no_handshake(ctx, ref.id)) return *r;
+  const auto& t = *ctx.evidence.tls;
+  Findings f(ref.id);
+  std::vector<std::string> accepted, untestable;
+  bool modern = false;
+  for (const auto& p : t.protocols) {
+    if (!p.testable) {
+      untestable.push_back(p.name);
+      continue;
+    }
+    if (!p.accepted) continue;
+    accepted.push_back(p.name);
+    std::string level = ctx.ncsc ? ctx.ncsc->protocol_level(p.name) : "insufficient";
+    Verdict v = from_level(ctx, level);
+    if (p.name == "TLSv1.2" || p.name == "TLSv1.3") modern = true;
+    if (v != Verdict::pass) f.add(v, fmt::format("{} accepted ({})", p.name, pretty_level(level)));
+    else f.add(Verdict::pass, "");
+  }
+  if (!modern) f.add(Verdict::fail, "neither TLS 1.2 nor TLS 1.3 is accepted");
+  std::string tail = untestable.empty() ? "" : fmt::format(" ({} not testable with this OpenSSL build)", join(untestable, ", "));
+  CheckResult r = f.result(fmt::format("accepts {}", accepted.empty() ? "nothing" : join(accepted, ", ")));
+  if (r.verdict != Verdict::pass) r.message += fmt::format("; accepted: {}", accepted.empty() ? "none" : join(accepted, ", "));
+  r.message += tail;
+  return r;
+}
+
+CheckResult ts3_cipher(const Context& ctx, const catalogue::CheckRef& ref) {
+  if (auto r = no_handshake(ctx, ref.id)) return *r;
+  const auto& t = *ctx.evidence.tls;
+  std::string level = ctx.ncsc ? ctx.ncsc->cipher_level(t.cipher) : "insufficient";
+  std::string group = t.group.empty() ? "" : fmt::format(", key exchange {} ({})", t.group,
+                                                            pretty_level(ctx.ncsc ? ctx.ncsc->group_level(t.group) : "?"));
+  return {ref.id, from_level(ctx, level),
+          fmt::format("{} negotiated {}: {} after the NCSC guidelines{}", t.protocol, t.cipher, pretty_level(level), group), {}};
+}
+
+CheckResult ts4_certificate(const Context& ctx, const catalogue::CheckRef& ref) {
+  if (auto r = no_handshake(ctx, ref.id)) return *r;
+  const auto& t = *ctx.evidence.tls;
+  if (t.chain.empty()) return {ref.id, Verdict::error, "the server sent no certificate", {}};
+  const auto& c = t.chain.front();
+  int warn_days = ctx.ncsc ? ctx.ncsc->expiry_warn_days : 14;
+  std::string facts = fmt::format("subject {}, issuer {}, {}, {}", c.subject, c.issuer, c.key, c.signature);
+  if (c.days_left < 0)
+    return {ref.id, Verdict::warn, fmt::format("expired {} days ago ({}); {}", -c.days_left, c.not_after, facts), {}};
+  if (c.days_left < warn_days)
+    return {ref.id, Verdict::warn, fmt::format("expires in {} days ({}); {}", c.days_left, c.not_after, facts), {}};
+  return {ref.id, Verdict::pass, fmt::format("valid until {} ({} days left); {}", c.not_after, c.days_left, facts), {}};
+}
+
+CheckResult ts5_hsts(const Context& ctx, const catalogue::CheckRef& ref) {
+  int id = ctx.evidence.base_get;
+  if (auto err = ctx.transport_error(ref.id, id)) return *err;
+  const auto& e = ctx.ex(id);
+  Verdict missing = missing_verdict(ref);
+  const std::string* hsts = e.header("strict-transport-security");
+  if (!hsts) return {ref.id, missing, ctx.describe(id) + " without Strict-Transport-Security", {id}};
+  static const std::regex max_age(R"re((?:^|;)\s*max-age\s*=\s*"?([0-9]+)"?)re", std::regex::icase);
+  std::smatch m;
+  std::string hsts_value = hsts->substr(0, 1024);
+  if (!std::regex_search(hsts_value, m, max_age))
+    return {ref.id, missing, fmt::format("Strict-Transport-Security: {} has no max-age", *hsts), {id}};
+  long long age = m[1].length() > 12 ? 999999999999LL : std::stoll(m[1].str());
+  if (age < 31536000)
+    return {ref.id, missing, fmt::format("Strict-Transport-Security max-age={} is less than a year (31536000)", age), {id}};
+  return {ref.id, Verdict::pass, fmt::format("Strict-Transport-Security: {}", *hsts), {id}};
+}
+
+CheckResult ts6_security_headers(const Context& ctx, const catalogue::CheckRef& ref) {
+  int id = ctx.evidence.base_get;
+  if (auto err = ctx.transport_error(ref.id, id)) return *err;
+  const auto& e = ctx.ex(id);
+  Verdict missing = missing_verdict(ref);
+  Findings f(ref.id);
+  auto header = [&](const char* name) { return e.header(name); };
+  const std::string* cc = header("cache-control");
+  if (!cc || !has_token(*cc, "no-store")) f.add(missing, cc ? "Cache-Control: " + *cc + " (no no-store)" : "no Cache-Control: no-store", {id});
+  static const std::regex frame_none(R"((^|;)\s*frame-ancestors\s+'none'\s*(;|$))", std::regex::icase);
+  const std::string* csp = header("content-security-policy");
+  if (!csp || csp->size() > 8192 || !std::regex_search(*csp, frame_none))
+    f.add(missing, csp ? "Content-Security-Policy without frame-ancestors 'none'" : "no Content-Security-Policy (frame-ancestors 'none')", {id});
+  const std::string* xcto = header("x-content-type-options");
+  if (!xcto || !iequals(trim(*xcto), "nosniff")) f.add(missing, "no X-Content-Type-Options: nosniff", {id});
+  const std::string* xfo = header("x-frame-options");
+  if (!xfo || !iequals(trim(*xfo), "DENY")) f.add(missing, xfo ? "X-Frame-Options: " + *xfo + " (not DENY)" : "no X-Frame-Options: DENY", {id});
+  if (!header("content-type")) f.add(missing, "no Content-Type", {id});
+  CheckResult r = f.result(ctx.describe(id) + ": Cache-Control no-store, CSP frame-ancestors 'none', nosniff, X-Frame-Options DENY, Content-Type");
+  if (r.exchanges.empty()) r.exchanges = {id};
+  if (r.verdict != Verdict::pass) r.message = ctx.describe(id) + ": " + r.message;
+  return r;
+}
+
+CheckResult ts7_cors(const Context& ctx, const catalogue::CheckRef& ref) {
+  int id = ctx.evidence.cors_probe;
+  if (!id) return {ref.id, Verdict::skip, "no API resource to probe", {}};
+  if (auto err = ctx.transport_error(ref.id, id)) return *err;
+  const auto& e = ctx.ex(id);
+  std::string req = fmt::format("GET {} with Origin: {}", url_path(e.url), ctx.evidence.cors_origin);
+  const std::string* acao = e.header("access-control-allow-origin");
+  const std::string* acac = e.header("access-control-allow-credentials");
+  bool credentials = acac && iequals(trim(*acac), "true");
+  if (!acao) return {ref.id, Verdict::pass, req + " → no Access-Control-Allow-Origin: cross-origin access is not granted", {id}};
+  if (trim(*acao) == ctx.evidence.cors_origin) {
+    if (credentials)
+      return {ref.id, Verdict::fail,
+              req + " → the origin is echoed with Access-Control-Allow-Credentials: true: any site can make credentialed requests",
+              {id}};
+    return {ref.id, Verdict::pass, req + " → any origin is echoed (as with *, fine for open APIs only)", {id}};
+  }
+  if (trim(*acao) == "*")
+    return {ref.id, Verdict::pass, req + " → Access-Control-Allow-Origin: * (fine for open APIs only)", {id}};
+  return {ref.id, Verdict::pass, fmt::format("{} → only {} is allowed", req, *acao), {id}};
+}
+
+}  // namespace adrprobe::checks

@@ -1,0 +1,306 @@
+#include "tls/probe.hpp"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <netdb.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <future>
+#include <memory>
+
+namespace adrprobe::tls {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Fd {
+  int fd = -1;
+  ~Fd() {
+    if (fd >= 0) close(fd);
+  }
+};
+
+template <typename T, void (*F)(T*)>
+struct Deleter {
+  void operator()(T* p) const { F(p); }
+};
+using CtxPtr = std::unique_ptr<SSL_CTX, Deleter<SSL_CTX, SSL_CTX_free>>;
+using SslPtr = std::unique_ptr<SSL, Deleter<SSL, SSL_free>>;
+
+std::string openssl_error(const std::string& fallback) {
+  unsigned long e = ERR_peek_last_error();
+  ERR_clear_error();
+  if (!e) return fallback;
+  char buf[256];
+  ERR_error_string_n(e, buf, sizeof buf);
+  // "error:0A000102:SSL routines::unsupported protocol" -> the reason text
+  std::string s = buf;
+  auto pos = s.rfind(':');
+  return pos == std::string::npos ? s : s.substr(pos + 1);
+}
+
+int ms_left(Clock::time_point deadline) {
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  return ms < 0 ? 0 : static_cast<int>(ms);
+}
+
+// A non-blocking TCP connection within the deadline; -1 and *error on failure.
+int connect_tcp(const std::string& host, int port, Clock::time_point deadline, std::string* error) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* res = nullptr;
+  int rc = getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &res);
+  if (rc != 0) {
+    *error = fmt::format("cannot resolve {}: {}", host, gai_strerror(rc));
+    return -1;
+  }
+  std::unique_ptr<addrinfo, void (*)(addrinfo*)> guard(res, freeaddrinfo);
+  *error = "no address";
+  for (addrinfo* ai = res; ai; ai = ai->ai_next) {
+    int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol);
+    if (fd < 0) continue;
+    if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) return fd;
+    if (errno == EINPROGRESS) {
+      pollfd p{fd, POLLOUT, 0};
+      if (poll(&p, 1, ms_left(deadline)) == 1) {
+        int err = 0;
+        socklen_t len = sizeof err;
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
+        if (err == 0) return fd;
+        *error = fmt::format("cannot connect to {}:{}: {}", host, port, strerror(err));
+      } else {
+        *error = fmt::format("cannot connect to {}:{}: timed out", host, port);
+      }
+    } else {
+      *error = fmt::format("cannot connect to {}:{}: {}", host, port, strerror(errno));
+    }
+    close(fd);
+  }
+  return -1;
+}
+
+// SSL_connect on a non-blocking socket within the deadline.
+bool handshake(SSL* ssl, int fd, Clock::time_point deadline, std::string* error) {
+  while (true) {
+    int r = SSL_connect(ssl);
+    if (r == 1) return true;
+    int e = SSL_get_error(ssl, r);
+    if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE) {
+      pollfd p{fd, static_cast<short>(e == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT), 0};
+      if (poll(&p, 1, ms_left(deadline)) != 1) {
+        *error = "handshake timed out";
+        return false;
+      }
+      continue;
+    }
+    if (e == SSL_ERROR_SYSCALL && ERR_peek_error() == 0) *error = "connection closed during the handshake";
+    else *error = openssl_error("handshake failed");
+    return false;
+  }
+}
+
+std::string rfc3339(const ASN1_TIME* t) {
+  std::tm tm{};
+  if (!t || ASN1_TIME_to_tm(t, &tm) != 1) return "";
+  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", tm);
+}
+
+std::string name_of(const X509_NAME* name) {
+  if (!name) return "";
+  BIO* bio = BIO_new(BIO_s_mem());
+  X509_NAME_print_ex(bio, name, 0, XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB);
+  char* data = nullptr;
+  long len = BIO_get_mem_data(bio, &data);
+  std::string s(data, static_cast<std::size_t>(len));
+  BIO_free(bio);
+  return s;
+}
+
+Certificate certificate_facts(X509* cert) {
+  Certificate c;
+  c.subject = name_of(X509_get_subject_name(cert));
+  c.issuer = name_of(X509_get_issuer_name(cert));
+  if (auto* names = static_cast<GENERAL_NAMES*>(X509_get_ext_d2i(cert, NID_subject_alt_name, nullptr, nullptr))) {
+    for (int i = 0; i < sk_GENERAL_NAME_num(names); ++i) {
+      const GENERAL_NAME* gn = sk_GENERAL_NAME_value(names, i);
+      if (gn->type == GEN_DNS) {
+        const auto* s = gn->d.dNSName;
+        c.sans.emplace_back(reinterpret_cast<const char*>(ASN1_STRING_get0_data(s)), static_cast<std::size_t>(ASN1_STRING_length(s)));
+      } else if (gn->type == GEN_IPADD) {
+        const auto* s = gn->d.iPAddress;
+        char buf[INET6_ADDRSTRLEN] = {0};
+        int len = ASN1_STRING_length(s);
+        if (len == 4 || len == 16) inet_ntop(len == 4 ? AF_INET : AF_INET6, ASN1_STRING_get0_data(s), buf, sizeof buf);
+        c.sans.emplace_back(buf);
+      }
+    }
+    GENERAL_NAMES_free(names);
+  }
+  c.not_before = rfc3339(X509_get0_notBefore(cert));
+  c.not_after = rfc3339(X509_get0_notAfter(cert));
+  int days = 0, secs = 0;
+  if (ASN1_TIME_diff(&days, &secs, nullptr, X509_get0_notAfter(cert)) == 1) c.days_left = days;
+  if (EVP_PKEY* key = X509_get0_pubkey(cert)) {
+    c.key_bits = EVP_PKEY_get_bits(key);
+    int id = EVP_PKEY_get_base_id(key);
+    if (id == EVP_PKEY_EC) {
+      char curve[64] = {0};
+      std::size_t len = 0;
+      EVP_PKEY_get_group_name(key, curve, sizeof curve, &len);
+      c.curve = curve;
+      c.key_type = "EC";
+      std::string pretty = c.curve == "prime256v1" ? "P-256" : c.curve == "secp384r1" ? "P-384" : c.curve == "secp521r1" ? "P-521" : c.curve;
+      c.key = "EC " + pretty;
+    } else if (id == EVP_PKEY_RSA || id == EVP_PKEY_RSA_PSS) {
+      c.key_type = "RSA";
+      c.key = fmt::format("RSA {}", c.key_bits);
+    } else {
+      c.key_type = OBJ_nid2sn(id) ? OBJ_nid2sn(id) : "unknown";
+      c.key = c.key_type;
+    }
+  }
+  int sig = X509_get_signature_nid(cert);
+  c.signature = OBJ_nid2ln(sig) ? OBJ_nid2ln(sig) : "unknown";
+  return c;
+}
+
+const char* version_name(int v) {
+  switch (v) {
+    case SSL3_VERSION: return "SSLv3";
+    case TLS1_VERSION: return "TLSv1";
+    case TLS1_1_VERSION: return "TLSv1.1";
+    case TLS1_2_VERSION: return "TLSv1.2";
+    case TLS1_3_VERSION: return "TLSv1.3";
+  }
+  return "unknown";
+}
+
+bool is_ip_literal(const std::string& host) {
+  unsigned char buf[16];
+  return inet_pton(AF_INET, host.c_str(), buf) == 1 || inet_pton(AF_INET6, host.c_str(), buf) == 1;
+}
+
+struct Session {
+  CtxPtr ctx;
+  SslPtr ssl;
+  Fd fd;
+  std::string error;
+  bool ok = false;
+};
+
+// One handshake: pinned to version (0 = the default range), SNI always sent.
+std::unique_ptr<Session> connect_once(const std::string& host, int port, int version, const Settings& s, bool verify_setup) {
+  auto session = std::make_unique<Session>();
+  auto deadline = Clock::now() + std::chrono::milliseconds(static_cast<long>(s.timeout_s * 1000));
+  session->ctx.reset(SSL_CTX_new(TLS_client_method()));
+  SSL_CTX* ctx = session->ctx.get();
+  if (!ctx) {
+    session->error = openssl_error("cannot create an SSL context");
+    return session;
+  }
+  if (version) {
+    // Lowered security level so old versions and their ciphers can be offered at all.
+    SSL_CTX_set_security_level(ctx, 0);
+    SSL_CTX_set_cipher_list(ctx, "ALL:COMPLEMENTOFALL:@SECLEVEL=0");
+    if (!SSL_CTX_set_min_proto_version(ctx, version) || !SSL_CTX_set_max_proto_version(ctx, version)) {
+      session->error = "not supported by this OpenSSL build";
+      return session;
+    }
+  }
+  if (verify_setup) {
+    SSL_CTX_set_default_verify_paths(ctx);
+    if (!s.ca_file.empty()) SSL_CTX_load_verify_locations(ctx, s.ca_file.c_str(), nullptr);
+  }
+  session->fd.fd = connect_tcp(host, port, deadline, &session->error);
+  if (session->fd.fd < 0) return session;
+  session->ssl.reset(SSL_new(ctx));
+  SSL* ssl = session->ssl.get();
+  if (!is_ip_literal(host)) SSL_set_tlsext_host_name(ssl, host.c_str());
+  if (verify_setup) {
+    SSL_set_verify(ssl, SSL_VERIFY_NONE, nullptr);  // verify, but judge the result ourselves
+    if (is_ip_literal(host)) X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host.c_str());
+    else SSL_set1_host(ssl, host.c_str());
+    SSL_set_tlsext_status_type(ssl, TLSEXT_STATUSTYPE_ocsp);
+  }
+  SSL_set_fd(ssl, session->fd.fd);
+  session->ok = handshake(ssl, session->fd.fd, deadline, &session->error);
+  return session;
+}
+
+Protocol probe_version(const std::string& host, int port, int version, const Settings& s) {
+  Protocol p;
+  p.name = version_name(version);
+#ifdef OPENSSL_NO_SSL3
+  if (version == SSL3_VERSION) {
+    p.testable = false;
+    p.error = "not testable: this OpenSSL build has no SSL 3.0";
+    return p;
+  }
+#endif
+  auto session = connect_once(host, port, version, s, false);
+  if (session->error == "not supported by this OpenSSL build" ||
+      (session->error.find("no protocols available") != std::string::npos)) {
+    p.testable = false;
+    p.error = "not testable: this OpenSSL build cannot offer " + p.name;
+    return p;
+  }
+  if (session->ok && SSL_version(session->ssl.get()) == version) {
+    p.accepted = true;
+    p.cipher = SSL_CIPHER_get_name(SSL_get_current_cipher(session->ssl.get()));
+    SSL_shutdown(session->ssl.get());
+  } else {
+    p.error = session->error.empty() ? "refused" : session->error;
+  }
+  return p;
+}
+
+}  // namespace
+
+Facts probe(const std::string& host, int port, const Settings& settings) {
+  auto start = Clock::now();
+  Facts f;
+  f.host = host;
+  f.port = port;
+  std::vector<std::future<Protocol>> versions;
+  for (int v : {SSL3_VERSION, TLS1_VERSION, TLS1_1_VERSION, TLS1_2_VERSION, TLS1_3_VERSION})
+    versions.push_back(std::async(std::launch::async, probe_version, host, port, v, settings));
+
+  auto session = connect_once(host, port, 0, settings, true);
+  f.handshake_ok = session->ok;
+  f.error = session->error;
+  if (session->ok) {
+    SSL* ssl = session->ssl.get();
+    f.protocol = SSL_get_version(ssl);
+    f.cipher = SSL_CIPHER_get_name(SSL_get_current_cipher(ssl));
+    int nid = SSL_get_negotiated_group(ssl);
+    if (nid > 0) {
+      const char* g = SSL_group_to_name(ssl, nid);
+      f.group = g ? g : (OBJ_nid2sn(nid) ? OBJ_nid2sn(nid) : "");
+    }
+    long vr = SSL_get_verify_result(ssl);
+    f.trusted = vr == X509_V_OK;
+    if (!f.trusted) f.trust_error = X509_verify_cert_error_string(vr);
+    if (STACK_OF(X509)* chain = SSL_get_peer_cert_chain(ssl))
+      for (int i = 0; i < sk_X509_num(chain); ++i) f.chain.push_back(certificate_facts(sk_X509_value(chain, i)));
+    const unsigned char* ocsp = nullptr;
+    f.ocsp_stapled = SSL_get_tlsext_status_ocsp_resp(ssl, &ocsp) > 0;
+    f.compression = SSL_get_current_compression(ssl) != nullptr;
+    f.secure_renegotiation = SSL_get_secure_renegotiation_support(ssl) == 1;
+    SSL_shutdown(ssl);
+  }
+  for (auto& v : versions) f.protocols.push_back(v.get());
+  f.duration_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  return f;
+}
+
+}  // namespace adrprobe::tls

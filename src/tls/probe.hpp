@@ -1,0 +1,58 @@
+// TLS facts by OpenSSL handshakes (not through libcurl): accepted protocol
+// versions, the negotiated cipher and group, and the certificate chain.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace adrprobe::tls {
+
+struct Certificate {
+  std::string subject;
+  std::string issuer;
+  std::vector<std::string> sans;  // DNS names and IP addresses
+  std::string not_before;         // RFC 3339, UTC
+  std::string not_after;
+  long days_left = 0;             // whole days until not_after (negative: expired)
+  std::string key;                // "EC P-256", "RSA 2048", "Ed25519"
+  std::string key_type;           // "EC", "RSA", ...
+  int key_bits = 0;
+  std::string curve;              // EC keys: "prime256v1"
+  std::string signature;          // "sha256WithRSAEncryption", "ecdsa-with-SHA256"
+};
+
+struct Protocol {
+  std::string name;        // "TLSv1.2" (OpenSSL's names)
+  bool testable = true;    // this OpenSSL build can offer it
+  bool accepted = false;   // the server completed a handshake pinned to it
+  std::string cipher;      // the cipher negotiated in that handshake
+  std::string error;       // why not accepted (one line)
+};
+
+struct Facts {
+  std::string host;
+  int port = 443;
+  bool handshake_ok = false;   // the default handshake (best the server offers)
+  std::string error;           // why it failed
+  std::string protocol;        // negotiated, e.g. "TLSv1.3"
+  std::string cipher;          // e.g. "TLS_AES_256_GCM_SHA384"
+  std::string group;           // key exchange group, e.g. "x25519"
+  bool trusted = false;        // chain verifies for host (system store + ca_file)
+  std::string trust_error;     // e.g. "certificate has expired"
+  std::vector<Certificate> chain;  // leaf first
+  std::vector<Protocol> protocols; // SSLv3, TLSv1, TLSv1.1, TLSv1.2, TLSv1.3
+  bool ocsp_stapled = false;
+  bool compression = false;
+  bool secure_renegotiation = false;
+  double duration_ms = 0;
+};
+
+struct Settings {
+  std::string ca_file;     // extra trusted CA bundle (PEM)
+  double timeout_s = 10;   // per handshake
+};
+
+// Connects to host:port (SNI = host) for one default handshake and one per
+// protocol version, all in parallel. Never throws for network problems.
+Facts probe(const std::string& host, int port, const Settings& settings);
+
+}  // namespace adrprobe::tls
