@@ -271,8 +271,20 @@ int run(int argc, char** argv) {
       demo::ReferenceApi api(profile == "broken" ? demo::Profile::broken : demo::Profile::conformant);
       std::string base = api.start();
       if (!out.quiet) fmt::print(stderr, "adrprobe demo: reference API ({}) serving at {}\n", profile, base);
+      // Trust the CA made for this run (a temporary file, removed afterwards).
       ProbeArgs demo_args;
+      std::string ca_path;
+      if (!api.ca_pem().empty()) {
+        char tmpl[] = "/tmp/adrprobe-demo-ca-XXXXXX";
+        int fd = mkstemp(tmpl);
+        if (fd < 0) throw std::runtime_error("demo: cannot write the CA certificate to /tmp");
+        ca_path = tmpl;
+        (void)!write(fd, api.ca_pem().data(), api.ca_pem().size());
+        close(fd);
+        demo_args.ca_file = ca_path;
+      }
       int status = probe_and_report(run_options(demo_args, base), out, parse_fail_on(fail_on));
+      if (!ca_path.empty()) std::remove(ca_path.c_str());
       api.stop();
       return status;
     }

@@ -1,5 +1,9 @@
 #include "demo/reference_api.hpp"
 
+#include <openssl/ssl.h>
+
+#include "demo/certificates.hpp"
+
 #include <fmt/format.h>
 #include <httplib.h>
 #include <yaml-cpp/yaml.h>
@@ -96,7 +100,9 @@ json problem(int status, const std::string& title) {
 
 struct ReferenceApi::Impl {
   Profile profile;
-  httplib::Server server;
+  Credentials credentials;
+  std::unique_ptr<httplib::Server> server_ptr;
+  httplib::Server& server() { return *server_ptr; }
   std::thread thread;
   std::string json_text, yaml_text;
 
@@ -115,6 +121,7 @@ struct ReferenceApi::Impl {
       res.set_header("Cache-Control", "no-store");
       res.set_header("X-Frame-Options", "DENY");
       res.set_header("Content-Security-Policy", "frame-ancestors 'none'");
+      res.set_header("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
     } else {
       res.set_header("X-Powered-By", "Express");
       res.set_header("Set-Cookie", "JSESSIONID=demo-session; Path=/");
@@ -162,6 +169,19 @@ struct ReferenceApi::Impl {
 
 ReferenceApi::ReferenceApi(Profile profile) : impl_(std::make_unique<Impl>()) {
   impl_->profile = profile;
+  if (profile == Profile::conformant) {
+    impl_->credentials = make_credentials();
+    auto* creds = &impl_->credentials;
+    // TLS 1.2 and 1.3 with the NCSC's "good" suites only.
+    impl_->server_ptr = std::make_unique<httplib::SSLServer>([creds](SSL_CTX& ctx) {
+      SSL_CTX_set_min_proto_version(&ctx, TLS1_2_VERSION);
+      SSL_CTX_set_cipher_list(&ctx, "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-ECDSA-AES128-GCM-SHA256");
+      SSL_CTX_set_options(&ctx, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION);
+      return SSL_CTX_use_certificate(&ctx, creds->cert.get()) == 1 && SSL_CTX_use_PrivateKey(&ctx, creds->key.get()) == 1;
+    });
+  } else {
+    impl_->server_ptr = std::make_unique<httplib::Server>();
+  }
   json doc = description(profile);
   impl_->json_text = doc.dump(2);
   json yaml_doc = doc;
@@ -171,23 +191,26 @@ ReferenceApi::ReferenceApi(Profile profile) : impl_(std::make_unique<Impl>()) {
 
 ReferenceApi::~ReferenceApi() { stop(); }
 
+const std::string& ReferenceApi::ca_pem() const { return impl_->credentials.ca_pem; }
+
 std::string ReferenceApi::start() {
   auto* impl = impl_.get();
-  impl->server.set_pre_routing_handler([impl](const httplib::Request& req, httplib::Response& res) {
+  if (!impl->server().is_valid()) throw std::runtime_error("demo: the HTTPS server could not be set up");
+  impl->server().set_pre_routing_handler([impl](const httplib::Request& req, httplib::Response& res) {
     impl->respond(req, res);
     return httplib::Server::HandlerResponse::Handled;
   });
-  impl->server.set_keep_alive_max_count(1000);
-  int port = impl->server.bind_to_any_port("127.0.0.1");
+  impl->server().set_keep_alive_max_count(1000);
+  int port = impl->server().bind_to_any_port("127.0.0.1");
   if (port <= 0) throw std::runtime_error("demo: cannot bind a port on 127.0.0.1");
-  impl->thread = std::thread([impl] { impl->server.listen_after_bind(); });
-  for (int i = 0; i < 200 && !impl->server.is_running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  return fmt::format("http://127.0.0.1:{}/v1", port);
+  impl->thread = std::thread([impl] { impl->server().listen_after_bind(); });
+  for (int i = 0; i < 200 && !impl->server().is_running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  return fmt::format("{}://127.0.0.1:{}/v1", impl->profile == Profile::conformant ? "https" : "http", port);
 }
 
 void ReferenceApi::stop() {
-  if (!impl_) return;
-  impl_->server.stop();
+  if (!impl_ || !impl_->server_ptr) return;
+  impl_->server().stop();
   if (impl_->thread.joinable()) impl_->thread.join();
 }
 
