@@ -52,6 +52,7 @@ CheckResult ts1_tls(const Context& ctx, const catalogue::CheckRef& ref) {
   if (!ev.tls) return {ref.id, Verdict::error, "the TLS handshakes did not run", {}};
   const auto& t = *ev.tls;
   std::string where = fmt::format("{}:{}", t.host, t.port);
+  if (!t.connected) return {ref.id, Verdict::error, fmt::format("no connection to {}: {}", where, t.error), {}};
   if (!t.handshake_ok) return {ref.id, Verdict::fail, fmt::format("TLS handshake with {} failed: {}", where, t.error), {}};
   if (!t.trusted) {
     std::string go_on = ctx.settings.insecure ? " (--insecure: the run went on)" : "";

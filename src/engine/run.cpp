@@ -403,6 +403,9 @@ report::Report run_check(const RunOptions& options, const catalogue::Edition& ed
     ev.tls = tls_future.get();
     ev.untrusted_stop = ev.tls->handshake_ok && !ev.tls->trusted && !s.insecure;
     rep.tls = tls_json(*ev.tls);
+    if (ev.untrusted_stop)
+      rep.notes.push_back(fmt::format("the TLS certificate is not trusted ({}): only the handshake checks could be judged; "
+                                      "rerun with --ca-file or --insecure", ev.tls->trust_error));
   }
 
   // Verdicts.

@@ -58,6 +58,33 @@ std::string render_text(const Report& r, const TextStyle& style) {
     line(fmt::format(" Run      {} probed, {}, {:.1f} s", plural(static_cast<std::size_t>(r.paths_probed), "documented path", "documented paths"),
                      plural(r.exchanges.size(), "request", "requests"), r.duration_ms / 1000.0));
   }
+  if (r.tls && style.verbosity >= 0) {
+    const auto& t = *r.tls;
+    line("");
+    if (!t.value("handshake", false)) {
+      line(fmt::format(" TLS      {}:{} · no handshake: {}", t.value("host", ""), t.value("port", 0), t.value("error", "")));
+    } else {
+      bool trusted = t.value("trusted", false);
+      std::string trust = trusted ? paint("certificate trusted", "32")
+                                  : paint("certificate NOT trusted: " + t.value("trust_error", std::string("?")), "1;31");
+      line(fmt::format(" TLS      {}:{} · {} · {} · {} · {}", t.value("host", ""), t.value("port", 0), t.value("protocol", ""),
+                       t.value("cipher", ""), t.value("group", ""), trust));
+      std::vector<std::string> protocols;
+      for (const auto& p : t.value("protocols", nlohmann::json::array())) {
+        std::string state = !p.value("testable", true) ? "n/a" : p.value("accepted", false) ? "yes" : "no";
+        protocols.push_back(fmt::format("{} {}", p.value("name", ""), state));
+      }
+      line(fmt::format("          protocols: {}", join(protocols, " · ")));
+      if (t.contains("certificate")) {
+        const auto& c = t["certificate"];
+        line(fmt::format("          certificate: {}, issued by {}, {}, {}", c.value("subject", ""), c.value("issuer", ""),
+                         c.value("key", ""), c.value("signature", "")));
+        std::vector<std::string> sans = c.value("sans", std::vector<std::string>{});
+        line(fmt::format("          valid until {} ({} days left){}", c.value("not_after", ""), c.value("days_left", 0L),
+                         sans.empty() ? "" : ", for " + join(sans, ", ", 6)));
+      }
+    }
+  }
   auto id_of = [&](int id) -> const http::Exchange* {
     auto it = std::find_if(r.exchanges.begin(), r.exchanges.end(), [&](const auto& e) { return e.id == id; });
     return it == r.exchanges.end() ? nullptr : &*it;

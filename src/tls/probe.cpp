@@ -276,6 +276,7 @@ Facts probe(const std::string& host, int port, const Settings& settings) {
     versions.push_back(std::async(std::launch::async, probe_version, host, port, v, settings));
 
   auto session = connect_once(host, port, 0, settings, true);
+  f.connected = session->fd.fd >= 0;
   f.handshake_ok = session->ok;
   f.error = session->error;
   if (session->ok) {

@@ -31,6 +31,7 @@ struct Protocol {
 struct Facts {
   std::string host;
   int port = 443;
+  bool connected = false;      // a TCP connection was made (else: a transport problem)
   bool handshake_ok = false;   // the default handshake (best the server offers)
   std::string error;           // why it failed
   std::string protocol;        // negotiated, e.g. "TLSv1.3"

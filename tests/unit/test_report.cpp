@@ -119,3 +119,37 @@ TEST_CASE("findings: one entry per check, worst first") {
   checks::Findings none("HM-0");
   CHECK(none.result("nothing to warn about").verdict == Verdict::pass);  // nothing found is a pass
 }
+
+TEST_CASE("the NCSC TLS table is data: levels and verdicts") {
+  const auto* n = catalogue::Catalogue::builtin().ncsc();
+  REQUIRE(n);
+  CHECK(n->protocol_level("TLSv1.3") == "good");
+  CHECK(n->protocol_level("TLSv1.1") == "phase_out");
+  CHECK(n->protocol_level("SSLv3") == "insufficient");
+  CHECK(n->cipher_level("TLS_AES_256_GCM_SHA384") == "good");
+  CHECK(n->cipher_level("ECDHE-RSA-AES128-SHA") == "sufficient");
+  CHECK(n->cipher_level("AES128-GCM-SHA256") == "phase_out");
+  CHECK(n->cipher_level("RC4-SHA") == "insufficient");
+  CHECK(n->group_level("x25519") == "good");
+  CHECK(n->group_level("ffdhe2048") == "phase_out");
+  CHECK(n->verdict_of("sufficient") == "pass");
+  CHECK(n->verdict_of("phase_out") == "warn");
+  CHECK(n->verdict_of("insufficient") == "fail");
+  CHECK(n->expiry_warn_days == 14);
+}
+
+TEST_CASE("edition 2.1.0: 26 rules, security headers fail instead of warn") {
+  const auto& cat = catalogue::Catalogue::builtin();
+  const auto* e = cat.edition("2.1.0");
+  REQUIRE(e);
+  CHECK(e->rules.size() == 26);
+  const catalogue::Rule* headers = nullptr;
+  for (const auto& r : e->rules)
+    if (r.id == "/core/transport/security-headers") headers = &r;
+  REQUIRE(headers);
+  REQUIRE(headers->checks.size() == 2);
+  CHECK(headers->checks[0].id == "TS-5");
+  CHECK(headers->checks[0].params.at("missing") == "fail");
+  for (const char* id : {"TS-1", "TS-2", "TS-3", "TS-4"}) CHECK(cat.check(id)->handshake);
+  CHECK_FALSE(cat.check("TS-5")->handshake);
+}
