@@ -161,9 +161,29 @@ class Demo(ProbeCase):
         run = run_adrprobe(["demo", "-f", "json", "--edition", "1.0"], timeout=120)
         report = run.json()
         self.assertEqual(run.rc, 0, run.describe())
-        self.assertTrue(report["target"]["base_url"].startswith("http://127.0.0.1:"), report["target"])
+        self.assertTrue(report["target"]["base_url"].startswith("https://127.0.0.1:"), report["target"])
         for i in harness.technical_ids("1.0"):
             self.assertRule(report, i, ("pass", "warn", "skip"))
+
+    def test_demo_conformant_passes_transport_security(self):
+        # The demo serves HTTPS with a CA made for the run and probes with it.
+        for edition, rules in (("2.0.0", ["/core/transport-security"]),
+                               ("2.1.0", ["/core/transport/tls", "/core/transport/security-headers",
+                                          "/core/transport/cors", "/core/doc-openapi-contact"])):
+            run = run_adrprobe(["demo", "-f", "json", "--edition", edition], timeout=120)
+            report = run.json()
+            self.assertEqual(run.rc, 0, run.describe())
+            for rule_id in rules:
+                self.assertRule(report, rule_id, "pass")
+            self.assertEqual(report["tls"]["accepted_protocols"], ["TLSv1.2", "TLSv1.3"])
+            self.assertTrue(report["tls"]["trusted"])
+            self.assertGreater(report["tls"]["certificate"]["days_left"], 14)
+
+    def test_demo_broken_is_plain_http(self):
+        run = run_adrprobe(["demo", "--profile", "broken", "-f", "json"], timeout=120)
+        report = run.json()
+        self.assertTrue(report["target"]["base_url"].startswith("http://127.0.0.1:"), report["target"])
+        self.assertCheck(report, "/core/transport-security", "TS-1", "fail")
 
     def test_demo_broken(self):
         run = run_adrprobe(["demo", "--profile", "broken", "-f", "json", "--edition", "1.0"], timeout=120)

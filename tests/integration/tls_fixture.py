@@ -137,6 +137,7 @@ class Pki:
         now = datetime.datetime.now(datetime.timezone.utc)
         start = not_before or now - datetime.timedelta(hours=1)
         end = not_after or now + datetime.timedelta(days=days, hours=1)
+        name = "%03d-%s" % (self._count, name)  # a shared Pki never overwrites a served key
         key_path = self.dir / ("%s.key" % name)
         cert_path = self.dir / ("%s.pem" % name)
         csr_path = self.dir / ("%s.csr" % name)
@@ -223,7 +224,7 @@ class NginxTLS:
 
     START_TIMEOUT = 10
 
-    def __init__(self, shape="modern", profile=None, pki=None, max_seconds=120, **overrides):
+    def __init__(self, shape="modern", profile=None, pki=None, max_seconds=120, cert_options=None, **overrides):
         if shape not in SHAPES:
             raise ValueError("unknown shape %r (known: %s)" % (shape, ", ".join(SHAPES)))
         unknown = set(overrides) - set(_MODERN)
@@ -240,6 +241,7 @@ class NginxTLS:
         self.port = None
         self.timer = None
         self.cert_file = None
+        self.cert_options = dict(cert_options or {})  # issue() arguments over the shape's certificate
 
     # -- life cycle --------------------------------------------------------
     def start(self):
@@ -258,7 +260,8 @@ class NginxTLS:
         if self.pki is None:
             self.pki = Pki(self.tmp / "pki")
         cert_name = self.settings["cert"]
-        self.cert_file, self.key_file = self.pki.issue("%s-%s" % (self.shape, cert_name), **CERTS[cert_name])
+        self.cert_file, self.key_file = self.pki.issue("%s-%s" % (self.shape, cert_name),
+                                                       **dict(CERTS[cert_name], **self.cert_options))
         self.fixture = FixtureServer(self.profile, max_seconds=self.max_seconds + 10).start()
         for attempt in range(5):
             self.port = _free_port()
