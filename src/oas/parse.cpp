@@ -133,18 +133,20 @@ struct Converter {
   }
 };
 
+// Size and nesting are checked on the raw text, before any parser runs.
+std::string refuse(std::string_view text, const Limits& limits, std::size_t depth, const char* format) {
+  if (text.size() > limits.max_document_bytes)
+    return fmt::format("document is larger than {} bytes", limits.max_document_bytes);
+  if (depth > limits.max_depth) return fmt::format("{} nested deeper than {} levels", format, limits.max_depth);
+  return "";
+}
+
 }  // namespace
 
 ParseResult parse_json(std::string_view text, const Limits& limits) {
   ParseResult r;
-  if (text.size() > limits.max_document_bytes) {
-    r.error = fmt::format("document is larger than {} bytes", limits.max_document_bytes);
-    return r;
-  }
-  if (json_depth(text) > limits.max_depth) {
-    r.error = fmt::format("JSON nested deeper than {} levels", limits.max_depth);
-    return r;
-  }
+  r.error = refuse(text, limits, text.size() > limits.max_document_bytes ? 0 : json_depth(text), "JSON");
+  if (!r.error.empty()) return r;
   try {
     r.value = json::parse(text.begin(), text.end());
     r.ok = true;
@@ -158,14 +160,8 @@ ParseResult parse_json(std::string_view text, const Limits& limits) {
 
 ParseResult parse_yaml(std::string_view text, const Limits& limits) {
   ParseResult r;
-  if (text.size() > limits.max_document_bytes) {
-    r.error = fmt::format("document is larger than {} bytes", limits.max_document_bytes);
-    return r;
-  }
-  if (yaml_flow_depth(text) > limits.max_depth) {
-    r.error = fmt::format("YAML nested deeper than {} levels", limits.max_depth);
-    return r;
-  }
+  r.error = refuse(text, limits, text.size() > limits.max_document_bytes ? 0 : yaml_flow_depth(text), "YAML");
+  if (!r.error.empty()) return r;
   try {
     YAML::Node root = YAML::Load(std::string(text));
     Converter conv{limits};

@@ -181,7 +181,7 @@ SECURITY_HEADERS = {
 }
 
 _MODERN = {"protocols": "TLSv1.2 TLSv1.3", "ciphers": MODERN_CIPHERS, "cert": "valid",
-           "headers": SECURITY_HEADERS, "cors_echo": False}
+           "headers": SECURITY_HEADERS, "cors": None}
 
 SHAPES = {
     # what a well-configured API gateway does
@@ -200,8 +200,11 @@ SHAPES = {
     "no_headers": dict(_MODERN, headers={}),
     # HSTS for five minutes only
     "short_hsts": dict(_MODERN, headers=dict(SECURITY_HEADERS, **{"Strict-Transport-Security": "max-age=300"})),
-    # any Origin echoed, with credentials
-    "cors_echo": dict(_MODERN, cors_echo=True),
+    # CORS on every response, whatever the API says: any Origin echoed with
+    # Access-Control-Allow-Credentials: true; echoed without it; "*"
+    "cors_echo": dict(_MODERN, cors="echo_credentials"),
+    "cors_echo_plain": dict(_MODERN, cors="echo"),
+    "cors_star": dict(_MODERN, cors="*"),
 }
 
 
@@ -219,7 +222,8 @@ class NginxTLS:
     """nginx on https://127.0.0.1:PORT in front of a FixtureServer(profile).
 
     shape: a key of SHAPES; keyword overrides replace single settings
-    (protocols, ciphers, cert, headers, cors_echo).  pki: a Pki to issue from
+    (protocols, ciphers, cert, headers, cors); cert_options: issue() arguments
+    over the shape's certificate (e.g. {"days": 13}).  pki: a Pki to issue from
     (a new one in the temporary directory when None)."""
 
     START_TIMEOUT = 10
@@ -368,11 +372,18 @@ class NginxTLS:
         s = self.settings
         t = self.tmp
         add = ["add_header %s %s always;" % (name, _nginx_quote(value)) for name, value in s["headers"].items()]
-        if s["cors_echo"]:
+        if s["cors"]:  # nginx's CORS replaces the fixture's
             add += ["proxy_hide_header Access-Control-Allow-Origin;",
-                    "proxy_hide_header Access-Control-Allow-Credentials;",
-                    "add_header Access-Control-Allow-Origin $http_origin always;",
-                    "add_header Access-Control-Allow-Credentials true always;"]
+                    "proxy_hide_header Access-Control-Allow-Credentials;"]
+            if s["cors"] == "*":
+                add.append('add_header Access-Control-Allow-Origin "*" always;')
+            elif s["cors"] in ("echo", "echo_credentials"):
+                add.append("add_header Access-Control-Allow-Origin $http_origin always;")
+                add.append("add_header Vary Origin always;")
+                if s["cors"] == "echo_credentials":
+                    add.append("add_header Access-Control-Allow-Credentials true always;")
+            else:
+                raise ValueError("cors setting %r" % s["cors"])
         return """
 daemon off;
 master_process off;
