@@ -62,8 +62,15 @@ CheckResult ts1_tls(const Context& ctx, const catalogue::CheckRef& ref) {
 }
 
 CheckResult ts2_protocols(const Context& ctx, const catalogue::CheckRef& ref) {
-  if (auto r = no_handshake(ctx, ref.id)) return *r;
-  const auto& t = *ctx.evidence.tls;
+  // TS-2 reads only the pinned handshakes: it needs a connection, not a default handshake.
+  const auto& ev = ctx.evidence;
+  if (!ev.https) return {ref.id, Verdict::skip, "no TLS: the base URL is http:// (see TS-1)", {}};
+  if (!ev.tls) return {ref.id, Verdict::error, "the TLS handshakes did not run", {}};
+  const auto& t = *ev.tls;
+  bool any_connection = false;
+  for (const auto& p : t.protocols) any_connection = any_connection || p.connected;
+  if (!any_connection)
+    return {ref.id, Verdict::error, fmt::format("no connection to {}:{}: {}", t.host, t.port, t.error), {}};
   Findings f(ref.id);
   std::vector<std::string> accepted, untestable;
   bool modern = false;
@@ -89,6 +96,16 @@ CheckResult ts2_protocols(const Context& ctx, const catalogue::CheckRef& ref) {
 }
 
 CheckResult ts3_cipher(const Context& ctx, const catalogue::CheckRef& ref) {
+  const auto& ev = ctx.evidence;
+  if (ev.https && ev.tls && !ev.tls->handshake_ok && !ev.tls->fallback_cipher.empty()) {
+    // The default handshake failed, a pinned one (offered every cipher) did not.
+    const auto& t = *ev.tls;
+    std::string level = ctx.ncsc ? ctx.ncsc->cipher_level(t.fallback_cipher) : "insufficient";
+    return {ref.id, from_level(ctx, level),
+            fmt::format("{} negotiated {}: {} after the NCSC guidelines (the default handshake failed: {})",
+                        t.fallback_protocol, t.fallback_cipher, pretty_level(level), t.error),
+            {}};
+  }
   if (auto r = no_handshake(ctx, ref.id)) return *r;
   const auto& t = *ctx.evidence.tls;
   std::string level = ctx.ncsc ? ctx.ncsc->cipher_level(t.cipher) : "insufficient";
@@ -99,8 +116,11 @@ CheckResult ts3_cipher(const Context& ctx, const catalogue::CheckRef& ref) {
 }
 
 CheckResult ts4_certificate(const Context& ctx, const catalogue::CheckRef& ref) {
-  if (auto r = no_handshake(ctx, ref.id)) return *r;
-  const auto& t = *ctx.evidence.tls;
+  const auto& ev = ctx.evidence;
+  bool pinned_chain = ev.https && ev.tls && !ev.tls->handshake_ok && !ev.tls->chain.empty();
+  if (!pinned_chain)
+    if (auto r = no_handshake(ctx, ref.id)) return *r;
+  const auto& t = *ev.tls;
   if (t.chain.empty()) return {ref.id, Verdict::error, "the server sent no certificate", {}};
   const auto& c = t.chain.front();
   int warn_days = ctx.ncsc ? ctx.ncsc->expiry_warn_days : 14;

@@ -248,6 +248,7 @@ Protocol probe_version(const std::string& host, int port, int version, const Set
   }
 #endif
   auto session = connect_once(host, port, version, s, false);
+  p.connected = session->fd.fd >= 0;
   if (session->error == "not supported by this OpenSSL build" ||
       (session->error.find("no protocols available") != std::string::npos)) {
     p.testable = false;
@@ -257,6 +258,8 @@ Protocol probe_version(const std::string& host, int port, int version, const Set
   if (session->ok && SSL_version(session->ssl.get()) == version) {
     p.accepted = true;
     p.cipher = SSL_CIPHER_get_name(SSL_get_current_cipher(session->ssl.get()));
+    if (STACK_OF(X509)* chain = SSL_get_peer_cert_chain(session->ssl.get()))
+      for (int i = 0; i < sk_X509_num(chain); ++i) p.chain.push_back(certificate_facts(sk_X509_value(chain, i)));
     SSL_shutdown(session->ssl.get());
   } else {
     p.error = session->error.empty() ? "refused" : session->error;
@@ -300,6 +303,15 @@ Facts probe(const std::string& host, int port, const Settings& settings) {
     SSL_shutdown(ssl);
   }
   for (auto& v : versions) f.protocols.push_back(v.get());
+  if (!f.handshake_ok) {
+    for (auto it = f.protocols.rbegin(); it != f.protocols.rend(); ++it)
+      if (it->accepted) {
+        f.fallback_protocol = it->name;
+        f.fallback_cipher = it->cipher;
+        if (f.chain.empty()) f.chain = it->chain;
+        break;
+      }
+  }
   f.duration_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   return f;
 }

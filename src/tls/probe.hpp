@@ -26,6 +26,8 @@ struct Protocol {
   bool accepted = false;   // the server completed a handshake pinned to it
   std::string cipher;      // the cipher negotiated in that handshake
   std::string error;       // why not accepted (one line)
+  bool connected = false;  // a TCP connection was made (a refusal is then the server's answer)
+  std::vector<Certificate> chain;  // what the server sent in that handshake
 };
 
 struct Facts {
@@ -39,8 +41,11 @@ struct Facts {
   std::string group;           // key exchange group, e.g. "x25519"
   bool trusted = false;        // chain verifies for host (system store + ca_file)
   std::string trust_error;     // e.g. "certificate has expired"
-  std::vector<Certificate> chain;  // leaf first
+  std::vector<Certificate> chain;  // leaf first (from the default handshake, else the best pinned one)
   std::vector<Protocol> protocols; // SSLv3, TLSv1, TLSv1.1, TLSv1.2, TLSv1.3
+  // The highest accepted pinned version, when the default handshake failed:
+  // TS-3 judges its cipher (it was offered every cipher).
+  std::string fallback_protocol, fallback_cipher;
   bool ocsp_stapled = false;
   bool compression = false;
   bool secure_renegotiation = false;

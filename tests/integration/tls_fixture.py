@@ -180,14 +180,18 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
 }
 
+# settings: ssl_protocols, ssl_ciphers, a key of CERTS, headers nginx adds (always),
+# CORS nginx imposes (None | "echo" | "echo_credentials" | "*"), upstream headers it drops
 _MODERN = {"protocols": "TLSv1.2 TLSv1.3", "ciphers": MODERN_CIPHERS, "cert": "valid",
-           "headers": SECURITY_HEADERS, "cors": None}
+           "headers": SECURITY_HEADERS, "cors": None, "hide": ()}
 
 SHAPES = {
     # what a well-configured API gateway does
     "modern": dict(_MODERN),
     # TLS 1.0 and 1.1 still on, every cipher OpenSSL has
     "legacy": dict(_MODERN, protocols="TLSv1 TLSv1.1 TLSv1.2", ciphers="ALL:@SECLEVEL=0"),
+    # only TLS 1.0 and 1.1: no handshake with a default (TLS 1.2+) client
+    "legacy_only": dict(_MODERN, protocols="TLSv1 TLSv1.1", ciphers="ALL:@SECLEVEL=0"),
     # certificate problems
     "expired": dict(_MODERN, cert="expired"),
     "wrong_host": dict(_MODERN, cert="other_host"),
@@ -222,9 +226,10 @@ class NginxTLS:
     """nginx on https://127.0.0.1:PORT in front of a FixtureServer(profile).
 
     shape: a key of SHAPES; keyword overrides replace single settings
-    (protocols, ciphers, cert, headers, cors); cert_options: issue() arguments
-    over the shape's certificate (e.g. {"days": 13}).  pki: a Pki to issue from
-    (a new one in the temporary directory when None)."""
+    (protocols, ciphers, cert, headers, cors, hide = upstream response headers
+    nginx drops); cert_options: issue() arguments over the shape's certificate
+    (e.g. {"not_after": ...}); pki: a Pki to issue from (a new one in the
+    temporary directory when None); max_seconds: nginx is killed after that."""
 
     START_TIMEOUT = 10
 
@@ -372,6 +377,7 @@ class NginxTLS:
         s = self.settings
         t = self.tmp
         add = ["add_header %s %s always;" % (name, _nginx_quote(value)) for name, value in s["headers"].items()]
+        add += ["proxy_hide_header %s;" % name for name in s["hide"]]
         if s["cors"]:  # nginx's CORS replaces the fixture's
             add += ["proxy_hide_header Access-Control-Allow-Origin;",
                     "proxy_hide_header Access-Control-Allow-Credentials;"]
@@ -434,11 +440,14 @@ def s_client(port, flag, timeout=10):
                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           timeout=timeout)
     out = proc.stdout.decode(errors="replace")
-    m = re.search(r"^\s*Protocol\s*:\s*(\S+)", out, re.M)
-    c = re.search(r"^\s*Cipher\s*:\s*(\S+)", out, re.M)
-    if proc.returncode != 0 or not m or not c or c.group(1) in ("0000", "(NONE)"):
+    # "New, TLSv1.3, Cipher is TLS_AES_256_GCM_SHA384" ("New, (NONE), Cipher is (NONE)" on failure)
+    # names the cipher's own version; the protocol is in the SSL-Session block ("Protocol  : TLSv1.1"),
+    # which is not printed for TLS 1.3 when stdin closes before a session ticket arrives
+    new = re.search(r"^New, (\S+), Cipher is (\S+)", out, re.M)
+    proto = re.search(r"^\s*Protocol\s*:\s*(\S+)", out, re.M)
+    if proc.returncode != 0 or not new or new.group(1) == "(NONE)" or new.group(2) in ("0000", "(NONE)"):
         return None, None
-    return m.group(1), c.group(1)
+    return (proto.group(1) if proto else new.group(1)), new.group(2)
 
 
 # --------------------------------------------------------------------------

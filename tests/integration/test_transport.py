@@ -1,0 +1,453 @@
+#!/usr/bin/python3
+"""/core/transport-security (2.0.0) and /core/transport/{tls,security-headers,cors}
+(2.1.0): TS-1..TS-7 against nginx TLS reverse proxies in front of the fixture API
+(tls_fixture.py), plus the untrusted-certificate behaviour (every other rule
+`error` unless --insecure) and the report's `tls` facts.
+
+Needs /usr/sbin/nginx (nginx-light) and the openssl command; skipped without them
+(except the plain http:// case, which needs neither)."""
+
+import datetime
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+from harness import ProbeCase, checks, rule  # noqa: E402
+import tls_fixture  # noqa: E402
+from tls_fixture import NginxTLS, Pki, requires_tls_tools  # noqa: E402
+
+TS = "/core/transport-security"
+TLS21 = "/core/transport/tls"
+HEADERS21 = "/core/transport/security-headers"
+CORS21 = "/core/transport/cors"
+UNTRUSTED = "TLS certificate not trusted: rerun with --ca-file or --insecure"
+OTHER_TECHNICAL = [i for i in harness.technical_ids("2.0.0") if i != TS]
+
+PKI = None
+_PKI_DIR = None
+
+
+def setUpModule():
+    global PKI, _PKI_DIR
+    if not tls_fixture.missing_tools():
+        _PKI_DIR = tempfile.mkdtemp(prefix="adrprobe-tls-pki-")
+        PKI = Pki(_PKI_DIR)
+
+
+def tearDownModule():
+    if _PKI_DIR:
+        shutil.rmtree(_PKI_DIR, ignore_errors=True)
+
+
+class TLSProbe:
+    """One adrprobe run against one nginx shape: the Run, the report, what reached the API."""
+
+    def __init__(self, run, requests, port, srv_errors=""):
+        self.run = run
+        self.requests = requests
+        self.port = port
+        self.srv_errors = srv_errors
+        self._report = None
+
+    @property
+    def report(self):
+        if self._report is None:
+            self._report = self.run.json()
+        return self._report
+
+    @property
+    def tls(self):
+        return self.report.get("tls")
+
+
+def tls_probe(shape, *args, profile=None, edition=None, ca=True, host="127.0.0.1", cert_options=None,
+              **settings):
+    """Serve shape through nginx, run `adrprobe check https://HOST:PORT/v1 -f json --rate 0
+    [--ca-file CA] args`, stop everything; returns a TLSProbe."""
+    with NginxTLS(shape, profile=profile, pki=PKI, cert_options=cert_options, max_seconds=90, **settings) as srv:
+        url = "https://%s:%d%s" % (host, srv.port, srv.fixture.fixture.base)
+        extra = (["--ca-file", srv.ca_file] if ca else []) + list(args)
+        run = harness.run_adrprobe(harness.check_args(url, extra, edition), timeout=60)
+        return TLSProbe(run, srv.requests(), srv.port, srv.errors())
+
+
+class TransportCase(ProbeCase):
+    def assertChecks(self, report, rule_id, expected):
+        """expected: {check id: verdict}"""
+        for cid, verdict in expected.items():
+            self.assertCheck(report, rule_id, cid, verdict)
+
+    def assertUntrustedErrors(self, p):
+        """probes.md: with an untrusted certificate and no --insecure every rule but
+        TS-1 (and the handshake-based TS-2..4) is `error` with the rerun hint, and
+        nothing is sent over HTTP."""
+        report = p.report
+        for rid in OTHER_TECHNICAL:
+            with self.subTest(rule=rid):
+                self.assertRule(report, rid, "error")
+                for c in rule(report, rid).get("checks", []):
+                    self.assertEqual(c["verdict"], "error", "%s %s\n%s" % (rid, c["id"], self.context(report, rid)))
+                    self.assertIn(UNTRUSTED, c.get("message", ""), self.context(report, rid))
+        for cid in ("TS-5", "TS-6", "TS-7"):
+            self.assertCheck(report, TS, cid, "error", contains=UNTRUSTED)
+        self.assertRule(report, TS, "fail")
+        self.assertEqual(p.requests, [], "requests were sent over an untrusted connection")
+        self.assertEqual(p.run.rc, 1, p.run.describe())
+
+
+# --------------------------------------------------------------------------
+# a well-configured server
+# --------------------------------------------------------------------------
+
+@requires_tls_tools
+class Modern(TransportCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.p = tls_probe("modern")
+        cls.p21 = tls_probe("modern", edition="2.1.0")
+
+    def test_all_transport_checks_pass(self):
+        r = self.p.report
+        self.assertNoCrash(self.p.run)
+        for cid in ("TS-1", "TS-2", "TS-3", "TS-4", "TS-5", "TS-6", "TS-7"):
+            self.assertCheck(r, TS, cid, "pass")
+        self.assertRule(r, TS, "pass")
+        self.assertCheck(r, TS, "TS-1", "pass", contains="127.0.0.1")
+        self.assertCheck(r, TS, "TS-3", "pass", contains=self.p.tls["cipher"])
+
+    def test_handshake_facts(self):
+        t = self.p.tls
+        self.assertIsInstance(t, dict, json.dumps(self.p.report)[:2000])
+        self.assertIs(t["handshake"], True)
+        self.assertIs(t["trusted"], True)
+        self.assertFalse(t.get("trust_error"))
+        self.assertEqual(t["host"], "127.0.0.1")
+        self.assertEqual(t["port"], self.p.port)
+        self.assertEqual(t["protocol"], "TLSv1.3")
+        self.assertIn(t["cipher"], ("TLS_AES_256_GCM_SHA384", "TLS_AES_128_GCM_SHA256", "TLS_CHACHA20_POLY1305_SHA256"))
+        self.assertEqual(t["accepted_protocols"], ["TLSv1.2", "TLSv1.3"])
+        by_name = {x["name"]: x for x in t["protocols"]}
+        self.assertEqual(set(by_name), {"SSLv3", "TLSv1", "TLSv1.1", "TLSv1.2", "TLSv1.3"})
+        for name in ("TLSv1", "TLSv1.1"):
+            self.assertIs(by_name[name]["accepted"], False, by_name[name])
+            self.assertIs(by_name[name]["testable"], True, by_name[name])
+            self.assertTrue(by_name[name].get("error"), by_name[name])
+        self.assertEqual(by_name["TLSv1.2"].get("cipher"), "ECDHE-ECDSA-AES256-GCM-SHA384")  # server preference
+        self.assertTrue(by_name["TLSv1.3"].get("cipher", "").startswith("TLS_"))
+        self.assertIs(by_name["SSLv3"]["accepted"], False)
+
+    def test_certificate_facts(self):
+        c = self.p.tls["certificate"]
+        self.assertIn("CN=localhost", c["subject"])
+        self.assertIn("CN=adrprobe test CA", c["issuer"])
+        self.assertIn("O=adrprobe tests", c["issuer"])
+        self.assertEqual(sorted(c["sans"]), ["127.0.0.1", "localhost"])
+        self.assertEqual(c["key"], "EC P-256")
+        self.assertIn("SHA256", c["signature"].upper())
+        self.assertGreater(c["days_left"], 0)
+        self.assertEqual(c["days_left"], 30)  # issued for 30 days and an hour
+        for field in ("not_before", "not_after"):
+            self.assertRegex(c[field], harness.RFC3339)
+        nb = datetime.datetime.fromisoformat(c["not_before"].replace("Z", "+00:00"))
+        na = datetime.datetime.fromisoformat(c["not_after"].replace("Z", "+00:00"))
+        now = datetime.datetime.now(datetime.timezone.utc)
+        self.assertLess(nb, now)
+        self.assertLess(now, na)
+        self.assertEqual((na - nb).days, 30)
+        # the chain starts with the leaf
+        self.assertEqual(self.p.tls["chain"][0]["subject"], c["subject"])
+        # TS-4 states expiry, issuer, subject, key type and size
+        self.assertCheck(self.p.report, TS, "TS-4", "pass",
+                         contains=(c["not_after"], "CN=localhost", "adrprobe test CA", "EC P-256"))
+
+    @harness.requires_schema
+    def test_report_validates(self):
+        errors = sorted(harness.schema_validator().iter_errors(self.p.report), key=lambda e: list(e.path))
+        self.assertEqual([], ["%s: %s" % (list(e.path), e.message) for e in errors][:10])
+
+    def test_edition_2_1_0_split(self):
+        r = self.p21.report
+        ids = [x["id"] for x in r["rules"]]
+        self.assertNotIn(TS, ids)
+        self.assertChecks(r, TLS21, {"TS-1": "pass", "TS-2": "pass", "TS-3": "pass", "TS-4": "pass"})
+        self.assertChecks(r, HEADERS21, {"TS-5": "pass", "TS-6": "pass"})
+        self.assertChecks(r, CORS21, {"TS-7": "pass"})
+        for rid in (TLS21, HEADERS21, CORS21):
+            self.assertRule(r, rid, "pass")
+        # each check sits in exactly one of the three rules
+        self.assertEqual(sorted(c["id"] for rid in (TLS21, HEADERS21, CORS21) for c in rule(r, rid)["checks"]),
+                         ["TS-1", "TS-2", "TS-3", "TS-4", "TS-5", "TS-6", "TS-7"])
+
+
+@requires_tls_tools
+class Certificates(TransportCase):
+    def test_rsa_2048_certificate(self):
+        p = tls_probe("rsa")
+        self.assertEqual(p.tls["certificate"]["key"], "RSA 2048")
+        self.assertCheck(p.report, TS, "TS-4", "pass", contains="RSA 2048")
+        self.assertChecks(p.report, TS, {"TS-1": "pass", "TS-2": "pass", "TS-3": "pass"})
+        by_name = {x["name"]: x for x in p.tls["protocols"]}
+        self.assertEqual(by_name["TLSv1.2"].get("cipher"), "ECDHE-RSA-AES256-GCM-SHA384")
+
+    def test_unknown_issuer_without_ca_file(self):
+        p = tls_probe("modern", ca=False)
+        self.assertCheck(p.report, TS, "TS-1", "fail", contains=("not trusted", "issuer"))
+        self.assertIs(p.tls["trusted"], False)
+        self.assertIn("issuer", p.tls["trust_error"])
+        # TS-2..4 still come from the handshakes
+        self.assertChecks(p.report, TS, {"TS-2": "pass", "TS-3": "pass", "TS-4": "pass"})
+        self.assertEqual(p.tls["accepted_protocols"], ["TLSv1.2", "TLSv1.3"])
+        self.assertUntrustedErrors(p)
+
+    def test_expired_without_insecure(self):
+        p = tls_probe("expired")
+        self.assertCheck(p.report, TS, "TS-1", "fail", contains="expired")
+        self.assertIs(p.tls["trusted"], False)
+        self.assertIn("expired", p.tls["trust_error"])
+        self.assertLess(p.tls["certificate"]["days_left"], 0)
+        self.assertEqual(p.tls["certificate"]["not_after"], "2020-02-01T00:00:00Z")
+        self.assertCheck(p.report, TS, "TS-4", "warn", contains=("expired", "2020-02-01"))
+        self.assertChecks(p.report, TS, {"TS-2": "pass", "TS-3": "pass"})
+        self.assertUntrustedErrors(p)
+
+    def test_expired_with_insecure_goes_on(self):
+        p = tls_probe("expired", "--insecure")
+        r = p.report
+        self.assertCheck(r, TS, "TS-1", "fail", contains=("expired", "--insecure"))
+        self.assertCheck(r, TS, "TS-4", "warn", contains="expired")
+        self.assertChecks(r, TS, {"TS-2": "pass", "TS-3": "pass", "TS-5": "pass", "TS-6": "pass", "TS-7": "pass"})
+        self.assertRule(r, TS, "fail")
+        # the other rules are judged, not error
+        self.assertChecks(r, "/core/version-header", {"VH-1": "pass", "VH-2": "pass", "VH-3": "pass"})
+        self.assertNotEqual(rule(r, "/core/version-header")["verdict"], "error")
+        self.assertChecks(r, "/core/publish-openapi", {"PO-1": "pass", "PO-2": "pass"})
+        self.assertChecks(r, "/core/semver", {"SV-1": "pass"})
+        for rid in OTHER_TECHNICAL:
+            for c in rule(r, rid).get("checks", []):
+                self.assertNotIn(UNTRUSTED, c.get("message", ""), "%s %s" % (rid, c["id"]))
+        self.assertIn(("GET", "/v1"), [(q["method"], q["path"]) for q in p.requests])
+        self.assertEqual(p.run.rc, 1, p.run.describe())
+
+    def test_wrong_host_ip_literal(self):
+        p = tls_probe("wrong_host")
+        self.assertEqual(p.tls["certificate"]["sans"], ["other.example"])
+        self.assertCheck(p.report, TS, "TS-1", "fail", contains=("not trusted", "mismatch"))
+        self.assertIn("mismatch", p.tls["trust_error"])
+        self.assertUntrustedErrors(p)
+
+    def test_wrong_host_name(self):
+        # localhost resolves to 127.0.0.1 here (nginx listens there only)
+        p = tls_probe("wrong_host", host="localhost")
+        self.assertEqual(p.tls["host"], "localhost")
+        self.assertCheck(p.report, TS, "TS-1", "fail", contains=("not trusted", "hostname mismatch"))
+        self.assertUntrustedErrors(p)
+
+    def test_wrong_host_with_insecure(self):
+        p = tls_probe("wrong_host", "--insecure")
+        self.assertCheck(p.report, TS, "TS-1", "fail", contains=("mismatch", "--insecure"))
+        self.assertChecks(p.report, "/core/version-header", {"VH-1": "pass"})
+        self.assertTrue(p.requests)
+
+    def test_expires_within_14_days_warns(self):
+        p = tls_probe("expiring")  # valid for 5 days (and an hour)
+        self.assertEqual(p.tls["certificate"]["days_left"], 5)
+        self.assertCheck(p.report, TS, "TS-4", "warn", contains=("5 days", p.tls["certificate"]["not_after"]))
+        self.assertChecks(p.report, TS, {"TS-1": "pass", "TS-2": "pass", "TS-3": "pass", "TS-5": "pass"})
+        self.assertRule(p.report, TS, "warn")
+        self.assertNotEqual(rule(p.report, "/core/version-header")["verdict"], "error")
+
+    def test_expiry_threshold(self):
+        now = datetime.datetime.now(datetime.timezone.utc)
+        for days_ahead, verdict, days_left in ((datetime.timedelta(days=13, hours=23), "warn", 13),
+                                               (datetime.timedelta(days=15, hours=1), "pass", 15)):
+            with self.subTest(days_left=days_left):
+                p = tls_probe("modern", cert_options={"not_after": now + days_ahead})
+                self.assertEqual(p.tls["certificate"]["days_left"], days_left)
+                self.assertCheck(p.report, TS, "TS-4", verdict, contains="%d days" % days_left)
+
+
+# --------------------------------------------------------------------------
+# protocol versions and cipher suites
+# --------------------------------------------------------------------------
+
+@requires_tls_tools
+class Protocols(TransportCase):
+    def test_legacy_versions_warn(self):
+        p = tls_probe("legacy")
+        t = p.tls
+        self.assertEqual(t["accepted_protocols"], ["TLSv1", "TLSv1.1", "TLSv1.2"])
+        by_name = {x["name"]: x for x in t["protocols"]}
+        for name in ("TLSv1", "TLSv1.1", "TLSv1.2"):
+            self.assertIs(by_name[name]["accepted"], True, by_name[name])
+            self.assertTrue(by_name[name].get("cipher"), by_name[name])
+        self.assertIs(by_name["TLSv1.3"]["accepted"], False)
+        self.assertCheck(p.report, TS, "TS-2", "warn", contains=("TLSv1 ", "TLSv1.1", "phase out"))
+        self.assertChecks(p.report, TS, {"TS-1": "pass", "TS-3": "pass", "TS-4": "pass", "TS-5": "pass",
+                                         "TS-6": "pass", "TS-7": "pass"})
+        self.assertRule(p.report, TS, "warn")
+        self.assertEqual(t["protocol"], "TLSv1.2")
+
+    def test_agrees_with_openssl_s_client(self):
+        flags = {"TLSv1": "-tls1", "TLSv1.1": "-tls1_1", "TLSv1.2": "-tls1_2", "TLSv1.3": "-tls1_3"}
+        for shape in ("legacy", "modern"):
+            with NginxTLS(shape, pki=PKI, max_seconds=60) as srv:
+                run = harness.run_adrprobe(harness.check_args(srv.base_url, ["--ca-file", srv.ca_file]))
+                report = run.json()
+                ours = {x["name"]: x["accepted"] for x in report["tls"]["protocols"]}
+                theirs = {name: tls_fixture.s_client(srv.port, flag)[0] for name, flag in flags.items()}
+            for name in flags:
+                with self.subTest(shape=shape, version=name):
+                    self.assertEqual(ours[name], theirs[name] is not None,
+                                     "adrprobe says %s accepted=%s, s_client negotiated %s" % (
+                                         name, ours[name], theirs[name]))
+                    if theirs[name] is not None:
+                        self.assertEqual(theirs[name], name)
+
+    def test_only_tls_1_0_and_1_1_fails(self):
+        # probes.md TS-2: "No TLS 1.2 or 1.3 → fail"; TS-2 has its own pinned handshakes,
+        # so it is judged even though the default handshake (TS-1) fails.
+        p = tls_probe("legacy_only")
+        self.assertEqual(p.tls["accepted_protocols"], ["TLSv1", "TLSv1.1"])
+        self.assertIs(p.tls["handshake"], False)
+        self.assertCheck(p.report, TS, "TS-1", "fail", contains="handshake")
+        self.assertRule(p.report, TS, "fail")
+        self.assertCheck(p.report, TS, "TS-2", "fail", contains=("TLSv1", "TLSv1.1"))
+
+    def test_tls_1_3_only_passes(self):
+        p = tls_probe("modern", protocols="TLSv1.3")
+        self.assertEqual(p.tls["accepted_protocols"], ["TLSv1.3"])
+        self.assertCheck(p.report, TS, "TS-2", "pass", contains="TLSv1.3")
+        self.assertChecks(p.report, TS, {"TS-1": "pass", "TS-3": "pass"})
+
+    def test_static_rsa_cipher_is_phase_out(self):
+        p = tls_probe("static_rsa")
+        self.assertEqual(p.tls["cipher"], "AES128-GCM-SHA256")
+        self.assertCheck(p.report, TS, "TS-3", "warn", contains=("AES128-GCM-SHA256", "phase out"))
+        self.assertChecks(p.report, TS, {"TS-1": "pass", "TS-2": "pass"})
+        self.assertEqual(p.tls["accepted_protocols"], ["TLSv1.2"])
+        self.assertRule(p.report, TS, "warn")
+
+    def test_cbc_cipher_is_sufficient(self):
+        p = tls_probe("modern", protocols="TLSv1.2", ciphers="ECDHE-ECDSA-AES128-SHA")
+        self.assertEqual(p.tls["cipher"], "ECDHE-ECDSA-AES128-SHA")
+        self.assertEqual(p.tls["protocol"], "TLSv1.2")
+        self.assertCheck(p.report, TS, "TS-3", "pass", contains=("ECDHE-ECDSA-AES128-SHA", "sufficient"))
+        self.assertCheck(p.report, TS, "TS-2", "pass")
+
+
+# --------------------------------------------------------------------------
+# security headers (TS-5, TS-6)
+# --------------------------------------------------------------------------
+
+@requires_tls_tools
+class SecurityHeaders(TransportCase):
+    MISSING = ("Cache-Control", "Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options")
+
+    def test_missing_headers_warn_in_2_0_0(self):
+        p = tls_probe("no_headers")
+        self.assertCheck(p.report, TS, "TS-5", "warn", contains="Strict-Transport-Security")
+        self.assertCheck(p.report, TS, "TS-6", "warn", contains=self.MISSING)
+        self.assertEqual([c["verdict"] for c in checks(p.report, TS, "TS-6")].count("fail"), 0)
+        self.assertChecks(p.report, TS, {"TS-1": "pass", "TS-2": "pass", "TS-7": "pass"})
+        self.assertRule(p.report, TS, "warn")
+
+    def test_missing_headers_fail_in_2_1_0(self):
+        p = tls_probe("no_headers", edition="2.1.0")
+        self.assertCheck(p.report, HEADERS21, "TS-5", "fail", contains="Strict-Transport-Security")
+        self.assertCheck(p.report, HEADERS21, "TS-6", "fail", contains=self.MISSING)
+        self.assertRule(p.report, HEADERS21, "fail")
+        self.assertRule(p.report, TLS21, "pass")
+        self.assertRule(p.report, CORS21, "pass")
+
+    def test_missing_content_type(self):
+        for edition, rid, verdict in (("2.0.0", TS, "warn"), ("2.1.0", HEADERS21, "fail")):
+            with self.subTest(edition=edition):
+                p = tls_probe("modern", hide=("Content-Type",), edition=edition)
+                verdict_, message = self.assertCheck(p.report, rid, "TS-6", verdict, contains="Content-Type")
+                self.assertNotIn("no-store", message)
+                self.assertNotIn("nosniff", message)
+                self.assertCheck(p.report, rid, "TS-5", "pass")
+
+    def test_short_hsts_warns(self):
+        p = tls_probe("short_hsts")
+        self.assertCheck(p.report, TS, "TS-5", "warn", contains=("300", "31536000"))
+        self.assertCheck(p.report, TS, "TS-6", "pass")
+
+    def test_one_header_wrong(self):
+        headers = dict(tls_fixture.SECURITY_HEADERS, **{"X-Frame-Options": "SAMEORIGIN"})
+        p = tls_probe("modern", headers=headers)
+        verdict, message = self.assertCheck(p.report, TS, "TS-6", "warn", contains="X-Frame-Options")
+        for ok in ("Cache-Control", "X-Content-Type-Options", "Content-Security-Policy"):
+            self.assertNotIn(ok, message.replace("CSP", ""), message)
+        self.assertCheck(p.report, TS, "TS-5", "pass")
+
+
+# --------------------------------------------------------------------------
+# CORS (TS-7)
+# --------------------------------------------------------------------------
+
+@requires_tls_tools
+class Cors(TransportCase):
+    def origin_sent(self, p, path):
+        sent = [q["headers"].get("Origin") for q in p.requests if q["path"] == path and q["headers"].get("Origin")]
+        self.assertTrue(sent, "no request to %s with an Origin header reached the API" % path)
+        return sent
+
+    def test_echo_with_credentials_fails(self):
+        for edition, rid in (("2.0.0", TS), ("2.1.0", CORS21)):
+            with self.subTest(edition=edition):
+                p = tls_probe("cors_echo", edition=edition)
+                origins = self.origin_sent(p, "/v1/gebouwen")
+                self.assertCheck(p.report, rid, "TS-7", "fail", contains=("/v1/gebouwen", origins[-1], "credentials"))
+                self.assertRule(p.report, rid, "fail")
+                # a random origin under .example
+                self.assertRegex(origins[-1], r"^https://[A-Za-z0-9-]+\.example$")
+        self.assertRule(p.report, TLS21, "pass")
+        self.assertRule(p.report, HEADERS21, "pass")
+
+    def test_echo_without_credentials_passes(self):
+        p = tls_probe("cors_echo_plain")
+        self.assertCheck(p.report, TS, "TS-7", "pass", contains="/v1/gebouwen")
+
+    def test_star_passes_with_note(self):
+        p = tls_probe("cors_star")
+        self.assertCheck(p.report, TS, "TS-7", "pass", contains=("*", "open API"))
+
+    def test_base_url_when_no_document(self):
+        # probes.md: without a description document TS-7 probes the base URL
+        p = tls_probe("cors_echo", profile={"openapi_json": "404"})
+        self.assertCheck(p.report, "/core/publish-openapi", "PO-1", "fail")
+        verdict, message = self.assertCheck(p.report, TS, "TS-7", "fail", contains="credentials")
+        self.assertRegex(message, r"GET /v1\b(?!/)")
+        self.origin_sent(p, "/v1")
+
+
+# --------------------------------------------------------------------------
+# plain http:// (no nginx needed)
+# --------------------------------------------------------------------------
+
+class PlainHttp(TransportCase):
+    def test_http_base_fails_ts1(self):
+        for edition, tls_rule, hdr_rule, missing in (("2.0.0", TS, TS, "warn"),
+                                                     ("2.1.0", TLS21, HEADERS21, "fail")):
+            with self.subTest(edition=edition):
+                p = harness.probe(None, edition=edition)
+                self.assertNoCrash(p)
+                r = p.report
+                self.assertCheck(r, tls_rule, "TS-1", "fail", contains="http")
+                self.assertRule(r, tls_rule, "fail")
+                self.assertFalse(r.get("tls"), "an http:// run has no TLS facts: %r" % r.get("tls"))
+                # TS-5/6 judge the base URL response whatever its scheme
+                self.assertCheck(r, hdr_rule, "TS-5", missing, contains="Strict-Transport-Security")
+                self.assertCheck(r, hdr_rule, "TS-6", missing)
+                self.assertEqual(p.rc, 1, p.describe())
+                # an http:// base is not an untrusted certificate: the other rules run
+                self.assertRule(r, "/core/version-header", "pass")
+
+
+if __name__ == "__main__":
+    harness.main()
