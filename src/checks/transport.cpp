@@ -52,7 +52,7 @@ CheckResult ts1_tls(const Context& ctx, const catalogue::CheckRef& ref) {
   if (!ev.tls) return {ref.id, Verdict::error, "the TLS handshakes did not run", {}};
   const auto& t = *ev.tls;
   std::string where = fmt::format("{}:{}", t.host, t.port);
-  if (!t.connected) return {ref.id, Verdict::error, fmt::format("no connection to {}: {}", where, t.error), {}};
+  if (!t.connected || t.silent) return {ref.id, Verdict::error, fmt::format("no TLS answer from {}: {}", where, t.error), {}};
   if (!t.handshake_ok) return {ref.id, Verdict::fail, fmt::format("TLS handshake with {} failed: {}", where, t.error), {}};
   if (!t.trusted) {
     std::string go_on = ctx.settings.insecure ? " (--insecure: the run went on)" : "";
@@ -67,10 +67,10 @@ CheckResult ts2_protocols(const Context& ctx, const catalogue::CheckRef& ref) {
   if (!ev.https) return {ref.id, Verdict::skip, "no TLS: the base URL is http:// (see TS-1)", {}};
   if (!ev.tls) return {ref.id, Verdict::error, "the TLS handshakes did not run", {}};
   const auto& t = *ev.tls;
-  bool any_connection = false;
-  for (const auto& p : t.protocols) any_connection = any_connection || p.connected;
-  if (!any_connection)
-    return {ref.id, Verdict::error, fmt::format("no connection to {}:{}: {}", t.host, t.port, t.error), {}};
+  bool any_answer = false;  // some handshake got an answer in TLS (even a refusal)
+  for (const auto& p : t.protocols) any_answer = any_answer || p.accepted || (p.testable && p.connected && !p.silent);
+  if (!any_answer)
+    return {ref.id, Verdict::error, fmt::format("no TLS answer from {}:{}: {}", t.host, t.port, t.error), {}};
   Findings f(ref.id);
   std::vector<std::string> accepted, untestable;
   bool modern = false;
@@ -109,10 +109,15 @@ CheckResult ts3_cipher(const Context& ctx, const catalogue::CheckRef& ref) {
   if (auto r = no_handshake(ctx, ref.id)) return *r;
   const auto& t = *ctx.evidence.tls;
   std::string level = ctx.ncsc ? ctx.ncsc->cipher_level(t.cipher) : "insufficient";
-  std::string group = t.group.empty() ? "" : fmt::format(", key exchange {} ({})", t.group,
-                                                            pretty_level(ctx.ncsc ? ctx.ncsc->group_level(t.group) : "?"));
-  return {ref.id, from_level(ctx, level),
-          fmt::format("{} negotiated {}: {} after the NCSC guidelines{}", t.protocol, t.cipher, pretty_level(level), group), {}};
+  Verdict v = from_level(ctx, level);
+  std::string message = fmt::format("{} negotiated {}: {} after the NCSC guidelines", t.protocol, t.cipher, pretty_level(level));
+  // The key exchange group has its own NCSC level; the worse of the two counts.
+  if (!t.group.empty()) {
+    std::string group_level = ctx.ncsc ? ctx.ncsc->group_level(t.group) : "insufficient";
+    v = report::worst(v, from_level(ctx, group_level));
+    message += fmt::format("; key exchange {}: {}", t.group, pretty_level(group_level));
+  }
+  return {ref.id, v, message, {}};
 }
 
 CheckResult ts4_certificate(const Context& ctx, const catalogue::CheckRef& ref) {
@@ -125,6 +130,22 @@ CheckResult ts4_certificate(const Context& ctx, const catalogue::CheckRef& ref) 
   const auto& c = t.chain.front();
   int warn_days = ctx.ncsc ? ctx.ncsc->expiry_warn_days : 14;
   std::string facts = fmt::format("subject {}, issuer {}, {}, {}", c.subject, c.issuer, c.key, c.signature);
+  // NCSC: RSA keys below the minimum and SHA-1/MD5 signatures are insufficient
+  // (the leaf and intermediates; a root's self-signature is not relied upon).
+  if (ctx.ncsc) {
+    std::vector<std::string> weak;
+    for (std::size_t i = 0; i < t.chain.size(); ++i) {
+      const auto& cert = t.chain[i];
+      bool self_signed = cert.subject == cert.issuer && i > 0;
+      if (cert.key_type == "RSA" && cert.key_bits < ctx.ncsc->rsa_min_bits)
+        weak.push_back(fmt::format("{}: RSA {} bits (below {})", cert.subject, cert.key_bits, ctx.ncsc->rsa_min_bits));
+      for (const auto& digest : ctx.ncsc->insufficient_signatures)
+        if (!self_signed && to_lower(cert.signature).find(digest) != std::string::npos)
+          weak.push_back(fmt::format("{}: signed with {}", cert.subject, cert.signature));
+    }
+    if (!weak.empty())
+      return {ref.id, Verdict::fail, fmt::format("insufficient after the NCSC guidelines: {}; {}", join(weak, "; "), facts), {}};
+  }
   if (c.days_left < 0)
     return {ref.id, Verdict::warn, fmt::format("expired {} days ago ({}); {}", -c.days_left, c.not_after, facts), {}};
   if (c.days_left < warn_days)
@@ -160,13 +181,26 @@ CheckResult ts6_security_headers(const Context& ctx, const catalogue::CheckRef& 
   const std::string* cc = header("cache-control");
   if (!cc || !has_token(*cc, "no-store")) f.add(missing, cc ? "Cache-Control: " + *cc + " (no no-store)" : "no Cache-Control: no-store", {id});
   static const std::regex frame_none(R"((^|;)\s*frame-ancestors\s+'none'\s*(;|$))", std::regex::icase);
+  // Repeated headers arrive joined with ", ": judge each value.
+  auto every = [](const std::string* v, const char* want) {
+    if (!v) return false;
+    for (const auto& part : split(*v, ','))
+      if (!iequals(trim(part), want)) return false;
+    return true;
+  };
+  auto any_policy = [](const std::string* v) {
+    if (!v || v->size() > 8192) return false;
+    for (const auto& policy : split(*v, ','))
+      if (std::regex_search(policy, frame_none)) return true;
+    return false;
+  };
   const std::string* csp = header("content-security-policy");
-  if (!csp || csp->size() > 8192 || !std::regex_search(*csp, frame_none))
+  if (!any_policy(csp))
     f.add(missing, csp ? "Content-Security-Policy without frame-ancestors 'none'" : "no Content-Security-Policy (frame-ancestors 'none')", {id});
   const std::string* xcto = header("x-content-type-options");
-  if (!xcto || !iequals(trim(*xcto), "nosniff")) f.add(missing, "no X-Content-Type-Options: nosniff", {id});
+  if (!every(xcto, "nosniff")) f.add(missing, xcto ? "X-Content-Type-Options: " + *xcto + " (not nosniff)" : "no X-Content-Type-Options: nosniff", {id});
   const std::string* xfo = header("x-frame-options");
-  if (!xfo || !iequals(trim(*xfo), "DENY")) f.add(missing, xfo ? "X-Frame-Options: " + *xfo + " (not DENY)" : "no X-Frame-Options: DENY", {id});
+  if (!every(xfo, "DENY")) f.add(missing, xfo ? "X-Frame-Options: " + *xfo + " (not DENY)" : "no X-Frame-Options: DENY", {id});
   if (!header("content-type")) f.add(missing, "no Content-Type", {id});
   CheckResult r = f.result(ctx.describe(id) + ": Cache-Control no-store, CSP frame-ancestors 'none', nosniff, X-Frame-Options DENY, Content-Type");
   if (r.exchanges.empty()) r.exchanges = {id};
@@ -182,7 +216,7 @@ CheckResult ts7_cors(const Context& ctx, const catalogue::CheckRef& ref) {
   std::string req = fmt::format("GET {} with Origin: {}", url_path(e.url), ctx.evidence.cors_origin);
   const std::string* acao = e.header("access-control-allow-origin");
   const std::string* acac = e.header("access-control-allow-credentials");
-  bool credentials = acac && iequals(trim(*acac), "true");
+  bool credentials = acac && trim(*acac) == "true";  // browsers grant credentials only on exactly "true"
   if (!acao) return {ref.id, Verdict::pass, req + " → no Access-Control-Allow-Origin: cross-origin access is not granted", {id}};
   if (trim(*acao) == ctx.evidence.cors_origin) {
     if (credentials)
@@ -191,6 +225,10 @@ CheckResult ts7_cors(const Context& ctx, const catalogue::CheckRef& ref) {
               {id}};
     return {ref.id, Verdict::pass, req + " → any origin is echoed (as with *, fine for open APIs only)", {id}};
   }
+  if (trim(*acao) == "null" && credentials)
+    return {ref.id, Verdict::fail,
+            req + " → Access-Control-Allow-Origin: null with credentials: any sandboxed page can make credentialed requests",
+            {id}};
   if (trim(*acao) == "*")
     return {ref.id, Verdict::pass, req + " → Access-Control-Allow-Origin: * (fine for open APIs only)", {id}};
   return {ref.id, Verdict::pass, fmt::format("{} → only {} is allowed", req, *acao), {id}};

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
+#include <openssl/err.h>
+#include <openssl/x509.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -40,7 +42,7 @@ struct ProbeArgs {
 };
 
 void add_output_options(CLI::App* cmd, OutputOptions& out, std::string& fail_on) {
-  cmd->add_option("--edition", out.edition, "Rule edition to judge by: 1.0, 2.0.0 (default)")->capture_default_str();
+  cmd->add_option("--edition", out.edition, "Rule edition to judge by: 1.0, 2.0.0 (default), 2.1.0")->capture_default_str();
   cmd->add_option("-f,--format", out.format, "What goes to stdout: text (default) or json")->capture_default_str();
   cmd->add_option("-o,--output", out.outputs, "Also write a report file, FORMAT=PATH (repeatable), e.g. json=report.json");
   cmd->add_option("--fail-on", fail_on, "Which verdicts make the exit status 1: fail (default), warn, never")->capture_default_str();
@@ -112,7 +114,14 @@ engine::RunOptions run_options(const ProbeArgs& a, const std::string& base_url) 
   if (!(a.rate >= 0)) throw UsageError("--rate must be 0 (no limit) or more");
   if (!(a.deadline > 0) || a.deadline > kWeek) throw UsageError("--deadline must be more than 0 and at most 604800 seconds");
   if (!(a.rate <= 1e6)) throw UsageError("--rate must be at most 1000000");
-  if (!a.ca_file.empty() && !std::ifstream(a.ca_file)) throw UsageError(fmt::format("--ca-file '{}': cannot read the file", a.ca_file));
+  if (!a.ca_file.empty()) {
+    // A bundle that does not load would make every verification fail later: say so now.
+    X509_STORE* store = X509_STORE_new();
+    bool loaded = X509_STORE_load_file(store, a.ca_file.c_str()) == 1;
+    X509_STORE_free(store);
+    ERR_clear_error();
+    if (!loaded) throw UsageError(fmt::format("--ca-file '{}': not a readable PEM certificate bundle", a.ca_file));
+  }
   if (!a.baseline.empty()) throw UsageError("--baseline is not available in this version of adrprobe");
   o.client.timeout_s = a.timeout;
   o.client.concurrency = a.concurrency;
@@ -238,7 +247,7 @@ int run(int argc, char** argv) {
 
   std::string rules_edition = "2.0.0", rules_format = "text";
   auto* rules = app.add_subcommand("rules", "List the rule catalogue of an edition");
-  rules->add_option("--edition", rules_edition, "1.0 or 2.0.0 (default)")->capture_default_str();
+  rules->add_option("--edition", rules_edition, "1.0, 2.0.0 (default) or 2.1.0")->capture_default_str();
   rules->add_option("-f,--format", rules_format, "text (default) or json")->capture_default_str();
 
   std::vector<std::string> rest;

@@ -60,14 +60,15 @@ Score compute_score(const std::vector<RuleResult>& rules) {
 }
 
 int exit_status(const Report& report, FailOn fail_on) {
-  bool at_level = false, any_error = false;
+  bool at_level = false, any_error = false, any_fail = false;
   for (const auto& r : report.rules) {
     if (r.verdict == Verdict::error) any_error = true;
+    if (r.verdict == Verdict::fail) any_fail = true;
     if (fail_on == FailOn::fail && r.verdict == Verdict::fail) at_level = true;
     if (fail_on == FailOn::warn && severity(r.verdict) >= severity(Verdict::warn)) at_level = true;
   }
   if (at_level) return 1;
-  return any_error ? 3 : 0;
+  return any_error && !any_fail ? 3 : 0;  // 3: nothing failed, but something could not be completed
 }
 
 }  // namespace adrprobe::report

@@ -60,29 +60,34 @@ std::string render_text(const Report& r, const TextStyle& style) {
   }
   if (r.tls && style.verbosity >= 0) {
     const auto& t = *r.tls;
+    std::string host = t.value("host", "");
+    std::string where = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(t.value("port", 0));
     line("");
     if (!t.value("handshake", false)) {
-      line(fmt::format(" TLS      {}:{} · no handshake: {}", t.value("host", ""), t.value("port", 0), t.value("error", "")));
+      line(fmt::format(" TLS      {} · default handshake failed: {}", where, t.value("error", "")));
     } else {
       bool trusted = t.value("trusted", false);
       std::string trust = trusted ? paint("certificate trusted", "32")
                                   : paint("certificate NOT trusted: " + t.value("trust_error", std::string("?")), "1;31");
-      line(fmt::format(" TLS      {}:{} · {} · {} · {} · {}", t.value("host", ""), t.value("port", 0), t.value("protocol", ""),
-                       t.value("cipher", ""), t.value("group", ""), trust));
-      std::vector<std::string> protocols;
-      for (const auto& p : t.value("protocols", nlohmann::json::array())) {
-        std::string state = !p.value("testable", true) ? "n/a" : p.value("accepted", false) ? "yes" : "no";
-        protocols.push_back(fmt::format("{} {}", p.value("name", ""), state));
-      }
-      line(fmt::format("          protocols: {}", join(protocols, " · ")));
-      if (t.contains("certificate")) {
-        const auto& c = t["certificate"];
-        line(fmt::format("          certificate: {}, issued by {}, {}, {}", c.value("subject", ""), c.value("issuer", ""),
-                         c.value("key", ""), c.value("signature", "")));
-        std::vector<std::string> sans = c.value("sans", std::vector<std::string>{});
-        line(fmt::format("          valid until {} ({} days left){}", c.value("not_after", ""), c.value("days_left", 0L),
-                         sans.empty() ? "" : ", for " + join(sans, ", ", 6)));
-      }
+      line(fmt::format(" TLS      {} · {} · {} · {} · {}", where, t.value("protocol", ""), t.value("cipher", ""),
+                       t.value("group", ""), trust));
+    }
+    // The per-version handshakes and the certificate are facts even when the default handshake failed.
+    std::vector<std::string> protocols;
+    for (const auto& p : t.value("protocols", nlohmann::json::array())) {
+      std::string state = !p.value("testable", true) ? "n/a" : p.value("accepted", false) ? "yes" : "no";
+      protocols.push_back(fmt::format("{} {}", p.value("name", ""), state));
+    }
+    if (!protocols.empty()) line(fmt::format("          protocols: {}", join(protocols, " · ")));
+    if (t.contains("certificate")) {
+      const auto& c = t["certificate"];
+      line(fmt::format("          certificate: {}, issued by {}, {}, {}", c.value("subject", ""), c.value("issuer", ""),
+                       c.value("key", ""), c.value("signature", "")));
+      long days = c.value("days_left", 0L);
+      std::vector<std::string> sans = c.value("sans", std::vector<std::string>{});
+      line(fmt::format("          {} {} ({}){}", days < 0 ? "expired" : "valid until", c.value("not_after", ""),
+                       days < 0 ? fmt::format("{} days ago", -days) : fmt::format("{} days left", days),
+                       sans.empty() ? "" : ", for " + join(sans, ", ", 6)));
     }
   }
   auto id_of = [&](int id) -> const http::Exchange* {

@@ -89,8 +89,9 @@ int connect_tcp(const std::string& host, int port, Clock::time_point deadline, s
   return -1;
 }
 
-// SSL_connect on a non-blocking socket within the deadline.
-bool handshake(SSL* ssl, int fd, Clock::time_point deadline, std::string* error) {
+// SSL_connect on a non-blocking socket within the deadline. *silent: no TLS
+// answer at all (timed out, or closed without an alert).
+bool handshake(SSL* ssl, int fd, Clock::time_point deadline, std::string* error, bool* silent) {
   while (true) {
     int r = SSL_connect(ssl);
     if (r == 1) return true;
@@ -99,12 +100,17 @@ bool handshake(SSL* ssl, int fd, Clock::time_point deadline, std::string* error)
       pollfd p{fd, static_cast<short>(e == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT), 0};
       if (poll(&p, 1, ms_left(deadline)) != 1) {
         *error = "handshake timed out";
+        *silent = true;
         return false;
       }
       continue;
     }
-    if (e == SSL_ERROR_SYSCALL && ERR_peek_error() == 0) *error = "connection closed during the handshake";
-    else *error = openssl_error("handshake failed");
+    if ((e == SSL_ERROR_SYSCALL || e == SSL_ERROR_ZERO_RETURN) && ERR_peek_error() == 0) {
+      *error = "connection closed during the handshake";
+      *silent = true;
+    } else {
+      *error = openssl_error("handshake failed");
+    }
     return false;
   }
 }
@@ -196,6 +202,7 @@ struct Session {
   Fd fd;
   std::string error;
   bool ok = false;
+  bool silent = false;  // no TLS answer: a transport problem, not the server's refusal
 };
 
 // One handshake: pinned to version (0 = the default range), SNI always sent.
@@ -212,12 +219,16 @@ std::unique_ptr<Session> connect_once(const std::string& host, int port, int ver
     // Lowered security level so old versions and their ciphers can be offered at all.
     SSL_CTX_set_security_level(ctx, 0);
     SSL_CTX_set_cipher_list(ctx, "ALL:COMPLEMENTOFALL:@SECLEVEL=0");
+    SSL_CTX_set_ciphersuites(ctx, "TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256:"
+                                  "TLS_AES_128_CCM_SHA256:TLS_AES_128_CCM_8_SHA256");
     if (!SSL_CTX_set_min_proto_version(ctx, version) || !SSL_CTX_set_max_proto_version(ctx, version)) {
       session->error = "not supported by this OpenSSL build";
       return session;
     }
   }
   if (verify_setup) {
+    // Trust as libcurl does: a trusted intermediate is enough (partial chains).
+    X509_VERIFY_PARAM_set_flags(SSL_CTX_get0_param(ctx), X509_V_FLAG_PARTIAL_CHAIN);
     SSL_CTX_set_default_verify_paths(ctx);
     if (!s.ca_file.empty()) SSL_CTX_load_verify_locations(ctx, s.ca_file.c_str(), nullptr);
   }
@@ -233,7 +244,7 @@ std::unique_ptr<Session> connect_once(const std::string& host, int port, int ver
     SSL_set_tlsext_status_type(ssl, TLSEXT_STATUSTYPE_ocsp);
   }
   SSL_set_fd(ssl, session->fd.fd);
-  session->ok = handshake(ssl, session->fd.fd, deadline, &session->error);
+  session->ok = handshake(ssl, session->fd.fd, deadline, &session->error, &session->silent);
   return session;
 }
 
@@ -249,6 +260,7 @@ Protocol probe_version(const std::string& host, int port, int version, const Set
 #endif
   auto session = connect_once(host, port, version, s, false);
   p.connected = session->fd.fd >= 0;
+  p.silent = session->silent;
   if (session->error == "not supported by this OpenSSL build" ||
       (session->error.find("no protocols available") != std::string::npos)) {
     p.testable = false;
@@ -280,6 +292,7 @@ Facts probe(const std::string& host, int port, const Settings& settings) {
 
   auto session = connect_once(host, port, 0, settings, true);
   f.connected = session->fd.fd >= 0;
+  f.silent = session->silent;
   f.handshake_ok = session->ok;
   f.error = session->error;
   if (session->ok) {
@@ -290,6 +303,12 @@ Facts probe(const std::string& host, int port, const Settings& settings) {
     if (nid > 0) {
       const char* g = SSL_group_to_name(ssl, nid);
       f.group = g ? g : (OBJ_nid2sn(nid) ? OBJ_nid2sn(nid) : "");
+    }
+    EVP_PKEY* peer = nullptr;
+    if (f.group.empty() && SSL_get_peer_tmp_key(ssl, &peer) == 1 && peer) {
+      // TLS 1.2 DHE with server-chosen parameters: judged by size, named like the RFC 7919 groups.
+      if (EVP_PKEY_get_base_id(peer) == EVP_PKEY_DH) f.group = fmt::format("ffdhe{}", EVP_PKEY_get_bits(peer));
+      EVP_PKEY_free(peer);
     }
     long vr = SSL_get_verify_result(ssl);
     f.trusted = vr == X509_V_OK;

@@ -27,6 +27,7 @@ struct Protocol {
   std::string cipher;      // the cipher negotiated in that handshake
   std::string error;       // why not accepted (one line)
   bool connected = false;  // a TCP connection was made (a refusal is then the server's answer)
+  bool silent = false;     // connected, but no TLS answer: timed out or closed without an alert
   std::vector<Certificate> chain;  // what the server sent in that handshake
 };
 
@@ -34,11 +35,12 @@ struct Facts {
   std::string host;
   int port = 443;
   bool connected = false;      // a TCP connection was made (else: a transport problem)
+  bool silent = false;         // connected, but no TLS answer (timeout, closed without an alert)
   bool handshake_ok = false;   // the default handshake (best the server offers)
   std::string error;           // why it failed
   std::string protocol;        // negotiated, e.g. "TLSv1.3"
   std::string cipher;          // e.g. "TLS_AES_256_GCM_SHA384"
-  std::string group;           // key exchange group, e.g. "x25519"
+  std::string group;           // key exchange group, e.g. "x25519"; finite-field DH as "ffdhe2048"
   bool trusted = false;        // chain verifies for host (system store + ca_file)
   std::string trust_error;     // e.g. "certificate has expired"
   std::vector<Certificate> chain;  // leaf first (from the default handshake, else the best pinned one)

@@ -449,5 +449,95 @@ class PlainHttp(TransportCase):
                 self.assertRule(r, "/core/version-header", "pass")
 
 
+# --------------------------------------------------------------------------
+# found in review: NCSC certificate rules, repeated headers, CORS edge cases,
+# servers that never answer in TLS, exit statuses and option errors
+# --------------------------------------------------------------------------
+
+@requires_tls_tools
+class Review(TransportCase):
+    def test_rsa_1024_certificate_is_insufficient(self):
+        # NCSC: RSA below 2048 bits is insufficient -> TS-4 fails (nginx needs SECLEVEL 0 to serve it)
+        p = tls_probe("rsa", ciphers="ECDHE-RSA-AES256-GCM-SHA384:@SECLEVEL=0", cert_options={"key": "rsa:1024"},
+                      *["--insecure"])
+        self.assertEqual(p.tls["certificate"]["key"], "RSA 1024")
+        self.assertCheck(p.report, TS, "TS-4", "fail", contains="RSA 1024")
+
+    def test_repeated_security_headers_are_each_judged(self):
+        headers = dict(tls_fixture.SECURITY_HEADERS, **{"X-Frame-Options": "DENY, DENY",
+                                                         "X-Content-Type-Options": "nosniff, nosniff"})
+        p = tls_probe("modern", headers=headers)
+        self.assertCheck(p.report, TS, "TS-6", "pass")
+        bad = dict(tls_fixture.SECURITY_HEADERS, **{"X-Frame-Options": "DENY, SAMEORIGIN"})
+        p = tls_probe("modern", headers=bad)
+        self.assertCheck(p.report, TS, "TS-6", "warn", contains="X-Frame-Options")
+
+    def test_null_origin_with_credentials_fails(self):
+        headers = dict(tls_fixture.SECURITY_HEADERS, **{"Access-Control-Allow-Origin": "null",
+                                                         "Access-Control-Allow-Credentials": "true"})
+        p = tls_probe("modern", headers=headers)
+        self.assertCheck(p.report, TS, "TS-7", "fail", contains="null")
+
+    def test_credentials_count_only_when_exactly_true(self):
+        headers = dict(tls_fixture.SECURITY_HEADERS, **{"Access-Control-Allow-Origin": "*",
+                                                         "Access-Control-Allow-Credentials": "TRUE"})
+        p = tls_probe("modern", headers=headers)
+        self.assertCheck(p.report, TS, "TS-7", "pass")
+
+
+class SilentServer(TransportCase):
+    """A server that accepts TCP but never answers in TLS: a transport problem (error), bounded by --timeout."""
+
+    def test_no_tls_answer_is_error_not_fail(self):
+        import socket
+        import threading
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(64)
+        port = listener.getsockname()[1]
+        accepted = []
+        stop = threading.Event()
+
+        def accept_forever():
+            listener.settimeout(0.2)
+            while not stop.is_set():
+                try:
+                    conn, _ = listener.accept()
+                    accepted.append(conn)  # hold it open, say nothing
+                except OSError:
+                    continue
+
+        t = threading.Thread(target=accept_forever, daemon=True)
+        t.start()
+        try:
+            run = harness.run_adrprobe(harness.check_args("https://127.0.0.1:%d/v1" % port, ["--timeout", "2"]),
+                                       timeout=60)
+        finally:
+            stop.set()
+            t.join(2)
+            for c in accepted:
+                c.close()
+            listener.close()
+        report = run.json()
+        self.assertCheck(report, TS, "TS-1", "error", contains="no TLS answer")
+        self.assertCheck(report, TS, "TS-2", "error")
+        self.assertLess(run.duration, 30, "the handshakes were not bounded by --timeout")
+
+
+class ExitStatusAndOptions(TransportCase):
+    def test_fail_on_never_is_0_even_with_failures_and_errors(self):
+        p = harness.probe(None, "--fail-on", "never")  # http:// base: TS-1 fails
+        self.assertCheck(p.report, TS, "TS-1", "fail")
+        self.assertEqual(p.rc, 0, p.describe())
+
+    def test_unloadable_ca_file_is_a_usage_error(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".pem") as f:
+            f.write("this is not a certificate\n")
+            f.flush()
+            run = harness.run_adrprobe(["check", "https://127.0.0.1:9/v1", "--ca-file", f.name])
+        self.assertEqual(run.rc, 2, run.describe())
+        self.assertIn("--ca-file", run.stderr)
+
+
 if __name__ == "__main__":
     harness.main()
