@@ -8,7 +8,7 @@ namespace adrprobe::engine {
 
 namespace {
 http::Request request(std::string method, std::string url, std::vector<http::Header> headers, std::string purpose,
-                      int redirects = 0, std::size_t body_limit = 64 * 1024) {
+                      int redirects = 0, std::size_t body_limit = http::Request{}.body_limit) {
   http::Request r;
   r.method = std::move(method);
   r.url = std::move(url);

@@ -31,7 +31,9 @@ struct Request {
   std::string url;
   std::vector<Header> headers;
   int max_redirects = 0;         // 0: redirects are recorded, not followed
-  std::size_t body_limit = 64 * 1024;  // bytes of response body kept
+  // Bytes of response body kept: checks read at most the first 4 KiB of a probe's body
+  // (stack-trace hints), so 8 KiB bounds a run to ~160 MiB even at the request cap.
+  std::size_t body_limit = 8 * 1024;
   bool to_api = true;
   std::string purpose;
 };
