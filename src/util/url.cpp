@@ -24,8 +24,6 @@ struct UrlHandle {
 
 }  // namespace
 
-std::string Url::authority() const { return fmt::format("{}:{}", host, port); }
-
 std::string Url::origin() const {
   bool default_port = (scheme == "http" && port == 80) || (scheme == "https" && port == 443);
   std::string h = host.find(':') != std::string::npos ? "[" + host + "]" : host;
@@ -90,11 +88,6 @@ std::string url_path(const std::string& url) {
   auto parsed = parse_url(url);
   if (!parsed) return url;
   return parsed->query.empty() ? parsed->path : parsed->path + "?" + parsed->query;
-}
-
-bool is_loopback_host(const std::string& host) {
-  std::string h = to_lower(host);
-  return h == "localhost" || h == "::1" || h.rfind("127.", 0) == 0;
 }
 
 }  // namespace adrprobe

@@ -14,8 +14,6 @@ struct Url {
   std::string query;   // without '?'
   std::string full;    // normalised full URL
 
-  // "host:port" as used for rate limiting and same-origin decisions.
-  std::string authority() const;
   // scheme://host[:port]
   std::string origin() const;
   // Path segments, without empty ones.
@@ -30,7 +28,5 @@ std::optional<std::string> resolve_url(const std::string& base, const std::strin
 std::string strip_trailing_slash(std::string url);
 // Path of an absolute URL (for short messages: "GET /v1/gebouwen/").
 std::string url_path(const std::string& url);
-// Is the host a loopback address (127.0.0.0/8, ::1, localhost)?
-bool is_loopback_host(const std::string& host);
 
 }  // namespace adrprobe
