@@ -10,6 +10,15 @@ namespace adrprobe::checks {
 using report::CheckResult;
 using report::Verdict;
 
+const std::string* info_version(const oas::json& doc) {
+  if (!doc.is_object()) return nullptr;
+  auto info = doc.find("info");
+  if (info == doc.end() || !info->is_object()) return nullptr;
+  auto v = info->find("version");
+  if (v == info->end() || !v->is_string()) return nullptr;
+  return &v->get_ref<const std::string&>();
+}
+
 CheckResult Context::prerequisite(const std::string& id) const {
   const auto& d = evidence.document;
   return CheckResult{id, d.missing_is_error ? Verdict::error : Verdict::fail,

@@ -89,6 +89,9 @@ struct Evidence {
 
 class Findings;
 
+// {oas}.info.version when it is a string, else nullptr.
+const std::string* info_version(const oas::json& doc);
+
 struct Context {
   const RunSettings& settings;
   const catalogue::Edition& edition;

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <functional>
 #include <map>
 #include <regex>
 #include <set>
@@ -47,6 +48,25 @@ class Seen {
   std::map<std::string, std::vector<int>> by_what_;
   std::vector<std::string> order_;
 };
+
+// Visits every object of doc with its JSON pointer, depth first, at most
+// 200,000 values; stops early when visit returns false.
+void for_each_object(const oas::json& doc, const std::function<bool(const oas::json&, const std::string&)>& visit) {
+  std::vector<std::pair<const oas::json*, std::string>> stack{{&doc, ""}};
+  std::size_t visited = 0;
+  while (!stack.empty() && ++visited < 200000) {
+    auto [n, ptr] = std::move(stack.back());
+    stack.pop_back();
+    if (n->is_object()) {
+      if (!visit(*n, ptr)) return;
+      for (auto it = n->begin(); it != n->end(); ++it)
+        if (it.value().is_structured()) stack.push_back({&it.value(), ptr + "/" + oas::escape_token(it.key())});
+    } else if (n->is_array()) {
+      for (std::size_t i = 0; i < n->size(); ++i)
+        if ((*n)[i].is_structured()) stack.push_back({&(*n)[i], ptr + "/" + std::to_string(i)});
+    }
+  }
+}
 
 void add(std::vector<std::string>& hints, std::set<std::string>& seen, std::string hint) {
   if (hints.size() < kMaxHints && seen.insert(hint).second) hints.push_back(std::move(hint));
@@ -150,23 +170,14 @@ std::vector<std::string> geospatial(const Context& ctx) {
   std::set<std::string> seen;
   const oas::json* doc = ctx.doc();
   if (!doc) return hints;
-  std::vector<std::pair<const oas::json*, std::string>> stack{{doc, ""}};
-  std::size_t visited = 0;
-  while (!stack.empty() && hints.size() < kMaxHints && ++visited < 200000) {
-    auto [n, ptr] = stack.back();
-    stack.pop_back();
-    if (n->is_object()) {
-      for (auto it = n->begin(); it != n->end(); ++it) {
-        std::string p = ptr + "/" + oas::escape_token(it.key());
-        if (geo_keys.count(to_lower(it.key())) && ptr.ends_with("/properties"))
-          add(hints, seen, fmt::format("property '{}' at #{} looks geospatial: apply the geospatial module", it.key(), p));
-        if (it.value().is_structured()) stack.push_back({&it.value(), p});
-      }
-    } else if (n->is_array()) {
-      for (std::size_t i = 0; i < n->size(); ++i)
-        if ((*n)[i].is_structured()) stack.push_back({&(*n)[i], ptr + "/" + std::to_string(i)});
-    }
-  }
+  for_each_object(*doc, [&](const oas::json& node, const std::string& ptr) {
+    if (ptr.ends_with("/properties"))
+      for (auto it = node.begin(); it != node.end(); ++it)
+        if (geo_keys.count(to_lower(it.key())))
+          add(hints, seen, fmt::format("property '{}' at #{}/{} looks geospatial: apply the geospatial module", it.key(),
+                                       ptr, oas::escape_token(it.key())));
+    return hints.size() < kMaxHints;
+  });
   return hints;
 }
 
@@ -183,26 +194,16 @@ std::vector<std::string> sensitive_uris(const Context& ctx) {
   const oas::json* doc = ctx.doc();
   if (!doc) return hints;
   // Parameter objects in the path or query string (anywhere in the document).
-  std::vector<const oas::json*> stack{doc};
-  std::size_t visited = 0;
-  while (!stack.empty() && hints.size() < kMaxHints && ++visited < 200000) {
-    const oas::json* n = stack.back();
-    stack.pop_back();
-    if (n->is_object()) {
-      auto in = n->find("in");
-      auto name = n->find("name");
-      if (in != n->end() && name != n->end() && in->is_string() && name->is_string() &&
-          (*in == "query" || *in == "path") && name->get_ref<const std::string&>().size() <= 256 &&
-          std::regex_search(name->get<std::string>(), sensitive))
-        add(hints, seen, fmt::format("{} parameter '{}' may put sensitive data in the URI", in->get<std::string>(),
-                                     name->get<std::string>()));
-      for (auto it = n->begin(); it != n->end(); ++it)
-        if (it.value().is_structured()) stack.push_back(&it.value());
-    } else if (n->is_array()) {
-      for (const auto& item : *n)
-        if (item.is_structured()) stack.push_back(&item);
-    }
-  }
+  for_each_object(*doc, [&](const oas::json& n, const std::string&) {
+    auto in = n.find("in");
+    auto name = n.find("name");
+    if (in != n.end() && name != n.end() && in->is_string() && name->is_string() &&
+        (*in == "query" || *in == "path") && name->get_ref<const std::string&>().size() <= 256 &&
+        std::regex_search(name->get<std::string>(), sensitive))
+      add(hints, seen, fmt::format("{} parameter '{}' may put sensitive data in the URI", in->get<std::string>(),
+                                   name->get<std::string>()));
+    return hints.size() < kMaxHints;
+  });
   return hints;
 }
 

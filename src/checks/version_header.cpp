@@ -56,10 +56,10 @@ CheckResult vh3_header_matches(const Context& ctx, const catalogue::CheckRef& re
   if (!v) return {ref.id, Verdict::skip, "no API-Version header on the base URL response (see VH-1)", {id}};
   const oas::json* doc = ctx.doc();
   if (!doc) return {ref.id, Verdict::skip, "no description document to compare with", {id}};
-  const oas::json* info = doc->is_object() && doc->contains("info") ? &(*doc)["info"] : nullptr;
-  if (!info || !info->is_object() || !info->contains("version") || !(*info)["version"].is_string())
+  const std::string* version = info_version(*doc);
+  if (!version)
     return {ref.id, Verdict::warn, fmt::format("API-Version \"{}\" cannot be compared: no info.version", trim(*v)), {id}};
-  std::string doc_version = (*info)["version"].get<std::string>();
+  const std::string& doc_version = *version;
   if (trim(*v) == doc_version)
     return {ref.id, Verdict::pass, fmt::format("API-Version \"{}\" equals info.version", doc_version), {id}};
   return {ref.id, Verdict::warn,

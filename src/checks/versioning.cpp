@@ -41,15 +41,6 @@ UriVersion uri_version(const std::string& url) {
   return out;
 }
 
-const std::string* info_version(const oas::json& doc) {
-  if (!doc.is_object()) return nullptr;
-  auto info = doc.find("info");
-  if (info == doc.end() || !info->is_object()) return nullptr;
-  auto v = info->find("version");
-  if (v == info->end() || !v->is_string()) return nullptr;
-  return &v->get_ref<const std::string&>();
-}
-
 // Server URL variables are replaced by their defaults ("{scheme}://host/v1").
 std::string expand_server_url(const oas::json& server) {
   std::string url = server.value("url", "");

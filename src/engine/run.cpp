@@ -81,11 +81,6 @@ std::string now_rfc3339() {
   return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(t));
 }
 
-bool same_origin(const std::string& a, const std::string& b) {
-  auto x = parse_url(a), y = parse_url(b);
-  return x && y && x->scheme == y->scheme && to_lower(x->host) == to_lower(y->host) && x->port == y->port;
-}
-
 // Parsed documents for $ref resolution: over HTTP(S) for a document that came
 // from the web, also from disk for one that came from a file.
 oas::Fetcher make_fetcher(http::Client& client, const std::string& root_url, const checks::RunSettings& s) {
@@ -104,13 +99,7 @@ oas::Fetcher make_fetcher(http::Client& client, const std::string& root_url, con
           doc.error = "refused: a file reference from a document served over HTTP";
           continue;
         }
-        std::ifstream in(percent_decode(parsed->path), std::ios::binary);
-        if (!in) {
-          doc.error = "cannot read " + percent_decode(parsed->path);
-          continue;
-        }
-        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        auto r = oas::parse_any(text, s.limits);
+        auto r = oas::parse_file(percent_decode(parsed->path), s.limits);
         doc.ok = r.ok;
         doc.value = std::move(r.value);
         doc.error = r.error;
@@ -306,9 +295,7 @@ report::Report run_check(const RunOptions& options, const catalogue::Edition& ed
       else doc.missing_reason = f.message, doc.missing_is_error = f.transport();
     } else {
       std::string path = s.openapi_url->rfind("file://", 0) == 0 ? percent_decode(s.openapi_url->substr(7)) : *s.openapi_url;
-      std::ifstream in(path, std::ios::binary);
-      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      auto r = in ? oas::parse_any(text, s.limits) : oas::ParseResult{false, {}, "cannot read " + path};
+      auto r = oas::parse_file(path, s.limits);
       if (r.ok && r.value.is_object()) {
         char real[4096];
         std::string abs = realpath(path.c_str(), real) ? real : path;

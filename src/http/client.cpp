@@ -68,11 +68,7 @@ std::string host_key_of(const std::string& url) {
   return parsed ? to_lower(parsed->host) : url;
 }
 
-// Headers follow a redirect only to the same scheme, host and port.
-std::string origin_of(const std::string& url) {
-  auto parsed = parse_url(url);
-  return parsed ? to_lower(parsed->origin()) : url;
-}
+
 
 void global_init() {
   static std::once_flag once;
@@ -215,7 +211,7 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
       if (auto next = resolve_url(ex.url, *location)) {
         Pending hop = t->pending;
         hop.redirects_left--;
-        if (origin_of(*next) != origin_of(ex.url)) {
+        if (!same_origin(*next, ex.url)) {
           hop.request.headers.clear();  // never leak headers to another origin (or over a downgrade)
           hop.request.to_api = false;   // nor count its answer as the API's
         }

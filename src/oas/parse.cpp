@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
 
 namespace adrprobe::oas {
 namespace {
@@ -181,6 +182,17 @@ ParseResult parse_any(std::string_view text, const Limits& limits) {
   while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
   if (i < text.size() && (text[i] == '{' || text[i] == '[')) return parse_json(text.substr(i), limits);
   return parse_yaml(text, limits);
+}
+
+ParseResult parse_file(const std::string& path, const Limits& limits) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return ParseResult{false, {}, "cannot read " + path};
+  std::string text;
+  // One byte past the limit is enough to know the file is too large.
+  text.resize(limits.max_document_bytes + 1);
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return parse_any(text, limits);
 }
 
 }  // namespace adrprobe::oas

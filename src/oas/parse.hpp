@@ -23,4 +23,7 @@ ParseResult parse_yaml(std::string_view text, const Limits& limits = {});
 // JSON when the text starts with '{' or '[', else YAML.
 ParseResult parse_any(std::string_view text, const Limits& limits = {});
 
+// Reads a document from disk and parses it with parse_any.
+ParseResult parse_file(const std::string& path, const Limits& limits = {});
+
 }  // namespace adrprobe::oas

@@ -79,6 +79,11 @@ std::optional<std::string> resolve_url(const std::string& base, const std::strin
   return u.get(CURLUPART_URL);
 }
 
+bool same_origin(const std::string& a, const std::string& b) {
+  auto x = parse_url(a), y = parse_url(b);
+  return x && y && to_lower(x->origin()) == to_lower(y->origin());
+}
+
 std::string strip_trailing_slash(std::string url) {
   while (url.size() > 1 && url.back() == '/') url.pop_back();
   return url;

@@ -24,6 +24,8 @@ struct Url {
 std::optional<Url> parse_url(const std::string& text, std::string* error = nullptr);
 // Resolves reference against base (RFC 3986 section 5). nullopt when it cannot.
 std::optional<std::string> resolve_url(const std::string& base, const std::string& reference);
+// Same scheme, host and port (headers may follow a redirect only then).
+bool same_origin(const std::string& a, const std::string& b);
 // Base URL as the user gave it, without a trailing slash ("{base}" in probes.md).
 std::string strip_trailing_slash(std::string url);
 // Path of an absolute URL (for short messages: "GET /v1/gebouwen/").
