@@ -58,11 +58,103 @@ Rule parse_rule(const YAML::Node& n, const std::string& where) {
 
 }  // namespace
 
+namespace {
+
+// An edition file as written, before `extends` is resolved.
+struct RawEdition {
+  std::string file;
+  YAML::Node doc;
+};
+
+// The rule maps of an edition with everything it extends applied, in order.
+// An extending edition lists only what differs:
+//   remove: [ids]                      rules of the base it drops
+//   rules:                             rules it adds or changes
+//     - id: X                          an id the base has: the keys given replace the base's
+//     - {id: Y, after: X, ...}         a new rule, placed after X (else at the end)
+//     - {id: Z, replaces: X, ...}      rule X renamed to Z at X's place, with the keys given replaced
+std::vector<YAML::Node> resolve_rules(const std::map<std::string, RawEdition>& raw, const std::string& name,
+                                      std::vector<std::string>& stack) {
+  const auto& [file, doc] = raw.at(name);
+  if (std::find(stack.begin(), stack.end(), name) != stack.end())
+    throw std::runtime_error(fmt::format("{}: 'extends' forms a cycle", file));
+  stack.push_back(name);
+  std::vector<YAML::Node> rules;
+  if (auto ext = doc["extends"]) {
+    std::string base = ext.as<std::string>();
+    if (!raw.count(base)) throw std::runtime_error(fmt::format("{}: extends unknown edition '{}'", file, base));
+    rules = resolve_rules(raw, base, stack);
+  }
+  stack.pop_back();
+  // YAML::Node assignment writes through to the node it refers to, so the list
+  // is rebuilt (copy construction) rather than edited with insert/erase/operator=.
+  auto rebuilt = [&](std::size_t at, std::size_t drop, const YAML::Node* put) {
+    std::vector<YAML::Node> out;
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+      if (i == at && put) out.push_back(*put);
+      if (i < at || i >= at + drop) out.push_back(rules[i]);
+    }
+    if (at >= rules.size() && put) out.push_back(*put);
+    rules.swap(out);
+  };
+  auto index_of = [&](const std::string& id) -> std::ptrdiff_t {
+    for (std::size_t i = 0; i < rules.size(); ++i)
+      if (rules[i]["id"].as<std::string>() == id) return static_cast<std::ptrdiff_t>(i);
+    return -1;
+  };
+  for (const auto& id : list(doc, "remove")) {
+    auto i = index_of(id);
+    if (i < 0) throw std::runtime_error(fmt::format("{}: remove: no rule {} to remove", file, id));
+    rebuilt(static_cast<std::size_t>(i), 1, nullptr);
+  }
+  auto overlay = [](YAML::Node target, const YAML::Node& entry) {
+    for (const auto& kv : entry) {
+      std::string key = kv.first.as<std::string>();
+      if (key != "after" && key != "replaces") target[key] = YAML::Clone(kv.second);
+    }
+    return target;
+  };
+  if (auto list_node = doc["rules"]; list_node && list_node.IsSequence()) {
+    for (const auto& entry : list_node) {
+      std::string id = text(entry, "id", true, file);
+      if (auto rep = entry["replaces"]) {
+        auto i = index_of(rep.as<std::string>());
+        if (i < 0) throw std::runtime_error(fmt::format("{} rule {}: replaces unknown rule {}", file, id, rep.as<std::string>()));
+        YAML::Node node = overlay(YAML::Clone(rules[static_cast<std::size_t>(i)]), entry);
+        rebuilt(static_cast<std::size_t>(i), 1, &node);
+      } else if (auto i = index_of(id); i >= 0) {
+        YAML::Node node = overlay(YAML::Clone(rules[static_cast<std::size_t>(i)]), entry);
+        rebuilt(static_cast<std::size_t>(i), 1, &node);
+      } else if (auto after = entry["after"]) {
+        auto j = index_of(after.as<std::string>());
+        if (j < 0) throw std::runtime_error(fmt::format("{} rule {}: after unknown rule {}", file, id, after.as<std::string>()));
+        YAML::Node node = overlay(YAML::Node(YAML::NodeType::Map), entry);
+        rebuilt(static_cast<std::size_t>(j) + 1, 0, &node);
+      } else {
+        rules.push_back(overlay(YAML::Node(YAML::NodeType::Map), entry));
+      }
+    }
+  }
+  return rules;
+}
+
+// A top-level key of the edition, else of the edition it extends.
+std::string inherited(const std::map<std::string, RawEdition>& raw, const std::string& name, const char* key) {
+  const auto& doc = raw.at(name).doc;
+  if (auto v = doc[key]; v && !v.IsNull()) return v.as<std::string>();
+  if (auto ext = doc["extends"]) return inherited(raw, ext.as<std::string>(), key);
+  return "";
+}
+
+}  // namespace
+
 Catalogue Catalogue::load(const std::vector<std::pair<std::string, std::string>>& files) {
   Catalogue cat;
+  std::map<std::string, RawEdition> raw;
+  std::vector<std::string> order;
   for (const auto& [name, data] : files) {
     YAML::Node doc = YAML::Load(data);
-    if (doc["checks"] && !doc["rules"]) {
+    if (doc["checks"] && !doc["rules"] && !doc["edition"]) {
       for (const auto& c : doc["checks"]) {
         CheckInfo info{text(c, "id", true, name), text(c, "rule", false, name), text(c, "title", false, name),
                        text(c, "sends", false, name), text(c, "passes", false, name),
@@ -74,7 +166,6 @@ Catalogue Catalogue::load(const std::vector<std::pair<std::string, std::string>>
     if (auto t = doc["ncsc_tls"]) {
       NcscTable n;
       n.version = text(t, "version", true, name);
-      if (!cat.ncsc_.version.empty() && n.version < cat.ncsc_.version) continue;  // keep the newest
       n.title = text(t, "title", false, name);
       for (const auto& kv : t["verdicts"]) n.verdicts[kv.first.as<std::string>()] = kv.second.as<std::string>();
       for (const auto& kv : t["protocols"]) n.protocols[kv.first.as<std::string>()] = kv.second.as<std::string>();
@@ -92,16 +183,31 @@ Catalogue Catalogue::load(const std::vector<std::pair<std::string, std::string>>
         n.insufficient_signatures = list(c, "insufficient_signatures");
         n.expiry_warn_days = c["expiry_warn_days"].as<int>(14);
       }
-      cat.ncsc_ = std::move(n);
+      cat.ncsc_[n.version] = std::move(n);
       continue;
     }
     if (!doc["edition"]) continue;  // other tables
+    std::string edition = text(doc, "edition", true, name);
+    if (raw.count(edition)) throw std::runtime_error(fmt::format("{}: edition {} is defined twice", name, edition));
+    raw[edition] = RawEdition{name, doc};
+    order.push_back(edition);
+  }
+  for (const auto& edition : order) {
+    const auto& [file, doc] = raw.at(edition);
     Edition e;
-    e.edition = text(doc, "edition", true, name);
-    e.name = text(doc, "name", false, name);
-    e.source = text(doc, "source", false, name);
-    e.semver = parse_semver_grammar(text(doc, "semver", true, name));
-    for (const auto& r : doc["rules"]) e.rules.push_back(parse_rule(r, name));
+    std::vector<std::string> stack;
+    auto rules = resolve_rules(raw, edition, stack);  // first: it rejects a cycle of `extends`
+    e.edition = edition;
+    e.extends = text(doc, "extends", false, file);
+    e.name = inherited(raw, edition, "name");
+    e.source = inherited(raw, edition, "source");
+    e.ncsc = inherited(raw, edition, "ncsc");
+    std::string semver = inherited(raw, edition, "semver");
+    if (semver.empty()) throw std::runtime_error(fmt::format("{}: 'semver' is missing", file));
+    e.semver = parse_semver_grammar(semver);
+    for (const auto& r : rules) e.rules.push_back(parse_rule(r, file));
+    if (!e.ncsc.empty() && !cat.ncsc_.count(e.ncsc))
+      throw std::runtime_error(fmt::format("{}: no NCSC TLS table of version {}", file, e.ncsc));
     cat.editions_.push_back(std::move(e));
   }
   return cat;
@@ -146,6 +252,19 @@ std::string NcscTable::group_level(const std::string& name) const {
 std::string NcscTable::verdict_of(const std::string& level) const {
   auto it = verdicts.find(level);
   return it == verdicts.end() ? "fail" : it->second;
+}
+
+const NcscTable* Catalogue::ncsc(const std::string& version) const {
+  if (ncsc_.empty()) return nullptr;
+  if (version.empty()) return &ncsc_.rbegin()->second;
+  auto it = ncsc_.find(version);
+  return it == ncsc_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> Catalogue::check_ids() const {
+  std::vector<std::string> out;
+  for (const auto& [id, info] : checks_) out.push_back(id);
+  return out;
 }
 
 const CheckInfo* Catalogue::check(const std::string& id) const {

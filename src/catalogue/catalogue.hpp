@@ -29,8 +29,10 @@ struct Rule {
 
 struct Edition {
   std::string edition;  // "2.0.0"
+  std::string extends;  // the edition this one was derived from ("" for none)
   std::string name;
   std::string source;
+  std::string ncsc;     // version of the NCSC TLS table TS-2..TS-4 judge by ("" = the newest)
   SemverGrammar semver = SemverGrammar::full;
   std::vector<Rule> rules;
 };
@@ -72,11 +74,13 @@ class Catalogue {
   const Edition* edition(const std::string& name) const;
   std::vector<std::string> edition_names() const;
   const CheckInfo* check(const std::string& id) const;
-  // The newest NCSC TLS table in the catalogue (nullptr when there is none).
-  const NcscTable* ncsc() const { return ncsc_.version.empty() ? nullptr : &ncsc_; }
+  std::vector<std::string> check_ids() const;
+  // The NCSC TLS table of that version, or the newest when version is empty
+  // (nullptr when there is none).
+  const NcscTable* ncsc(const std::string& version = "") const;
 
  private:
-  NcscTable ncsc_;
+  std::map<std::string, NcscTable> ncsc_;  // by version
   std::vector<Edition> editions_;
   std::map<std::string, CheckInfo> checks_;
 };

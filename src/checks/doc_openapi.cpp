@@ -3,22 +3,25 @@
 
 #include <regex>
 
-#include "checks/checks.hpp"
+#include "checks/check.hpp"
+#include "checks/findings.hpp"
 #include "util/strings.hpp"
 
 namespace adrprobe::checks {
+namespace {
 
-using report::Verdict;
+// A document value for a message: never throws on invalid UTF-8.
+std::string shown(const oas::json& v) { return v.dump(-1, ' ', false, oas::json::error_handler_t::replace); }
 
-CheckResult do1_openapi_version(const Context& ctx, const catalogue::CheckRef& ref) {
-  const oas::json* doc = ctx.doc();
-  if (!doc) return ctx.prerequisite(ref.id);
+CheckResult judge_do1(const Evidence& ev, const CheckRef& ref) {
+  const oas::json* doc = ev.doc();
+  if (!doc) return ev.prerequisite(ref.id);
   if (!doc->is_object()) return {ref.id, Verdict::fail, "the document is not a JSON object", {}};
   if (auto sw = doc->find("swagger"); sw != doc->end() && !doc->contains("openapi"))
-    return {ref.id, Verdict::fail, fmt::format("swagger: {}: Swagger/OpenAPI 2, not OpenAPI 3 or later", sw->dump()), {}};
+    return {ref.id, Verdict::fail, fmt::format("swagger: {}: Swagger/OpenAPI 2, not OpenAPI 3 or later", shown(*sw)), {}};
   auto it = doc->find("openapi");
   if (it == doc->end()) return {ref.id, Verdict::fail, "no 'openapi' field: not an OpenAPI 3 document", {}};
-  if (!it->is_string()) return {ref.id, Verdict::fail, fmt::format("openapi: {} is not a string", it->dump()), {}};
+  if (!it->is_string()) return {ref.id, Verdict::fail, fmt::format("openapi: {} is not a string", shown(*it)), {}};
   static const std::regex version(R"(^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$)");
   const std::string v = it->get<std::string>();
   std::smatch m;
@@ -29,9 +32,9 @@ CheckResult do1_openapi_version(const Context& ctx, const catalogue::CheckRef& r
   return {ref.id, Verdict::pass, fmt::format("openapi: \"{}\"", v), {}};
 }
 
-CheckResult do2_refs(const Context& ctx, const catalogue::CheckRef& ref) {
-  if (!ctx.doc()) return ctx.prerequisite(ref.id);
-  const auto& d = ctx.evidence.document;
+CheckResult judge_do2(const Evidence& ev, const CheckRef& ref) {
+  if (!ev.doc()) return ev.prerequisite(ref.id);
+  const auto& d = ev.document;
   std::size_t externals = d.docs->external_count();
   if (d.unresolved.empty())
     return {ref.id, Verdict::pass,
@@ -48,9 +51,9 @@ CheckResult do2_refs(const Context& ctx, const catalogue::CheckRef& ref) {
           d.ref_exchanges};
 }
 
-CheckResult do3_paths(const Context& ctx, const catalogue::CheckRef& ref) {
-  const oas::json* doc = ctx.doc();
-  if (!doc) return ctx.prerequisite(ref.id);
+CheckResult judge_do3(const Evidence& ev, const CheckRef& ref) {
+  const oas::json* doc = ev.doc();
+  if (!doc) return ev.prerequisite(ref.id);
   auto it = doc->is_object() ? doc->find("paths") : doc->end();
   if (!doc->is_object() || it == doc->end()) return {ref.id, Verdict::fail, "no 'paths' in the document", {}};
   if (!it->is_object()) return {ref.id, Verdict::fail, "'paths' is not an object", {}};
@@ -63,9 +66,9 @@ CheckResult do3_paths(const Context& ctx, const catalogue::CheckRef& ref) {
   return {ref.id, Verdict::pass, fmt::format("{} documented", plural(it->size(), "path", "paths")), {}};
 }
 
-CheckResult ct1_contact(const Context& ctx, const catalogue::CheckRef& ref) {
-  const oas::json* doc = ctx.doc();
-  if (!doc) return ctx.prerequisite(ref.id);
+CheckResult judge_ct1(const Evidence& ev, const CheckRef& ref) {
+  const oas::json* doc = ev.doc();
+  if (!doc) return ev.prerequisite(ref.id);
   const oas::json* contact = nullptr;
   if (doc->is_object() && doc->contains("info") && (*doc)["info"].is_object() && (*doc)["info"].contains("contact"))
     contact = &(*doc)["info"]["contact"];
@@ -82,5 +85,12 @@ CheckResult ct1_contact(const Context& ctx, const catalogue::CheckRef& ref) {
                       (*contact)["email"].get<std::string>(), (*contact)["url"].get<std::string>()),
           {}};
 }
+
+}  // namespace
+
+extern const Check do1{.id = "DO-1", .needs = document, .judge = judge_do1};
+extern const Check do2{.id = "DO-2", .needs = document, .judge = judge_do2};
+extern const Check do3{.id = "DO-3", .needs = document, .judge = judge_do3};
+extern const Check ct1{.id = "CT-1", .needs = document, .judge = judge_ct1};
 
 }  // namespace adrprobe::checks

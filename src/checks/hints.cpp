@@ -7,7 +7,7 @@
 #include <regex>
 #include <set>
 
-#include "checks/checks.hpp"
+#include "checks/check.hpp"
 #include "oas/pointer.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
@@ -18,9 +18,9 @@ namespace {
 constexpr std::size_t kMaxHints = 10;
 
 // Literal path segments of the documented paths (no {parameters}).
-std::vector<std::pair<std::string, std::string>> segments(const Context& ctx) {
+std::vector<std::pair<std::string, std::string>> segments(const Evidence& ev) {
   std::vector<std::pair<std::string, std::string>> out;  // segment, path
-  for (const auto& p : ctx.evidence.all_paths)
+  for (const auto& p : ev.paths)
     for (const auto& s : split(p.template_path, '/'))
       if (!s.empty() && s.front() != '{') out.emplace_back(s, p.template_path);
   return out;
@@ -73,14 +73,14 @@ void add(std::vector<std::string>& hints, std::set<std::string>& seen, std::stri
 }
 
 // collections=false: verb-like segments; true: singular collection names.
-std::vector<std::string> naming(const Context& ctx, bool collections) {
+std::vector<std::string> naming(const Evidence& ev, bool collections) {
   static const std::set<std::string> verbs{
       "get", "create", "update", "delete", "remove", "add", "list", "fetch", "set", "save", "insert", "edit",
       "find", "do", "execute", "run", "process", "send", "haal", "maak", "wijzig", "verwijder", "voegtoe",
       "bewerk", "opslaan", "ophalen", "aanmaken", "wijzigen", "verwijderen", "toevoegen", "zoeken", "verstuur"};
   std::vector<std::string> hints;
   std::set<std::string> seen;
-  for (const auto& p : ctx.evidence.all_paths) {
+  for (const auto& p : ev.paths) {
     auto segs = split(p.template_path, '/');
     for (std::size_t i = 0; i < segs.size(); ++i) {
       const std::string& s = segs[i];
@@ -107,7 +107,7 @@ std::vector<std::string> naming(const Context& ctx, bool collections) {
   return hints;
 }
 
-std::vector<std::string> language(const Context& ctx) {
+std::vector<std::string> language(const Evidence& ev) {
   static const std::set<std::string> english{
       "users", "user", "orders", "order", "buildings", "building", "addresses", "address", "persons", "person",
       "people", "customers", "customer", "products", "product", "items", "item", "accounts", "account",
@@ -115,13 +115,13 @@ std::vector<std::string> language(const Context& ctx) {
       "invoices", "companies", "company", "employees", "organisations", "organizations", "locations"};
   std::vector<std::string> hints;
   std::set<std::string> seen;
-  for (const auto& [seg, path] : segments(ctx))
+  for (const auto& [seg, path] : segments(ev))
     if (english.count(to_lower(seg)))
       add(hints, seen, fmt::format("'{}' in {} is English: define interfaces in Dutch unless an official English glossary exists", seg, path));
   return hints;
 }
 
-std::vector<std::string> implementation(const Context& ctx) {
+std::vector<std::string> implementation(const Evidence& ev) {
   static const std::regex tech_in_path(
       R"((\.php|\.aspx?|\.jsp|\.cgi|cgi-bin|servlet|wp-json|django|rails|spring|laravel|mongo|mysql|postgres|oracle|sqlserver|hibernate|tomcat))",
       std::regex::icase);
@@ -130,11 +130,11 @@ std::vector<std::string> implementation(const Context& ctx) {
       R"(Traceback \(most recent call last\)|Exception in thread|\bat [a-z]+(\.[a-zA-Z_$]+)+\(|System\.[A-Za-z]+Exception|Stack trace:|SQLSTATE\[|ORA-[0-9]{5})");
   std::vector<std::string> hints;
   std::set<std::string> seen;
-  for (const auto& [seg, path] : segments(ctx))
+  for (const auto& [seg, path] : segments(ev))
     if (seg.size() <= 256 && std::regex_search(seg, tech_in_path))
       add(hints, seen, fmt::format("'{}' in {} names a platform, framework or database", seg, path));
   Seen headers;
-  for (const auto& e : ctx.exchanges) {
+  for (const auto& e : ev.exchanges) {
     if (!e.to_api || !e.status) continue;
     if (const auto* v = e.header("x-powered-by")) headers.add("X-Powered-By: " + *v, e.id);
     if (const auto* v = e.header("x-aspnet-version")) headers.add("X-AspNet-Version: " + *v, e.id);
@@ -149,11 +149,11 @@ std::vector<std::string> implementation(const Context& ctx) {
   return hints;
 }
 
-std::vector<std::string> stateless(const Context& ctx) {
+std::vector<std::string> stateless(const Evidence& ev) {
   std::vector<std::string> hints;
   std::set<std::string> seen;
   Seen cookies;
-  for (const auto& e : ctx.exchanges) {
+  for (const auto& e : ev.exchanges) {
     if (!e.to_api || !e.status) continue;
     // Name only: a cookie value may be a session secret.
     if (const auto* v = e.header("set-cookie"))
@@ -163,12 +163,12 @@ std::vector<std::string> stateless(const Context& ctx) {
   return hints;
 }
 
-std::vector<std::string> geospatial(const Context& ctx) {
+std::vector<std::string> geospatial(const Evidence& ev) {
   static const std::set<std::string> geo_keys{"geometry", "geometrie", "coordinates", "coordinaten", "bbox",
                                               "geom", "crs", "point", "polygon", "multipolygon", "linestring"};
   std::vector<std::string> hints;
   std::set<std::string> seen;
-  const oas::json* doc = ctx.doc();
+  const oas::json* doc = ev.doc();
   if (!doc) return hints;
   for_each_object(*doc, [&](const oas::json& node, const std::string& ptr) {
     if (ptr.ends_with("/properties"))
@@ -181,17 +181,17 @@ std::vector<std::string> geospatial(const Context& ctx) {
   return hints;
 }
 
-std::vector<std::string> sensitive_uris(const Context& ctx) {
+std::vector<std::string> sensitive_uris(const Evidence& ev) {
   static const std::regex sensitive(
       R"(bsn|burgerservicenummer|token|api[-_]?key|password|wachtwoord|secret|session[-_]?id|credential|pincode)",
       std::regex::icase);
   std::vector<std::string> hints;
   std::set<std::string> seen;
-  for (const auto& p : ctx.evidence.all_paths)
+  for (const auto& p : ev.paths)
     for (const auto& seg : split(p.template_path, '/'))
       if (seg.size() <= 256 && std::regex_search(seg, sensitive))
         add(hints, seen, fmt::format("'{}' in {} may put sensitive data in the URI", seg, p.template_path));
-  const oas::json* doc = ctx.doc();
+  const oas::json* doc = ev.doc();
   if (!doc) return hints;
   // Parameter objects in the path or query string (anywhere in the document).
   for_each_object(*doc, [&](const oas::json& n, const std::string&) {
@@ -207,17 +207,22 @@ std::vector<std::string> sensitive_uris(const Context& ctx) {
   return hints;
 }
 
+std::vector<std::string> verbs(const Evidence& ev) { return naming(ev, false); }
+std::vector<std::string> collections(const Evidence& ev) { return naming(ev, true); }
+
 }  // namespace
 
-std::vector<std::string> hints_for(const std::string& producer, const Context& ctx) {
-  if (producer == "naming") return naming(ctx, false);
-  if (producer == "plural") return naming(ctx, true);
-  if (producer == "language") return language(ctx);
-  if (producer == "implementation") return implementation(ctx);
-  if (producer == "stateless") return stateless(ctx);
-  if (producer == "geospatial") return geospatial(ctx);
-  if (producer == "sensitive-uris") return sensitive_uris(ctx);
-  return {};
+const std::vector<HintProducer>& hint_producers() {
+  static const std::vector<HintProducer> producers{
+      {"naming", verbs},
+      {"plural", collections},
+      {"language", language},
+      {"implementation", implementation},
+      {"stateless", stateless},
+      {"geospatial", geospatial},
+      {"sensitive-uris", sensitive_uris},
+  };
+  return producers;
 }
 
 }  // namespace adrprobe::checks

@@ -1,33 +1,45 @@
 // /core/http-methods (API-03): HM-0 (document), HM-1..HM-3 (live).
 #include <fmt/format.h>
 
-#include "checks/checks.hpp"
+#include "checks/check.hpp"
+#include "checks/findings.hpp"
 #include "http/allow.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
 namespace adrprobe::checks {
+namespace {
 
-using report::Verdict;
-
-CheckResult hm0_static(const Context& ctx, const catalogue::CheckRef& ref) {
-  if (!ctx.doc()) return ctx.prerequisite(ref.id);
+CheckResult judge_hm0(const Evidence& ev, const CheckRef& ref) {
+  if (!ev.doc()) return ev.prerequisite(ref.id);
   Findings f(ref.id);
-  for (const auto& p : ctx.evidence.all_paths)
+  for (const auto& p : ev.paths)
     for (const auto& m : p.methods)
       if (m != "GET" && m != "POST" && m != "PUT" && m != "PATCH" && m != "DELETE")
         f.add(Verdict::warn, fmt::format("{} documents {} (outside the rule's method table)", p.template_path, m));
   return f.result("operations use only GET, POST, PUT, PATCH and DELETE");
 }
 
-CheckResult hm1_get_head(const Context& ctx, const catalogue::CheckRef& ref) {
+// HM-1 (test case 1): GET and HEAD on every probed target.
+void plan_hm1(Planner& p, const engine::Settings&, const Target& t, const CheckRef& ref) {
+  p.add(engine::probe_request("GET", t.url), ref.id);
+  p.add(engine::probe_request("HEAD", t.url), ref.id);
+}
+
+CheckResult judge_hm1(const Evidence& ev, const CheckRef& ref) {
   Findings f(ref.id);
   std::size_t n = 0;
-  for (const auto& p : ctx.evidence.probed) {
-    for (int id : {p.get, p.head}) {
+  for (const auto& t : ev.targets) {
+    for (const char* method : {"GET", "HEAD"}) {
       ++n;
-      const auto& e = ctx.ex(id);
-      if (e.error) f.add(Verdict::error, ctx.describe(id), {id});
+      const http::Result* r = ev.result(engine::probe_request(method, t.url));
+      if (!r) {
+        f.add(Verdict::error, fmt::format("{} {} was not sent", method, url_path(t.url)));
+        continue;
+      }
+      int id = r->last();
+      const auto& e = ev.ex(id);
+      if (e.error) f.add(Verdict::error, ev.describe(id), {id});
       else if (*e.status == 405) f.add(Verdict::fail, fmt::format("{} {} → 405", e.method, url_path(e.url)), {id});
       else f.add(Verdict::pass, "", {id});
     }
@@ -35,19 +47,45 @@ CheckResult hm1_get_head(const Context& ctx, const catalogue::CheckRef& ref) {
   return f.result(fmt::format("GET and HEAD are not refused with 405 ({} requests)", n));
 }
 
-CheckResult hm2_supported(const Context& ctx, const catalogue::CheckRef& ref) {
+// HM-2 (test case 2): the optional methods a documented path lists. Safe mode
+// sends only OPTIONS; the others need --allow-unsafe.
+struct Supported {
+  std::vector<std::string> sent, unsent;
+};
+Supported supported(const engine::Settings& s, const Target& t) {
+  Supported out;
+  if (t.is_base) return out;
+  for (const auto& m : t.path.methods) {
+    if (m == "GET" || m == "HEAD") continue;
+    (m == "OPTIONS" || s.allow_unsafe ? out.sent : out.unsent).push_back(m);
+  }
+  return out;
+}
+
+void plan_hm2(Planner& p, const engine::Settings& s, const Target& t, const CheckRef& ref) {
+  for (const auto& m : supported(s, t).sent) p.add(engine::probe_request(m, t.url), ref.id);
+}
+
+CheckResult judge_hm2(const Evidence& ev, const CheckRef& ref) {
   Findings f(ref.id);
   std::vector<std::string> unsent;
-  for (const auto& p : ctx.evidence.probed) {
-    if (p.is_base) continue;
-    for (const auto& [method, id] : p.supported) {
-      const auto& e = ctx.ex(id);
-      if (e.error) f.add(Verdict::error, ctx.describe(id), {id});
+  for (const auto& t : ev.targets) {
+    auto methods = supported(ev.settings, t);
+    for (const auto& method : methods.sent) {
+      const http::Result* r = ev.result(engine::probe_request(method, t.url));
+      if (!r) {
+        f.add(Verdict::error, fmt::format("{} {} was not sent", method, url_path(t.url)));
+        continue;
+      }
+      int id = r->last();
+      const auto& e = ev.ex(id);
+      if (e.error) f.add(Verdict::error, ev.describe(id), {id});
       else if (*e.status == 405)
-        f.add(Verdict::fail, fmt::format("{} {} → 405, although the document says it is supported", method, url_path(e.url)), {id});
+        f.add(Verdict::fail, fmt::format("{} {} → 405, although the document says it is supported", method, url_path(e.url)),
+              {id});
       else f.add(Verdict::pass, "", {id});
     }
-    for (const auto& m : p.supported_unsent) unsent.push_back(m + " " + p.plan.template_path);
+    for (const auto& m : methods.unsent) unsent.push_back(m + " " + t.path.template_path);
   }
   if (f.empty()) {
     if (!unsent.empty())
@@ -60,15 +98,36 @@ CheckResult hm2_supported(const Context& ctx, const catalogue::CheckRef& ref) {
   return r;
 }
 
-CheckResult hm3_unsupported(const Context& ctx, const catalogue::CheckRef& ref) {
+// HM-3 (test case 3): an optional method the path does not document: TRACE,
+// and with --allow-unsafe the undocumented unsafe methods (empty body).
+std::vector<std::string> unsupported(const engine::Settings& s, const Target& t) {
+  std::vector<std::string> out;
+  if (t.is_base) return out;
+  std::vector<std::string> candidates{"TRACE"};
+  if (s.allow_unsafe) candidates.insert(candidates.end(), {"DELETE", "PUT", "PATCH", "POST"});
+  for (const auto& m : candidates)
+    if (!t.path.methods.count(m)) out.push_back(m);
+  return out;
+}
+
+void plan_hm3(Planner& p, const engine::Settings& s, const Target& t, const CheckRef& ref) {
+  for (const auto& m : unsupported(s, t)) p.add(engine::probe_request(m, t.url), ref.id);
+}
+
+CheckResult judge_hm3(const Evidence& ev, const CheckRef& ref) {
   Findings f(ref.id);
-  for (const auto& p : ctx.evidence.probed) {
-    if (p.is_base) continue;
-    for (const auto& [method, id] : p.unsupported) {
-      const auto& e = ctx.ex(id);
-      std::string req = fmt::format("{} {}", method, url_path(e.url));
+  for (const auto& t : ev.targets) {
+    for (const auto& method : unsupported(ev.settings, t)) {
+      const http::Result* r = ev.result(engine::probe_request(method, t.url));
+      std::string req = fmt::format("{} {}", method, url_path(t.url));
+      if (!r) {
+        f.add(Verdict::error, req + " was not sent");
+        continue;
+      }
+      int id = r->last();
+      const auto& e = ev.ex(id);
       if (e.error) {
-        f.add(Verdict::error, ctx.describe(id), {id});
+        f.add(Verdict::error, ev.describe(id), {id});
         continue;
       }
       if (*e.status != 405) {
@@ -82,7 +141,7 @@ CheckResult hm3_unsupported(const Context& ctx, const catalogue::CheckRef& ref) 
       }
       auto allowed = http::parse_allow(*allow);
       std::vector<std::string> omitted;
-      for (const auto& m : p.plan.methods)
+      for (const auto& m : t.path.methods)
         if (!allowed.count(m)) omitted.push_back(m);
       if (allowed.count(method)) f.add(Verdict::warn, fmt::format("{} → 405 but Allow: {} lists {}", req, *allow, method), {id});
       else if (!omitted.empty())
@@ -91,12 +150,19 @@ CheckResult hm3_unsupported(const Context& ctx, const catalogue::CheckRef& ref) 
     }
   }
   if (f.empty()) {
-    bool any_path = ctx.evidence.probed.size() > 1;
+    bool any_path = ev.targets.size() > 1;
     return {ref.id, Verdict::skip,
             any_path ? "no unsupported method to send (every probed path documents TRACE)" : "no documented path probed",
             {}};
   }
   return f.result("unsupported methods are answered 405 with an Allow header");
 }
+
+}  // namespace
+
+extern const Check hm0{.id = "HM-0", .needs = document, .judge = judge_hm0};
+extern const Check hm1{.id = "HM-1", .needs = requests, .plan_target = plan_hm1, .judge = judge_hm1};
+extern const Check hm2{.id = "HM-2", .needs = requests | document, .plan_target = plan_hm2, .judge = judge_hm2};
+extern const Check hm3{.id = "HM-3", .needs = requests | document, .plan_target = plan_hm3, .judge = judge_hm3};
 
 }  // namespace adrprobe::checks

@@ -1,84 +1,125 @@
 // /core/publish-openapi (API-51): PO-1, PO-2, PO-3.
 #include <fmt/format.h>
 
-#include "checks/checks.hpp"
+#include "checks/check.hpp"
 #include "oas/equal.hpp"
 #include "oas/parse.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
 namespace adrprobe::checks {
-
-using report::Verdict;
-
 namespace {
-CheckResult publication_prerequisite(const Context& ctx, const std::string& id) {
-  const auto& f = ctx.evidence.po1_fetch;
-  return CheckResult{id, f.transport() ? Verdict::error : Verdict::fail,
-                     "prerequisite not met: " + f.message, {f.last_exchange}};
-}
-}  // namespace
 
-CheckResult po1_public_json(const Context& ctx, const catalogue::CheckRef& ref) {
-  const auto& ev = ctx.evidence;
-  const auto& f = ev.po1_fetch;
-  std::vector<int> ids = ev.po1.chain;
+// PO-1: the description document as published: no -H, redirects followed.
+// The engine fetches the same request to acquire the document.
+RequestSpec published(const engine::Settings& s) { return engine::document_request(s.base_url + "/openapi.json"); }
+
+// PO-2: the same GET with a foreign Origin.
+RequestSpec published_cors(const engine::Settings& s, const std::string& origin) {
+  RequestSpec r = engine::document_request(s.base_url + "/openapi.json");
+  r.body = engine::BodyLimit::probe;
+  r.extra_headers = {{"Origin", origin}};
+  return r;
+}
+
+// PO-3: openapi.yaml, redirects not followed.
+RequestSpec published_yaml(const engine::Settings& s) {
+  RequestSpec r = engine::document_request(s.base_url + "/openapi.yaml");
+  r.max_redirects = 0;
+  return r;
+}
+
+// PO-2 and PO-3 build on PO-1: without the published JSON there is nothing to judge.
+std::optional<CheckResult> publication_failed(const Evidence& ev, const std::string& id) {
+  const auto& f = ev.document.published_fetch;
+  if (!f) return CheckResult{id, Verdict::error, "the description document was not fetched", {}};
+  if (f->ok()) return std::nullopt;
+  return CheckResult{id, f->transport() ? Verdict::error : Verdict::fail, "prerequisite not met: " + f->message,
+                     {f->last_exchange()}};
+}
+
+void plan_po1(Planner& p, const PlanInput& in, const CheckRef& ref) {
+  if (in.phase == 1) p.add(published(in.settings), ref.id);
+}
+
+CheckResult judge_po1(const Evidence& ev, const CheckRef& ref) {
+  const auto& d = ev.document;
+  if (!d.published_fetch) return {ref.id, Verdict::error, "the description document was not fetched", {}};
+  const auto& f = *d.published_fetch;
+  std::vector<int> ids = f.chain;
   if (f.transport()) return {ref.id, Verdict::error, f.message, ids};
   if (!f.ok()) {
-    if (ev.po1_with_headers_fetch && ev.po1_with_headers_fetch->ok()) {
-      ids.insert(ids.end(), ev.po1_with_headers->chain.begin(), ev.po1_with_headers->chain.end());
+    if (d.published_with_headers && d.published_with_headers->ok()) {
+      ids.insert(ids.end(), d.published_with_headers->chain.begin(), d.published_with_headers->chain.end());
       return {ref.id, Verdict::fail,
               fmt::format("requires authentication: {} without the -H headers, a JSON document with them", f.message),
               ids};
     }
-    const auto& last = ctx.ex(f.last_exchange);
+    const auto& last = ev.ex(f.last_exchange());
     if (last.status && (*last.status == 401 || *last.status == 403))
       return {ref.id, Verdict::fail, fmt::format("requires authentication: {}", f.message), ids};
     return {ref.id, Verdict::fail, f.message, ids};
   }
   if (f.redirects > 0)
     return {ref.id, Verdict::warn,
-            fmt::format("served only after {} to {}: {}", plural(f.redirects, "redirect", "redirects"),
-                        f.final_url, f.message),
+            fmt::format("served only after {} to {}: {}", plural(f.redirects, "redirect", "redirects"), f.final_url,
+                        f.message),
             ids};
   return {ref.id, Verdict::pass, f.message, ids};
 }
 
-CheckResult po2_cors(const Context& ctx, const catalogue::CheckRef& ref) {
-  if (ctx.publication_failed()) return publication_prerequisite(ctx, ref.id);
-  const auto& ev = ctx.evidence;
-  int last = ev.po2.last();
-  if (auto err = ctx.transport_error(ref.id, last)) return *err;
-  const auto& e = ctx.ex(last);
-  const std::string* acao = e.header("access-control-allow-origin");
-  std::string req = fmt::format("GET {} with Origin: {}", url_path(e.url), ev.po2_origin);
-  if (!acao) return {ref.id, Verdict::fail, req + " → no Access-Control-Allow-Origin header", ev.po2.chain};
-  if (*acao == "*") return {ref.id, Verdict::pass, req + " → Access-Control-Allow-Origin: *", ev.po2.chain};
-  if (*acao == ev.po2_origin) return {ref.id, Verdict::pass, req + " → the origin is echoed", ev.po2.chain};
-  return {ref.id, Verdict::fail, fmt::format("{} → Access-Control-Allow-Origin: {} (not every origin)", req, *acao),
-          ev.po2.chain};
+void plan_po2(Planner& p, const PlanInput& in, const CheckRef& ref) {
+  if (in.phase == 1) p.add(published_cors(in.settings, in.origin), ref.id);
 }
 
-CheckResult po3_yaml(const Context& ctx, const catalogue::CheckRef& ref) {
-  if (ctx.publication_failed()) return publication_prerequisite(ctx, ref.id);
-  const auto& ev = ctx.evidence;
-  int id = ev.po3.last();
-  if (auto err = ctx.transport_error(ref.id, id)) return *err;
-  const auto& e = ctx.ex(id);
-  std::string got = ctx.describe(id);
+CheckResult judge_po2(const Evidence& ev, const CheckRef& ref) {
+  if (auto r = publication_failed(ev, ref.id)) return *r;
+  const http::Result* res = ev.result(published_cors(ev.settings, ev.origin));
+  if (!res) return {ref.id, Verdict::error, "the CORS request was not sent", {}};
+  int last = res->last();
+  if (auto err = ev.transport_error(ref.id, last)) return *err;
+  const auto& e = ev.ex(last);
+  const std::string* acao = e.header("access-control-allow-origin");
+  std::string req = fmt::format("GET {} with Origin: {}", url_path(e.url), ev.origin);
+  if (!acao) return {ref.id, Verdict::fail, req + " → no Access-Control-Allow-Origin header", res->chain};
+  if (*acao == "*") return {ref.id, Verdict::pass, req + " → Access-Control-Allow-Origin: *", res->chain};
+  if (*acao == ev.origin) return {ref.id, Verdict::pass, req + " → the origin is echoed", res->chain};
+  return {ref.id, Verdict::fail, fmt::format("{} → Access-Control-Allow-Origin: {} (not every origin)", req, *acao),
+          res->chain};
+}
+
+void plan_po3(Planner& p, const PlanInput& in, const CheckRef& ref) {
+  if (in.phase == 1) p.add(published_yaml(in.settings), ref.id);
+}
+
+CheckResult judge_po3(const Evidence& ev, const CheckRef& ref) {
+  if (auto r = publication_failed(ev, ref.id)) return *r;
+  const http::Result* res = ev.result(published_yaml(ev.settings));
+  if (!res) return {ref.id, Verdict::error, "openapi.yaml was not requested", {}};
+  int id = res->last();
+  if (auto err = ev.transport_error(ref.id, id)) return *err;
+  const auto& e = ev.ex(id);
+  std::string got = ev.describe(id);
   int status = e.status.value_or(0);
   if (status == 404 || status == 410) return {ref.id, Verdict::skip, got + ": no YAML variant (it is optional)", {id}};
   if (!e.is_success()) return {ref.id, Verdict::warn, got + " (expected 2xx, or 404/410 when there is none)", {id}};
   if (e.body_truncated)
-    return {ref.id, Verdict::fail, fmt::format("{}: larger than {} bytes", got, ctx.settings.limits.max_document_bytes), {id}};
-  auto parsed = oas::parse_yaml(e.body, ctx.settings.limits);
+    return {ref.id, Verdict::fail, fmt::format("{}: larger than {} bytes", got, ev.settings.limits.max_document_bytes),
+            {id}};
+  auto parsed = oas::parse_yaml(e.body, ev.settings.limits);
   if (!parsed.ok) return {ref.id, Verdict::fail, fmt::format("{}: {}", got, parsed.error), {id}};
-  const oas::json* json_doc = ctx.published();
+  const oas::json* json_doc = ev.published();
   if (!json_doc) return {ref.id, Verdict::skip, "no openapi.json to compare with", {id}};
   if (auto diff = oas::first_difference(*json_doc, parsed.value))
     return {ref.id, Verdict::fail,
             fmt::format("{}: differs from openapi.json at '{}'", got, diff->empty() ? "/" : *diff), {id}};
   return {ref.id, Verdict::pass, got + ": the same document as openapi.json", {id}};
 }
+
+}  // namespace
+
+extern const Check po1{.id = "PO-1", .needs = requests, .plan_run = plan_po1, .judge = judge_po1};
+extern const Check po2{.id = "PO-2", .needs = requests, .plan_run = plan_po2, .judge = judge_po2};
+extern const Check po3{.id = "PO-3", .needs = requests, .plan_run = plan_po3, .judge = judge_po3};
 
 }  // namespace adrprobe::checks

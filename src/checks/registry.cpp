@@ -1,27 +1,80 @@
-#include <map>
+// The one table of checks: adding a check is one line here (plus its
+// catalogue entry, its source file and its unit test). The order is the
+// order in which checks plan their requests, which is the order they are sent.
+#include <fmt/format.h>
 
-#include "checks/checks.hpp"
+#include <set>
+
+#include "checks/check.hpp"
+
+// X(variable): each check is defined in checks/<family>.cpp as
+// `extern const Check <variable>`.
+#define ADRPROBE_CHECKS(X) \
+  X(po1) X(po2) X(po3)                        /* publish_openapi.cpp */ \
+  X(do1) X(do2) X(do3) X(ct1)                 /* doc_openapi.cpp */ \
+  X(sv1) X(uv1) X(uv2) X(uv3)                 /* versioning.cpp */ \
+  X(vh1) X(vh2) X(vh3) X(vh4)                 /* version_header.cpp */ \
+  X(hm0) X(hm1)                               /* http_methods.cpp */ \
+  X(nt1) X(nt2)                               /* trailing_slash.cpp */ \
+  X(hm2) X(hm3)                               /* http_methods.cpp */ \
+  X(ts1) X(ts2) X(ts3) X(ts4) X(ts5) X(ts6) X(ts7) /* transport.cpp */
 
 namespace adrprobe::checks {
 
-CheckFn find_check(const std::string& id) {
-  static const std::map<std::string, CheckFn> registry{
-      {"PO-1", po1_public_json}, {"PO-2", po2_cors},           {"PO-3", po3_yaml},
-      {"DO-1", do1_openapi_version}, {"DO-2", do2_refs},       {"DO-3", do3_paths},
-      {"SV-1", sv1_semver},      {"UV-1", uv1_base_major},     {"UV-2", uv2_servers},
-      {"UV-3", uv3_major_matches},
-      {"VH-1", vh1_header_present}, {"VH-2", vh2_header_semver}, {"VH-3", vh3_header_matches},
-      {"VH-4", vh4_every_response},
-      {"NT-1", nt1_static},      {"NT-2", nt2_live},
-      {"HM-0", hm0_static},      {"HM-1", hm1_get_head},       {"HM-2", hm2_supported},
-      {"HM-3", hm3_unsupported},
-      {"TS-1", ts1_tls},         {"TS-2", ts2_protocols},      {"TS-3", ts3_cipher},
-      {"TS-4", ts4_certificate}, {"TS-5", ts5_hsts},           {"TS-6", ts6_security_headers},
-      {"TS-7", ts7_cors},
-      {"CT-1", ct1_contact},
-  };
-  auto it = registry.find(id);
-  return it == registry.end() ? nullptr : it->second;
+#define ADRPROBE_DECLARE(name) extern const Check name;
+ADRPROBE_CHECKS(ADRPROBE_DECLARE)
+#undef ADRPROBE_DECLARE
+
+const std::vector<const Check*>& registry() {
+#define ADRPROBE_ENTRY(name) &name,
+  static const std::vector<const Check*> checks{ADRPROBE_CHECKS(ADRPROBE_ENTRY)};
+#undef ADRPROBE_ENTRY
+  return checks;
+}
+
+const Check* find_check(std::string_view id) {
+  for (const Check* c : registry())
+    if (c->id == id) return c;
+  return nullptr;
+}
+
+const HintProducer* find_hints(std::string_view name) {
+  for (const auto& h : hint_producers())
+    if (h.name == name) return &h;
+  return nullptr;
+}
+
+std::vector<std::string> validate(const catalogue::Catalogue& cat) {
+  std::vector<std::string> problems;
+  std::set<std::string_view> ids;
+  for (const Check* c : registry()) {
+    if (!ids.insert(c->id).second) problems.push_back(fmt::format("check {} is registered twice", c->id));
+    if (!c->judge) problems.push_back(fmt::format("check {} has no judge", c->id));
+    if (!cat.check(std::string(c->id))) problems.push_back(fmt::format("check {} has no entry in checks.yaml", c->id));
+  }
+  for (const auto& id : cat.check_ids())
+    if (!find_check(id)) problems.push_back(fmt::format("checks.yaml lists {}, which has no implementation", id));
+  for (const auto& name : cat.edition_names()) {
+    const auto* e = cat.edition(name);
+    for (const auto& rule : e->rules) {
+      for (const auto& ref : rule.checks) {
+        const Check* c = find_check(ref.id);
+        if (!c) {
+          problems.push_back(fmt::format("edition {} rule {}: unknown check {}", name, rule.id, ref.id));
+          continue;
+        }
+        for (const auto& [param, value] : ref.params) {
+          bool known = false;
+          for (auto p : c->params) known = known || p == param;
+          if (!known)
+            problems.push_back(fmt::format("edition {} rule {}: check {} has no parameter '{}'", name, rule.id, ref.id, param));
+        }
+      }
+      for (const auto& h : rule.hints)
+        if (!find_hints(h)) problems.push_back(fmt::format("edition {} rule {}: unknown hint producer '{}'", name, rule.id, h));
+    }
+  }
+  return problems;
 }
 
 }  // namespace adrprobe::checks

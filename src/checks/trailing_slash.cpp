@@ -1,17 +1,17 @@
 // /core/no-trailing-slash (API-48): NT-1 (document), NT-2 (live).
 #include <fmt/format.h>
 
-#include "checks/checks.hpp"
+#include "checks/check.hpp"
+#include "checks/findings.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
 namespace adrprobe::checks {
+namespace {
 
-using report::Verdict;
-
-CheckResult nt1_static(const Context& ctx, const catalogue::CheckRef& ref) {
-  const oas::json* doc = ctx.doc();
-  if (!doc) return ctx.prerequisite(ref.id);
+CheckResult judge_nt1(const Evidence& ev, const CheckRef& ref) {
+  const oas::json* doc = ev.doc();
+  if (!doc) return ev.prerequisite(ref.id);
   auto paths = doc->is_object() ? doc->find("paths") : doc->end();
   if (!doc->is_object() || paths == doc->end() || !paths->is_object())
     return {ref.id, Verdict::skip, "no paths in the document (see DO-3)", {}};
@@ -19,17 +19,25 @@ CheckResult nt1_static(const Context& ctx, const catalogue::CheckRef& ref) {
   for (auto it = paths->begin(); it != paths->end(); ++it)
     if (it.key() != "/" && !it.key().empty() && it.key().back() == '/') bad.push_back(it.key());
   if (!bad.empty())
-    return {ref.id, Verdict::fail,
-            fmt::format("documented paths ending with '/': {}", join(bad, ", ", 10)),
-            {}};
+    return {ref.id, Verdict::fail, fmt::format("documented paths ending with '/': {}", join(bad, ", ", 10)), {}};
   return {ref.id, Verdict::pass, fmt::format("none of the {} documented paths ends with '/'", paths->size()), {}};
 }
 
-CheckResult nt2_live(const Context& ctx, const catalogue::CheckRef& ref) {
+// NT-2: GET {url}/, redirects not followed.
+RequestSpec slash(const Target& t) { return engine::probe_request("GET", t.url + "/"); }
+
+void plan_nt2(Planner& p, const engine::Settings&, const Target& t, const CheckRef& ref) { p.add(slash(t), ref.id); }
+
+CheckResult judge_nt2(const Evidence& ev, const CheckRef& ref) {
   Findings f(ref.id);
-  for (const auto& p : ctx.evidence.probed) {
-    int id = p.slash;
-    const auto& e = ctx.ex(id);
+  for (const auto& t : ev.targets) {
+    const http::Result* r = ev.result(slash(t));
+    if (!r) {
+      f.add(Verdict::error, fmt::format("GET {}/ was not sent", url_path(t.url)));
+      continue;
+    }
+    int id = r->last();
+    const auto& e = ev.ex(id);
     std::string req = fmt::format("GET {}", url_path(e.url));
     if (e.error) {
       f.add(Verdict::error, fmt::format("{}: {}", req, *e.error), {id});
@@ -45,8 +53,12 @@ CheckResult nt2_live(const Context& ctx, const catalogue::CheckRef& ref) {
       f.add(Verdict::warn, fmt::format("{} → {}: behind authentication, supply -H", req, status), {id});
     else f.add(Verdict::fail, fmt::format("{} → {} (expected 404)", req, status), {id});
   }
-  std::size_t n = ctx.evidence.probed.size();
-  return f.result(fmt::format("{} with a trailing slash answered 404", plural(n, "URL", "URLs")));
+  return f.result(fmt::format("{} with a trailing slash answered 404", plural(ev.targets.size(), "URL", "URLs")));
 }
+
+}  // namespace
+
+extern const Check nt1{.id = "NT-1", .needs = document, .judge = judge_nt1};
+extern const Check nt2{.id = "NT-2", .needs = requests, .plan_target = plan_nt2, .judge = judge_nt2};
 
 }  // namespace adrprobe::checks

@@ -4,26 +4,24 @@
 
 #include <regex>
 
-#include "checks/checks.hpp"
+#include "checks/base_url.hpp"
+#include "checks/check.hpp"
+#include "checks/findings.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
 namespace adrprobe::checks {
-
-using report::Verdict;
-
 namespace {
 
-Verdict from_level(const Context& ctx, const std::string& level) {
-  std::string v = ctx.ncsc ? ctx.ncsc->verdict_of(level) : "fail";
+Verdict from_level(const Evidence& ev, const std::string& level) {
+  std::string v = ev.ncsc ? ev.ncsc->verdict_of(level) : "fail";
   return report::verdict_from_string(v).value_or(Verdict::fail);
 }
 
 std::string pretty_level(const std::string& level) { return replace_all(level, "_", " "); }
 
 // TS-2..TS-4 need handshake facts; the reason when there are none.
-std::optional<CheckResult> no_handshake(const Context& ctx, const std::string& id) {
-  const auto& ev = ctx.evidence;
+std::optional<CheckResult> no_handshake(const Evidence& ev, const std::string& id) {
   if (!ev.https) return CheckResult{id, Verdict::skip, "no TLS: the base URL is http:// (see TS-1)", {}};
   if (!ev.tls) return CheckResult{id, Verdict::error, "the TLS handshakes did not run", {}};
   if (!ev.tls->handshake_ok)
@@ -32,7 +30,7 @@ std::optional<CheckResult> no_handshake(const Context& ctx, const std::string& i
 }
 
 // The missing-header verdict: warn, or what the edition sets (2.1.0: missing: fail).
-Verdict missing_verdict(const catalogue::CheckRef& ref) {
+Verdict missing_verdict(const CheckRef& ref) {
   auto it = ref.params.find("missing");
   if (it == ref.params.end()) return Verdict::warn;
   return report::verdict_from_string(it->second).value_or(Verdict::warn);
@@ -44,10 +42,7 @@ bool has_token(const std::string& value, const std::string& token) {
   return false;
 }
 
-}  // namespace
-
-CheckResult ts1_tls(const Context& ctx, const catalogue::CheckRef& ref) {
-  const auto& ev = ctx.evidence;
+CheckResult judge_ts1(const Evidence& ev, const CheckRef& ref) {
   if (!ev.https) return {ref.id, Verdict::fail, "the base URL is http://: connections must use TLS (https://)", {}};
   if (!ev.tls) return {ref.id, Verdict::error, "the TLS handshakes did not run", {}};
   const auto& t = *ev.tls;
@@ -55,15 +50,14 @@ CheckResult ts1_tls(const Context& ctx, const catalogue::CheckRef& ref) {
   if (!t.connected || t.silent) return {ref.id, Verdict::error, fmt::format("no TLS answer from {}: {}", where, t.error), {}};
   if (!t.handshake_ok) return {ref.id, Verdict::fail, fmt::format("TLS handshake with {} failed: {}", where, t.error), {}};
   if (!t.trusted) {
-    std::string go_on = ctx.settings.insecure ? " (--insecure: the run went on)" : "";
+    std::string go_on = ev.settings.insecure ? " (--insecure: the run went on)" : "";
     return {ref.id, Verdict::fail, fmt::format("the certificate of {} is not trusted: {}{}", where, t.trust_error, go_on), {}};
   }
   return {ref.id, Verdict::pass, fmt::format("{} handshake with {}; the certificate verifies for {}", t.protocol, where, t.host), {}};
 }
 
-CheckResult ts2_protocols(const Context& ctx, const catalogue::CheckRef& ref) {
+CheckResult judge_ts2(const Evidence& ev, const CheckRef& ref) {
   // TS-2 reads only the pinned handshakes: it needs a connection, not a default handshake.
-  const auto& ev = ctx.evidence;
   if (!ev.https) return {ref.id, Verdict::skip, "no TLS: the base URL is http:// (see TS-1)", {}};
   if (!ev.tls) return {ref.id, Verdict::error, "the TLS handshakes did not run", {}};
   const auto& t = *ev.tls;
@@ -81,8 +75,8 @@ CheckResult ts2_protocols(const Context& ctx, const catalogue::CheckRef& ref) {
     }
     if (!p.accepted) continue;
     accepted.push_back(p.name);
-    std::string level = ctx.ncsc ? ctx.ncsc->protocol_level(p.name) : "insufficient";
-    Verdict v = from_level(ctx, level);
+    std::string level = ev.ncsc ? ev.ncsc->protocol_level(p.name) : "insufficient";
+    Verdict v = from_level(ev, level);
     if (p.name == "TLSv1.2" || p.name == "TLSv1.3") modern = true;
     if (v != Verdict::pass) f.add(v, fmt::format("{} accepted ({})", p.name, pretty_level(level)));
     else f.add(Verdict::pass, "");
@@ -95,51 +89,49 @@ CheckResult ts2_protocols(const Context& ctx, const catalogue::CheckRef& ref) {
   return r;
 }
 
-CheckResult ts3_cipher(const Context& ctx, const catalogue::CheckRef& ref) {
-  const auto& ev = ctx.evidence;
+CheckResult judge_ts3(const Evidence& ev, const CheckRef& ref) {
   if (ev.https && ev.tls && !ev.tls->handshake_ok && !ev.tls->fallback_cipher.empty()) {
     // The default handshake failed, a pinned one (offered every cipher) did not.
     const auto& t = *ev.tls;
-    std::string level = ctx.ncsc ? ctx.ncsc->cipher_level(t.fallback_cipher) : "insufficient";
-    return {ref.id, from_level(ctx, level),
+    std::string level = ev.ncsc ? ev.ncsc->cipher_level(t.fallback_cipher) : "insufficient";
+    return {ref.id, from_level(ev, level),
             fmt::format("{} negotiated {}: {} after the NCSC guidelines (the default handshake failed: {})",
                         t.fallback_protocol, t.fallback_cipher, pretty_level(level), t.error),
             {}};
   }
-  if (auto r = no_handshake(ctx, ref.id)) return *r;
-  const auto& t = *ctx.evidence.tls;
-  std::string level = ctx.ncsc ? ctx.ncsc->cipher_level(t.cipher) : "insufficient";
-  Verdict v = from_level(ctx, level);
+  if (auto r = no_handshake(ev, ref.id)) return *r;
+  const auto& t = *ev.tls;
+  std::string level = ev.ncsc ? ev.ncsc->cipher_level(t.cipher) : "insufficient";
+  Verdict v = from_level(ev, level);
   std::string message = fmt::format("{} negotiated {}: {} after the NCSC guidelines", t.protocol, t.cipher, pretty_level(level));
   // The key exchange group has its own NCSC level; the worse of the two counts.
   if (!t.group.empty()) {
-    std::string group_level = ctx.ncsc ? ctx.ncsc->group_level(t.group) : "insufficient";
-    v = report::worst(v, from_level(ctx, group_level));
+    std::string group_level = ev.ncsc ? ev.ncsc->group_level(t.group) : "insufficient";
+    v = report::worst(v, from_level(ev, group_level));
     message += fmt::format("; key exchange {}: {}", t.group, pretty_level(group_level));
   }
   return {ref.id, v, message, {}};
 }
 
-CheckResult ts4_certificate(const Context& ctx, const catalogue::CheckRef& ref) {
-  const auto& ev = ctx.evidence;
+CheckResult judge_ts4(const Evidence& ev, const CheckRef& ref) {
   bool pinned_chain = ev.https && ev.tls && !ev.tls->handshake_ok && !ev.tls->chain.empty();
   if (!pinned_chain)
-    if (auto r = no_handshake(ctx, ref.id)) return *r;
+    if (auto r = no_handshake(ev, ref.id)) return *r;
   const auto& t = *ev.tls;
   if (t.chain.empty()) return {ref.id, Verdict::error, "the server sent no certificate", {}};
   const auto& c = t.chain.front();
-  int warn_days = ctx.ncsc ? ctx.ncsc->expiry_warn_days : 14;
+  int warn_days = ev.ncsc ? ev.ncsc->expiry_warn_days : 14;
   std::string facts = fmt::format("subject {}, issuer {}, {}, {}", c.subject, c.issuer, c.key, c.signature);
   // NCSC: RSA keys below the minimum and SHA-1/MD5 signatures are insufficient
   // (the leaf and intermediates; a root's self-signature is not relied upon).
-  if (ctx.ncsc) {
+  if (ev.ncsc) {
     std::vector<std::string> weak;
     for (std::size_t i = 0; i < t.chain.size(); ++i) {
       const auto& cert = t.chain[i];
       bool self_signed = cert.subject == cert.issuer && i > 0;
-      if (cert.key_type == "RSA" && cert.key_bits < ctx.ncsc->rsa_min_bits)
-        weak.push_back(fmt::format("{}: RSA {} bits (below {})", cert.subject, cert.key_bits, ctx.ncsc->rsa_min_bits));
-      for (const auto& digest : ctx.ncsc->insufficient_signatures)
+      if (cert.key_type == "RSA" && cert.key_bits < ev.ncsc->rsa_min_bits)
+        weak.push_back(fmt::format("{}: RSA {} bits (below {})", cert.subject, cert.key_bits, ev.ncsc->rsa_min_bits));
+      for (const auto& digest : ev.ncsc->insufficient_signatures)
         if (!self_signed && to_lower(cert.signature).find(digest) != std::string::npos)
           weak.push_back(fmt::format("{}: signed with {}", cert.subject, cert.signature));
     }
@@ -153,13 +145,14 @@ CheckResult ts4_certificate(const Context& ctx, const catalogue::CheckRef& ref) 
   return {ref.id, Verdict::pass, fmt::format("valid until {} ({} days left); {}", c.not_after, c.days_left, facts), {}};
 }
 
-CheckResult ts5_hsts(const Context& ctx, const catalogue::CheckRef& ref) {
-  int id = ctx.evidence.base_get;
-  if (auto err = ctx.transport_error(ref.id, id)) return *err;
-  const auto& e = ctx.ex(id);
+CheckResult judge_ts5(const Evidence& ev, const CheckRef& ref) {
+  int id = base_get_id(ev);
+  if (!id) return {ref.id, Verdict::error, "GET {base} was not sent", {}};
+  if (auto err = ev.transport_error(ref.id, id)) return *err;
+  const auto& e = ev.ex(id);
   Verdict missing = missing_verdict(ref);
   const std::string* hsts = e.header("strict-transport-security");
-  if (!hsts) return {ref.id, missing, ctx.describe(id) + " without Strict-Transport-Security", {id}};
+  if (!hsts) return {ref.id, missing, ev.describe(id) + " without Strict-Transport-Security", {id}};
   static const std::regex max_age(R"re((?:^|;)\s*max-age\s*=\s*"?([0-9]+)"?)re", std::regex::icase);
   std::smatch m;
   std::string hsts_value = hsts->substr(0, 1024);
@@ -171,10 +164,11 @@ CheckResult ts5_hsts(const Context& ctx, const catalogue::CheckRef& ref) {
   return {ref.id, Verdict::pass, fmt::format("Strict-Transport-Security: {}", *hsts), {id}};
 }
 
-CheckResult ts6_security_headers(const Context& ctx, const catalogue::CheckRef& ref) {
-  int id = ctx.evidence.base_get;
-  if (auto err = ctx.transport_error(ref.id, id)) return *err;
-  const auto& e = ctx.ex(id);
+CheckResult judge_ts6(const Evidence& ev, const CheckRef& ref) {
+  int id = base_get_id(ev);
+  if (!id) return {ref.id, Verdict::error, "GET {base} was not sent", {}};
+  if (auto err = ev.transport_error(ref.id, id)) return *err;
+  const auto& e = ev.ex(id);
   Verdict missing = missing_verdict(ref);
   Findings f(ref.id);
   auto header = [&](const char* name) { return e.header(name); };
@@ -202,23 +196,42 @@ CheckResult ts6_security_headers(const Context& ctx, const catalogue::CheckRef& 
   const std::string* xfo = header("x-frame-options");
   if (!every(xfo, "DENY")) f.add(missing, xfo ? "X-Frame-Options: " + *xfo + " (not DENY)" : "no X-Frame-Options: DENY", {id});
   if (!header("content-type")) f.add(missing, "no Content-Type", {id});
-  CheckResult r = f.result(ctx.describe(id) + ": Cache-Control no-store, CSP frame-ancestors 'none', nosniff, X-Frame-Options DENY, Content-Type");
+  CheckResult r = f.result(ev.describe(id) + ": Cache-Control no-store, CSP frame-ancestors 'none', nosniff, X-Frame-Options DENY, Content-Type");
   if (r.exchanges.empty()) r.exchanges = {id};
-  if (r.verdict != Verdict::pass) r.message = ctx.describe(id) + ": " + r.message;
+  if (r.verdict != Verdict::pass) r.message = ev.describe(id) + ": " + r.message;
   return r;
 }
 
-CheckResult ts7_cors(const Context& ctx, const catalogue::CheckRef& ref) {
-  int id = ctx.evidence.cors_probe;
-  if (!id) return {ref.id, Verdict::skip, "no API resource to probe", {}};
-  if (auto err = ctx.transport_error(ref.id, id)) return *err;
-  const auto& e = ctx.ex(id);
-  std::string req = fmt::format("GET {} with Origin: {}", url_path(e.url), ctx.evidence.cors_origin);
+// TS-7: CORS on an API resource: the first probed documented path that is not
+// the description document, else the base URL; with the run's random Origin.
+RequestSpec cors(const engine::Settings& s, const std::vector<Target>& documented, const std::string& origin) {
+  std::string url = s.base_url;
+  for (const auto& t : documented)
+    if (!t.is_base && t.path.template_path != "/openapi.json" && t.path.template_path != "/openapi.yaml") {
+      url = t.url;
+      break;
+    }
+  RequestSpec r = engine::probe_request("GET", url);
+  r.extra_headers = {{"Origin", origin}};
+  return r;
+}
+
+void plan_ts7(Planner& p, const PlanInput& in, const CheckRef& ref) {
+  if (in.phase == 2) p.add(cors(in.settings, in.targets, in.origin), ref.id);
+}
+
+CheckResult judge_ts7(const Evidence& ev, const CheckRef& ref) {
+  const http::Result* r = ev.result(cors(ev.settings, ev.targets, ev.origin));
+  if (!r) return {ref.id, Verdict::skip, "no API resource to probe", {}};
+  int id = r->last();
+  if (auto err = ev.transport_error(ref.id, id)) return *err;
+  const auto& e = ev.ex(id);
+  std::string req = fmt::format("GET {} with Origin: {}", url_path(e.url), ev.origin);
   const std::string* acao = e.header("access-control-allow-origin");
   const std::string* acac = e.header("access-control-allow-credentials");
   bool credentials = acac && trim(*acac) == "true";  // browsers grant credentials only on exactly "true"
   if (!acao) return {ref.id, Verdict::pass, req + " → no Access-Control-Allow-Origin: cross-origin access is not granted", {id}};
-  if (trim(*acao) == ctx.evidence.cors_origin) {
+  if (trim(*acao) == ev.origin) {
     if (credentials)
       return {ref.id, Verdict::fail,
               req + " → the origin is echoed with Access-Control-Allow-Credentials: true: any site can make credentialed requests",
@@ -233,5 +246,15 @@ CheckResult ts7_cors(const Context& ctx, const catalogue::CheckRef& ref) {
     return {ref.id, Verdict::pass, req + " → Access-Control-Allow-Origin: * (fine for open APIs only)", {id}};
   return {ref.id, Verdict::pass, fmt::format("{} → only {} is allowed", req, *acao), {id}};
 }
+
+}  // namespace
+
+extern const Check ts1{.id = "TS-1", .needs = handshake | base_url, .judge = judge_ts1};
+extern const Check ts2{.id = "TS-2", .needs = handshake, .judge = judge_ts2};
+extern const Check ts3{.id = "TS-3", .needs = handshake, .judge = judge_ts3};
+extern const Check ts4{.id = "TS-4", .needs = handshake, .judge = judge_ts4};
+extern const Check ts5{.id = "TS-5", .needs = requests, .params = {"missing"}, .plan_run = plan_base_get, .judge = judge_ts5};
+extern const Check ts6{.id = "TS-6", .needs = requests, .params = {"missing"}, .plan_run = plan_base_get, .judge = judge_ts6};
+extern const Check ts7{.id = "TS-7", .needs = requests, .plan_run = plan_ts7, .judge = judge_ts7};
 
 }  // namespace adrprobe::checks

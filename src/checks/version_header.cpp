@@ -4,27 +4,29 @@
 #include <limits>
 #include <set>
 
-#include "checks/checks.hpp"
+#include "checks/base_url.hpp"
+#include "checks/check.hpp"
+#include "checks/findings.hpp"
 #include "util/semver.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
 namespace adrprobe::checks {
-
-using report::Verdict;
-
 namespace {
-const std::string* base_header(const Context& ctx) {
-  const auto& e = ctx.ex(ctx.evidence.base_get);
+const std::string* base_header(const Evidence& ev) {
+  int id = base_get_id(ev);
+  if (!id) return nullptr;
+  const auto& e = ev.ex(id);
   return e.error ? nullptr : e.header("api-version");
 }
-}  // namespace
 
-CheckResult vh1_header_present(const Context& ctx, const catalogue::CheckRef& ref) {
-  int id = ctx.evidence.base_get;
-  if (auto err = ctx.transport_error(ref.id, id)) return *err;
-  const auto& e = ctx.ex(id);
-  std::string got = ctx.describe(id);
+CheckResult not_sent(const CheckRef& ref) { return {ref.id, Verdict::error, "GET {base} was not sent", {}}; }
+CheckResult judge_vh1(const Evidence& ev, const CheckRef& ref) {
+  int id = base_get_id(ev);
+  if (!id) return not_sent(ref);
+  if (auto err = ev.transport_error(ref.id, id)) return *err;
+  const auto& e = ev.ex(id);
+  std::string got = ev.describe(id);
   if (e.is_redirect()) {
     const std::string* loc = e.header("location");
     return {ref.id, Verdict::fail,
@@ -36,27 +38,28 @@ CheckResult vh1_header_present(const Context& ctx, const catalogue::CheckRef& re
   return {ref.id, Verdict::pass, fmt::format("{}, API-Version: {}", got, *v), {id}};
 }
 
-CheckResult vh2_header_semver(const Context& ctx, const catalogue::CheckRef& ref) {
-  int id = ctx.evidence.base_get;
-  if (auto err = ctx.transport_error(ref.id, id)) return *err;
-  const std::string* v = base_header(ctx);
+CheckResult judge_vh2(const Evidence& ev, const CheckRef& ref) {
+  int id = base_get_id(ev);
+  if (!id) return not_sent(ref);
+  if (auto err = ev.transport_error(ref.id, id)) return *err;
+  const std::string* v = base_header(ev);
   if (!v) return {ref.id, Verdict::skip, "no API-Version header on the base URL response (see VH-1)", {id}};
   std::string value = trim(*v);
-  if (is_semver(value, ctx.edition.semver))
+  if (is_semver(value, ev.semver))
     return {ref.id, Verdict::pass, fmt::format("API-Version \"{}\" is a full Semantic Version", value), {id}};
-  std::string expected = ctx.edition.semver == SemverGrammar::core
+  std::string expected = ev.semver == SemverGrammar::core
                              ? "an unprefixed MAJOR.MINOR.PATCH (edition 1.0: no pre-release)"
                              : "an unprefixed Semantic Version MAJOR.MINOR.PATCH";
   return {ref.id, Verdict::fail, fmt::format("API-Version \"{}\" is not {}", value, expected), {id}};
 }
 
-CheckResult vh3_header_matches(const Context& ctx, const catalogue::CheckRef& ref) {
-  int id = ctx.evidence.base_get;
-  const std::string* v = base_header(ctx);
+CheckResult judge_vh3(const Evidence& ev, const CheckRef& ref) {
+  int id = base_get_id(ev);
+  const std::string* v = base_header(ev);
   if (!v) return {ref.id, Verdict::skip, "no API-Version header on the base URL response (see VH-1)", {id}};
-  const oas::json* doc = ctx.doc();
+  const oas::json* doc = ev.doc();
   if (!doc) return {ref.id, Verdict::skip, "no description document to compare with", {id}};
-  const std::string* version = info_version(*doc);
+  const std::string* version = engine::info_version(*doc);
   if (!version)
     return {ref.id, Verdict::warn, fmt::format("API-Version \"{}\" cannot be compared: no info.version", trim(*v)), {id}};
   const std::string& doc_version = *version;
@@ -66,13 +69,14 @@ CheckResult vh3_header_matches(const Context& ctx, const catalogue::CheckRef& re
           fmt::format("API-Version \"{}\" differs from info.version \"{}\"", trim(*v), doc_version), {id}};
 }
 
-CheckResult vh4_every_response(const Context& ctx, const catalogue::CheckRef& ref) {
+CheckResult judge_vh4(const Evidence& ev, const CheckRef& ref) {
   // An intermediary (gateway, proxy) may answer these without the header.
   static const std::set<int> intermediary{401, 403, 429, 502, 503, 504};
   std::size_t counted = 0, apart = 0;
   Findings f(ref.id);
-  for (const auto& e : ctx.exchanges) {
-    if (!e.to_api || !e.status || e.id == ctx.evidence.base_get) continue;
+  int base = base_get_id(ev);
+  for (const auto& e : ev.exchanges) {
+    if (!e.to_api || !e.status || e.id == base) continue;
     if (e.header("api-version")) {
       ++counted;
       continue;
@@ -96,5 +100,12 @@ CheckResult vh4_every_response(const Context& ctx, const catalogue::CheckRef& re
   }
   return r;
 }
+
+}  // namespace
+
+extern const Check vh1{.id = "VH-1", .needs = requests, .plan_run = plan_base_get, .judge = judge_vh1};
+extern const Check vh2{.id = "VH-2", .needs = requests, .plan_run = plan_base_get, .judge = judge_vh2};
+extern const Check vh3{.id = "VH-3", .needs = requests | document, .plan_run = plan_base_get, .judge = judge_vh3};
+extern const Check vh4{.id = "VH-4", .needs = requests, .judge = judge_vh4};
 
 }  // namespace adrprobe::checks

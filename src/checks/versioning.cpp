@@ -1,17 +1,16 @@
 // /core/semver (API-56) SV-1 and /core/uri-version (API-20) UV-1..3.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <regex>
 
-#include "checks/checks.hpp"
+#include "checks/check.hpp"
+#include "checks/findings.hpp"
 #include "util/semver.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
 namespace adrprobe::checks {
-
-using report::Verdict;
-
 namespace {
 
 const std::regex& major_segment() {
@@ -51,26 +50,24 @@ std::string expand_server_url(const oas::json& server) {
   return url;
 }
 
-}  // namespace
-
-CheckResult sv1_semver(const Context& ctx, const catalogue::CheckRef& ref) {
-  const oas::json* doc = ctx.doc();
-  if (!doc) return ctx.prerequisite(ref.id);
+CheckResult judge_sv1(const Evidence& ev, const CheckRef& ref) {
+  const oas::json* doc = ev.doc();
+  if (!doc) return ev.prerequisite(ref.id);
   auto info = doc->is_object() ? doc->find("info") : doc->end();
   if (!doc->is_object() || info == doc->end() || !info->is_object() || !info->contains("version"))
     return {ref.id, Verdict::fail, "no info.version in the document", {}};
   const auto& v = (*info)["version"];
-  if (!v.is_string()) return {ref.id, Verdict::fail, fmt::format("info.version {} is not a string", v.dump()), {}};
+  if (!v.is_string()) return {ref.id, Verdict::fail, fmt::format("info.version {} is not a string", v.dump(-1, ' ', false, oas::json::error_handler_t::replace)), {}};
   const std::string s = v.get<std::string>();
-  bool core = ctx.edition.semver == SemverGrammar::core;
-  if (is_semver(s, ctx.edition.semver)) return {ref.id, Verdict::pass, fmt::format("info.version \"{}\"", s), {}};
+  bool core = ev.semver == SemverGrammar::core;
+  if (is_semver(s, ev.semver)) return {ref.id, Verdict::pass, fmt::format("info.version \"{}\"", s), {}};
   std::string expected = core ? "MAJOR.MINOR.PATCH (edition 1.0: no pre-release or build)" : "Semantic Versioning 2.0.0";
   return {ref.id, Verdict::fail, fmt::format("info.version \"{}\" is not {}", s, expected), {}};
 }
 
-CheckResult uv1_base_major(const Context& ctx, const catalogue::CheckRef& ref) {
-  UriVersion uv = uri_version(ctx.settings.base_url);
-  std::string path = url_path(ctx.settings.base_url);
+CheckResult judge_uv1(const Evidence& ev, const CheckRef& ref) {
+  UriVersion uv = uri_version(ev.settings.base_url);
+  std::string path = url_path(ev.settings.base_url);
   if (uv.too_precise)
     return {ref.id, Verdict::fail,
             fmt::format("base path {} has '{}': minor and patch versions do not belong in the URI", path, *uv.too_precise), {}};
@@ -78,10 +75,10 @@ CheckResult uv1_base_major(const Context& ctx, const catalogue::CheckRef& ref) {
   return {ref.id, Verdict::pass, fmt::format("base path {} has major version segment {}", path, *uv.major), {}};
 }
 
-CheckResult uv2_servers(const Context& ctx, const catalogue::CheckRef& ref) {
-  const oas::json* doc = ctx.doc();
-  if (!doc) return ctx.prerequisite(ref.id);
-  auto base = uri_version(ctx.settings.base_url);
+CheckResult judge_uv2(const Evidence& ev, const CheckRef& ref) {
+  const oas::json* doc = ev.doc();
+  if (!doc) return ev.prerequisite(ref.id);
+  auto base = uri_version(ev.settings.base_url);
   std::vector<oas::json> servers;
   if (auto it = doc->find("servers"); it != doc->end()) {
     if (!it->is_array()) return {ref.id, Verdict::fail, "'servers' is not an array", {}};
@@ -97,7 +94,7 @@ CheckResult uv2_servers(const Context& ctx, const catalogue::CheckRef& ref) {
     }
     std::string written = s["url"].get<std::string>();
     std::string url = expand_server_url(s);
-    std::string absolute = resolve_url(ctx.evidence.document.url, url).value_or(url);
+    std::string absolute = resolve_url(ev.document.url, url).value_or(url);
     UriVersion uv = uri_version(absolute);
     std::string label = defaulted ? "no servers: the default '/' resolves to " + absolute
                                   : fmt::format("server '{}'", written);
@@ -107,23 +104,53 @@ CheckResult uv2_servers(const Context& ctx, const catalogue::CheckRef& ref) {
       f.add(Verdict::fail, fmt::format("{} has {}, the base URL {}", label, *uv.major, *base.major));
     else f.add(Verdict::pass, label);
   }
+  if (!ev.settings.live()) return f.result("every servers url has a v<major> segment");
   return f.result(fmt::format("every servers url has the major version segment {}", base.major.value_or("v<major>")));
 }
 
-CheckResult uv3_major_matches(const Context& ctx, const catalogue::CheckRef& ref) {
-  const oas::json* doc = ctx.doc();
-  if (!doc) return ctx.prerequisite(ref.id);
-  auto base = uri_version(ctx.settings.base_url);
-  if (!base.major) return {ref.id, Verdict::fail, "the base URL has no v<major> segment to compare", {}};
-  const std::string* version = info_version(*doc);
+// lint: the v<major> segments of the servers urls stand in for the base URL's.
+std::vector<std::string> server_majors(const Evidence& ev, const oas::json& doc) {
+  std::vector<std::string> out;
+  auto it = doc.find("servers");
+  if (it == doc.end() || !it->is_array()) return out;
+  for (const auto& s : *it) {
+    if (!s.is_object() || !s.contains("url") || !s["url"].is_string()) continue;
+    std::string url = expand_server_url(s);
+    auto major = uri_version(resolve_url(ev.document.url, url).value_or(url)).major;
+    if (major && std::find(out.begin(), out.end(), *major) == out.end()) out.push_back(*major);
+  }
+  return out;
+}
+
+CheckResult judge_uv3(const Evidence& ev, const CheckRef& ref) {
+  const oas::json* doc = ev.doc();
+  if (!doc) return ev.prerequisite(ref.id);
+  std::vector<std::string> majors;
+  if (ev.settings.live()) {
+    auto base = uri_version(ev.settings.base_url);
+    if (!base.major) return {ref.id, Verdict::fail, "the base URL has no v<major> segment to compare", {}};
+    majors.push_back(*base.major);
+  } else {
+    majors = server_majors(ev, *doc);
+    if (majors.empty()) return {ref.id, Verdict::fail, "no servers url has a v<major> segment to compare", {}};
+  }
+  const std::string* version = engine::info_version(*doc);
   if (!version) return {ref.id, Verdict::fail, "no info.version string to compare with", {}};
   auto major = leading_major(*version);
   if (!major) return {ref.id, Verdict::fail, fmt::format("info.version \"{}\" has no leading major number", *version), {}};
-  auto uri_major = leading_major(base.major->substr(1));
-  if (*major != uri_major)
-    return {ref.id, Verdict::fail,
-            fmt::format("base URL has {} but info.version \"{}\" has major {}", *base.major, *version, *major), {}};
-  return {ref.id, Verdict::pass, fmt::format("{} matches info.version \"{}\"", *base.major, *version), {}};
+  const char* where = ev.settings.live() ? "base URL" : "servers url";
+  for (const auto& m : majors)
+    if (*major != leading_major(m.substr(1)))
+      return {ref.id, Verdict::fail, fmt::format("{} has {} but info.version \"{}\" has major {}", where, m, *version, *major),
+              {}};
+  return {ref.id, Verdict::pass, fmt::format("{} matches info.version \"{}\"", join(majors, ", "), *version), {}};
 }
+
+}  // namespace
+
+extern const Check sv1{.id = "SV-1", .needs = document, .judge = judge_sv1};
+extern const Check uv1{.id = "UV-1", .needs = base_url, .judge = judge_uv1};
+extern const Check uv2{.id = "UV-2", .needs = document, .judge = judge_uv2};
+extern const Check uv3{.id = "UV-3", .needs = document, .judge = judge_uv3};
 
 }  // namespace adrprobe::checks

@@ -128,6 +128,11 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
       fail_unsent(p, fmt::format("request cap reached ({} requests)", settings_.max_exchanges));
       return;
     }
+    if (!settings_.allow_unsafe && (!is_safe_method(p.request.method) || p.request.body)) {
+      fail_unsent(p, fmt::format("refused: {} needs --allow-unsafe (read-only by default)",
+                                 p.request.body ? "a request body" : p.request.method));
+      return;
+    }
     auto t = std::make_unique<Transfer>();
     Exchange& ex = record(p);
     t->exchange_id = ex.id;
@@ -168,10 +173,15 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     } else {
       curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, m.c_str());
     }
-    bool needs_length = (m == "POST" || m == "PUT" || m == "PATCH");
     for (const auto& [name, value] : p.request.headers)
       t->headers = curl_slist_append(t->headers, fmt::format("{}: {}", name, value).c_str());
-    if (needs_length) t->headers = curl_slist_append(t->headers, "Content-Length: 0");
+    if (p.request.body) {
+      curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(p.request.body->size()));
+      curl_easy_setopt(e, CURLOPT_COPYPOSTFIELDS, p.request.body->c_str());
+      if (m != "POST") curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, m.c_str());
+    } else if (m == "POST" || m == "PUT" || m == "PATCH") {
+      t->headers = curl_slist_append(t->headers, "Content-Length: 0");
+    }
     if (t->headers) curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->headers);
     curl_easy_setopt(e, CURLOPT_PRIVATE, t.get());
     t->pending = std::move(p);

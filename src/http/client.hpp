@@ -6,6 +6,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,12 +25,16 @@ struct ClientSettings {
   bool insecure = false;          // do not verify certificates (--insecure)
   std::size_t max_exchanges = 20000;  // hard cap on requests one run may send
   std::string user_agent = "adrprobe";
+  // Read-only by default: a method outside GET/HEAD/OPTIONS/TRACE, or any
+  // request body, is refused (recorded as an error, never sent) unless set.
+  bool allow_unsafe = false;
 };
 
 struct Request {
   std::string method = "GET";
   std::string url;
   std::vector<Header> headers;
+  std::optional<std::string> body;  // sent only with allow_unsafe
   int max_redirects = 0;         // 0: redirects are recorded, not followed
   // Bytes of response body kept: checks read at most the first 4 KiB of a probe's body
   // (stack-trace hints), so 8 KiB bounds a run to ~160 MiB even at the request cap.
@@ -58,6 +63,8 @@ class Client {
 
   const Exchange& exchange(int id) const { return exchanges_.at(static_cast<std::size_t>(id - 1)); }
   const std::deque<Exchange>& exchanges() const { return exchanges_; }
+  // Hands the recorded exchanges over (the client is done with them).
+  std::deque<Exchange> release_exchanges() { return std::move(exchanges_); }
   const ClientSettings& settings() const { return settings_; }
   bool deadline_passed() const { return Clock::now() >= settings_.deadline; }
 

@@ -1,11 +1,11 @@
-// The report model: every renderer (text, JSON, and the formats to come) reads this.
+// The report model: every renderer (report/formats.cpp) reads this, and only this.
 #pragma once
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "http/exchange.hpp"
+#include "tls/probe.hpp"
 
 namespace adrprobe::report {
 
@@ -45,6 +45,7 @@ struct Score {
 };
 
 struct Report {
+  std::string mode = "check";  // check | lint
   std::string tool_version;
   std::string base_url;
   std::optional<std::string> openapi_url;
@@ -56,7 +57,7 @@ struct Report {
   Score score;
   std::vector<RuleResult> rules;
   std::vector<http::Exchange> exchanges;
-  std::optional<nlohmann::json> tls;
+  std::optional<tls::Facts> tls;  // the handshakes, when the run made them
   std::vector<std::string> notes;  // run facts: paths skipped, left out, limits hit
   int paths_probed = 0;
 };

@@ -6,7 +6,7 @@
 #include "oas/paths.hpp"
 #include "oas/refs.hpp"
 #include "report/redact.hpp"
-#include "report/render.hpp"
+#include "report/formats.hpp"
 #include "util/strings.hpp"
 
 using namespace adrprobe;
@@ -65,7 +65,7 @@ TEST_CASE("redaction: a short value echoed whole is masked; lowercase percent-en
   e.response_headers = {{"x-echo-x-key", "ab1"}, {"x-echo-auth", "tok%2fen-value%2f1"}};
   r.exchanges.push_back(e);
   report::Redactor({{"X-Key", "ab1"}, {"Authorization", "tok/en-value/1"}}).apply(r);
-  std::string out = report::render_json(r);
+  std::string out = report::render_json(r, {});
   CHECK(out.find("ab1") == std::string::npos);
   CHECK(out.find("tok") == std::string::npos);
 }

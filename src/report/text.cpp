@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "report/render.hpp"
+#include "report/formats.hpp"
 #include "util/strings.hpp"
 
 namespace adrprobe::report {
@@ -43,7 +43,7 @@ std::string evidence_line(const http::Exchange& e) {
 
 }  // namespace
 
-std::string render_text(const Report& r, const TextStyle& style) {
+std::string render_text(const Report& r, const RenderOptions& style) {
   Painter paint{style.color};
   std::string out;
   // Server text (headers, messages) may hold anything: only valid UTF-8 reaches the terminal.
@@ -53,41 +53,41 @@ std::string render_text(const Report& r, const TextStyle& style) {
 
   if (style.verbosity >= 0) {
     line(paint(fmt::format("adrprobe {} · {}", r.tool_version, r.edition_name.empty() ? "edition " + r.edition : r.edition_name), "1"));
-    line(fmt::format(" Target   {}", r.base_url));
-    if (r.openapi_url) line(fmt::format(" OpenAPI  {}", *r.openapi_url));
-    line(fmt::format(" Run      {} probed, {}, {:.1f} s", plural(static_cast<std::size_t>(r.paths_probed), "documented path", "documented paths"),
-                     plural(r.exchanges.size(), "request", "requests"), r.duration_ms / 1000.0));
+    if (r.mode == "lint") {
+      line(fmt::format(" Document {}", r.openapi_url.value_or(r.base_url)));
+      line(fmt::format(" Run      static checks on the document alone, {}, {:.1f} s",
+                       plural(r.exchanges.size(), "request", "requests"), r.duration_ms / 1000.0));
+    } else {
+      line(fmt::format(" Target   {}", r.base_url));
+      if (r.openapi_url) line(fmt::format(" OpenAPI  {}", *r.openapi_url));
+      line(fmt::format(" Run      {} probed, {}, {:.1f} s",
+                       plural(static_cast<std::size_t>(r.paths_probed), "documented path", "documented paths"),
+                       plural(r.exchanges.size(), "request", "requests"), r.duration_ms / 1000.0));
+    }
   }
   if (r.tls && style.verbosity >= 0) {
-    const auto& t = *r.tls;
-    std::string host = t.value("host", "");
-    std::string where = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(t.value("port", 0));
+    const tls::Facts& t = *r.tls;
+    std::string where = (t.host.find(':') != std::string::npos ? "[" + t.host + "]" : t.host) + ":" + std::to_string(t.port);
     line("");
-    if (!t.value("handshake", false)) {
-      line(fmt::format(" TLS      {} · default handshake failed: {}", where, t.value("error", "")));
+    if (!t.handshake_ok) {
+      line(fmt::format(" TLS      {} · default handshake failed: {}", where, t.error));
     } else {
-      bool trusted = t.value("trusted", false);
-      std::string trust = trusted ? paint("certificate trusted", "32")
-                                  : paint("certificate NOT trusted: " + t.value("trust_error", std::string("?")), "1;31");
-      line(fmt::format(" TLS      {} · {} · {} · {} · {}", where, t.value("protocol", ""), t.value("cipher", ""),
-                       t.value("group", ""), trust));
+      std::string trust = t.trusted ? paint("certificate trusted", "32")
+                                    : paint("certificate NOT trusted: " + t.trust_error, "1;31");
+      line(fmt::format(" TLS      {} · {} · {} · {} · {}", where, t.protocol, t.cipher, t.group, trust));
     }
     // The per-version handshakes and the certificate are facts even when the default handshake failed.
     std::vector<std::string> protocols;
-    for (const auto& p : t.value("protocols", nlohmann::json::array())) {
-      std::string state = !p.value("testable", true) ? "n/a" : p.value("accepted", false) ? "yes" : "no";
-      protocols.push_back(fmt::format("{} {}", p.value("name", ""), state));
-    }
+    for (const auto& p : t.protocols)
+      protocols.push_back(fmt::format("{} {}", p.name, !p.testable ? "n/a" : p.accepted ? "yes" : "no"));
     if (!protocols.empty()) line(fmt::format("          protocols: {}", join(protocols, " · ")));
-    if (t.contains("certificate")) {
-      const auto& c = t["certificate"];
-      line(fmt::format("          certificate: {}, issued by {}, {}, {}", c.value("subject", ""), c.value("issuer", ""),
-                       c.value("key", ""), c.value("signature", "")));
-      long days = c.value("days_left", 0L);
-      std::vector<std::string> sans = c.value("sans", std::vector<std::string>{});
-      line(fmt::format("          {} {} ({}){}", days < 0 ? "expired" : "valid until", c.value("not_after", ""),
+    if (!t.chain.empty()) {
+      const auto& c = t.chain.front();
+      line(fmt::format("          certificate: {}, issued by {}, {}, {}", c.subject, c.issuer, c.key, c.signature));
+      long days = c.days_left;
+      line(fmt::format("          {} {} ({}){}", days < 0 ? "expired" : "valid until", c.not_after,
                        days < 0 ? fmt::format("{} days ago", -days) : fmt::format("{} days left", days),
-                       sans.empty() ? "" : ", for " + join(sans, ", ", 6)));
+                       c.sans.empty() ? "" : ", for " + join(c.sans, ", ", 6)));
     }
   }
   auto id_of = [&](int id) -> const http::Exchange* {

@@ -1,7 +1,8 @@
 // JSON report per report.schema.json ("adrprobe-report/1").
 #include <cmath>
+#include <nlohmann/json.hpp>
 
-#include "report/render.hpp"
+#include "report/formats.hpp"
 
 namespace adrprobe::report {
 
@@ -24,7 +25,41 @@ json exchange_json(const http::Exchange& e) {
   j["error"] = e.error ? json(*e.error) : json(nullptr);
   return j;
 }
-}  // namespace
+// The TLS facts (keys in alphabetical order, as in adrprobe 0.1.0).
+nlohmann::json tls_json(const tls::Facts& t) {
+  nlohmann::json j;
+  j["host"] = t.host;
+  j["port"] = t.port;
+  j["handshake"] = t.handshake_ok;
+  if (!t.handshake_ok) j["error"] = t.error;
+  j["protocol"] = t.protocol;
+  j["cipher"] = t.cipher;
+  j["group"] = t.group;
+  std::vector<std::string> accepted;
+  nlohmann::json protocols = nlohmann::json::array();
+  for (const auto& p : t.protocols) {
+    if (p.accepted) accepted.push_back(p.name);
+    nlohmann::json jp{{"name", p.name}, {"accepted", p.accepted}, {"testable", p.testable}};
+    if (p.accepted) jp["cipher"] = p.cipher;
+    else jp["error"] = p.error;
+    protocols.push_back(jp);
+  }
+  j["accepted_protocols"] = accepted;
+  j["protocols"] = protocols;
+  j["trusted"] = t.trusted;
+  j["trust_error"] = t.trusted ? nlohmann::json(nullptr) : nlohmann::json(t.trust_error);
+  nlohmann::json chain = nlohmann::json::array();
+  for (const auto& c : t.chain)
+    chain.push_back({{"subject", c.subject}, {"issuer", c.issuer}, {"sans", c.sans}, {"not_before", c.not_before},
+                     {"not_after", c.not_after}, {"days_left", c.days_left}, {"key", c.key}, {"signature", c.signature}});
+  if (!chain.empty()) j["certificate"] = chain.front();
+  j["chain"] = chain;
+  j["ocsp_stapled"] = t.ocsp_stapled;
+  j["compression"] = t.compression;
+  j["secure_renegotiation"] = t.secure_renegotiation;
+  j["duration_ms"] = std::round(t.duration_ms);
+  return j;
+}
 
 json to_json(const Report& r) {
   json j;
@@ -61,12 +96,15 @@ json to_json(const Report& r) {
   json exchanges = json::array();
   for (const auto& e : r.exchanges) exchanges.push_back(exchange_json(e));
   j["exchanges"] = exchanges;
-  if (r.tls) j["tls"] = *r.tls;
+  if (r.tls) j["tls"] = tls_json(*r.tls);
+  if (r.mode != "check") j["run"] = {{"command", r.mode}};
   j["notes"] = r.notes;
   return j;
 }
 
-std::string render_json(const Report& r) {
+}  // namespace
+
+std::string render_json(const Report& r, const RenderOptions&) {
   // Invalid UTF-8 from a server (a header value) is replaced, never a crash.
   return to_json(r).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

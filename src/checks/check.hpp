@@ -1,0 +1,75 @@
+// The one seam between the engine and the checks. A check is one unit: it
+// declares the requests it needs (by key, through the Planner) and judges
+// from the evidence it looks up by those same keys. Each check lives in
+// checks/<family>.cpp and has one line in checks/registry.cpp.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalogue/catalogue.hpp"
+#include "engine/evidence.hpp"
+#include "engine/planner.hpp"
+#include "report/model.hpp"
+
+namespace adrprobe::checks {
+
+using report::CheckResult;
+using report::Verdict;
+using engine::Evidence;
+using engine::Planner;
+using engine::RequestSpec;
+using engine::Target;
+using catalogue::CheckRef;
+
+// What a check needs to be judged. `lint` runs the checks that need nothing
+// but the document.
+enum Need : unsigned {
+  document = 1u << 0,   // reads the description document
+  base_url = 1u << 1,   // reads the base URL (no request)
+  requests = 1u << 2,   // sends HTTP requests, or reads the responses the run received
+  handshake = 1u << 3,  // reads the TLS handshakes
+};
+
+// What a check may plan from in one phase of a run: phase 1 before the
+// document is known, phase 2 after it (targets are then the probed
+// documented paths).
+struct PlanInput {
+  const engine::Settings& settings;
+  const std::string& origin;  // the run's random Origin for CORS probes
+  int phase;
+  const std::vector<Target>& targets;
+};
+
+struct Check {
+  std::string_view id;
+  unsigned needs = 0;
+  // Edition parameters the check understands (probes/edition-*.yaml: {id: TS-5, missing: fail}).
+  std::vector<std::string_view> params;
+  // Requests for the run as a whole (once per phase); nullptr when none.
+  void (*plan_run)(Planner&, const PlanInput&, const CheckRef&) = nullptr;
+  // Requests for one probed target (the base URL in phase 1, each documented path in phase 2).
+  void (*plan_target)(Planner&, const engine::Settings&, const Target&, const CheckRef&) = nullptr;
+  CheckResult (*judge)(const Evidence&, const CheckRef&) = nullptr;
+
+  bool is_static() const { return (needs & ~unsigned(document)) == 0; }
+};
+
+// Evidence for a functional rule: hints for a reviewer, never a verdict.
+struct HintProducer {
+  std::string_view name;
+  std::vector<std::string> (*produce)(const Evidence&);
+};
+
+// The registry (checks/registry.cpp): every check and hint producer.
+const std::vector<const Check*>& registry();
+const Check* find_check(std::string_view id);
+const std::vector<HintProducer>& hint_producers();
+const HintProducer* find_hints(std::string_view name);
+
+// Ties the catalogue to the code: every check id of every edition has exactly
+// one implementation and an entry in checks.yaml, every hint producer exists,
+// every edition parameter is one its check understands. Returns the problems.
+std::vector<std::string> validate(const catalogue::Catalogue& catalogue);
+
+}  // namespace adrprobe::checks

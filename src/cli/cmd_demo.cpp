@@ -1,0 +1,56 @@
+// adrprobe demo: start the built-in reference API on 127.0.0.1, probe it, report, stop it.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "cli/command.hpp"
+#include "cli/output.hpp"
+#include "cli/progress.hpp"
+#include "cli/settings.hpp"
+#include "demo/reference_api.hpp"
+#include "engine/run.hpp"
+
+namespace adrprobe::cli {
+
+Command demo_command(CLI::App& parent) {
+  struct Args {
+    std::string profile = "conformant";
+    OutputArgs out;
+  };
+  auto a = std::make_shared<Args>();
+  auto* cmd = parent.add_subcommand("demo", "Start the built-in reference API on 127.0.0.1, probe it, report, stop it");
+  cmd->add_option("--profile", a->profile, "conformant (default) or broken: a deliberately non-conformant API")
+      ->check(CLI::IsMember({"conformant", "broken"}))
+      ->capture_default_str();
+  add_output_options(cmd, a->out);
+  return {cmd, [a] {
+            Output output = to_output(a->out);
+            const auto& edition = edition_or_throw(a->out.edition);
+            demo::ReferenceApi api(a->profile == "broken" ? demo::Profile::broken : demo::Profile::conformant);
+            std::string base = api.start();
+            if (!a->out.quiet) fmt::print(stderr, "adrprobe demo: reference API ({}) serving at {}\n", a->profile, base);
+            // Trust the CA made for this run (a temporary file, removed afterwards).
+            ProbeArgs probe;
+            std::string ca_path;
+            if (!api.ca_pem().empty()) {
+              char tmpl[] = "/tmp/adrprobe-demo-ca-XXXXXX";
+              int fd = mkstemp(tmpl);
+              if (fd < 0) throw std::runtime_error("demo: cannot write the CA certificate to /tmp");
+              ca_path = tmpl;
+              (void)!write(fd, api.ca_pem().data(), api.ca_pem().size());
+              close(fd);
+              probe.ca_file = ca_path;
+            }
+            engine::Settings settings = to_settings(probe, base);
+            report::Redactor redactor(settings.headers);
+            TerminalProgress progress(output, redactor);
+            report::Report rep = engine::run_check(settings, edition, &progress);
+            if (!ca_path.empty()) std::remove(ca_path.c_str());
+            api.stop();
+            return write_report(rep, output, redactor);
+          }};
+}
+
+}  // namespace adrprobe::cli

@@ -1,0 +1,83 @@
+// adrprobe rules: the rule catalogue of an edition, with each check and
+// whether `lint` runs it (static) or it needs a live API.
+#include <fmt/format.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "checks/check.hpp"
+#include "cli/command.hpp"
+#include "cli/settings.hpp"
+#include "util/strings.hpp"
+
+namespace adrprobe::cli {
+namespace {
+
+const char* kind_of(const std::string& id) {
+  const checks::Check* c = checks::find_check(id);
+  return c && c->is_static() ? "static" : "live";
+}
+
+int print_rules(const std::string& edition_name, const std::string& format) {
+  const auto& edition = edition_or_throw(edition_name);
+  const auto& cat = catalogue::Catalogue::builtin();
+  if (format == "json") {
+    nlohmann::ordered_json j;
+    j["edition"] = edition.edition;
+    j["name"] = edition.name;
+    j["source"] = edition.source;
+    if (!edition.extends.empty()) j["extends"] = edition.extends;
+    for (const auto& r : edition.rules) {
+      nlohmann::ordered_json jr{{"id", r.id},       {"aliases", r.aliases}, {"kind", r.kind},
+                                {"level", r.level}, {"title", r.title},     {"statement", r.statement}};
+      std::vector<std::string> ids;
+      for (const auto& c : r.checks) ids.push_back(c.id);
+      jr["checks"] = ids;
+      if (!r.checks.empty()) {
+        std::vector<std::string> static_ids;
+        for (const auto& c : r.checks)
+          if (std::string(kind_of(c.id)) == "static") static_ids.push_back(c.id);
+        jr["static_checks"] = static_ids;
+      }
+      if (!r.review.empty()) jr["review"] = r.review;
+      if (!r.decisions.empty()) jr["decisions"] = r.decisions;
+      j["rules"].push_back(jr);
+    }
+    fmt::print("{}\n", j.dump(2));
+    return Exit::ok;
+  }
+  if (format != "text") throw UsageError("rules: -f expects text or json");
+  std::size_t technical = 0;
+  for (const auto& r : edition.rules) technical += r.technical();
+  fmt::print("{} ({} rules: {} technical, {} functional)\n{}\n", edition.name, edition.rules.size(), technical,
+             edition.rules.size() - technical, edition.source);
+  if (!edition.extends.empty()) fmt::print("extends edition {}\n", edition.extends);
+  fmt::print("Checks marked static need only the document: `adrprobe lint` runs them.\n");
+  for (const auto& r : edition.rules) {
+    fmt::print("\n{}  [{}]  {} {}\n  {}\n", r.id, join(r.aliases, ", "), r.kind, r.level, r.title);
+    fmt::print("  {}\n", trim(r.statement));
+    for (const auto& c : r.checks) {
+      const auto* info = cat.check(c.id);
+      fmt::print("  - {} ({}): {}\n", c.id, kind_of(c.id), info ? info->title : "");
+      if (info) fmt::print("      sends:  {}\n      passes: {}\n", trim(info->sends), trim(info->passes));
+    }
+    if (!r.review.empty()) fmt::print("  review: {}\n", trim(r.review));
+    for (const auto& d : r.decisions) fmt::print("  decision: {}\n", d);
+  }
+  return Exit::ok;
+}
+
+}  // namespace
+
+Command rules_command(CLI::App& parent) {
+  struct Args {
+    std::string edition = "2.0.0", format = "text";
+  };
+  auto a = std::make_shared<Args>();
+  auto* cmd = parent.add_subcommand("rules", "List the rule catalogue of an edition, and which checks are static");
+  cmd->add_option("--edition", a->edition, fmt::format("{} (default 2.0.0)", edition_list()));
+  cmd->add_option("-f,--format", a->format, "text (default) or json");
+  return {cmd, [a] { return print_rules(a->edition, a->format); }};
+}
+
+}  // namespace adrprobe::cli

@@ -1,0 +1,22 @@
+// A command of the CLI: its subcommand (options bound) and what runs when it
+// was chosen. One file per command (cli/cmd_<name>.cpp); main.cpp lists them.
+#pragma once
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace adrprobe::cli {
+
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;  // returns the exit status; throws UsageError for exit 2
+};
+
+Command check_command(CLI::App& parent);
+Command lint_command(CLI::App& parent);
+Command demo_command(CLI::App& parent);
+Command rules_command(CLI::App& parent);
+// Commands of the contract (CLI.md) not built yet: batch, diff, summary.
+std::vector<Command> planned_commands(CLI::App& parent);
+
+}  // namespace adrprobe::cli

@@ -1,0 +1,30 @@
+#include "cli/output.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+
+namespace adrprobe::cli {
+
+int write_report(report::Report& rep, const Output& output, const report::Redactor& redactor) {
+  redactor.apply(rep);
+  int status = report::exit_status(rep, output.fail_on);
+  auto to_stdout = [](const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); };
+  for (const auto& [format, path] : output.files) {
+    if (path == "-") {
+      to_stdout(format->render(rep, output.file));
+      continue;
+    }
+    std::ofstream f(path, std::ios::binary);
+    f << format->render(rep, output.file);
+    if (!f) {
+      fmt::print(stderr, "adrprobe: error: cannot write {}\n", path);
+      status = Exit::usage;
+    }
+  }
+  if (output.format) to_stdout(output.format->render(rep, output.terminal));
+  return status;
+}
+
+}  // namespace adrprobe::cli

@@ -1,0 +1,82 @@
+// Command-line options → engine::Settings and output choices, validated in
+// one place before any request is sent (CLI.md).
+#pragma once
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "catalogue/catalogue.hpp"
+#include "engine/settings.hpp"
+#include "report/formats.hpp"
+#include "report/model.hpp"
+
+namespace adrprobe::cli {
+
+// Exit statuses of CLI.md.
+enum Exit { ok = 0, rule_failed = 1, usage = 2, incomplete = 3 };
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Options every report-writing command takes (check, lint, demo).
+struct OutputArgs {
+  std::string edition = "2.0.0";
+  std::string format = "text";
+  std::vector<std::string> outputs;  // FORMAT=PATH
+  std::string fail_on = "fail";
+  bool no_color = false;
+  bool quiet = false;
+  bool verbose = false;
+};
+
+// Options of the requests a run sends (check; lint takes the few that apply).
+struct ProbeArgs {
+  std::string openapi;
+  std::vector<std::string> headers;
+  std::vector<std::string> params;
+  double timeout = 10;
+  int concurrency = 4;
+  double rate = 20;
+  int max_paths = 250;
+  double deadline = 600;
+  std::string ca_file;
+  bool insecure = false;
+  bool allow_unsafe = false;
+  std::string baseline;
+};
+
+void add_output_options(CLI::App* cmd, OutputArgs& out);
+void add_probe_options(CLI::App* cmd, ProbeArgs& args);
+// The subset that applies to a document alone: --timeout, --deadline, --ca-file, --insecure.
+void add_fetch_options(CLI::App* cmd, ProbeArgs& args);
+
+// Validated output choices.
+struct Output {
+  const report::Format* format;  // written to stdout (nullptr: none, an -o file takes stdout)
+  std::vector<std::pair<const report::Format*, std::string>> files;  // "-" is stdout
+  report::FailOn fail_on = report::FailOn::fail;
+  report::RenderOptions terminal;  // for stdout
+  report::RenderOptions file;      // for files (never colour)
+  bool quiet = false, verbose = false;
+};
+Output to_output(const OutputArgs& args);
+const catalogue::Edition& edition_or_throw(const std::string& name);
+
+// engine::Settings for check (base_url set) or lint (base_url empty).
+engine::Settings to_settings(const ProbeArgs& args, const std::string& base_url);
+
+// Parses "Name: value" (-H); throws UsageError.
+http::Header parse_header(const std::string& text);
+// Parses "NAME=VALUE" (--param, -o); throws UsageError.
+std::pair<std::string, std::string> parse_assignment(const std::string& text, const char* what);
+// Validates a base URL: http(s), a host, no query or fragment; returns it without trailing slash.
+std::string parse_base_url(const std::string& text);
+report::FailOn parse_fail_on(const std::string& text);
+// "1.0, 2.0.0 and 2.1.0"
+std::string edition_list();
+
+}  // namespace adrprobe::cli

@@ -1,0 +1,93 @@
+// Everything a check judges from: the recorded exchanges (looked up by the
+// key of the request a check declared), the description document, the probed
+// targets and the TLS facts. Checks never send anything; nothing here is
+// named after a check.
+#pragma once
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalogue/catalogue.hpp"
+#include "engine/planner.hpp"
+#include "engine/settings.hpp"
+#include "http/client.hpp"
+#include "oas/paths.hpp"
+#include "oas/refs.hpp"
+#include "report/model.hpp"
+#include "tls/probe.hpp"
+
+namespace adrprobe::engine {
+
+// How fetching a description document went ({base}/openapi.json, --openapi, lint URL).
+struct DocumentFetch {
+  enum class Outcome { ok, transport_error, http_status, too_many_redirects, too_large, not_json, not_object };
+  Outcome outcome = Outcome::transport_error;
+  std::string message;  // one line: what was received, or why there is no document
+  std::vector<int> chain;  // exchange ids: the request, then each redirect hop
+  int redirects = 0;
+  std::string final_url;
+  bool ok() const { return outcome == Outcome::ok; }
+  bool transport() const { return outcome == Outcome::transport_error; }
+  int last_exchange() const { return chain.empty() ? 0 : chain.back(); }
+};
+
+// The description document the checks read, and how it was had.
+struct Document {
+  std::optional<oas::DocumentSet> docs;  // when one could be had
+  std::string url;                       // where it came from (file:// for a local file)
+  // Why there is none ("prerequisite not met: ..."), and whether that was a
+  // transport problem (error) or the API's behaviour (fail).
+  std::string missing_reason;
+  bool missing_is_error = false;
+  std::vector<oas::Unresolved> unresolved;  // $refs that do not resolve
+  std::vector<int> ref_exchanges;           // fetches of external documents
+
+  // `check` only: {base}/openapi.json as published, fetched without -H.
+  std::optional<DocumentFetch> published_fetch;
+  // ... and again with -H, when that failed for a reason other than transport.
+  std::optional<DocumentFetch> published_with_headers;
+  // openapi.json as published, when the checks read another document (--openapi).
+  std::optional<oas::json> published_other;
+};
+
+struct Evidence {
+  Settings settings;
+  SemverGrammar semver = SemverGrammar::full;    // the edition's SemVer grammar
+  const catalogue::NcscTable* ncsc = nullptr;     // the edition's NCSC TLS table
+  std::deque<http::Exchange> exchanges;            // ids are 1-based positions
+  std::map<std::string, http::Result> results;     // by RequestSpec::key()
+  Document document;
+  std::vector<oas::PathPlan> paths;    // every documented path, in document order
+  std::vector<Target> targets;         // probed: the base URL first (check only), then documented paths
+  std::vector<std::string> not_probed; // documented GET paths that could not be probed, with why
+  std::string origin;                  // the random Origin of this run's CORS probes
+  bool https = false;                  // the base URL's scheme
+  std::optional<tls::Facts> tls;       // handshakes, when https
+  bool untrusted_stop = false;         // untrusted certificate without --insecure
+
+  // Lookups.
+  const http::Exchange& ex(int id) const { return exchanges.at(static_cast<std::size_t>(id - 1)); }
+  const http::Result* result(const RequestSpec& spec) const;
+  // The last exchange of a declared request (after redirects), or nullptr when it was not sent.
+  const http::Exchange* last(const RequestSpec& spec) const;
+  const oas::json* doc() const { return document.docs ? &document.docs->root() : nullptr; }
+  // {base}/openapi.json as published (PO-3 compares openapi.yaml with it).
+  const oas::json* published() const;
+  // The base URL target (check only).
+  const Target* base() const { return !targets.empty() && targets.front().is_base ? &targets.front() : nullptr; }
+
+  // Wording shared by checks.
+  // The result for a check that needs the document when there is none.
+  report::CheckResult prerequisite(const std::string& id) const;
+  // "GET /v1/gebouwen/ → 301" (or the transport error) for messages.
+  std::string describe(int exchange_id) const;
+  // error with the transport problem, when the exchange has one.
+  std::optional<report::CheckResult> transport_error(const std::string& id, int exchange_id) const;
+};
+
+// {oas}.info.version when it is a string, else nullptr.
+const std::string* info_version(const oas::json& doc);
+
+}  // namespace adrprobe::engine

@@ -1,0 +1,23 @@
+// Judge: rules × checks → verdicts, rule summaries and hints. Pure: it reads
+// the evidence and the edition and sends nothing.
+#pragma once
+#include <vector>
+
+#include "catalogue/catalogue.hpp"
+#include "engine/evidence.hpp"
+#include "engine/observer.hpp"
+#include "report/model.hpp"
+
+namespace adrprobe::engine {
+
+// lint: only the checks that need nothing but the document are judged; the
+// others are skip ("needs a live API").
+enum class Mode { check, lint };
+
+std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Edition& edition, Mode mode,
+                                      Observer* observer = nullptr);
+
+// One line for a rule: why it passes, or its worst finding.
+std::string rule_summary(const report::RuleResult& rule);
+
+}  // namespace adrprobe::engine

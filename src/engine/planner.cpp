@@ -1,0 +1,70 @@
+#include "engine/planner.hpp"
+
+#include <fmt/format.h>
+
+#include "util/url.hpp"
+
+namespace adrprobe::engine {
+
+std::string RequestSpec::key() const {
+  std::string k = fmt::format("{} {} h={} r={} b={}", method, url, user_headers ? 1 : 0, max_redirects,
+                              body == BodyLimit::document ? "doc" : "probe");
+  for (const auto& [name, value] : extra_headers) k += fmt::format(" {}: {}", name, value);
+  return k;
+}
+
+RequestSpec probe_request(std::string method, std::string url) {
+  RequestSpec s;
+  s.method = std::move(method);
+  s.url = std::move(url);
+  return s;
+}
+
+RequestSpec document_request(std::string url) {
+  RequestSpec s;
+  s.url = std::move(url);
+  s.user_headers = false;
+  s.max_redirects = 5;
+  s.body = BodyLimit::document;
+  return s;
+}
+
+http::Request build_request(const Settings& settings_, const RequestSpec& spec) {
+  http::Request r;
+  r.method = spec.method;
+  r.url = spec.url;
+  if (spec.user_headers) r.headers = settings_.headers;
+  r.headers.insert(r.headers.end(), spec.extra_headers.begin(), spec.extra_headers.end());
+  r.max_redirects = spec.max_redirects;
+  if (spec.body == BodyLimit::document) r.body_limit = settings_.limits.max_document_bytes + 1;
+  r.to_api = settings_.live() && same_origin(spec.url, settings_.base_url);
+  return r;
+}
+
+void Planner::add(const RequestSpec& spec, std::string_view by) {
+  std::string key = spec.key();
+  if (known_.count(key)) {
+    for (auto& [k, r] : batch_)
+      if (k == key && r.purpose.find(by) == std::string::npos) r.purpose += fmt::format(",{}", by);
+    return;
+  }
+  known_.insert(key);
+  http::Request r = build_request(settings_, spec);
+  r.purpose = std::string(by);
+  batch_.emplace_back(std::move(key), std::move(r));
+}
+
+void Planner::truncate(std::size_t n) {
+  while (batch_.size() > n) {
+    known_.erase(batch_.back().first);
+    batch_.pop_back();
+  }
+}
+
+std::vector<std::pair<std::string, http::Request>> Planner::take() {
+  auto out = std::move(batch_);
+  batch_.clear();
+  return out;
+}
+
+}  // namespace adrprobe::engine

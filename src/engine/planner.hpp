@@ -1,0 +1,68 @@
+// Requests declared by key. A check says what it needs sent (a RequestSpec);
+// the planner sends identical requests once, whoever asked for them, and the
+// evidence hands each check its results back by the same key.
+#pragma once
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/settings.hpp"
+#include "http/client.hpp"
+#include "oas/paths.hpp"
+
+namespace adrprobe::engine {
+
+enum class BodyLimit { probe, document };
+
+struct RequestSpec {
+  std::string method = "GET";
+  std::string url;
+  bool user_headers = true;                 // the -H headers (the public document is fetched without them)
+  std::vector<http::Header> extra_headers;  // e.g. Origin
+  int max_redirects = 0;                    // 0: redirects are recorded, not followed
+  BodyLimit body = BodyLimit::probe;        // probe: 8 KiB kept; document: the document size limit
+
+  // Identical requests have identical keys.
+  std::string key() const;
+};
+
+// A probe with the user's headers, redirects not followed.
+RequestSpec probe_request(std::string method, std::string url);
+// A description document: public (no -H), redirects followed (max 5), read up to the document limit.
+RequestSpec document_request(std::string url);
+
+// A resource the live checks probe: the base URL, or a documented path whose
+// parameters could be filled in.
+struct Target {
+  bool is_base = false;
+  oas::PathPlan path;  // empty for the base URL
+  std::string url;
+  std::string display() const { return is_base ? "the base URL" : path.template_path; }
+};
+
+// The HTTP request a spec stands for, with the run's headers and limits.
+http::Request build_request(const Settings& settings, const RequestSpec& spec);
+
+class Planner {
+ public:
+  explicit Planner(const Settings& settings) : settings_(settings) {}
+
+  // Declares a request on behalf of check `by`. A request already declared,
+  // in this batch or an earlier one, is not added again.
+  void add(const RequestSpec& spec, std::string_view by);
+  // Requests declared since the last take().
+  std::size_t size() const { return batch_.size(); }
+  // Forgets the requests declared after size() was n (a target over budget).
+  void truncate(std::size_t n);
+  // The batch to send, in declaration order, with each request's key; clears it.
+  std::vector<std::pair<std::string, http::Request>> take();
+
+ private:
+  const Settings& settings_;
+  std::set<std::string> known_;                              // every key ever declared
+  std::vector<std::pair<std::string, http::Request>> batch_;  // not yet taken
+};
+
+}  // namespace adrprobe::engine

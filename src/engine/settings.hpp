@@ -1,0 +1,33 @@
+// What one run is asked to do: the CLI (or a batch file) fills this in, once,
+// validated; the engine and the checks only read it.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "http/client.hpp"
+#include "oas/limits.hpp"
+
+namespace adrprobe::engine {
+
+struct Settings {
+  // {base}: the API's base URL without trailing slash. Empty for `lint`, which
+  // judges a document alone.
+  std::string base_url;
+  // --openapi FILE|URL for `check`; the document itself for `lint`.
+  std::optional<std::string> openapi;
+  std::vector<http::Header> headers;          // -H: sent on probes, never on the public document
+  std::map<std::string, std::string> params;  // --param: values for path parameters
+  bool allow_unsafe = false;                  // --allow-unsafe
+  bool insecure = false;                      // --insecure: go on after a certificate failure
+  std::size_t max_paths = 250;                // --max-paths (0 = all)
+  oas::Limits limits;
+  http::ClientSettings client;  // its deadline is set from deadline_s when the run starts
+  double deadline_s = 600;      // --deadline
+  std::string tool_version;
+
+  bool live() const { return !base_url.empty(); }
+};
+
+}  // namespace adrprobe::engine

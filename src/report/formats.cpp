@@ -1,0 +1,33 @@
+#include "report/formats.hpp"
+
+#include "util/strings.hpp"
+
+namespace adrprobe::report {
+
+const std::vector<Format>& formats() {
+  static const std::vector<Format> table{
+      {"text", "txt", true, "a person at a terminal", render_text},
+      {"json", "json", true, "scripts and baselines (report.schema.json)", render_json},
+      {"junit", "xml", true, "CI test reports (GitLab, Jenkins)", nullptr},
+      {"html", "html", true, "auditors: one self-contained file", nullptr},
+      {"markdown", "md", true, "merge-request comments", nullptr},
+      {"sarif", "sarif", true, "code scanning of a document in a repository", nullptr},
+      {"gitlab", "json", true, "GitLab Code Quality widget", nullptr},
+      {"openmetrics", "prom", true, "Prometheus textfile collector", nullptr},
+  };
+  return table;
+}
+
+const Format* find_format(std::string_view name) {
+  for (const auto& f : formats())
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+std::string format_names() {
+  std::vector<std::string> names;
+  for (const auto& f : formats()) names.emplace_back(f.name);
+  return join(names, ", ");
+}
+
+}  // namespace adrprobe::report

@@ -1,0 +1,38 @@
+// The one table of report formats: name → renderer, whether it may go to
+// stdout, and its file extension. Adding a format is one file
+// (report/<format>.cpp with its render function) and one row in formats.cpp.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "report/model.hpp"
+
+namespace adrprobe::report {
+
+struct RenderOptions {
+  bool color = false;
+  int verbosity = 0;  // -1 quiet, 0 normal, 1 verbose
+  FailOn fail_on = FailOn::fail;
+};
+
+using Renderer = std::string (*)(const Report&, const RenderOptions&);
+
+struct Format {
+  std::string_view name;
+  std::string_view extension;  // for files named by the tool (batch)
+  bool to_stdout;              // may be what -f prints
+  std::string_view description;
+  Renderer render;             // nullptr: in the contract (CLI.md), not built yet
+};
+
+const std::vector<Format>& formats();
+const Format* find_format(std::string_view name);
+// "text, json, ..." for help and error messages.
+std::string format_names();
+
+// The renderers (one file each).
+std::string render_text(const Report&, const RenderOptions&);
+std::string render_json(const Report&, const RenderOptions&);
+
+}  // namespace adrprobe::report

@@ -1,0 +1,153 @@
+// Hand-made evidence for unit tests of checks: responses are recorded under
+// the same request keys the checks declare, so a check is judged exactly as
+// in a run, without a server.
+#pragma once
+#include <doctest/doctest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "catalogue/catalogue.hpp"
+#include "checks/check.hpp"
+#include "engine/acquire.hpp"
+#include "engine/evidence.hpp"
+#include "engine/planner.hpp"
+#include "oas/paths.hpp"
+
+namespace adrprobe::testing {
+
+using engine::RequestSpec;
+using report::CheckResult;
+using report::Verdict;
+
+struct FakeRun {
+  engine::Evidence ev;
+
+  explicit FakeRun(std::string base_url = "https://api.example.nl/v1", const std::string& edition = "2.0.0") {
+    const auto& cat = catalogue::Catalogue::builtin();
+    const auto* e = cat.edition(edition);
+    REQUIRE(e);
+    ev.settings.base_url = std::move(base_url);
+    ev.semver = e->semver;
+    ev.ncsc = cat.ncsc(e->ncsc);
+    ev.origin = "https://adrprobe-0123456789ab.example";
+    ev.https = ev.settings.base_url.rfind("https:", 0) == 0;
+    if (ev.settings.live()) ev.targets = {engine::Target{true, {}, ev.settings.base_url}};
+  }
+
+  // Records one exchange (not filed under a key) and returns its id.
+  int exchange(const std::string& method, const std::string& url, int status,
+               std::map<std::string, std::string> headers = {}, std::string body = "") {
+    http::Exchange e;
+    e.id = static_cast<int>(ev.exchanges.size()) + 1;
+    e.method = method;
+    e.url = url;
+    e.status = status;
+    e.response_headers = std::move(headers);
+    e.body = std::move(body);
+    ev.exchanges.push_back(e);
+    return e.id;
+  }
+  // The answer to a declared request; a 3xx with redirects to follow may be given more hops with `hop`.
+  int respond(const RequestSpec& spec, int status, std::map<std::string, std::string> headers = {},
+              std::string body = "") {
+    int id = exchange(spec.method, spec.url, status, std::move(headers), std::move(body));
+    ev.results[spec.key()].chain.push_back(id);
+    return id;
+  }
+  int hop(const RequestSpec& spec, const std::string& url, int status, std::map<std::string, std::string> headers = {},
+          std::string body = "") {
+    int id = exchange(spec.method, url, status, std::move(headers), std::move(body));
+    ev.results[spec.key()].chain.push_back(id);
+    return id;
+  }
+  // A transport error instead of an answer.
+  int fail(const RequestSpec& spec, const std::string& error) {
+    http::Exchange e;
+    e.id = static_cast<int>(ev.exchanges.size()) + 1;
+    e.method = spec.method;
+    e.url = spec.url;
+    e.error = error;
+    ev.exchanges.push_back(e);
+    ev.results[spec.key()].chain.push_back(e.id);
+    return e.id;
+  }
+
+  // The description document the checks read (local $refs resolved, no fetching).
+  void document(oas::json doc, const std::string& url = "") {
+    std::string where = url.empty() ? ev.settings.base_url + "/openapi.json" : url;
+    ev.document.url = where;
+    ev.document.docs.emplace(where, std::move(doc), ev.settings.limits);
+    ev.document.unresolved = ev.document.docs->resolve_all([](const std::vector<std::string>& urls) {
+      std::map<std::string, oas::FetchedDocument> out;
+      for (const auto& u : urls) out[u].error = "not fetched in a unit test";
+      return out;
+    });
+    ev.paths = oas::enumerate_paths(*ev.document.docs, ev.settings.params);
+  }
+  // Publishes the document at {base}/openapi.json as the engine would have fetched it.
+  void publish(const oas::json& doc, int status = 200) {
+    RequestSpec spec = engine::published_document(ev.settings);
+    respond(spec, status, {{"content-type", "application/json"}}, doc.dump());
+    oas::json parsed;
+    ev.document.published_fetch = engine::judge_fetch(ev.exchanges, *ev.result(spec), ev.settings.limits, true, &parsed);
+    if (ev.document.published_fetch->ok()) document(parsed);
+    else ev.document.missing_reason = ev.document.published_fetch->message;
+  }
+  // No document: the publication failed with this status.
+  void unpublished(int status) {
+    RequestSpec spec = engine::published_document(ev.settings);
+    respond(spec, status);
+    ev.document.published_fetch = engine::judge_fetch(ev.exchanges, *ev.result(spec), ev.settings.limits, true, nullptr);
+    ev.document.missing_reason = ev.document.published_fetch->message;
+  }
+  // The documented paths become probed targets, as the engine plans them.
+  void probe_paths() {
+    for (const auto& p : ev.paths)
+      if (p.probed())
+        ev.targets.push_back(engine::Target{false, p, p.concrete == "/" ? ev.settings.base_url : ev.settings.base_url + p.concrete});
+  }
+  const engine::Target& target(const std::string& template_path) const {
+    for (const auto& t : ev.targets)
+      if (t.path.template_path == template_path) return t;
+    FAIL("no target " << template_path);
+    return ev.targets.front();
+  }
+
+  // Judges one check by id, with edition parameters.
+  CheckResult judge(const std::string& id, std::map<std::string, std::string> params = {}) const {
+    const checks::Check* c = checks::find_check(id);
+    REQUIRE(c);
+    return c->judge(ev, catalogue::CheckRef{id, std::move(params)});
+  }
+  // The requests a check declares in a run over these targets, in send order.
+  std::vector<http::Request> plan(const std::string& id, std::map<std::string, std::string> params = {}) const {
+    const checks::Check* c = checks::find_check(id);
+    REQUIRE(c);
+    catalogue::CheckRef ref{id, std::move(params)};
+    engine::Planner planner(ev.settings);
+    std::vector<engine::Target> documented(ev.targets.begin() + (ev.base() ? 1 : 0), ev.targets.end());
+    std::vector<engine::Target> base_only(ev.targets.begin(), ev.targets.begin() + (ev.base() ? 1 : 0));
+    checks::PlanInput one{ev.settings, ev.origin, 1, base_only};
+    if (c->plan_run) c->plan_run(planner, one, ref);
+    for (const auto& t : ev.targets)
+      if (c->plan_target) c->plan_target(planner, ev.settings, t, ref);
+    checks::PlanInput two{ev.settings, ev.origin, 2, documented};
+    if (c->plan_run) c->plan_run(planner, two, ref);
+    std::vector<http::Request> out;
+    for (auto& [key, r] : planner.take()) out.push_back(r);
+    return out;
+  }
+};
+
+// A minimal conformant OpenAPI document with the given paths.
+inline oas::json openapi_doc(oas::json paths = oas::json::object()) {
+  return oas::json{{"openapi", "3.0.3"},
+                   {"info", {{"title", "t"}, {"version", "1.0.0"},
+                             {"contact", {{"name", "n"}, {"url", "https://x.example"}, {"email", "a@x.example"}}}}},
+                   {"servers", oas::json::array({{{"url", "/v1"}}})},
+                   {"paths", std::move(paths)}};
+}
+
+}  // namespace adrprobe::testing

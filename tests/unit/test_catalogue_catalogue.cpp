@@ -1,0 +1,130 @@
+#include <doctest/doctest.h>
+
+#include <yaml-cpp/yaml.h>
+
+#include "catalogue/catalogue.hpp"
+
+using namespace adrprobe;
+
+TEST_CASE("the built-in catalogue has every rule of both editions") {
+  const auto& cat = catalogue::Catalogue::builtin();
+  const auto* e1 = cat.edition("1.0");
+  const auto* e2 = cat.edition("2.0.0");
+  REQUIRE(e1);
+  REQUIRE(e2);
+  CHECK(e1->rules.size() == 19);
+  CHECK(e2->rules.size() == 21);
+  CHECK(e1->semver == SemverGrammar::core);
+  CHECK(e2->semver == SemverGrammar::full);
+  for (const auto* e : {e1, e2})
+    for (const auto& r : e->rules) {
+      CAPTURE(r.id);
+      CHECK((r.kind == "technical") == !r.checks.empty());
+      for (const auto& c : r.checks) CHECK(cat.check(c.id) != nullptr);
+    }
+  CHECK(e1->rules[3].id == "API-48");
+  CHECK(e2->rules[3].aliases == std::vector<std::string>{"API-48"});
+}
+
+TEST_CASE("the NCSC TLS table is data: levels and verdicts") {
+  const auto* n = catalogue::Catalogue::builtin().ncsc();
+  REQUIRE(n);
+  CHECK(n->protocol_level("TLSv1.3") == "good");
+  CHECK(n->protocol_level("TLSv1.1") == "phase_out");
+  CHECK(n->protocol_level("SSLv3") == "insufficient");
+  CHECK(n->cipher_level("TLS_AES_256_GCM_SHA384") == "good");
+  CHECK(n->cipher_level("ECDHE-RSA-AES128-SHA") == "sufficient");
+  CHECK(n->cipher_level("AES128-GCM-SHA256") == "phase_out");
+  CHECK(n->cipher_level("RC4-SHA") == "insufficient");
+  CHECK(n->group_level("x25519") == "good");
+  CHECK(n->group_level("ffdhe2048") == "phase_out");
+  CHECK(n->verdict_of("sufficient") == "pass");
+  CHECK(n->verdict_of("phase_out") == "warn");
+  CHECK(n->verdict_of("insufficient") == "fail");
+  CHECK(n->expiry_warn_days == 14);
+}
+
+TEST_CASE("edition 2.1.0: 26 rules, security headers fail instead of warn") {
+  const auto& cat = catalogue::Catalogue::builtin();
+  const auto* e = cat.edition("2.1.0");
+  REQUIRE(e);
+  CHECK(e->rules.size() == 26);
+  const catalogue::Rule* headers = nullptr;
+  for (const auto& r : e->rules)
+    if (r.id == "/core/transport/security-headers") headers = &r;
+  REQUIRE(headers);
+  REQUIRE(headers->checks.size() == 2);
+  CHECK(headers->checks[0].id == "TS-5");
+  CHECK(headers->checks[0].params.at("missing") == "fail");
+  for (const char* id : {"TS-1", "TS-2", "TS-3", "TS-4"}) CHECK(cat.check(id)->handshake);
+  CHECK_FALSE(cat.check("TS-5")->handshake);
+}
+
+TEST_CASE("an edition extends another and lists only what differs") {
+  auto cat = catalogue::Catalogue::load({
+      {"a.yaml", R"(edition: "1"
+name: A
+source: https://a.example
+semver: full
+rules:
+  - {id: /r1, aliases: [], kind: technical, level: MUST, title: One, checks: [NT-1]}
+  - {id: /r2, aliases: [], kind: functional, level: SHOULD, title: Two, checks: [], review: look, hints: [naming]}
+  - {id: /r3, aliases: [], kind: technical, level: MUST, title: Three, checks: [DO-1]}
+)"},
+      {"b.yaml", R"(edition: "2"
+extends: "1"
+name: B
+remove: [/r3]
+rules:
+  - {id: /r2, level: MUST}
+  - {id: /r0, after: /r1, aliases: [], kind: technical, level: MUST, title: Zero, checks: [DO-3]}
+  - {id: /r1-new, replaces: /r1, title: One renamed}
+)"},
+  });
+  const auto* b = cat.edition("2");
+  REQUIRE(b);
+  CHECK(b->extends == "1");
+  CHECK(b->name == "B");
+  CHECK(b->source == "https://a.example");  // inherited
+  CHECK(b->semver == SemverGrammar::full);
+  REQUIRE(b->rules.size() == 3);
+  CHECK(b->rules[0].id == "/r1-new");
+  CHECK(b->rules[0].title == "One renamed");
+  CHECK(b->rules[0].checks.at(0).id == "NT-1");  // kept from /r1
+  CHECK(b->rules[1].id == "/r0");
+  CHECK(b->rules[2].id == "/r2");
+  CHECK(b->rules[2].level == "MUST");
+  CHECK(b->rules[2].review == "look");
+  // The base is unchanged.
+  const auto* a = cat.edition("1");
+  REQUIRE(a->rules.size() == 3);
+  CHECK(a->rules[1].level == "SHOULD");
+  CHECK(a->rules[0].id == "/r1");
+}
+
+TEST_CASE("extends: unknown bases, rules and cycles are errors") {
+  auto edition = [](const char* name, const char* body) {
+    return std::pair<std::string, std::string>{std::string(name) + ".yaml",
+                                               std::string("edition: \"") + name + "\"\nsemver: full\n" + body};
+  };
+  CHECK_THROWS(catalogue::Catalogue::load({edition("x", "extends: \"nope\"\nrules: []\n")}));
+  CHECK_THROWS(catalogue::Catalogue::load({edition("x", "rules: []\n"), edition("y", "extends: \"x\"\nremove: [/gone]\n")}));
+  CHECK_THROWS(catalogue::Catalogue::load({edition("x", "extends: \"y\"\n"), edition("y", "extends: \"x\"\n")}));
+}
+
+TEST_CASE("2.1.0 extends 2.0.0: the shared rules are the same rules") {
+  const auto& cat = catalogue::Catalogue::builtin();
+  const auto* e20 = cat.edition("2.0.0");
+  const auto* e21 = cat.edition("2.1.0");
+  REQUIRE(e20);
+  REQUIRE(e21);
+  CHECK(e21->extends == "2.0.0");
+  std::size_t same = 0;
+  for (const auto& r : e21->rules)
+    for (const auto& base : e20->rules)
+      if (r.id == base.id) {
+        CHECK(r.statement == base.statement);
+        ++same;
+      }
+  CHECK(same == 20);
+}

@@ -1,0 +1,45 @@
+// The catalogue, the check registry, the hint producers and the edition
+// parameters are one whole: every id has exactly one implementation.
+#include <doctest/doctest.h>
+
+#include <set>
+
+#include "checks/check.hpp"
+#include "util/strings.hpp"
+
+using namespace adrprobe;
+
+TEST_CASE("every check of every edition has one implementation, and every implementation a catalogue entry") {
+  const auto& cat = catalogue::Catalogue::builtin();
+  auto problems = checks::validate(cat);
+  CAPTURE(join(problems, "\n"));
+  CHECK(problems.empty());
+  std::set<std::string> registered;
+  for (const auto* c : checks::registry()) CHECK(registered.insert(std::string(c->id)).second);
+  CHECK(registered.size() == cat.check_ids().size());
+}
+
+TEST_CASE("an unknown check id, hint producer or parameter is an error, never a silent skip") {
+  auto cat = catalogue::Catalogue::load({
+      {"checks.yaml", "checks:\n  - {id: NT-1, rule: /r}\n"},
+      {"e.yaml", R"(edition: "9"
+semver: full
+rules:
+  - {id: /r, aliases: [], kind: technical, level: MUST, title: R, checks: [NT-1, XX-9, {id: NT-1, colour: red}]}
+  - {id: /f, aliases: [], kind: functional, level: MUST, title: F, checks: [], review: r, hints: [crystal-ball]}
+)"},
+  });
+  std::string all = join(checks::validate(cat), "\n");
+  CHECK(all.find("unknown check XX-9") != std::string::npos);
+  CHECK(all.find("no parameter 'colour'") != std::string::npos);
+  CHECK(all.find("unknown hint producer 'crystal-ball'") != std::string::npos);
+  CHECK(all.find("PO-1 has no entry in checks.yaml") != std::string::npos);
+}
+
+TEST_CASE("static checks need nothing but the document") {
+  std::set<std::string> statics;
+  for (const auto* c : checks::registry())
+    if (c->is_static()) statics.insert(std::string(c->id));
+  // probes.md, `adrprobe lint`: DO-1..3, SV-1, NT-1, HM-0, UV-2, UV-3 and the contact check.
+  CHECK(statics == std::set<std::string>{"CT-1", "DO-1", "DO-2", "DO-3", "HM-0", "NT-1", "SV-1", "UV-2", "UV-3"});
+}

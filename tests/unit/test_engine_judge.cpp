@@ -1,0 +1,83 @@
+// Judge: rules × checks → verdicts, on hand-made evidence.
+#include "engine/judge.hpp"
+#include "fake_run.hpp"
+
+using namespace adrprobe;
+using namespace adrprobe::testing;
+
+namespace {
+const report::RuleResult& rule(const std::vector<report::RuleResult>& rules, const std::string& id) {
+  for (const auto& r : rules)
+    if (r.id == id) return r;
+  FAIL("no rule " << id);
+  return rules.front();
+}
+}  // namespace
+
+TEST_CASE("lint: live checks are skip 'needs a live API'; static ones are judged") {
+  FakeRun run("");
+  run.ev.settings.openapi = "/tmp/openapi.json";
+  run.document(openapi_doc({{"/gebouwen/", {{"get", oas::json::object()}}}}), "file:///tmp/openapi.json");
+  const auto& edition = *catalogue::Catalogue::builtin().edition("2.0.0");
+  auto rules = engine::judge(run.ev, edition, engine::Mode::lint);
+  const auto& publish = rule(rules, "/core/publish-openapi");
+  CHECK(publish.verdict == Verdict::skip);
+  CHECK(publish.summary == "needs a live API");
+  const auto& slash = rule(rules, "/core/no-trailing-slash");
+  CHECK(slash.verdict == Verdict::fail);  // NT-1
+  REQUIRE(slash.checks.size() == 2);
+  CHECK(slash.checks[1].message == "needs a live API");
+  CHECK(rule(rules, "/core/naming-resources").verdict == Verdict::manual);
+  // uri-version: UV-1 reads the base URL (skip); UV-2/UV-3 read the servers: "/v1" has v1, info.version 1.0.0.
+  CHECK(rule(rules, "/core/uri-version").verdict == Verdict::pass);
+  // No servers means "/": no v<major> (probes.md, lint).
+  FakeRun bare("");
+  oas::json doc = openapi_doc();
+  doc.erase("servers");
+  bare.document(doc, "file:///tmp/openapi.json");
+  auto rules2 = engine::judge(bare.ev, edition, engine::Mode::lint);
+  const auto& uv = rule(rules2, "/core/uri-version");
+  CHECK(uv.verdict == Verdict::fail);
+  CHECK(uv.checks[1].id == "UV-2");
+  CHECK(uv.checks[1].verdict == Verdict::fail);
+}
+
+TEST_CASE("an untrusted certificate: only the handshake checks are judged, the rest is error") {
+  FakeRun run;
+  run.ev.untrusted_stop = true;
+  run.ev.tls.emplace();
+  run.ev.tls->handshake_ok = true;
+  run.ev.tls->connected = true;
+  run.ev.tls->trust_error = "self-signed certificate";
+  const auto& edition = *catalogue::Catalogue::builtin().edition("2.0.0");
+  auto rules = engine::judge(run.ev, edition, engine::Mode::check);
+  const auto& ts = rule(rules, "/core/transport-security");
+  CHECK(ts.checks[0].id == "TS-1");
+  CHECK(ts.checks[0].verdict == Verdict::fail);
+  CHECK(ts.checks[4].id == "TS-5");
+  CHECK(ts.checks[4].verdict == Verdict::error);
+  CHECK(rule(rules, "/core/semver").verdict == Verdict::error);
+}
+
+TEST_CASE("per-path checks list the documented paths that could not be probed") {
+  FakeRun run;
+  run.ev.not_probed = {"/gebouwen/{id}: no value for id (give --param id=VALUE)"};
+  run.respond(engine::probe_request("GET", "https://api.example.nl/v1/"), 404);
+  const auto& edition = *catalogue::Catalogue::builtin().edition("2.0.0");
+  auto rules = engine::judge(run.ev, edition, engine::Mode::check);
+  const auto& slash = rule(rules, "/core/no-trailing-slash");
+  bool listed = false;
+  for (const auto& c : slash.checks) listed = listed || (c.id == "NT-2" && c.verdict == Verdict::skip &&
+                                                         c.message.find("not probed: /gebouwen/{id}") == 0);
+  CHECK(listed);
+}
+
+TEST_CASE("rule summary: why a rule passes, or its worst finding") {
+  report::RuleResult r;
+  r.verdict = Verdict::pass;
+  r.checks = {{"A-1", Verdict::pass, "", {}}, {"A-2", Verdict::skip, "", {}}};
+  CHECK(engine::rule_summary(r) == "1 of 2 checks pass (A-1), the others do not apply");
+  r.verdict = Verdict::fail;
+  r.checks = {{"A-1", Verdict::pass, "", {}}, {"A-2", Verdict::fail, "broken", {}}};
+  CHECK(engine::rule_summary(r) == "A-2: broken");
+}

@@ -1,0 +1,55 @@
+#include <doctest/doctest.h>
+
+#include "engine/planner.hpp"
+
+using namespace adrprobe;
+
+TEST_CASE("planner: identical requests from different checks are sent once") {
+  engine::Settings s;
+  s.base_url = "https://h/v1";
+  s.headers = {{"X-Api-Key", "k"}};
+  engine::Planner p(s);
+  p.add(engine::probe_request("GET", "https://h/v1"), "VH-1");
+  p.add(engine::probe_request("GET", "https://h/v1"), "HM-1");
+  p.add(engine::probe_request("HEAD", "https://h/v1"), "HM-1");
+  auto origin = engine::probe_request("GET", "https://h/v1");
+  origin.extra_headers = {{"Origin", "https://o.example"}};
+  p.add(origin, "TS-7");  // another header: another request
+  auto batch = p.take();
+  REQUIRE(batch.size() == 3);
+  CHECK(batch[0].second.purpose == "VH-1,HM-1");
+  CHECK(batch[0].second.headers == std::vector<http::Header>{{"X-Api-Key", "k"}});
+  CHECK(batch[2].second.headers.size() == 2);
+  // Already sent: not planned again.
+  p.add(engine::probe_request("GET", "https://h/v1"), "TS-5");
+  CHECK(p.size() == 0);
+}
+
+TEST_CASE("planner: the public document goes without -H, redirects followed, up to the document limit") {
+  engine::Settings s;
+  s.base_url = "https://h/v1";
+  s.headers = {{"Authorization", "Bearer x"}};
+  engine::Planner p(s);
+  p.add(engine::document_request("https://h/v1/openapi.json"), "PO-1");
+  auto batch = p.take();
+  REQUIRE(batch.size() == 1);
+  const auto& r = batch[0].second;
+  CHECK(r.headers.empty());
+  CHECK(r.max_redirects == 5);
+  CHECK(r.body_limit == s.limits.max_document_bytes + 1);
+  CHECK(r.to_api);
+}
+
+TEST_CASE("planner: a target over budget is taken back whole") {
+  engine::Settings s;
+  s.base_url = "https://h/v1";
+  engine::Planner p(s);
+  p.add(engine::probe_request("GET", "https://h/v1/a"), "HM-1");
+  std::size_t before = p.size();
+  p.add(engine::probe_request("GET", "https://h/v1/b"), "HM-1");
+  p.add(engine::probe_request("HEAD", "https://h/v1/b"), "HM-1");
+  p.truncate(before);
+  CHECK(p.size() == 1);
+  p.add(engine::probe_request("GET", "https://h/v1/b"), "HM-1");  // may be planned again later
+  CHECK(p.size() == 2);
+}
