@@ -154,15 +154,6 @@ Catalogue Catalogue::load(const std::vector<std::pair<std::string, std::string>>
   std::vector<std::string> order;
   for (const auto& [name, data] : files) {
     YAML::Node doc = YAML::Load(data);
-    if (doc["checks"] && !doc["rules"] && !doc["edition"]) {
-      for (const auto& c : doc["checks"]) {
-        CheckInfo info{text(c, "id", true, name), text(c, "rule", false, name), text(c, "title", false, name),
-                       text(c, "sends", false, name), text(c, "passes", false, name),
-                       c["per_path"] && c["per_path"].as<bool>(), c["handshake"] && c["handshake"].as<bool>()};
-        cat.checks_[info.id] = info;
-      }
-      continue;
-    }
     if (auto t = doc["ncsc_tls"]) {
       NcscTable n;
       n.version = text(t, "version", true, name);
@@ -259,17 +250,6 @@ const NcscTable* Catalogue::ncsc(const std::string& version) const {
   if (version.empty()) return &ncsc_.rbegin()->second;
   auto it = ncsc_.find(version);
   return it == ncsc_.end() ? nullptr : &it->second;
-}
-
-std::vector<std::string> Catalogue::check_ids() const {
-  std::vector<std::string> out;
-  for (const auto& [id, info] : checks_) out.push_back(id);
-  return out;
-}
-
-const CheckInfo* Catalogue::check(const std::string& id) const {
-  auto it = checks_.find(id);
-  return it == checks_.end() ? nullptr : &it->second;
 }
 
 }  // namespace adrprobe::catalogue

@@ -37,12 +37,6 @@ struct Edition {
   std::vector<Rule> rules;
 };
 
-struct CheckInfo {
-  std::string id, rule, title, sends, passes;
-  bool per_path = false;   // probes every documented path: unprobed ones are listed under it as skip
-  bool handshake = false;  // judged from the TLS handshakes alone (still judged when the certificate is not trusted)
-};
-
 // The NCSC TLS guideline levels (probes/ncsc-tls-*.yaml): good, sufficient,
 // phase_out, insufficient, and the verdict each level gives.
 struct NcscTable {
@@ -73,8 +67,6 @@ class Catalogue {
 
   const Edition* edition(const std::string& name) const;
   std::vector<std::string> edition_names() const;
-  const CheckInfo* check(const std::string& id) const;
-  std::vector<std::string> check_ids() const;
   // The NCSC TLS table of that version, or the newest when version is empty
   // (nullptr when there is none).
   const NcscTable* ncsc(const std::string& version = "") const;
@@ -82,7 +74,6 @@ class Catalogue {
  private:
   std::map<std::string, NcscTable> ncsc_;  // by version
   std::vector<Edition> editions_;
-  std::map<std::string, CheckInfo> checks_;
 };
 
 }  // namespace adrprobe::catalogue

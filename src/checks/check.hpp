@@ -44,6 +44,10 @@ struct PlanInput {
 struct Check {
   std::string_view id;
   unsigned needs = 0;
+  // What `adrprobe rules` shows: a short name, what it sends, which outcome gives which verdict.
+  std::string_view title, sends, passes;
+  // Probes every documented path: the paths it could not probe are listed under it as skip.
+  bool per_path = false;
   // Edition parameters the check understands (probes/edition-*.yaml: {id: TS-5, missing: fail}).
   std::vector<std::string_view> params;
   // Requests for the run as a whole (once per phase); nullptr when none.
@@ -53,6 +57,8 @@ struct Check {
   CheckResult (*judge)(const Evidence&, const CheckRef&) = nullptr;
 
   bool is_static() const { return (needs & ~unsigned(document)) == 0; }
+  // Judged from the TLS handshakes alone: still judged when the certificate is not trusted.
+  bool handshake_only() const { return (needs & handshake) && !(needs & requests); }
 };
 
 // Evidence for a functional rule: hints for a reviewer, never a verdict.
@@ -68,7 +74,7 @@ const std::vector<HintProducer>& hint_producers();
 const HintProducer* find_hints(std::string_view name);
 
 // Ties the catalogue to the code: every check id of every edition has exactly
-// one implementation and an entry in checks.yaml, every hint producer exists,
+// one implementation, every hint producer exists,
 // every edition parameter is one its check understands. Returns the problems.
 std::vector<std::string> validate(const catalogue::Catalogue& catalogue);
 

@@ -88,9 +88,33 @@ CheckResult judge_ct1(const Evidence& ev, const CheckRef& ref) {
 
 }  // namespace
 
-extern const Check do1{.id = "DO-1", .needs = document, .judge = judge_do1};
-extern const Check do2{.id = "DO-2", .needs = document, .judge = judge_do2};
-extern const Check do3{.id = "DO-3", .needs = document, .judge = judge_do3};
-extern const Check ct1{.id = "CT-1", .needs = document, .judge = judge_ct1};
+extern const Check do1{
+    .id = "DO-1",
+    .needs = document,
+    .title = "Document is OpenAPI 3 or later",
+    .sends = "nothing; reads {oas}.openapi",
+    .passes = "a string MAJOR.MINOR.PATCH with MAJOR >= 3 (3.0.x, 3.1.x, 3.2.x) passes; missing, or swagger: \"2.0\", fails",
+    .judge = judge_do1};
+extern const Check do2{
+    .id = "DO-2",
+    .needs = document,
+    .title = "Every $ref resolves",
+    .sends = "external $refs fetched over HTTP(S) relative to the document URL, without user headers, recursively with cycle detection; local JSON pointers resolved with ~0, ~1 and percent decoding",
+    .passes = "all refs resolve: pass; otherwise fail, listing each unresolved ref with the JSON pointer where it stands",
+    .judge = judge_do2};
+extern const Check do3{
+    .id = "DO-3",
+    .needs = document,
+    .title = "Paths are defined",
+    .sends = "nothing; reads {oas}.paths",
+    .passes = "an object with at least one path passes; empty warn; missing fail",
+    .judge = judge_do3};
+extern const Check ct1{
+    .id = "CT-1",
+    .needs = document,
+    .title = "info.contact names a contact",
+    .sends = "nothing; reads {oas}.info.contact",
+    .passes = "info.contact has name, url and email (non-empty strings): pass; any missing: fail",
+    .judge = judge_ct1};
 
 }  // namespace adrprobe::checks

@@ -160,9 +160,37 @@ CheckResult judge_hm3(const Evidence& ev, const CheckRef& ref) {
 
 }  // namespace
 
-extern const Check hm0{.id = "HM-0", .needs = document, .judge = judge_hm0};
-extern const Check hm1{.id = "HM-1", .needs = requests, .plan_target = plan_hm1, .judge = judge_hm1};
-extern const Check hm2{.id = "HM-2", .needs = requests | document, .plan_target = plan_hm2, .judge = judge_hm2};
-extern const Check hm3{.id = "HM-3", .needs = requests | document, .plan_target = plan_hm3, .judge = judge_hm3};
+extern const Check hm0{
+    .id = "HM-0",
+    .needs = document,
+    .title = "Document uses only standard methods",
+    .sends = "nothing (static); reads the operations in {oas}.paths",
+    .passes = "only get, post, put, patch, delete: pass; head, options or trace operations warn (outside the rule's method table)",
+    .judge = judge_hm0};
+extern const Check hm1{
+    .id = "HM-1",
+    .needs = requests,
+    .title = "GET and HEAD are not answered 405",
+    .sends = "GET and HEAD to the base URL and every probed path (test case 1)",
+    .passes = "neither is 405: pass; any 405 fails, naming method and path",
+    .per_path = true,
+    .plan_target = plan_hm1,
+    .judge = judge_hm1};
+extern const Check hm2{
+    .id = "HM-2",
+    .needs = requests | document,
+    .title = "A supported optional method is not answered 405",
+    .sends = "per documented path, a method the document lists for it (test case 2); safe mode sends only a documented OPTIONS, other documented methods need --allow-unsafe",
+    .passes = "not 405: pass; 405 fail; nothing to send: skip (needs --allow-unsafe when only unsafe methods are documented)",
+    .plan_target = plan_hm2,
+    .judge = judge_hm2};
+extern const Check hm3{
+    .id = "HM-3",
+    .needs = requests | document,
+    .title = "An unsupported optional method is answered 405 with Allow",
+    .sends = "per documented path, TRACE (skipped on paths that document trace) (test case 3); with --allow-unsafe also undocumented DELETE/PUT/PATCH/POST with an empty body",
+    .passes = "405 with an Allow header passes; missing Allow fails; any status other than 405 (404, 501, 200, ...) fails; Allow that omits a method {oas} documents for the path, or lists the probed method, warns",
+    .plan_target = plan_hm3,
+    .judge = judge_hm3};
 
 }  // namespace adrprobe::checks

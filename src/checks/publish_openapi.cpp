@@ -118,8 +118,29 @@ CheckResult judge_po3(const Evidence& ev, const CheckRef& ref) {
 
 }  // namespace
 
-extern const Check po1{.id = "PO-1", .needs = requests, .plan_run = plan_po1, .judge = judge_po1};
-extern const Check po2{.id = "PO-2", .needs = requests, .plan_run = plan_po2, .judge = judge_po2};
-extern const Check po3{.id = "PO-3", .needs = requests, .plan_run = plan_po3, .judge = judge_po3};
+extern const Check po1{
+    .id = "PO-1",
+    .needs = requests,
+    .title = "openapi.json is public and parses as JSON",
+    .sends = "GET {base}/openapi.json without the user's -H headers; redirects followed (max 5)",
+    .passes = "2xx with a body that parses as a JSON object passes; a followed redirect is warn; any other status or body fails, naming the status ('requires authentication' when it only works with the user's headers)",
+    .plan_run = plan_po1,
+    .judge = judge_po1};
+extern const Check po2{
+    .id = "PO-2",
+    .needs = requests,
+    .title = "openapi.json allows all origins (CORS)",
+    .sends = "the PO-1 GET (redirects followed) with Origin: https://<random-label>.example",
+    .passes = "Access-Control-Allow-Origin is * or echoes that origin: pass; else fail",
+    .plan_run = plan_po2,
+    .judge = judge_po2};
+extern const Check po3{
+    .id = "PO-3",
+    .needs = requests,
+    .title = "openapi.yaml, when offered, is the same document",
+    .sends = "GET {base}/openapi.yaml, redirects not followed",
+    .passes = "404 or 410 skip (YAML is optional); 2xx must parse as YAML and deep-equal the JSON document (1 vs 1.0 and key order do not matter, strings vs numbers do), else fail naming the first differing JSON pointer; any other status warn",
+    .plan_run = plan_po3,
+    .judge = judge_po3};
 
 }  // namespace adrprobe::checks

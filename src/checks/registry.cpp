@@ -1,6 +1,7 @@
 // The one table of checks: adding a check is one line here (plus its
-// catalogue entry, its source file and its unit test). The order is the
+// place in an edition file, its source file and its unit test). The order is the
 // order in which checks plan their requests, which is the order they are sent.
+// A check used by no edition is allowed (an edition to come may use it).
 #include <fmt/format.h>
 
 #include <set>
@@ -50,10 +51,9 @@ std::vector<std::string> validate(const catalogue::Catalogue& cat) {
   for (const Check* c : registry()) {
     if (!ids.insert(c->id).second) problems.push_back(fmt::format("check {} is registered twice", c->id));
     if (!c->judge) problems.push_back(fmt::format("check {} has no judge", c->id));
-    if (!cat.check(std::string(c->id))) problems.push_back(fmt::format("check {} has no entry in checks.yaml", c->id));
+    if (c->title.empty() || c->sends.empty() || c->passes.empty())
+      problems.push_back(fmt::format("check {} does not say what it sends and what passes", c->id));
   }
-  for (const auto& id : cat.check_ids())
-    if (!find_check(id)) problems.push_back(fmt::format("checks.yaml lists {}, which has no implementation", id));
   for (const auto& name : cat.edition_names()) {
     const auto* e = cat.edition(name);
     for (const auto& rule : e->rules) {

@@ -58,7 +58,21 @@ CheckResult judge_nt2(const Evidence& ev, const CheckRef& ref) {
 
 }  // namespace
 
-extern const Check nt1{.id = "NT-1", .needs = document, .judge = judge_nt1};
-extern const Check nt2{.id = "NT-2", .needs = requests, .plan_target = plan_nt2, .judge = judge_nt2};
+extern const Check nt1{
+    .id = "NT-1",
+    .needs = document,
+    .title = "No documented path ends with a slash",
+    .sends = "nothing (static); reads the keys of {oas}.paths",
+    .passes = "no key other than / ends with /: pass; else fail",
+    .judge = judge_nt1};
+extern const Check nt2{
+    .id = "NT-2",
+    .needs = requests,
+    .title = "Trailing slash is answered 404",
+    .sends = "GET {base}{path}/ for the base URL and every probed path, redirects not followed",
+    .passes = "404 pass; 3xx fail (redirects to <Location>); 2xx fail (served); 401/403 warn (behind authentication, supply -H); else fail",
+    .per_path = true,
+    .plan_target = plan_nt2,
+    .judge = judge_nt2};
 
 }  // namespace adrprobe::checks

@@ -249,12 +249,59 @@ CheckResult judge_ts7(const Evidence& ev, const CheckRef& ref) {
 
 }  // namespace
 
-extern const Check ts1{.id = "TS-1", .needs = handshake | base_url, .judge = judge_ts1};
-extern const Check ts2{.id = "TS-2", .needs = handshake, .judge = judge_ts2};
-extern const Check ts3{.id = "TS-3", .needs = handshake, .judge = judge_ts3};
-extern const Check ts4{.id = "TS-4", .needs = handshake, .judge = judge_ts4};
-extern const Check ts5{.id = "TS-5", .needs = requests, .params = {"missing"}, .plan_run = plan_base_get, .judge = judge_ts5};
-extern const Check ts6{.id = "TS-6", .needs = requests, .params = {"missing"}, .plan_run = plan_base_get, .judge = judge_ts6};
-extern const Check ts7{.id = "TS-7", .needs = requests, .plan_run = plan_ts7, .judge = judge_ts7};
+extern const Check ts1{
+    .id = "TS-1",
+    .needs = handshake | base_url,
+    .title = "HTTPS with a trusted certificate",
+    .sends = "TLS handshake to the host of {base}, verified against the system trust store or --ca-file",
+    .passes = "https base, successful handshake and a chain that verifies for the host: pass; http base, failed handshake, untrusted, expired or wrong-host certificate: fail (--insecure lets the run go on, the check still fails)",
+    .judge = judge_ts1};
+extern const Check ts2{
+    .id = "TS-2",
+    .needs = handshake,
+    .title = "Only good TLS protocol versions are accepted",
+    .sends = "one handshake per protocol version, OpenSSL pinned to that version (security level lowered for the probe)",
+    .passes = "TLS 1.3 good, TLS 1.2 sufficient; TLS 1.1/1.0 accepted warn (phase-out); SSL 3.0 accepted fail (insufficient); no TLS 1.2 or 1.3 fail",
+    .judge = judge_ts2};
+extern const Check ts3{
+    .id = "TS-3",
+    .needs = handshake,
+    .title = "Negotiated cipher suite is acceptable",
+    .sends = "nothing more; classifies the negotiated cipher suite after the NCSC TLS guidelines (ncsc-tls.md)",
+    .passes = "good or sufficient pass; phase-out warn; insufficient fail",
+    .judge = judge_ts3};
+extern const Check ts4{
+    .id = "TS-4",
+    .needs = handshake,
+    .title = "Certificate does not expire soon",
+    .sends = "nothing more; reads the server certificate",
+    .passes = "expires within 14 days warn (days left in the message); else pass; the report always shows expiry date, issuer, subject, key type and size",
+    .judge = judge_ts4};
+extern const Check ts5{
+    .id = "TS-5",
+    .needs = requests,
+    .title = "HSTS on the base URL",
+    .sends = "nothing more; reads the base URL response, whatever its scheme",
+    .passes = "Strict-Transport-Security with max-age >= 31536000 passes; else warn",
+    .params = {"missing"},
+    .plan_run = plan_base_get,
+    .judge = judge_ts5};
+extern const Check ts6{
+    .id = "TS-6",
+    .needs = requests,
+    .title = "Security headers on the base URL",
+    .sends = "nothing more; reads the base URL response, whatever its scheme",
+    .passes = "each missing one warns: Cache-Control: no-store, Content-Security-Policy with frame-ancestors 'none', X-Content-Type-Options: nosniff, X-Frame-Options: DENY, a Content-Type",
+    .params = {"missing"},
+    .plan_run = plan_base_get,
+    .judge = judge_ts6};
+extern const Check ts7{
+    .id = "TS-7",
+    .needs = requests,
+    .title = "CORS on an API resource does not grant credentialed access to any origin",
+    .sends = "a request with a random Origin to the first probed documented path other than openapi.json (the base URL when there is none)",
+    .passes = "echoes the origin together with Access-Control-Allow-Credentials: true: fail; * pass with a note (fine for open APIs only); no Access-Control-Allow-Origin pass (cross-origin access not granted)",
+    .plan_run = plan_ts7,
+    .judge = judge_ts7};
 
 }  // namespace adrprobe::checks

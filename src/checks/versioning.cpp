@@ -148,9 +148,33 @@ CheckResult judge_uv3(const Evidence& ev, const CheckRef& ref) {
 
 }  // namespace
 
-extern const Check sv1{.id = "SV-1", .needs = document, .judge = judge_sv1};
-extern const Check uv1{.id = "UV-1", .needs = base_url, .judge = judge_uv1};
-extern const Check uv2{.id = "UV-2", .needs = document, .judge = judge_uv2};
-extern const Check uv3{.id = "UV-3", .needs = document, .judge = judge_uv3};
+extern const Check sv1{
+    .id = "SV-1",
+    .needs = document,
+    .title = "info.version is Semantic Versioning",
+    .sends = "nothing; reads {oas}.info.version",
+    .passes = "edition 1.0: exactly MAJOR.MINOR.PATCH (no leading zeros, no pre-release, no build); 2.0.0 and later: the full SemVer 2.0.0 grammar (pre-release such as -rc.1 allowed); missing fails, and v1.2.3, 1.2, 01.2.3 fail in every edition",
+    .judge = judge_sv1};
+extern const Check uv1{
+    .id = "UV-1",
+    .needs = base_url,
+    .title = "Base URL path has a v<major> segment",
+    .sends = "nothing; inspects the path of {base}",
+    .passes = "a segment matching ^v[0-9]+$ passes; missing fails; a segment like v1.2 or a full version in the path fails (minor/patch in the URI)",
+    .judge = judge_uv1};
+extern const Check uv2{
+    .id = "UV-2",
+    .needs = document,
+    .title = "Every servers url carries the same v<major>",
+    .sends = "nothing; reads every {oas}.servers[].url (relative ones resolved against the document URL; no servers means /)",
+    .passes = "every url contains the same v<major> segment as the base URL: pass; else fail",
+    .judge = judge_uv2};
+extern const Check uv3{
+    .id = "UV-3",
+    .needs = document,
+    .title = "URI major equals the major of info.version",
+    .sends = "nothing; compares <major> with the leading digits of {oas}.info.version (1.4 has major 1)",
+    .passes = "equal passes; different, or info.version without leading digits, fails",
+    .judge = judge_uv3};
 
 }  // namespace adrprobe::checks

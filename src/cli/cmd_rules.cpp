@@ -20,7 +20,6 @@ const char* kind_of(const std::string& id) {
 
 int print_rules(const std::string& edition_name, const std::string& format) {
   const auto& edition = edition_or_throw(edition_name);
-  const auto& cat = catalogue::Catalogue::builtin();
   if (format == "json") {
     nlohmann::ordered_json j;
     j["edition"] = edition.edition;
@@ -57,9 +56,9 @@ int print_rules(const std::string& edition_name, const std::string& format) {
     fmt::print("\n{}  [{}]  {} {}\n  {}\n", r.id, join(r.aliases, ", "), r.kind, r.level, r.title);
     fmt::print("  {}\n", trim(r.statement));
     for (const auto& c : r.checks) {
-      const auto* info = cat.check(c.id);
-      fmt::print("  - {} ({}): {}\n", c.id, kind_of(c.id), info ? info->title : "");
-      if (info) fmt::print("      sends:  {}\n      passes: {}\n", trim(info->sends), trim(info->passes));
+      const checks::Check* check = checks::find_check(c.id);
+      fmt::print("  - {} ({}): {}\n", c.id, kind_of(c.id), check->title);
+      fmt::print("      sends:  {}\n      passes: {}\n", check->sends, check->passes);
     }
     if (!r.review.empty()) fmt::print("  review: {}\n", trim(r.review));
     for (const auto& d : r.decisions) fmt::print("  decision: {}\n", d);

@@ -42,7 +42,6 @@ std::string rule_summary(const report::RuleResult& r) {
 
 std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Edition& edition, Mode mode,
                                       Observer* observer) {
-  const auto& cat = catalogue::Catalogue::builtin();
   std::vector<report::RuleResult> out;
   for (const auto& rule : edition.rules) {
     report::RuleResult r;
@@ -57,15 +56,14 @@ std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Editi
       for (const auto& ref : rule.checks) {
         const checks::Check* check = checks::find_check(ref.id);
         if (!check) throw std::logic_error("check " + ref.id + " has no implementation");  // validate() forbids it
-        const auto* info = cat.check(ref.id);
         if (mode == Mode::lint && !check->is_static())
           r.checks.push_back({ref.id, Verdict::skip, kNeedsLive, {}});
-        else if (ev.untrusted_stop && !(info && info->handshake))
+        else if (ev.untrusted_stop && !check->handshake_only())
           r.checks.push_back({ref.id, Verdict::error, "TLS certificate not trusted: rerun with --ca-file or --insecure", {}});
         else r.checks.push_back(check->judge(ev, ref));
         if (observer) observer->check_done(r.checks.back());
         // A check that probes every documented path lists the ones it could not probe.
-        if (mode == Mode::check && info && info->per_path && !ev.untrusted_stop)
+        if (mode == Mode::check && check->per_path && !ev.untrusted_stop)
           for (const auto& n : ev.not_probed) r.checks.push_back({ref.id, Verdict::skip, "not probed: " + n, {}});
       }
       r.verdict = report::aggregate(r.checks);

@@ -76,7 +76,10 @@ std::optional<std::string> resolve_url(const std::string& base, const std::strin
   // Setting a relative URL on a handle that holds an absolute one resolves it.
   if (curl_url_set(u.h, CURLUPART_URL, reference.c_str(), CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK)
     return std::nullopt;
-  return u.get(CURLUPART_URL);
+  auto out = u.get(CURLUPART_URL);
+  // libcurl (7.88) renders the root of a file: URL as "file://(nil)".
+  if (out && out->rfind("file://(nil)", 0) == 0) *out = "file:///" + out->substr(12);
+  return out;
 }
 
 bool same_origin(const std::string& a, const std::string& b) {

@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "catalogue/catalogue.hpp"
+#include "checks/check.hpp"
 
 using namespace adrprobe;
 
@@ -20,7 +21,7 @@ TEST_CASE("the built-in catalogue has every rule of both editions") {
     for (const auto& r : e->rules) {
       CAPTURE(r.id);
       CHECK((r.kind == "technical") == !r.checks.empty());
-      for (const auto& c : r.checks) CHECK(cat.check(c.id) != nullptr);
+      for (const auto& c : r.checks) CHECK(checks::find_check(c.id) != nullptr);
     }
   CHECK(e1->rules[3].id == "API-48");
   CHECK(e2->rules[3].aliases == std::vector<std::string>{"API-48"});
@@ -56,8 +57,8 @@ TEST_CASE("edition 2.1.0: 26 rules, security headers fail instead of warn") {
   REQUIRE(headers->checks.size() == 2);
   CHECK(headers->checks[0].id == "TS-5");
   CHECK(headers->checks[0].params.at("missing") == "fail");
-  for (const char* id : {"TS-1", "TS-2", "TS-3", "TS-4"}) CHECK(cat.check(id)->handshake);
-  CHECK_FALSE(cat.check("TS-5")->handshake);
+  for (const char* id : {"TS-1", "TS-2", "TS-3", "TS-4"}) CHECK(checks::find_check(id)->handshake_only());
+  CHECK_FALSE(checks::find_check("TS-5")->handshake_only());
 }
 
 TEST_CASE("an edition extends another and lists only what differs") {

@@ -65,6 +65,8 @@ TEST_CASE("url: relative resolution (RFC 3986)") {
   CHECK(resolve_url("https://h/v1/openapi.json", "schemas/a.yaml") == "https://h/v1/schemas/a.yaml");
   CHECK(resolve_url("https://h/v1/openapi.json", "../common.json") == "https://h/common.json");
   CHECK(resolve_url("https://h/v1/openapi.json", "https://other/x.json") == "https://other/x.json");
+  CHECK(resolve_url("file:///tmp/a/openapi.json", "/") == "file:///");  // libcurl says file://(nil)
+  CHECK(resolve_url("file:///tmp/a/openapi.json", "../b.yaml") == "file:///tmp/b.yaml");
   CHECK(strip_trailing_slash("https://h/v1/") == "https://h/v1");
   CHECK(url_path("https://h/v1/a/?q=1") == "/v1/a/?q=1");
 }
