@@ -98,6 +98,18 @@ DEFAULT_PROFILE = {
 
 DOC_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
+# Every Fixture being served right now (by a FixtureServer, standalone or behind
+# nginx).  The report comparison hook in harness.py runs a second binary against
+# them and then rewinds their request logs (Fixture.mark / Fixture.rewind), so a
+# test sees only the requests of the binary under test.
+_LIVE = set()
+_LIVE_LOCK = threading.Lock()
+
+
+def live_fixtures():
+    with _LIVE_LOCK:
+        return list(_LIVE)
+
 
 def default_doc(base, version):
     """The conformant OpenAPI 3.0.3 document of the fixture API."""
@@ -247,6 +259,25 @@ class Fixture:
     def requests(self):
         with self.lock:
             return list(self.log)
+
+    def mark(self):
+        """A point in the request log to rewind() to."""
+        with self.lock:
+            return len(self.log), self.max_active
+
+    def rewind(self, mark, settle=5.0):
+        """Forget the requests recorded since mark, as if they had never come:
+        first wait (up to settle seconds) until no request is being answered,
+        so that none of them still counts towards max_active afterwards."""
+        deadline = time.monotonic() + settle
+        while time.monotonic() < deadline:
+            with self.lock:
+                if self.active == 0:
+                    break
+            time.sleep(0.01)
+        with self.lock:
+            del self.log[mark[0]:]
+            self.max_active = mark[1]
 
     def enter(self):
         with self.lock:
@@ -631,11 +662,15 @@ class FixtureServer:
         self.timer = threading.Timer(self.max_seconds, self.stop)
         self.timer.daemon = True
         self.timer.start()
+        with _LIVE_LOCK:
+            _LIVE.add(self.fixture)
         return self
 
     def stop(self):
         if self.timer is not None:
             self.timer.cancel()
+        with _LIVE_LOCK:
+            _LIVE.discard(self.fixture)
         self.fixture.stopping.set()
         if self.httpd is not None:
             httpd, self.httpd = self.httpd, None

@@ -9,8 +9,14 @@
 - ``rule`` / ``checks`` / ``check``: look things up in a report.
 - ``ProbeCase``: a unittest.TestCase with assertion helpers that print the
   relevant part of the report when they fail.
+- Report comparison (opt-in, for ``tests/compare/compare_reports.py``): with
+  ``ADRPROBE_COMPARE_WITH=/path/to/old/adrprobe`` every ``check``/``lint`` run also
+  runs that binary with the same arguments against the same live servers, and
+  records whether the two JSON reports agree (see "report comparison" below).
 """
 
+import copy
+import inspect
 import json
 import os
 import re
@@ -26,7 +32,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from fixture_server import BEARER, FixtureServer, default_doc  # noqa: E402,F401
+from fixture_server import BEARER, FixtureServer, default_doc, live_fixtures  # noqa: E402,F401
 
 REPO = HERE.parent.parent
 SCHEMA_PATH = REPO.parent / "shared" / "contract" / "report.schema.json"
@@ -121,8 +127,19 @@ def _reader(stream, sink):
 
 
 def run_adrprobe(args, timeout=60, env=None, cwd=None):
-    """Run adrprobe with args; kill its whole process group after timeout s."""
-    exe = binary()
+    """Run adrprobe with args; kill its whole process group after timeout s.
+    With ADRPROBE_COMPARE_WITH set, a `check` or `lint` run is compared with
+    the same run of that binary (see "report comparison" below); the Run
+    returned is always the binary under test's."""
+    args = [str(a) for a in args]
+    if COMPARE_WITH and args[:1] in (["check"], ["lint"]):
+        return _compared_run(args, timeout, env, cwd)
+    if COMPARE_WITH and args[:1] == ["demo"]:
+        _skipped(args, "demo (it serves its own API on a new port and with a new CA each run)")
+    return _execute(binary(), args, timeout, env, cwd)
+
+
+def _execute(exe, args, timeout=60, env=None, cwd=None):
     if not os.access(exe, os.X_OK):
         raise AssertionError("adrprobe binary not found at %s: build it (ninja -C build) or set ADRPROBE" % exe)
     cmd = [exe] + [str(a) for a in args]
@@ -168,6 +185,8 @@ def run_in_pty(args, timeout=30, env=None):
     exe = binary()
     if not os.access(exe, os.X_OK):
         raise AssertionError("adrprobe binary not found at %s" % exe)
+    if COMPARE_WITH:
+        _skipped([str(a) for a in args], "text on a terminal (no JSON report)")
     master, slave = os.openpty()
     full_env = dict(os.environ, TERM="xterm-256color")
     full_env.pop("NO_COLOR", None)
@@ -232,11 +251,326 @@ def check_args(url, args=(), edition=None, fmt="json", rate=0):
 def probe(profile=None, *args, edition=None, timeout=60, fmt="json", rate=0, env=None):
     """Serve profile, run `adrprobe check BASE -f json --rate 0 [--edition E] args`
     (rate=None leaves --rate to the binary's default or to args)."""
-    with FixtureServer(profile, max_seconds=timeout + 30) as srv:
+    with FixtureServer(profile, max_seconds=(timeout + 30) * runs_per_check()) as srv:
         run = run_adrprobe(check_args(srv.base_url, args, edition, fmt, rate), timeout=timeout, env=env)
         requests = srv.requests()
         return Probe(run, srv, requests)
 
+
+# --------------------------------------------------------------------------
+# report comparison (opt-in; driven by tests/compare/compare_reports.py)
+# --------------------------------------------------------------------------
+#
+# ADRPROBE_COMPARE_WITH=/path/to/old/adrprobe: every `adrprobe check` (and
+# `lint`) run of the suites first runs that old binary with the same arguments
+# against the same running servers (same ports), then rewinds the fixtures'
+# request logs (the test sees only the requests of the binary under test), then
+# runs the binary under test, and compares the two JSON reports after
+# normalise_report() (and, only if they still differ, canonical_exchange_order()).
+# A run whose JSON report goes to neither stdout (-f json) nor a file
+# (-o json=PATH) is not compared, and is recorded as skipped.
+# ADRPROBE_COMPARE_EDITIONS=1.0,2.0.0,2.1.0: each such run is also compared
+# (old against new) under each of these editions, with --edition replaced.
+# ADRPROBE_COMPARE_LOG=FILE: one JSON line per comparison is appended there
+# (test id, arguments, "identical" / "different" / "skipped", and for a
+# difference the first differing JSON pointer with both values); without it,
+# differences are printed on stderr.
+
+COMPARE_WITH = os.environ.get("ADRPROBE_COMPARE_WITH") or None
+COMPARE_LOG = os.environ.get("ADRPROBE_COMPARE_LOG") or None
+COMPARE_EDITIONS = [e.strip() for e in os.environ.get("ADRPROBE_COMPARE_EDITIONS", "").split(",") if e.strip()]
+
+# the random CORS origin label adrprobe sends (Origin: https://adrprobe-<12 hex>.example)
+ORIGIN_LABEL = re.compile(r"adrprobe-[0-9a-f]{12}")
+NORMALISED = "<normalised>"
+
+
+def runs_per_check():
+    """How many adrprobe runs one `check` makes (servers must live that long)."""
+    if not COMPARE_WITH:
+        return 1
+    return 2 + 2 * len(COMPARE_EDITIONS)
+
+
+def normalise_report(report):
+    """A copy of a JSON report without what differs between two runs of the
+    same binary against the same server: the run's own timing and clock
+    (duration_ms at the top, per exchange and of the TLS handshakes,
+    generated_at), the tool version, the random CORS origin label, and the
+    servers' Date response header (it ticks every second)."""
+    r = copy.deepcopy(report)
+    if not isinstance(r, dict):
+        return r
+    for key in ("duration_ms", "generated_at"):
+        if key in r:
+            r[key] = NORMALISED
+    if isinstance(r.get("tool"), dict) and "version" in r["tool"]:
+        r["tool"]["version"] = NORMALISED
+    for e in r.get("exchanges") or []:
+        if isinstance(e, dict):
+            if "duration_ms" in e:
+                e["duration_ms"] = NORMALISED
+            headers = e.get("response_headers")
+            if isinstance(headers, dict) and "date" in headers:
+                headers["date"] = NORMALISED
+    if isinstance(r.get("tls"), dict) and "duration_ms" in r["tls"]:
+        r["tls"]["duration_ms"] = NORMALISED
+    return _replace_labels(r)
+
+
+def canonical_exchange_order(report):
+    """A copy of a normalised report with its exchanges in a canonical order:
+    sorted by content (everything but the id), renumbered 1..n, and every
+    checks[].exchanges list mapped to the new ids and sorted.  Ids are handed
+    out as requests start, so where several requests are in flight (redirect
+    chains, concurrency) two runs of the same binary may number the same
+    exchanges differently; the set of exchanges and which of them each check
+    cites must still be the same."""
+    r = copy.deepcopy(report)
+    exchanges = r.get("exchanges")
+    if not isinstance(exchanges, list) or not all(isinstance(e, dict) for e in exchanges):
+        return r
+
+    def content(e):
+        return json.dumps({k: v for k, v in e.items() if k != "id"}, sort_keys=True, ensure_ascii=False)
+
+    ordered = sorted(exchanges, key=lambda e: (content(e), str(e.get("id"))))
+    new_id = {}
+    for i, e in enumerate(ordered, 1):
+        new_id.setdefault(e.get("id"), i)
+        e["id"] = i
+    r["exchanges"] = ordered
+    for rule_ in r.get("rules") or []:
+        for c in rule_.get("checks") or []:
+            if isinstance(c.get("exchanges"), list):
+                c["exchanges"] = sorted(new_id.get(i, -1) for i in c["exchanges"])
+    return r
+
+
+def _replace_labels(value):
+    if isinstance(value, str):
+        return ORIGIN_LABEL.sub("adrprobe-<origin>", value)
+    if isinstance(value, list):
+        return [_replace_labels(v) for v in value]
+    if isinstance(value, dict):
+        return {_replace_labels(k): _replace_labels(v) for k, v in value.items()}
+    return value
+
+
+def _pointer_token(key):
+    return str(key).replace("~", "~0").replace("/", "~1")
+
+
+def first_difference(old, new, path=""):
+    """None when equal, else (JSON pointer, old value, new value) of the first
+    difference in document order (the new report's key order)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in list(new) + [k for k in old if k not in new]:
+            here = path + "/" + _pointer_token(key)
+            if key not in old:
+                return here, "<absent>", new[key]
+            if key not in new:
+                return here, old[key], "<absent>"
+            d = first_difference(old[key], new[key], here)
+            if d:
+                return d
+        return None
+    if isinstance(old, list) and isinstance(new, list):
+        for i in range(max(len(old), len(new))):
+            here = "%s/%d" % (path, i)
+            if i >= len(old):
+                return here, "<absent>", new[i]
+            if i >= len(new):
+                return here, old[i], "<absent>"
+            d = first_difference(old[i], new[i], here)
+            if d:
+                return d
+        return None
+    if type(old) is not type(new) or old != new:
+        return path or "/", old, new
+    return None
+
+
+def _option_values(args, short, long):
+    """Values of an option given as `-x V`, `--xx V` or `--xx=V`."""
+    out = []
+    for i, a in enumerate(args):
+        if a in (short, long) and i + 1 < len(args):
+            out.append(args[i + 1])
+        elif a.startswith(long + "="):
+            out.append(a[len(long) + 1:])
+    return out
+
+
+def _report_source(args):
+    """Where a check run puts its JSON report: "stdout", a file path, or None."""
+    if "json" in _option_values(args, "-f", "--format"):
+        return "stdout"
+    for value in _option_values(args, "-o", "--output"):
+        fmt, _, path = value.partition("=")
+        if fmt == "json" and path:
+            return "stdout" if path == "-" else path
+    return None
+
+
+def _output_files(args):
+    return [v.partition("=")[2] for v in _option_values(args, "-o", "--output") if v.partition("=")[2] not in ("", "-")]
+
+
+def _with_edition(args, edition):
+    out, skip = [], False
+    for i, a in enumerate(args):
+        if skip:
+            skip = False
+            continue
+        if a == "--edition":
+            skip = True
+            continue
+        if a.startswith("--edition="):
+            continue
+        out.append(a)
+    return out + ["--edition", edition]
+
+
+def _edition_of(args):
+    values = _option_values(args, "--edition", "--edition")
+    return values[-1] if values else "2.0.0"
+
+
+def _report_text(run, source):
+    """The JSON report text of a run that just ended (read at once: the next
+    run writes the same -o file), or None with the reason."""
+    if source == "stdout":
+        return run.stdout, ""
+    try:
+        with open(source, encoding="utf-8") as f:
+            return f.read(), ""
+    except OSError as e:
+        return None, "no report file (%s)" % e.strerror
+
+
+def _parse_report(text, why):
+    if text is None:
+        return None, why
+    try:
+        return json.loads(text), ""
+    except ValueError:
+        return None, "no JSON report"
+
+
+def _current_test_id():
+    """unittest id of the test (or setUpClass) this run belongs to."""
+    main = sys.modules.get("__main__")
+    suite = Path(getattr(main, "__file__", "") or "suite").stem
+    frame = inspect.currentframe()
+    while frame is not None:
+        loc = frame.f_locals
+        obj = loc.get("self")
+        if isinstance(obj, unittest.TestCase):
+            sub = getattr(obj, "_subtest", None)
+            return (sub or obj).id().replace("__main__.", suite + ".", 1)
+        cls = loc.get("cls")
+        if isinstance(cls, type) and issubclass(cls, unittest.TestCase):
+            return "%s.%s.%s" % (suite if cls.__module__ == "__main__" else cls.__module__, cls.__qualname__,
+                                 frame.f_code.co_name)
+        frame = frame.f_back
+    return suite + ".<module>"
+
+
+_run_counts = {}
+
+
+def _record(entry):
+    if COMPARE_LOG:
+        with open(COMPARE_LOG, "a", encoding="utf-8") as f:
+            f.write(json.dumps(entry, ensure_ascii=False) + "\n")
+    elif entry["result"] == "different":
+        sys.stderr.write("REPORTS DIFFER: %s %s at %s\n" % (entry["test"], " ".join(entry["args"]), entry["path"]))
+
+
+def _skipped(args, reason, test_id=None):
+    _record({"test": test_id or _current_test_id(), "args": args, "edition": _edition_of(args), "variant": None,
+             "result": "skipped", "reason": reason})
+
+
+def _short(value, limit=300):
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _compare(test_id, args, old, new, variant=None):
+    """old, new: (Run, report text or None, why not)."""
+    (old_run, old_text, old_why), (new_run, new_text, new_why) = old, new
+    entry = {"test": test_id, "args": args, "edition": _edition_of(args), "variant": variant,
+             "old_exit": old_run.rc, "new_exit": new_run.rc}
+    old_report, old_why = _parse_report(old_text, old_why)
+    new_report, new_why = _parse_report(new_text, new_why)
+    if old_run.timed_out or new_run.timed_out:
+        entry.update(result="different", path="(run)", old="timed out" if old_run.timed_out else "finished",
+                     new="timed out" if new_run.timed_out else "finished")
+    elif old_report is None and new_report is None:
+        # e.g. a usage error: neither wrote a report; the exit statuses must agree
+        same = old_run.rc == new_run.rc
+        entry.update(result="identical" if same else "different", kind="exit status only", note=new_why)
+        if not same:
+            entry.update(path="(exit status)", old=old_run.rc, new=new_run.rc)
+    elif old_report is None or new_report is None:
+        entry.update(result="different", kind="report", path="(report)", old=old_why or "a report",
+                     new=new_why or "a report")
+    else:
+        old_n, new_n = normalise_report(old_report), normalise_report(new_report)
+        d = first_difference(old_n, new_n)
+        kind = "report"
+        if d is not None and first_difference(canonical_exchange_order(old_n), canonical_exchange_order(new_n)) is None:
+            d, kind = None, "report, exchanges numbered in another order"
+        if d is None and old_run.rc != new_run.rc:
+            d = ("(exit status)", old_run.rc, new_run.rc)
+        if d is None:
+            entry.update(result="identical", kind=kind)
+        else:
+            entry.update(result="different", kind="report", path=d[0], old=_short(d[1]), new=_short(d[2]))
+    _record(entry)
+
+
+def _compared_run(args, timeout, env, cwd):
+    test_id = _current_test_id()
+    _run_counts[test_id] = _run_counts.get(test_id, 0) + 1
+    if _run_counts[test_id] > 1:
+        test_id = "%s #%d" % (test_id, _run_counts[test_id])
+    source = _report_source(args)
+    if source is None:
+        _skipped(args, "text output only (no JSON report)", test_id)
+        return _execute(binary(), args, timeout, env, cwd)
+    created = [p for p in _output_files(args) if not os.path.exists(p)]
+    marks = {fx: fx.mark() for fx in live_fixtures()}
+
+    def run(exe, a):
+        r = _execute(exe, a, timeout, env, cwd)
+        return (r,) + _report_text(r, source)
+
+    def undo():
+        # leave servers and files as if only the binary under test had run
+        for fx, mark in marks.items():
+            fx.rewind(mark)
+        for path in created:
+            try:
+                os.remove(path)
+            except OSError:
+                pass
+
+    for edition in COMPARE_EDITIONS:
+        if edition == _edition_of(args):
+            continue
+        variant = _with_edition(args, edition)
+        old = run(COMPARE_WITH, variant)
+        new = run(binary(), variant)
+        _compare(test_id, variant, old, new, variant="--edition " + edition)
+        undo()
+    old = run(COMPARE_WITH, args)
+    undo()
+    new = run(binary(), args)
+    _compare(test_id, args, old, new)
+    return new[0]
 
 class closed_port:
     """Context manager: a base URL on 127.0.0.1 where nothing listens.  The
