@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -187,11 +188,15 @@ ParseResult parse_any(std::string_view text, const Limits& limits) {
 ParseResult parse_file(const std::string& path, const Limits& limits) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return ParseResult{false, {}, "cannot read " + path};
+  // Read in chunks: one byte past the limit is enough to know the file is too
+  // large, and a small file costs no more than its size.
   std::string text;
-  // One byte past the limit is enough to know the file is too large.
-  text.resize(limits.max_document_bytes + 1);
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
+  char chunk[64 * 1024];
+  while (in && text.size() <= limits.max_document_bytes) {
+    std::size_t want = std::min(sizeof chunk, limits.max_document_bytes + 1 - text.size());
+    in.read(chunk, static_cast<std::streamsize>(want));
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+  }
   return parse_any(text, limits);
 }
 
