@@ -17,10 +17,18 @@
 #include "engine/planner.hpp"
 #include "oas/paths.hpp"
 
-// Verdicts print as "pass", "fail", ... in failed assertions.
+// Verdicts print as "pass", "fail", ... and lists as {a, b} in failed assertions.
 template <>
 struct doctest::StringMaker<adrprobe::report::Verdict> {
   static doctest::String convert(adrprobe::report::Verdict v) { return adrprobe::report::to_string(v).c_str(); }
+};
+template <typename T>
+struct doctest::StringMaker<std::vector<T>> {
+  static doctest::String convert(const std::vector<T>& v) {
+    doctest::String out = "{";
+    for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + doctest::toString(v[i]);
+    return out + "}";
+  }
 };
 
 namespace adrprobe::testing {
