@@ -4,8 +4,10 @@
 #pragma once
 #include <doctest/doctest.h>
 
+#include <initializer_list>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "catalogue/catalogue.hpp"
@@ -14,6 +16,20 @@
 #include "engine/evidence.hpp"
 #include "engine/planner.hpp"
 #include "oas/paths.hpp"
+
+// Verdicts print as "pass", "fail", ... and lists as {a, b} in failed assertions.
+template <>
+struct doctest::StringMaker<adrprobe::report::Verdict> {
+  static doctest::String convert(adrprobe::report::Verdict v) { return adrprobe::report::to_string(v).c_str(); }
+};
+template <typename T>
+struct doctest::StringMaker<std::vector<T>> {
+  static doctest::String convert(const std::vector<T>& v) {
+    doctest::String out = "{";
+    for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + doctest::toString(v[i]);
+    return out + "}";
+  }
+};
 
 namespace adrprobe::testing {
 
@@ -74,33 +90,67 @@ struct FakeRun {
     return e.id;
   }
 
-  // The description document the checks read (local $refs resolved, no fetching).
-  void document(oas::json doc, const std::string& url = "") {
+  // The description document the checks read. Local $refs are resolved; an
+  // external document comes from `external` (by URL), else it is "not fetched".
+  void document(oas::json doc, const std::string& url = "",
+                std::map<std::string, oas::FetchedDocument> external = {}) {
     std::string where = url.empty() ? ev.settings.base_url + "/openapi.json" : url;
     ev.document.url = where;
     ev.document.docs.emplace(where, std::move(doc), ev.settings.limits);
-    ev.document.unresolved = ev.document.docs->resolve_all([](const std::vector<std::string>& urls) {
+    ev.document.unresolved = ev.document.docs->resolve_all([&external](const std::vector<std::string>& urls) {
       std::map<std::string, oas::FetchedDocument> out;
-      for (const auto& u : urls) out[u].error = "not fetched in a unit test";
+      for (const auto& u : urls) {
+        auto it = external.find(u);
+        if (it != external.end()) out[u] = it->second;
+        else out[u].error = "not fetched in a unit test";
+      }
       return out;
     });
+    ev.document.ref_exchanges = ev.document.docs->exchanges();
     ev.paths = oas::enumerate_paths(*ev.document.docs, ev.settings.params);
   }
   // Publishes the document at {base}/openapi.json as the engine would have fetched it.
   void publish(const oas::json& doc, int status = 200) {
-    RequestSpec spec = engine::published_document(ev.settings);
-    respond(spec, status, {{"content-type", "application/json"}}, doc.dump());
-    oas::json parsed;
-    ev.document.published_fetch = engine::judge_fetch(ev.exchanges, *ev.result(spec), ev.settings.limits, true, &parsed);
-    if (ev.document.published_fetch->ok()) document(parsed);
-    else ev.document.missing_reason = ev.document.published_fetch->message;
+    respond(engine::published_document(ev.settings), status, {{"content-type", "application/json"}}, doc.dump());
+    acquire();
   }
   // No document: the publication failed with this status.
   void unpublished(int status) {
+    respond(engine::published_document(ev.settings), status);
+    acquire();
+  }
+  // No document: {base}/openapi.json could not be fetched for transport reasons.
+  void unreachable(const std::string& error) {
+    fail(engine::published_document(ev.settings), error);
+    acquire();
+  }
+  // Judges what was filed under {base}/openapi.json (a response, or a redirect
+  // chain given with respond and hop) and takes the document, as the engine's
+  // acquisition does.
+  void acquire() {
     RequestSpec spec = engine::published_document(ev.settings);
-    respond(spec, status);
-    ev.document.published_fetch = engine::judge_fetch(ev.exchanges, *ev.result(spec), ev.settings.limits, true, nullptr);
+    oas::json parsed;
+    ev.document.published_fetch = engine::judge_fetch(ev.exchanges, *ev.result(spec), ev.settings.limits, true, &parsed);
+    if (ev.document.published_fetch->ok()) {
+      document(parsed);
+      return;
+    }
     ev.document.missing_reason = ev.document.published_fetch->message;
+    ev.document.missing_is_error = ev.document.published_fetch->transport();
+  }
+  // After a failed publication: the same GET with the user's -H headers got the
+  // document (the engine asks again when -H was given); the checks read it.
+  void with_headers(const oas::json& doc) {
+    RequestSpec spec = engine::published_document(ev.settings);
+    spec.user_headers = true;
+    respond(spec, 200, {{"content-type", "application/json"}}, doc.dump());
+    oas::json parsed;
+    ev.document.published_with_headers =
+        engine::judge_fetch(ev.exchanges, *ev.result(spec), ev.settings.limits, true, &parsed);
+    if (ev.document.published_with_headers->ok()) {
+      ev.document.missing_reason.clear();
+      document(parsed);
+    }
   }
   // The documented paths become probed targets, as the engine plans them.
   void probe_paths() {
@@ -140,6 +190,16 @@ struct FakeRun {
     return out;
   }
 };
+
+// Asserts a check's verdict and that its message contains each fragment.
+inline void expect(const CheckResult& r, Verdict verdict, std::initializer_list<std::string_view> fragments = {}) {
+  INFO(r.id << ": " << r.message);
+  CHECK(r.verdict == verdict);
+  for (auto f : fragments) {
+    INFO("expected fragment: " << std::string(f));
+    CHECK(r.message.find(f) != std::string::npos);
+  }
+}
 
 // A minimal conformant OpenAPI document with the given paths.
 inline oas::json openapi_doc(oas::json paths = oas::json::object()) {

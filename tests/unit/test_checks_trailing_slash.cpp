@@ -78,3 +78,19 @@ TEST_CASE("NT-2: the worst finding leads; every URL is evidence") {
   CHECK(r.message.rfind("GET /v1/b/ served (200)", 0) == 0);
   CHECK(r.exchanges == std::vector<int>{3, 2});
 }
+
+// BUG: probes.md (/core/no-trailing-slash, "Wrong base URL"): "when at least one documented
+// path was probed and every probed documented path answered `GET` with 404, the evidence says
+// nothing about the API: NT-2 and HM-1 are `warn` ("every documented path answered 404 to GET:
+// is the base URL right?") where they would pass". NT-2 passes: nothing looks at this.
+TEST_CASE("NT-2: every documented path answering GET with 404 warns: is the base URL right?" * doctest::skip()) {
+  FakeRun run;
+  run.document(openapi_doc({{"/a", {{"get", oas::json::object()}}}, {"/b", {{"get", oas::json::object()}}}}));
+  run.probe_paths();
+  for (const char* p : {"", "/a", "/b"}) run.respond(engine::probe_request("GET", std::string("https://api.example.nl/v1") + p + "/"), 404);
+  run.respond(engine::probe_request("GET", "https://api.example.nl/v1"), 200);
+  run.respond(engine::probe_request("GET", "https://api.example.nl/v1/a"), 404);
+  run.respond(engine::probe_request("GET", "https://api.example.nl/v1/b"), 404);
+  auto r = run.judge("NT-2");
+  expect(r, Verdict::warn, {"every documented path answered 404 to GET: is the base URL right?"});
+}

@@ -1,0 +1,539 @@
+// TS-1..TS-7 (transport security) on hand-made TLS facts and responses.
+#include "fake_run.hpp"
+
+using namespace adrprobe;
+using namespace adrprobe::testing;
+
+namespace {
+
+const std::string kBase = "https://api.example.nl/v1";
+
+RequestSpec base_get(const std::string& base = kBase) { return engine::probe_request("GET", base); }
+
+tls::Certificate certificate(const std::string& subject, const std::string& issuer, long days_left = 200) {
+  tls::Certificate c;
+  c.subject = subject;
+  c.issuer = issuer;
+  c.not_after = "2030-01-01T00:00:00Z";
+  c.days_left = days_left;
+  c.key = "EC P-256";
+  c.key_type = "EC";
+  c.key_bits = 256;
+  c.curve = "prime256v1";
+  c.signature = "ecdsa-with-SHA256";
+  return c;
+}
+
+tls::Protocol protocol(const std::string& name, bool accepted, bool testable = true) {
+  tls::Protocol p;
+  p.name = name;
+  p.testable = testable;
+  p.accepted = accepted;
+  p.connected = testable;
+  if (!accepted) p.error = "tlsv1 alert protocol version";
+  return p;
+}
+
+// A well configured server: TLS 1.2 and 1.3, a good cipher and group, a trusted EC certificate.
+tls::Facts good_tls() {
+  tls::Facts t;
+  t.host = "api.example.nl";
+  t.port = 443;
+  t.connected = true;
+  t.handshake_ok = true;
+  t.protocol = "TLSv1.3";
+  t.cipher = "TLS_AES_256_GCM_SHA384";
+  t.group = "x25519";
+  t.trusted = true;
+  t.chain = {certificate("CN=api.example.nl", "CN=Example CA"), certificate("CN=Example CA", "CN=Example Root", 2000)};
+  t.protocols = {protocol("SSLv3", false), protocol("TLSv1", false), protocol("TLSv1.1", false),
+                 protocol("TLSv1.2", true), protocol("TLSv1.3", true)};
+  return t;
+}
+
+FakeRun tls_run(const tls::Facts& facts) {
+  FakeRun run;
+  run.ev.tls = facts;
+  return run;
+}
+
+void accept(tls::Facts& t, const std::string& name, bool accepted) {
+  for (auto& p : t.protocols)
+    if (p.name == name) p.accepted = accepted;
+}
+
+// The security headers TS-6 asks for, all present.
+std::map<std::string, std::string> secure_headers() {
+  return {{"cache-control", "no-store"},
+          {"content-security-policy", "frame-ancestors 'none'"},
+          {"x-content-type-options", "nosniff"},
+          {"x-frame-options", "DENY"},
+          {"content-type", "application/json"}};
+}
+
+// TS-7's request: a GET with the run's Origin.
+RequestSpec cors(const FakeRun& run, const std::string& url) {
+  RequestSpec r = engine::probe_request("GET", url);
+  r.extra_headers = {{"Origin", run.ev.origin}};
+  return r;
+}
+
+}  // namespace
+
+// ---- TS-1 -------------------------------------------------------------------
+
+TEST_CASE("TS-1: https with a trusted certificate passes") {
+  auto run = tls_run(good_tls());
+  expect(run.judge("TS-1"), Verdict::pass,
+         {"TLSv1.3 handshake with api.example.nl:443", "the certificate verifies for api.example.nl"});
+}
+
+TEST_CASE("TS-1: an http base URL fails") {
+  FakeRun run("http://api.example.nl/v1");
+  CHECK_FALSE(run.ev.https);
+  expect(run.judge("TS-1"), Verdict::fail, {"the base URL is http://"});
+}
+
+TEST_CASE("TS-1: an untrusted certificate fails, also when --insecure lets the run go on") {
+  tls::Facts t = good_tls();
+  t.trusted = false;
+  t.trust_error = "certificate has expired";
+  auto run = tls_run(t);
+  expect(run.judge("TS-1"), Verdict::fail, {"the certificate of api.example.nl:443 is not trusted: certificate has expired"});
+
+  run.ev.settings.insecure = true;
+  expect(run.judge("TS-1"), Verdict::fail, {"is not trusted", "(--insecure: the run went on)"});
+
+  tls::Facts host = good_tls();
+  host.trusted = false;
+  host.trust_error = "Hostname mismatch";
+  expect(tls_run(host).judge("TS-1"), Verdict::fail, {"Hostname mismatch"});
+}
+
+TEST_CASE("TS-1: a failed handshake fails") {
+  tls::Facts t = good_tls();
+  t.handshake_ok = false;
+  t.error = "sslv3 alert handshake failure";
+  expect(tls_run(t).judge("TS-1"), Verdict::fail, {"TLS handshake with api.example.nl:443 failed: sslv3 alert handshake failure"});
+}
+
+TEST_CASE("TS-1: no TLS answer (silent, or no connection) is error, not fail") {
+  tls::Facts silent = good_tls();
+  silent.handshake_ok = false;
+  silent.silent = true;
+  silent.error = "timed out waiting for ServerHello";
+  expect(tls_run(silent).judge("TS-1"), Verdict::error, {"no TLS answer from api.example.nl:443: timed out"});
+
+  tls::Facts refused;
+  refused.host = "api.example.nl";
+  refused.error = "Connection refused";
+  expect(tls_run(refused).judge("TS-1"), Verdict::error, {"Connection refused"});
+
+  FakeRun none;  // the handshakes did not run
+  expect(none.judge("TS-1"), Verdict::error, {"did not run"});
+}
+
+// ---- TS-2 -------------------------------------------------------------------
+
+TEST_CASE("TS-2: TLS 1.2 and 1.3 only pass") {
+  auto r = tls_run(good_tls()).judge("TS-2");
+  expect(r, Verdict::pass, {"accepts TLSv1.2, TLSv1.3"});
+}
+
+TEST_CASE("TS-2: TLS 1.0 or 1.1 accepted warns (phase out)") {
+  tls::Facts t = good_tls();
+  accept(t, "TLSv1", true);
+  accept(t, "TLSv1.1", true);
+  expect(tls_run(t).judge("TS-2"), Verdict::warn,
+         {"TLSv1 accepted (phase out)", "TLSv1.1 accepted (phase out)", "accepted: TLSv1, TLSv1.1, TLSv1.2, TLSv1.3"});
+}
+
+TEST_CASE("TS-2: SSL 3.0 accepted fails (insufficient)") {
+  tls::Facts t = good_tls();
+  accept(t, "SSLv3", true);
+  expect(tls_run(t).judge("TS-2"), Verdict::fail, {"SSLv3 accepted (insufficient)"});
+}
+
+TEST_CASE("TS-2: neither TLS 1.2 nor 1.3 accepted fails") {
+  tls::Facts t = good_tls();
+  accept(t, "TLSv1.2", false);
+  accept(t, "TLSv1.3", false);
+  accept(t, "TLSv1", true);
+  expect(tls_run(t).judge("TS-2"), Verdict::fail, {"neither TLS 1.2 nor TLS 1.3 is accepted", "TLSv1 accepted (phase out)"});
+
+  tls::Facts only_13 = good_tls();  // TLS 1.3 alone is fine
+  accept(only_13, "TLSv1.2", false);
+  expect(tls_run(only_13).judge("TS-2"), Verdict::pass, {"accepts TLSv1.3"});
+}
+
+TEST_CASE("TS-2: a version this OpenSSL build cannot offer is noted, not judged") {
+  tls::Facts t = good_tls();
+  t.protocols[0] = protocol("SSLv3", false, false);
+  auto r = tls_run(t).judge("TS-2");
+  expect(r, Verdict::pass, {"accepts TLSv1.2, TLSv1.3", "(SSLv3 not testable with this OpenSSL build)"});
+}
+
+TEST_CASE("TS-2: http is skip; no TLS answer to any handshake is error") {
+  FakeRun http("http://api.example.nl/v1");
+  expect(http.judge("TS-2"), Verdict::skip, {"http://"});
+
+  tls::Facts silent = good_tls();
+  silent.handshake_ok = false;
+  silent.error = "Connection timed out";
+  for (auto& p : silent.protocols) p.accepted = false, p.silent = true;
+  expect(tls_run(silent).judge("TS-2"), Verdict::error, {"no TLS answer from api.example.nl:443"});
+}
+
+// ---- TS-3 -------------------------------------------------------------------
+
+TEST_CASE("TS-3: good and sufficient cipher suites pass") {
+  auto good = tls_run(good_tls()).judge("TS-3");
+  expect(good, Verdict::pass, {"TLSv1.3 negotiated TLS_AES_256_GCM_SHA384: good", "key exchange x25519: good"});
+
+  tls::Facts t = good_tls();
+  t.protocol = "TLSv1.2";
+  t.cipher = "ECDHE-RSA-AES128-SHA";
+  t.group = "prime256v1";
+  expect(tls_run(t).judge("TS-3"), Verdict::pass, {"ECDHE-RSA-AES128-SHA: sufficient"});
+}
+
+TEST_CASE("TS-3: a phase-out cipher warns, an insufficient one fails") {
+  for (const char* cipher : {"AES128-GCM-SHA256", "DES-CBC3-SHA", "ECDHE-RSA-DES-CBC3-SHA"}) {
+    CAPTURE(cipher);
+    tls::Facts t = good_tls();
+    t.protocol = "TLSv1.2";
+    t.cipher = cipher;
+    expect(tls_run(t).judge("TS-3"), Verdict::warn, {std::string(cipher) + ": phase out"});
+  }
+  for (const char* cipher : {"RC4-SHA", "NULL-SHA256", "EXP-RC4-MD5", "ADH-AES128-SHA", "SOMETHING-NEW"}) {
+    CAPTURE(cipher);
+    tls::Facts t = good_tls();
+    t.protocol = "TLSv1.2";
+    t.cipher = cipher;
+    expect(tls_run(t).judge("TS-3"), Verdict::fail, {std::string(cipher) + ": insufficient"});
+  }
+}
+
+TEST_CASE("TS-3: a key exchange group worse than the cipher counts") {
+  tls::Facts t = good_tls();
+  t.protocol = "TLSv1.2";
+  t.cipher = "DHE-RSA-AES128-GCM-SHA256";  // sufficient
+  t.group = "ffdhe2048";                   // phase out
+  expect(tls_run(t).judge("TS-3"), Verdict::warn, {"DHE-RSA-AES128-GCM-SHA256: sufficient", "key exchange ffdhe2048: phase out"});
+
+  t.group = "ffdhe1024";  // insufficient
+  expect(tls_run(t).judge("TS-3"), Verdict::fail, {"key exchange ffdhe1024: insufficient"});
+
+  t.group = "ffdhe3072";
+  expect(tls_run(t).judge("TS-3"), Verdict::pass);
+}
+
+TEST_CASE("TS-3: when the default handshake failed, the fallback (pinned) cipher is judged") {
+  tls::Facts t = good_tls();
+  t.handshake_ok = false;
+  t.error = "unsupported protocol";
+  t.fallback_protocol = "TLSv1";
+  t.fallback_cipher = "ECDHE-RSA-AES256-SHA";
+  expect(tls_run(t).judge("TS-3"), Verdict::pass,
+         {"TLSv1 negotiated ECDHE-RSA-AES256-SHA: sufficient", "(the default handshake failed: unsupported protocol)"});
+
+  t.fallback_cipher = "AES256-SHA";
+  expect(tls_run(t).judge("TS-3"), Verdict::warn, {"AES256-SHA: phase out"});
+
+  t.fallback_cipher.clear();  // no pinned handshake either
+  expect(tls_run(t).judge("TS-3"), Verdict::error, {"no TLS handshake with api.example.nl:443: unsupported protocol"});
+}
+
+TEST_CASE("TS-3: http is skip") {
+  FakeRun http("http://api.example.nl/v1");
+  expect(http.judge("TS-3"), Verdict::skip, {"http://"});
+}
+
+// ---- TS-4 -------------------------------------------------------------------
+
+TEST_CASE("TS-4: a certificate valid beyond 14 days passes, with its facts") {
+  auto r = tls_run(good_tls()).judge("TS-4");
+  expect(r, Verdict::pass,
+         {"valid until 2030-01-01T00:00:00Z (200 days left)", "subject CN=api.example.nl", "issuer CN=Example CA",
+          "EC P-256", "ecdsa-with-SHA256"});
+}
+
+TEST_CASE("TS-4: expiring within 14 days warns with the days left; expired warns") {
+  tls::Facts soon = good_tls();
+  soon.chain[0].days_left = 13;
+  expect(tls_run(soon).judge("TS-4"), Verdict::warn, {"expires in 13 days (2030-01-01T00:00:00Z)", "subject CN=api.example.nl"});
+
+  tls::Facts today = good_tls();
+  today.chain[0].days_left = 0;
+  expect(tls_run(today).judge("TS-4"), Verdict::warn, {"expires in 0 days"});
+
+  tls::Facts expired = good_tls();
+  expired.chain[0].days_left = -3;
+  expect(tls_run(expired).judge("TS-4"), Verdict::warn, {"expired 3 days ago", "issuer CN=Example CA"});
+}
+
+TEST_CASE("TS-4: an RSA key below 2048 bits fails") {
+  tls::Facts t = good_tls();
+  t.chain[0].key = "RSA 1024";
+  t.chain[0].key_type = "RSA";
+  t.chain[0].key_bits = 1024;
+  t.chain[0].signature = "sha256WithRSAEncryption";
+  expect(tls_run(t).judge("TS-4"), Verdict::fail,
+         {"insufficient after the NCSC guidelines", "CN=api.example.nl: RSA 1024 bits (below 2048)", "RSA 1024"});
+
+  t.chain[0].key = "RSA 2048";
+  t.chain[0].key_bits = 2048;
+  expect(tls_run(t).judge("TS-4"), Verdict::pass);
+}
+
+TEST_CASE("TS-4: a SHA-1 or MD5 signature on the leaf or an intermediate fails; a root's self-signature does not count") {
+  tls::Facts leaf = good_tls();
+  leaf.chain[0].signature = "sha1WithRSAEncryption";
+  expect(tls_run(leaf).judge("TS-4"), Verdict::fail, {"CN=api.example.nl: signed with sha1WithRSAEncryption"});
+
+  tls::Facts intermediate = good_tls();
+  intermediate.chain[1].signature = "md5WithRSAEncryption";
+  expect(tls_run(intermediate).judge("TS-4"), Verdict::fail, {"CN=Example CA: signed with md5WithRSAEncryption"});
+
+  tls::Facts root = good_tls();
+  tls::Certificate self = certificate("CN=Example Root", "CN=Example Root", 5000);
+  self.signature = "sha1WithRSAEncryption";
+  root.chain.push_back(self);
+  expect(tls_run(root).judge("TS-4"), Verdict::pass);
+}
+
+TEST_CASE("TS-4: no certificate is error; the pinned chain is judged when the default handshake failed; http is skip") {
+  tls::Facts empty = good_tls();
+  empty.chain.clear();
+  expect(tls_run(empty).judge("TS-4"), Verdict::error, {"sent no certificate"});
+
+  tls::Facts pinned = good_tls();
+  pinned.handshake_ok = false;
+  pinned.error = "unsupported protocol";
+  pinned.chain[0].days_left = 5;
+  expect(tls_run(pinned).judge("TS-4"), Verdict::warn, {"expires in 5 days"});
+
+  FakeRun http("http://api.example.nl/v1");
+  expect(http.judge("TS-4"), Verdict::skip, {"http://"});
+}
+
+// ---- TS-5 -------------------------------------------------------------------
+
+TEST_CASE("TS-5: Strict-Transport-Security with max-age of at least a year passes") {
+  for (const char* hsts : {"max-age=31536000", "max-age=63072000; includeSubDomains; preload", "includeSubDomains; Max-Age=\"31536000\""}) {
+    CAPTURE(hsts);
+    FakeRun run;
+    int id = run.respond(base_get(), 200, {{"strict-transport-security", hsts}});
+    auto r = run.judge("TS-5");
+    expect(r, Verdict::pass, {std::string("Strict-Transport-Security: ") + hsts});
+    CHECK(r.exchanges == std::vector<int>{id});
+  }
+}
+
+TEST_CASE("TS-5: a shorter max-age, none, or no header warns; with missing=fail it fails") {
+  struct Case {
+    std::map<std::string, std::string> headers;
+    const char* says;
+  };
+  for (const auto& c : std::vector<Case>{{{{"strict-transport-security", "max-age=31535999"}}, "max-age=31535999 is less than a year"},
+                                         {{{"strict-transport-security", "max-age=0"}}, "less than a year"},
+                                         {{{"strict-transport-security", "includeSubDomains"}}, "has no max-age"},
+                                         {{}, "GET /v1 → 200 without Strict-Transport-Security"}}) {
+    CAPTURE(c.says);
+    FakeRun run;
+    int id = run.respond(base_get(), 200, c.headers);
+    auto r = run.judge("TS-5");
+    expect(r, Verdict::warn, {c.says});
+    CHECK(r.exchanges == std::vector<int>{id});
+    expect(run.judge("TS-5", {{"missing", "fail"}}), Verdict::fail, {c.says});
+  }
+}
+
+TEST_CASE("TS-5: an http base URL is judged like any other") {
+  FakeRun run("http://api.example.nl/v1");
+  run.respond(base_get("http://api.example.nl/v1"), 200);
+  expect(run.judge("TS-5"), Verdict::warn, {"without Strict-Transport-Security"});
+}
+
+TEST_CASE("TS-5: a transport error is error; a base GET that was not sent is error") {
+  FakeRun down;
+  down.fail(base_get(), "Connection refused");
+  expect(down.judge("TS-5"), Verdict::error, {"Connection refused"});
+  FakeRun unsent;
+  expect(unsent.judge("TS-5"), Verdict::error, {"was not sent"});
+}
+
+// ---- TS-6 -------------------------------------------------------------------
+
+TEST_CASE("TS-6: all security headers present passes") {
+  FakeRun run;
+  int id = run.respond(base_get(), 200, secure_headers());
+  auto r = run.judge("TS-6");
+  expect(r, Verdict::pass, {"Cache-Control no-store"});
+  CHECK(r.exchanges == std::vector<int>{id});
+
+  FakeRun variants;  // tokens among others, case-insensitive values, CSP among other directives
+  auto h = secure_headers();
+  h["cache-control"] = "no-cache, no-store, must-revalidate";
+  h["content-security-policy"] = "default-src 'none'; frame-ancestors 'none'";
+  h["x-frame-options"] = "deny";
+  variants.respond(base_get(), 200, h);
+  expect(variants.judge("TS-6"), Verdict::pass);
+}
+
+TEST_CASE("TS-6: each missing header warns, named; with missing=fail it fails") {
+  struct Case {
+    const char* header;
+    const char* says;
+  };
+  for (const auto& c : std::vector<Case>{{"cache-control", "no Cache-Control: no-store"},
+                                         {"content-security-policy", "no Content-Security-Policy (frame-ancestors 'none')"},
+                                         {"x-content-type-options", "no X-Content-Type-Options: nosniff"},
+                                         {"x-frame-options", "no X-Frame-Options: DENY"},
+                                         {"content-type", "no Content-Type"}}) {
+    CAPTURE(c.header);
+    FakeRun run;
+    auto h = secure_headers();
+    h.erase(c.header);
+    int id = run.respond(base_get(), 200, h);
+    auto r = run.judge("TS-6");
+    expect(r, Verdict::warn, {std::string("GET /v1 → 200: ") + c.says});
+    CHECK(r.exchanges == std::vector<int>{id});
+    expect(run.judge("TS-6", {{"missing", "fail"}}), Verdict::fail, {c.says});
+  }
+  FakeRun bare;
+  bare.respond(base_get(), 200);
+  auto r = bare.judge("TS-6");
+  expect(r, Verdict::warn, {"no Cache-Control", "no Content-Security-Policy", "no X-Content-Type-Options", "no X-Frame-Options",
+                            "no Content-Type"});
+}
+
+TEST_CASE("TS-6: wrong values warn, naming the value") {
+  struct Case {
+    const char* header;
+    const char* value;
+    const char* says;
+  };
+  for (const auto& c : std::vector<Case>{{"cache-control", "no-cache", "Cache-Control: no-cache (no no-store)"},
+                                         {"content-security-policy", "default-src 'none'", "Content-Security-Policy without frame-ancestors 'none'"},
+                                         {"content-security-policy", "frame-ancestors 'self'", "without frame-ancestors 'none'"},
+                                         {"x-content-type-options", "sniff", "X-Content-Type-Options: sniff (not nosniff)"},
+                                         {"x-frame-options", "SAMEORIGIN", "X-Frame-Options: SAMEORIGIN (not DENY)"}}) {
+    CAPTURE(c.value);
+    FakeRun run;
+    auto h = secure_headers();
+    h[c.header] = c.value;
+    run.respond(base_get(), 200, h);
+    expect(run.judge("TS-6"), Verdict::warn, {c.says});
+  }
+}
+
+TEST_CASE("TS-6: every value of a repeated header is judged") {
+  FakeRun same;
+  auto h = secure_headers();
+  h["x-frame-options"] = "DENY, DENY";
+  h["x-content-type-options"] = "nosniff, nosniff";
+  same.respond(base_get(), 200, h);
+  expect(same.judge("TS-6"), Verdict::pass);
+
+  FakeRun mixed;
+  h["x-frame-options"] = "DENY, SAMEORIGIN";
+  mixed.respond(base_get(), 200, h);
+  expect(mixed.judge("TS-6"), Verdict::warn, {"X-Frame-Options: DENY, SAMEORIGIN (not DENY)"});
+
+  FakeRun policies;  // two policies are both enforced: one with frame-ancestors 'none' suffices
+  auto p = secure_headers();
+  p["content-security-policy"] = "default-src 'self', frame-ancestors 'none'";
+  policies.respond(base_get(), 200, p);
+  expect(policies.judge("TS-6"), Verdict::pass);
+}
+
+TEST_CASE("TS-6: an http base URL is judged; a transport error is error") {
+  FakeRun http("http://api.example.nl/v1");
+  http.respond(base_get("http://api.example.nl/v1"), 200, secure_headers());
+  expect(http.judge("TS-6"), Verdict::pass);
+
+  FakeRun down;
+  down.fail(base_get(), "Connection refused");
+  expect(down.judge("TS-6"), Verdict::error, {"Connection refused"});
+}
+
+// ---- TS-7 -------------------------------------------------------------------
+
+TEST_CASE("TS-7: the request goes to the first probed documented path other than /openapi.json, with the run's Origin") {
+  FakeRun run;
+  run.ev.settings.headers = {{"Authorization", "Bearer secret"}};
+  run.document(openapi_doc({{"/openapi.json", {{"get", oas::json::object()}}},
+                            {"/gebouwen/{id}", {{"get", oas::json::object()}}},  // no value for id: not probed
+                            {"/gebouwen", {{"get", oas::json::object()}}},
+                            {"/adressen", {{"get", oas::json::object()}}}}));
+  run.probe_paths();
+  auto planned = run.plan("TS-7");
+  REQUIRE(planned.size() == 1);
+  CHECK(planned[0].method == "GET");
+  CHECK(planned[0].url == kBase + "/gebouwen");
+  CHECK(planned[0].headers == std::vector<http::Header>{{"Authorization", "Bearer secret"}, {"Origin", run.ev.origin}});
+}
+
+TEST_CASE("TS-7: the base URL when no documented path is probed") {
+  FakeRun run;
+  run.document(openapi_doc({{"/openapi.json", {{"get", oas::json::object()}}}}));
+  run.probe_paths();
+  auto planned = run.plan("TS-7");
+  REQUIRE(planned.size() == 1);
+  CHECK(planned[0].url == kBase);
+  int id = run.respond(cors(run, kBase), 200);
+  auto r = run.judge("TS-7");
+  expect(r, Verdict::pass, {"GET /v1 with Origin"});
+  CHECK(r.exchanges == std::vector<int>{id});
+}
+
+TEST_CASE("TS-7: an echoed origin with credentials fails; without credentials it passes with a note") {
+  FakeRun run;
+  int id = run.respond(cors(run, kBase), 200,
+                       {{"access-control-allow-origin", run.ev.origin}, {"access-control-allow-credentials", "true"}});
+  auto r = run.judge("TS-7");
+  expect(r, Verdict::fail, {"the origin is echoed with Access-Control-Allow-Credentials: true"});
+  CHECK(r.exchanges == std::vector<int>{id});
+
+  FakeRun plain;
+  plain.respond(cors(plain, kBase), 200, {{"access-control-allow-origin", plain.ev.origin}});
+  expect(plain.judge("TS-7"), Verdict::pass, {"any origin is echoed", "fine for open APIs only"});
+
+  FakeRun loose;  // credentials count only when exactly "true"
+  loose.respond(cors(loose, kBase), 200,
+                {{"access-control-allow-origin", loose.ev.origin}, {"access-control-allow-credentials", "True"}});
+  expect(loose.judge("TS-7"), Verdict::pass);
+}
+
+TEST_CASE("TS-7: null with credentials fails; '*' passes with a note; no header passes; a fixed origin passes") {
+  FakeRun null;
+  null.respond(cors(null, kBase), 200, {{"access-control-allow-origin", "null"}, {"access-control-allow-credentials", "true"}});
+  expect(null.judge("TS-7"), Verdict::fail, {"Access-Control-Allow-Origin: null with credentials"});
+
+  FakeRun star;
+  star.respond(cors(star, kBase), 200, {{"access-control-allow-origin", "*"}, {"access-control-allow-credentials", "true"}});
+  expect(star.judge("TS-7"), Verdict::pass, {"Access-Control-Allow-Origin: * (fine for open APIs only)"});
+
+  FakeRun none;
+  none.respond(cors(none, kBase), 200);
+  expect(none.judge("TS-7"), Verdict::pass, {"no Access-Control-Allow-Origin: cross-origin access is not granted"});
+
+  FakeRun fixed;
+  fixed.respond(cors(fixed, kBase), 200, {{"access-control-allow-origin", "https://portal.example.nl"}});
+  expect(fixed.judge("TS-7"), Verdict::pass, {"only https://portal.example.nl is allowed"});
+}
+
+TEST_CASE("TS-7: a transport error is error; judged on the documented path that was planned") {
+  FakeRun down;
+  down.fail(cors(down, kBase), "Connection refused");
+  expect(down.judge("TS-7"), Verdict::error, {"Connection refused"});
+
+  FakeRun run;
+  run.document(openapi_doc({{"/gebouwen", {{"get", oas::json::object()}}}}));
+  run.probe_paths();
+  run.respond(cors(run, kBase), 200);  // the base URL is not the resource TS-7 judges here
+  run.respond(cors(run, kBase + "/gebouwen"), 200,
+              {{"access-control-allow-origin", run.ev.origin}, {"access-control-allow-credentials", "true"}});
+  expect(run.judge("TS-7"), Verdict::fail, {"GET /v1/gebouwen with Origin"});
+}
