@@ -25,7 +25,7 @@ struct UsageError : std::runtime_error {
 // Options every report-writing command takes (check, lint, demo).
 struct OutputArgs {
   std::string edition = "2.0.0";
-  std::string format = "text";
+  std::string format;                // -f; empty: text, unless -o FORMAT=- takes stdout
   std::vector<std::string> outputs;  // FORMAT=PATH
   std::string fail_on = "fail";
   bool no_color = false;

@@ -717,3 +717,54 @@ class ProbeCase(unittest.TestCase):
 
 def main():
     unittest.main(verbosity=2)
+
+
+# --------------------------------------------------------------------------
+# static documents over HTTP (lint and --openapi by URL)
+# --------------------------------------------------------------------------
+
+def yaml_text(value):
+    """A document as YAML text (python3-yaml)."""
+    import yaml
+    return yaml.safe_dump(value, sort_keys=False, allow_unicode=True)
+
+
+class static_server:
+    """Serves {path: text or bytes} (or a directory, root=...) on 127.0.0.1 in a
+    thread; `with static_server(files) as origin:` gives "http://127.0.0.1:PORT"."""
+
+    def __init__(self, files=None, root=None):
+        import http.server
+        import functools
+        files = {k: (v.encode("utf-8") if isinstance(v, str) else v) for k, v in (files or {}).items()}
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def do_GET(self):
+                path = self.path.split("?", 1)[0]
+                if root is None:
+                    body = files.get(path)
+                    if body is None:
+                        self.send_error(404)
+                        return
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/yaml" if path.endswith((".yaml", ".yml")) else "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                    return
+                super().do_GET()
+
+            def log_message(self, *args):
+                pass
+
+        handler = functools.partial(Handler, directory=str(root)) if root else Handler
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return "http://127.0.0.1:%d" % self.httpd.server_address[1]
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()

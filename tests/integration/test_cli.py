@@ -35,7 +35,7 @@ class UsageErrors(ProbeCase):
         self.assertUsageError(["check"])
 
     def test_unknown_command(self):
-        self.assertUsageError(["frobnicate"])
+        self.assertUsageError(["frobnicate"], mention="unknown command 'frobnicate'")
 
     def test_bad_option_values(self):
         with FixtureServer() as srv:
@@ -154,6 +154,39 @@ class OutputFiles(ProbeCase):
         self.assertIn(("GET", "/docs/gebouwen.json"), sent)
         self.assertCheck(report, rid("semver"), "SV-1", "pass")
         self.assertIn(("GET", "/v1/gebouwen/1"), sent, "paths of the --openapi document were not probed")
+
+
+    def test_unwritable_output_is_a_usage_error_before_any_request(self):
+        with FixtureServer() as srv, tempfile.TemporaryDirectory() as tmp:
+            for target, mention in ((Path(tmp, "no-such-dir", "r.json"), "does not exist"), (Path(tmp), "directory")):
+                with self.subTest(target=str(target)):
+                    run = run_adrprobe(["check", srv.base_url, "-o", "json=%s" % target], timeout=30)
+                    self.assertEqual(run.rc, 2, run.describe())
+                    self.assertIn(mention, run.stderr, run.describe())
+            self.assertEqual(srv.requests(), [], "probed although the report could not be written")
+
+    def test_output_dash_is_stdout(self):
+        with FixtureServer() as srv:
+            run = run_adrprobe(["check", srv.base_url, "--rate", "0", "-o", "json=-"], timeout=60)
+            self.assertIn(run.rc, (0, 1), run.describe())
+            self.assertEqual(json.loads(run.stdout)["schema"], "adrprobe-report/1", "stdout is the JSON report alone")
+            run = run_adrprobe(["check", srv.base_url, "-o", "json=-", "-f", "text"], timeout=30)
+            self.assertEqual(run.rc, 2, run.describe())
+            self.assertIn("both write to stdout", run.stderr)
+            self.assertFalse(Path("-").exists(), "a file named '-' was created")
+
+    def test_openapi_yaml_by_url(self):
+        # --openapi accepts YAML by content, also from a URL (three of ten real APIs publish YAML only)
+        doc = harness.default_doc("/v1", "1.0.0")
+        with FixtureServer({"openapi_json": "404"}) as srv, harness.static_server(
+                {"/openapi.yaml": harness.yaml_text(doc)}) as docs:
+            run = run_adrprobe(harness.check_args(srv.base_url, ("--openapi", docs + "/openapi.yaml")))
+            sent = {(r["method"], r["path"]) for r in srv.requests()}
+        report = run.json()
+        self.assertEqual(report["target"]["openapi_url"], docs + "/openapi.yaml")
+        self.assertCheck(report, rid("semver"), "SV-1", "pass")
+        self.assertCheck(report, rid("doc-openapi"), "DO-1", "pass")
+        self.assertIn(("GET", "/v1/gebouwen/1"), sent, "paths of the YAML document were not probed")
 
 
 class Demo(ProbeCase):

@@ -23,6 +23,7 @@ import unittest
 from pathlib import Path
 
 import json
+import tempfile
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
@@ -229,6 +230,67 @@ class Cases(unittest.TestCase):
         self.assertEqual(len(on_disk), 26)
         for edition, table in EXPECTED.items():
             self.assertEqual(sorted(table), on_disk, "edition %s" % edition)
+
+
+REAL_OAS = harness.REPO.parent / "shared" / "anchors" / "real-oas"
+
+
+@unittest.skipUnless(REAL_OAS.is_dir(), "real documents not found at %s" % REAL_OAS)
+class LintSources(unittest.TestCase):
+    """lint reads a document from a file or a URL, JSON or YAML, with relative $refs
+    across files (probes.md, "`adrprobe lint`")."""
+
+    BRP = "brp-personen/specificatie/openapi.yaml"  # YAML, 15 external files reached by relative $refs
+
+    def verdicts(self, run):
+        self.assertIn(run.rc, (0, 1), run.describe())
+        report = json.loads(run.stdout)
+        return report, {r["id"]: r for r in report["rules"]}
+
+    def test_multi_file_yaml_from_a_file(self):
+        report, rules = self.verdicts(harness.run_adrprobe(["lint", REAL_OAS / self.BRP, "-f", "json"], timeout=60))
+        do2 = [c for c in rules["/core/doc-openapi"]["checks"] if c["id"] == "DO-2"][0]
+        self.assertEqual(do2["verdict"], "pass", do2)
+        self.assertIn("15 documents", do2["message"])
+        self.assertTrue(report["target"]["openapi_url"].startswith("file:///"), report["target"])
+        self.assertEqual(report["exchanges"], [], "a local document with local refs sends nothing")
+
+    def test_multi_file_yaml_from_a_url(self):
+        with harness.static_server(root=REAL_OAS) as origin:
+            url = origin + "/" + self.BRP
+            report, rules = self.verdicts(harness.run_adrprobe(["lint", url, "-f", "json"], timeout=60))
+        do2 = [c for c in rules["/core/doc-openapi"]["checks"] if c["id"] == "DO-2"][0]
+        self.assertEqual(do2["verdict"], "pass", do2)
+        self.assertIn("15 documents", do2["message"])
+        self.assertEqual(report["target"]["openapi_url"], url)
+        self.assertEqual(len(report["exchanges"]), 16, "the document and its 15 files, each fetched once")
+        _, from_file = self.verdicts(harness.run_adrprobe(["lint", REAL_OAS / self.BRP, "-f", "json"], timeout=60))
+        self.assertEqual({i: r["verdict"] for i, r in rules.items()}, {i: r["verdict"] for i, r in from_file.items()},
+                         "the same document gives the same verdicts from a file and from a URL")
+
+    def test_unresolvable_relative_ref_fails_do2(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            doc = Path(tmp, "openapi.yaml")
+            doc.write_text("openapi: 3.0.3\ninfo: {title: t, version: 1.0.0}\nservers: [{url: /v1}]\n"
+                           "paths:\n  /a:\n    get:\n      responses:\n        '200': {$ref: 'missing.yaml#/R'}\n")
+            report, rules = self.verdicts(harness.run_adrprobe(["lint", doc, "-f", "json"], timeout=60))
+        do2 = [c for c in rules["/core/doc-openapi"]["checks"] if c["id"] == "DO-2"][0]
+        self.assertEqual(do2["verdict"], "fail", do2)
+        self.assertIn("missing.yaml", do2["message"])
+
+    def test_missing_document_is_a_usage_error(self):
+        run = harness.run_adrprobe(["lint", "/nonexistent/openapi.json"], timeout=30)
+        self.assertEqual(run.rc, 2, run.describe())
+        self.assertIn("cannot read", run.stderr)
+
+    def test_rules_marks_static_checks(self):
+        run = harness.run_adrprobe(["rules", "--edition", "2.1.0", "-f", "json"], timeout=30)
+        rules = {r["id"]: r for r in json.loads(run.stdout)["rules"]}
+        self.assertEqual(rules["/core/uri-version"]["static_checks"], ["UV-2", "UV-3"])
+        self.assertEqual(rules["/core/version-header"]["static_checks"], [])
+        text = harness.run_adrprobe(["rules", "--edition", "2.1.0"], timeout=30).stdout
+        self.assertIn("NT-1 (static)", text)
+        self.assertIn("NT-2 (live)", text)
 
 
 if __name__ == "__main__":
