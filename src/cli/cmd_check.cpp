@@ -3,7 +3,6 @@
 
 #include "cli/command.hpp"
 #include "cli/output.hpp"
-#include "cli/progress.hpp"
 #include "cli/settings.hpp"
 #include "engine/run.hpp"
 
@@ -24,11 +23,7 @@ Command check_command(CLI::App& parent) {
             // Everything is validated before the first request.
             Output output = to_output(a->out);
             engine::Settings settings = to_settings(a->probe, parse_base_url(a->base_url));
-            const auto& edition = edition_or_throw(a->out.edition);
-            report::Redactor redactor(settings.headers);
-            TerminalProgress progress(output, redactor);
-            report::Report rep = engine::run_check(settings, edition, &progress);
-            return write_report(rep, output, redactor);
+            return run_and_report(engine::run_check, settings, edition_or_throw(a->out.edition), output);
           }};
 }
 

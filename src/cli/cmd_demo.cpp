@@ -7,7 +7,6 @@
 
 #include "cli/command.hpp"
 #include "cli/output.hpp"
-#include "cli/progress.hpp"
 #include "cli/settings.hpp"
 #include "demo/reference_api.hpp"
 #include "engine/run.hpp"
@@ -43,13 +42,10 @@ Command demo_command(CLI::App& parent) {
               close(fd);
               probe.ca_file = ca_path;
             }
-            engine::Settings settings = to_settings(probe, base);
-            report::Redactor redactor(settings.headers);
-            TerminalProgress progress(output, redactor);
-            report::Report rep = engine::run_check(settings, edition, &progress);
+            int status = run_and_report(engine::run_check, to_settings(probe, base), edition, output);
             if (!ca_path.empty()) std::remove(ca_path.c_str());
             api.stop();
-            return write_report(rep, output, redactor);
+            return status;
           }};
 }
 

@@ -1,5 +1,7 @@
 #include "cli/output.hpp"
 
+#include "cli/progress.hpp"
+
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -25,6 +27,13 @@ int write_report(report::Report& rep, const Output& output, const report::Redact
   }
   if (output.format) to_stdout(output.format->render(rep, output.terminal));
   return status;
+}
+
+int run_and_report(Engine run, const engine::Settings& settings, const catalogue::Edition& edition, const Output& output) {
+  report::Redactor redactor(settings.headers);
+  TerminalProgress progress(output, redactor);
+  report::Report rep = run(settings, edition, &progress);
+  return write_report(rep, output, redactor);
 }
 
 }  // namespace adrprobe::cli

@@ -121,16 +121,20 @@ Output to_output(const OutputArgs& args) {
   return out;
 }
 
+void check_document_location(const std::string& location, const std::string& what) {
+  if (location.rfind("http://", 0) == 0 || location.rfind("https://", 0) == 0) {
+    std::string error;
+    if (!parse_url(location, &error)) throw UsageError(fmt::format("{}: {}", what, error));
+  } else if (std::ifstream probe(location.rfind("file://", 0) == 0 ? location.substr(7) : location); !probe) {
+    throw UsageError(fmt::format("{}: cannot read the file", what));
+  }
+}
+
 engine::Settings to_settings(const ProbeArgs& a, const std::string& base_url) {
   engine::Settings s;
   s.base_url = base_url;
   if (!a.openapi.empty()) {
-    if (a.openapi.rfind("http://", 0) == 0 || a.openapi.rfind("https://", 0) == 0) {
-      std::string error;
-      if (!parse_url(a.openapi, &error)) throw UsageError(fmt::format("--openapi '{}': {}", a.openapi, error));
-    } else if (std::ifstream probe(a.openapi.rfind("file://", 0) == 0 ? a.openapi.substr(7) : a.openapi); !probe) {
-      throw UsageError(fmt::format("--openapi '{}': cannot read the file", a.openapi));
-    }
+    check_document_location(a.openapi, fmt::format("--openapi '{}'", a.openapi));
     s.openapi = a.openapi;
   }
   for (const auto& h : a.headers) s.headers.push_back(parse_header(h));

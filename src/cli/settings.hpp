@@ -66,6 +66,9 @@ struct Output {
 Output to_output(const OutputArgs& args);
 const catalogue::Edition& edition_or_throw(const std::string& name);
 
+// A description document given as a file (plain path or file://) or an http(s)
+// URL: readable or well-formed, else UsageError naming `what`.
+void check_document_location(const std::string& location, const std::string& what);
 // engine::Settings for check (base_url set) or lint (base_url empty).
 engine::Settings to_settings(const ProbeArgs& args, const std::string& base_url);
 
