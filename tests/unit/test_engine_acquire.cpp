@@ -1,0 +1,96 @@
+// Acquire: judging a document fetch, and reading a document for lint.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "engine/acquire.hpp"
+
+using namespace adrprobe;
+
+namespace {
+struct Fetches {
+  std::deque<http::Exchange> exchanges;
+  http::Result add(int status, std::string body, std::map<std::string, std::string> headers = {}) {
+    http::Exchange e;
+    e.id = static_cast<int>(exchanges.size()) + 1;
+    e.method = "GET";
+    e.url = "https://h/v1/openapi.json";
+    e.status = status;
+    e.body = std::move(body);
+    e.response_headers = std::move(headers);
+    exchanges.push_back(e);
+    return http::Result{{e.id}};
+  }
+};
+}  // namespace
+
+TEST_CASE("judge_fetch: a JSON object is a document; everything else says why not") {
+  oas::Limits limits;
+  Fetches f;
+  oas::json doc;
+  auto ok = engine::judge_fetch(f.exchanges, f.add(200, R"({"openapi":"3.0.3"})"), limits, true, &doc);
+  CHECK(ok.ok());
+  CHECK(doc["openapi"] == "3.0.3");
+  CHECK(ok.message == "GET /v1/openapi.json → 200, a JSON object");
+  auto status = engine::judge_fetch(f.exchanges, f.add(401, ""), limits, true, nullptr);
+  CHECK(status.outcome == engine::DocumentFetch::Outcome::http_status);
+  CHECK(status.message == "GET /v1/openapi.json → 401");
+  auto array = engine::judge_fetch(f.exchanges, f.add(200, "[1]"), limits, true, nullptr);
+  CHECK(array.outcome == engine::DocumentFetch::Outcome::not_object);
+  auto yaml = engine::judge_fetch(f.exchanges, f.add(200, "openapi: 3.0.3\n"), limits, true, nullptr);
+  CHECK(yaml.outcome == engine::DocumentFetch::Outcome::not_json);  // {base}/openapi.json must be JSON
+  auto yaml_ok = engine::judge_fetch(f.exchanges, f.add(200, "openapi: 3.0.3\n"), limits, false, &doc);
+  CHECK(yaml_ok.ok());  // --openapi and lint take YAML too
+  CHECK(doc["openapi"] == "3.0.3");
+}
+
+TEST_CASE("judge_fetch: redirects, truncation and transport errors") {
+  oas::Limits limits;
+  Fetches f;
+  http::Result chain = f.add(301, "", {{"location", "/v2/openapi.json"}});
+  chain.chain.push_back(f.add(200, "{}").last());
+  auto redirected = engine::judge_fetch(f.exchanges, chain, limits, true, nullptr);
+  CHECK(redirected.ok());
+  CHECK(redirected.redirects == 1);
+  CHECK(redirected.chain == std::vector<int>{1, 2});
+  auto loop = engine::judge_fetch(f.exchanges, f.add(302, ""), limits, true, nullptr);
+  CHECK(loop.outcome == engine::DocumentFetch::Outcome::too_many_redirects);
+  http::Result big = f.add(200, "{\"a\":");
+  f.exchanges.back().body_truncated = true;
+  CHECK(engine::judge_fetch(f.exchanges, big, limits, true, nullptr).outcome ==
+        engine::DocumentFetch::Outcome::too_large);
+  http::Result down = f.add(200, "");
+  f.exchanges.back().status.reset();
+  f.exchanges.back().error = "Connection refused";
+  auto t = engine::judge_fetch(f.exchanges, down, limits, true, nullptr);
+  CHECK(t.transport());
+  CHECK(t.message == "GET /v1/openapi.json: Connection refused");
+}
+
+TEST_CASE("acquire_for_lint: a local YAML file with a relative $ref; a missing file says why") {
+  char dir[] = "/tmp/adrprobe-acquire-XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  std::string root = std::string(dir) + "/openapi.yaml";
+  std::ofstream(root) << "openapi: 3.0.3\ninfo: {title: t, version: 1.0.0}\npaths:\n  /a:\n    get:\n"
+                         "      responses: {'200': {$ref: 'common.yaml#/R'}}\n";
+  std::ofstream(std::string(dir) + "/common.yaml") << "R: {description: ok}\n";
+  http::Client client(http::ClientSettings{});
+  engine::Evidence ev;
+  ev.settings.openapi = root;
+  engine::acquire_for_lint(client, ev);
+  REQUIRE(ev.document.docs);
+  CHECK(ev.document.url == "file://" + root);
+  CHECK(ev.document.unresolved.empty());
+  CHECK(ev.document.docs->external_count() == 1);
+  CHECK(client.exchanges().empty());  // nothing sent for local files
+
+  engine::Evidence missing;
+  missing.settings.openapi = std::string(dir) + "/nope.json";
+  engine::acquire_for_lint(client, missing);
+  CHECK_FALSE(missing.document.docs);
+  CHECK(missing.document.missing_reason.find("cannot read") != std::string::npos);
+  std::remove((std::string(dir) + "/common.yaml").c_str());
+  std::remove(root.c_str());
+  std::remove(dir);
+}

@@ -1,0 +1,99 @@
+// Run: orchestration against an API served in-process on 127.0.0.1.
+#include <doctest/doctest.h>
+#include <httplib.h>
+
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "engine/run.hpp"
+
+using namespace adrprobe;
+
+namespace {
+struct TinyApi {
+  httplib::Server server;
+  std::mutex mutex;
+  std::map<std::string, int> seen;  // "METHOD /path" -> count
+  int port = 0;
+  std::thread thread;
+  TinyApi() {
+    std::string doc = R"({"openapi":"3.0.3","info":{"title":"t","version":"1.0.0"},"servers":[{"url":"/v1"}],
+                          "paths":{"/gebouwen":{"get":{"responses":{"200":{"description":"ok"}}}}}})";
+    server.set_logger([this](const httplib::Request& req, const httplib::Response&) {
+      std::lock_guard<std::mutex> lock(mutex);
+      ++seen[req.method + " " + req.path];
+    });
+    auto answer = [doc](const httplib::Request& req, httplib::Response& res) {
+      res.set_header("API-Version", "1.0.0");
+      if (req.path == "/v1/openapi.json") res.set_content(doc, "application/json");
+      else if (req.path == "/v1" || req.path == "/v1/gebouwen") res.set_content("{}", "application/json");
+      else res.status = 404;
+    };
+    server.Get(".*", answer);
+    server.Options(".*", answer);
+    port = server.bind_to_any_port("127.0.0.1");
+    thread = std::thread([this] { server.listen_after_bind(); });
+    while (!server.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ~TinyApi() {
+    server.stop();
+    thread.join();
+  }
+  std::string base() const { return "http://127.0.0.1:" + std::to_string(port) + "/v1"; }
+  int count(const std::string& what) {
+    std::lock_guard<std::mutex> lock(mutex);
+    return seen.count(what) ? seen[what] : 0;
+  }
+};
+
+engine::Settings settings_for(const std::string& base) {
+  engine::Settings s;
+  s.base_url = base;
+  s.client.rate = 0;
+  s.client.timeout_s = 5;
+  s.deadline_s = 30;
+  s.tool_version = "test";
+  return s;
+}
+}  // namespace
+
+TEST_CASE("run_check: identical requests of different checks are sent once") {
+  TinyApi api;
+  const auto& edition = *catalogue::Catalogue::builtin().edition("2.0.0");
+  report::Report rep = engine::run_check(settings_for(api.base()), edition);
+  CHECK(api.count("GET /v1") == 1);                // VH-1, HM-1, TS-5, TS-6
+  CHECK(api.count("GET /v1/openapi.json") == 2);   // PO-1 (and the document), PO-2 with an Origin
+  CHECK(api.count("GET /v1/gebouwen") == 2);       // HM-1, TS-7 with an Origin
+  CHECK(api.count("GET /v1/gebouwen/") == 1);      // NT-2
+  CHECK(rep.paths_probed == 1);
+  CHECK(rep.exchanges.size() == 11);  // openapi.json x2, openapi.yaml, base GET/HEAD/slash, path GET/HEAD/slash/TRACE, CORS
+  for (const auto& e : rep.exchanges) CHECK(e.body.empty());  // bodies stay out of the report
+  bool semver_pass = false;
+  for (const auto& r : rep.rules) semver_pass = semver_pass || (r.id == "/core/semver" && r.verdict == report::Verdict::pass);
+  CHECK(semver_pass);
+}
+
+TEST_CASE("run_check: an edition plans only its own checks (1.0 has no transport rule)") {
+  TinyApi api;
+  const auto& edition = *catalogue::Catalogue::builtin().edition("1.0");
+  report::Report rep = engine::run_check(settings_for(api.base()), edition);
+  CHECK_FALSE(rep.tls);
+  CHECK(api.count("GET /v1/gebouwen") == 1);  // no TS-7 CORS probe
+}
+
+TEST_CASE("observer: told of every request and check, and of the finished target") {
+  struct Counting : engine::Observer {
+    int requests = 0, checks = 0, targets = 0;
+    void request_done(const http::Exchange&, std::size_t, std::size_t) override { ++requests; }
+    void check_done(const report::CheckResult&) override { ++checks; }
+    void target_done(const report::Report&) override { ++targets; }
+  } seen;
+  TinyApi api;
+  const auto& edition = *catalogue::Catalogue::builtin().edition("2.0.0");
+  report::Report rep = engine::run_check(settings_for(api.base()), edition, &seen);
+  CHECK(seen.requests == static_cast<int>(rep.exchanges.size()));
+  CHECK(seen.checks == 27);  // every check of 2.0.0
+  CHECK(seen.targets == 1);
+}
