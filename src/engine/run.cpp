@@ -314,7 +314,7 @@ report::Report run_check(const RunOptions& options, const catalogue::Edition& ed
     doc.missing_is_error = ev.po1_fetch.transport();
   }
   if (doc.docs) {
-    doc.unresolved = doc.docs->resolve_all(make_fetcher(client, doc.url, s));
+    doc.unresolved = doc.docs->resolve_all(make_fetcher(client, doc.url, s), cs.deadline);  // hostile-II: $ref work stops at the deadline
     doc.ref_exchanges = doc.docs->exchanges();
     ev.all_paths = oas::enumerate_paths(*doc.docs, s.params);
   }
