@@ -2,12 +2,15 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <map>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "oas/parse.hpp"
 #include "oas/refs.hpp"
 
+using namespace adrprobe;
 using namespace adrprobe::oas;
 
 namespace {
@@ -28,6 +31,76 @@ json chain_document(int n, bool loop = false) {
 std::map<std::string, FetchedDocument> fetch_nothing(const std::vector<std::string>&) { return {}; }
 
 }  // namespace
+
+TEST_CASE("$ref resolution: local, external, unresolved and cycles") {
+  json root = json::parse(R"({
+    "paths": {"/a": {"get": {"responses": {"200": {"$ref": "#/components/responses/ok"}}}},
+              "/b": {"$ref": "paths.json#/b"}},
+    "components": {"responses": {"ok": {"description": "ok"}},
+                   "schemas": {"Node": {"properties": {"next": {"$ref": "#/components/schemas/Node"}}},
+                               "Loop1": {"$ref": "#/components/schemas/Loop2"},
+                               "Loop2": {"$ref": "#/components/schemas/Loop1"},
+                               "Missing": {"$ref": "#/components/schemas/Nope"},
+                               "Escaped": {"$ref": "#/paths/~1a"}}}
+  })");
+  DocumentSet docs("https://h/v1/openapi.json", root);
+  int fetches = 0;
+  auto fetch = [&](const std::vector<std::string>& urls) {
+    std::map<std::string, FetchedDocument> out;
+    for (const auto& u : urls) {
+      ++fetches;
+      if (u == "https://h/v1/paths.json") {
+        out[u].ok = true;
+        out[u].value = json::parse(R"({"b": {"get": {"$ref": "other.json#/op"}}, "unused": {"$ref": "#/nowhere"}})");
+      } else {
+        out[u].error = "GET " + u + " → 404";
+      }
+    }
+    return out;
+  };
+  auto unresolved = docs.resolve_all(fetch);
+  CHECK(fetches == 2);  // paths.json, then other.json from inside it
+  std::vector<std::string> where;
+  for (const auto& u : unresolved) where.push_back(u.where + " " + u.reason);
+  INFO(where.size());
+  REQUIRE(unresolved.size() == 4);  // Loop1, Loop2, Missing, other.json; "unused" is not reachable
+  bool saw_missing = false, saw_cycle = false, saw_external = false;
+  for (const auto& u : unresolved) {
+    if (u.where == "#/components/schemas/Missing/$ref") saw_missing = true;
+    if (u.reason == "circular $ref chain") saw_cycle = true;
+    if (u.where == "https://h/v1/paths.json#/b/get/$ref") saw_external = u.reason.find("404") != std::string::npos;
+  }
+  CHECK(saw_missing);
+  CHECK(saw_cycle);
+  CHECK(saw_external);
+  CHECK(docs.external_count() == 2);
+}
+
+TEST_CASE("DO-2 walks the OAS structure: references in examples count, data does not") {
+  json root = json::parse(R"({
+    "paths": {"/a": {"get": {"parameters": [{"name": "p", "in": "query",
+        "examples": {"een": {"$ref": "#/components/examples/Missing2"}}}],
+      "responses": {"200": {"description": "ok", "content": {"application/json": {
+        "schema": {"properties": {"example": {"$ref": "#/components/schemas/Missing1"},
+                                  "x-id": {"$ref": "#/components/schemas/Missing4"}},
+                   "default": {"$ref": "not-a-ref-just-data"}},
+        "example": {"$ref": "also data"}}}}}}}},
+    "components": {"examples": {"X": {"$ref": "#/components/examples/Missing3"},
+                                "Y": {"value": {"$ref": "data again"}}},
+                   "schemas": {"S": {"x-note": {"$ref": "#/nowhere"}, "enum": [{"$ref": "#/no"}]}}}
+  })");
+  oas::DocumentSet docs("https://h/v1/openapi.json", root);
+  int fetched = 0;
+  auto unresolved = docs.resolve_all([&](const std::vector<std::string>& urls) {
+    fetched += static_cast<int>(urls.size());
+    return std::map<std::string, oas::FetchedDocument>{};
+  });
+  std::vector<std::string> refs;
+  for (const auto& u : unresolved) refs.push_back(u.ref);
+  CHECK(fetched == 0);  // data is never fetched as a document
+  CHECK(refs == std::vector<std::string>{"#/components/examples/Missing2", "#/components/schemas/Missing1",
+                                         "#/components/schemas/Missing4", "#/components/examples/Missing3"});
+}
 
 TEST_CASE("refs: a chain of 20000 $refs resolves, and deref follows it to the end") {
   const int n = 20000;

@@ -1,0 +1,55 @@
+// oas/parse: JSON and YAML loading within limits.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "oas/parse.hpp"
+
+using namespace adrprobe;
+using namespace adrprobe::oas;
+
+TEST_CASE("YAML loads with the core schema") {
+  auto r = parse_yaml("a: 1\nb: 1.5\nc: '1'\nd: true\ne: ~\nf: 1.0.0\ng: [x, 2]\n");
+  REQUIRE(r.ok);
+  CHECK(r.value["a"].is_number_integer());
+  CHECK(r.value["b"].is_number_float());
+  CHECK(r.value["c"].is_string());
+  CHECK(r.value["d"] == true);
+  CHECK(r.value["e"].is_null());
+  CHECK(r.value["f"] == "1.0.0");
+  CHECK(r.value["g"][1] == 2);
+}
+
+TEST_CASE("hostile documents fail with a reason, not a crash") {
+  std::string deep(100000, '[');
+  auto r = parse_json(deep);
+  CHECK_FALSE(r.ok);
+  CHECK(r.error.find("deeper") != std::string::npos);
+  std::string bomb = "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n";
+  const char* prev = "a";
+  std::string names = "bcdefghij";
+  for (char n : names) {
+    bomb += std::string(1, n) + ": &" + n + " [";
+    for (int i = 0; i < 9; ++i) bomb += std::string(i ? "," : "") + "*" + prev;
+    bomb += "]\n";
+    static std::string keep;
+    keep = std::string(1, n);
+    prev = keep.c_str();
+  }
+  auto y = parse_yaml(bomb);
+  CHECK_FALSE(y.ok);
+  CHECK(y.error.find("values") != std::string::npos);
+  Limits small;
+  small.max_document_bytes = 10;
+  CHECK_FALSE(parse_json(R"({"a": "0123456789"})", small).ok);
+  CHECK_FALSE(parse_json("{").ok);
+  CHECK_FALSE(parse_yaml("a: [").ok);
+}
+
+TEST_CASE("long scalars do not exhaust the stack") {
+  std::string digits(200000, '7');
+  auto y = oas::parse_yaml("v: " + digits + "\n");
+  REQUIRE(y.ok);
+  CHECK(!y.value["v"].is_null());  // too large for a double: kept as text, no crash
+  CHECK(oas::parse_yaml("v: 1.5e3\nw: .5\nx: 1.\ny: 1e\nz: 0x1F\n").value["y"] == "1e");
+}
