@@ -7,6 +7,8 @@
 #include <cstring>
 #include <fstream>
 
+#include "util/strings.hpp"
+
 namespace adrprobe::oas {
 namespace {
 
@@ -76,8 +78,17 @@ bool is_float(std::string_view s) {
   return digits(s, j, s.size());
 }
 
+// yaml-cpp passes bytes through unchecked; a loaded document is always valid
+// UTF-8 (json::dump() throws on anything else): invalid sequences become U+FFFD.
+const std::string& valid_utf8(const std::string& s, std::string& fixed) {
+  if (is_valid_utf8(s)) return s;
+  fixed = replace_invalid_utf8(s, "\xEF\xBF\xBD");
+  return fixed;
+}
+
 json yaml_scalar(const YAML::Node& node) {
-  const std::string& s = node.Scalar();
+  std::string fixed;
+  const std::string& s = valid_utf8(node.Scalar(), fixed);
   if (node.Tag() != "?") return s;  // quoted or explicitly tagged: a string
   if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return nullptr;
   if (s == "true" || s == "True" || s == "TRUE") return true;
@@ -125,7 +136,8 @@ struct Converter {
         json obj = json::object();
         for (const auto& kv : node) {
           if (!kv.first.IsScalar()) throw std::runtime_error("a mapping key is not a scalar");
-          obj[kv.first.Scalar()] = convert(kv.second, depth + 1);
+          std::string fixed;
+          obj[valid_utf8(kv.first.Scalar(), fixed)] = convert(kv.second, depth + 1);
         }
         return obj;
       }

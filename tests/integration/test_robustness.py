@@ -3,6 +3,7 @@
 Every run must end in bounded time with a report and without a crash."""
 
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -127,6 +128,31 @@ class HostileDocuments(ProbeCase):
         self.assertCheck(p.report, rid("doc-openapi"), "DO-2", "pass")
         fetches = [r for r in p.requests if r["path"] in ("/v1/schemas/a.json", "/v1/schemas/b.json")]
         self.assertLessEqual(len(fetches), 6, "external documents fetched over and over: %d" % len(fetches))
+
+
+class InvalidUtf8(ProbeCase):
+    """YAML loaders pass bytes through unchecked: invalid UTF-8 must become U+FFFD
+    at load, never an internal error (exit 70) without a report."""
+
+    YAML = (b'openapi: ["\xff"]\n'
+            b'info: {title: Gebouwen, version: ["\xfe"]}\n'
+            b'paths:\n  /gebouwen:\n    get:\n      summary: "a\xed\xa0\x80z"\n'
+            b'      responses: {"200": {description: OK}}\n')
+
+    def test_openapi_file_with_invalid_utf8(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "openapi.yaml"
+            path.write_bytes(self.YAML)
+            p = probe(None, "--openapi", str(path), timeout=60)
+        self.assertNoCrash(p)
+        report = p.report  # stdout is a JSON report
+        self.assertIn("rules", report)
+        self.assertCheck(report, rid("doc-openapi"), "DO-1", "fail")  # openapi is not a version string
+
+    def test_served_yaml_with_invalid_utf8(self):
+        p = probe({"openapi_yaml": "text", "openapi_yaml_text": self.YAML}, timeout=60)
+        self.assertNoCrash(p)
+        self.assertCheck(p.report, rid("publish-openapi"), "PO-3", "fail")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "oas/parse.hpp"
+#include "util/strings.hpp"
 
 using namespace adrprobe;
 using namespace adrprobe::oas;
@@ -52,4 +53,22 @@ TEST_CASE("long scalars do not exhaust the stack") {
   REQUIRE(y.ok);
   CHECK(!y.value["v"].is_null());  // too large for a double: kept as text, no crash
   CHECK(oas::parse_yaml("v: 1.5e3\nw: .5\nx: 1.\ny: 1e\nz: 0x1F\n").value["y"] == "1e");
+}
+
+TEST_CASE("YAML with invalid UTF-8 loads as valid UTF-8 (U+FFFD), and dump() does not throw") {
+  const std::string fffd = "\xEF\xBF\xBD";
+  // Raw bytes: a quoted scalar in a sequence, a flow mapping, a plain scalar, a key.
+  auto r = parse_yaml("openapi: [\"\xff\"]\ninfo: {version: [\"\xfe\"]}\nplain: a\xed\xa0\x80z\n\xc0\xaf: key\n");
+  REQUIRE(r.ok);
+  CHECK(r.value["openapi"][0] == fffd);
+  CHECK(r.value["info"]["version"][0] == fffd);
+  CHECK(r.value["plain"] == "a" + fffd + fffd + fffd + "z");
+  CHECK(r.value.contains(fffd + fffd));
+  std::string dumped;
+  CHECK_NOTHROW(dumped = r.value.dump());
+  CHECK(adrprobe::is_valid_utf8(dumped));
+  // Valid UTF-8 is left alone.
+  auto ok = parse_yaml("title: Gebouwen → één\n");
+  REQUIRE(ok.ok);
+  CHECK(ok.value["title"] == "Gebouwen → één");
 }
