@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 
@@ -95,7 +97,13 @@ json yaml_scalar(const YAML::Node& node) {
   if (s == "false" || s == "False" || s == "FALSE") return false;
   try {
     if (is_int(s)) {
-      if (s.size() < 19) return std::stoll(s);
+      // As a JSON parser reads numbers: int64 when it fits, else uint64, else a double.
+      std::string_view digits_only = s[0] == '+' ? std::string_view(s).substr(1) : std::string_view(s);
+      const char* end = digits_only.data() + digits_only.size();
+      std::int64_t i = 0;
+      if (auto [p, ec] = std::from_chars(digits_only.data(), end, i); ec == std::errc() && p == end) return i;
+      std::uint64_t u = 0;
+      if (auto [p, ec] = std::from_chars(digits_only.data(), end, u); ec == std::errc() && p == end) return u;
       return std::stod(s);
     }
     if (s.size() > 2 && s[0] == '0' && s[1] == 'o' && digits(s, 2, s.size(), "01234567") && s.size() < 22)
