@@ -25,6 +25,7 @@ struct RunSettings {
   bool insecure = false;  // --insecure: go on after a certificate failure
   std::size_t max_paths = 250;
   oas::Limits limits;
+  bool ref_hosts_any = false;  // hostile-II: --ref-hosts any (external $refs to any address)
 };
 
 // One probed resource: the base URL or a documented path with a GET operation.

@@ -39,6 +39,7 @@ struct ProbeArgs {
   bool allow_unsafe = false;
   std::string baseline;
   std::string fail_on = "fail";
+  std::string ref_hosts = "public";  // hostile-II: --ref-hosts
 };
 
 void add_output_options(CLI::App* cmd, OutputOptions& out, std::string& fail_on) {
@@ -63,6 +64,9 @@ void add_probe_options(CLI::App* cmd, ProbeArgs& a) {
   cmd->add_option("--ca-file", a.ca_file, "Extra trusted CA bundle (PEM)");
   cmd->add_flag("--insecure", a.insecure, "Go on after a certificate failure (the TLS check still fails)");
   cmd->add_flag("--allow-unsafe", a.allow_unsafe, "Also send POST/PUT/PATCH/DELETE probes (never by default)");
+  cmd->add_option("--ref-hosts", a.ref_hosts, "Hosts external $refs may be fetched from: public (public addresses and the base URL's host) or any")  // hostile-II
+      ->check(CLI::IsMember({"public", "any"}))
+      ->capture_default_str();
   cmd->add_option("--baseline", a.baseline, "Earlier JSON report to compare with (not available in this version)");
 }
 
@@ -105,6 +109,7 @@ engine::RunOptions run_options(const ProbeArgs& a, const std::string& base_url) 
   for (const auto& p : a.params) s.params.insert(parse_assignment(p, "--param"));
   s.allow_unsafe = a.allow_unsafe;
   s.insecure = a.insecure;
+  s.ref_hosts_any = a.ref_hosts == "any";  // hostile-II
   if (a.max_paths < 0) throw UsageError("--max-paths must be 0 or more");
   s.max_paths = static_cast<std::size_t>(a.max_paths);
   // Upper bounds keep the arithmetic finite; a week is longer than any useful run.

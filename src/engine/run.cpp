@@ -110,6 +110,8 @@ oas::Fetcher make_fetcher(http::Client& client, const std::string& root_url, con
         req.body_limit = s.limits.max_document_bytes + 1;
         req.to_api = same_origin(url, s.base_url);
         req.purpose = "DO-2";
+        req.address_policy = s.ref_hosts_any ? http::AddressPolicy::any : http::AddressPolicy::public_only;  // hostile-II
+        if (auto base = parse_url(s.base_url)) req.exempt_host = base->host;  // hostile-II: the base URL's own host
         requests.push_back(std::move(req));
         http_urls.push_back(url);
       } else {

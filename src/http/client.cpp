@@ -4,12 +4,14 @@
 #include <fmt/format.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <map>
 #include <mutex>
 #include <stdexcept>
 
+#include "http/address.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
@@ -38,8 +40,22 @@ struct Transfer {
   double timeout_s = 0;
   std::string* body = nullptr;
   std::size_t limit = 0;
+  bool address_refused = false;  // AddressPolicy::public_only refused an address
   char errbuf[CURL_ERROR_SIZE] = {0};
 };
+
+// AddressPolicy::public_only: libcurl asks for each socket with the address it
+// is about to connect to (after DNS, for every address it tries). Behind a
+// proxy that address is the proxy's, so the guard then fails closed for a proxy
+// on a private network.
+curl_socket_t on_open_socket(void* user, curlsocktype purpose, curl_sockaddr* address) {
+  auto* t = static_cast<Transfer*>(user);
+  if (purpose != CURLSOCKTYPE_IPCXN || !is_public(classify(&address->addr, address->addrlen))) {
+    t->address_refused = true;
+    return CURL_SOCKET_BAD;
+  }
+  return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+}
 
 std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
   auto* t = static_cast<Transfer*>(user);
@@ -152,6 +168,13 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     t->timeout_s = timeout;
     curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout * 1000));
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(timeout * 1000));
+    auto target = parse_url(p.request.url);
+    if (p.request.address_policy == AddressPolicy::public_only &&
+        !(target && !p.request.exempt_host.empty() && iequals(target->host, p.request.exempt_host))) {
+      curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
+      curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, t.get());
+      curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, 1L);  // a pooled connection was not checked
+    }
     if (settings_.insecure) {
       curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
       curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
@@ -198,6 +221,8 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
         prev = h;
       }
       ex.body_truncated = t->truncated;
+    } else if (t->address_refused) {
+      ex.error = kNonPublicAddress;
     } else if (code == CURLE_OPERATION_TIMEDOUT && (t->deadline_bound || Clock::now() >= settings_.deadline)) {
       ex.error = "deadline reached";
     } else {

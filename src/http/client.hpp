@@ -26,6 +26,17 @@ struct ClientSettings {
   std::string user_agent = "adrprobe";
 };
 
+// Which addresses a request may connect to, judged on every resolved address
+// just before connecting (so DNS rebinding cannot get around it) and on every
+// redirect hop.
+enum class AddressPolicy {
+  any,          // whatever the host resolves to
+  public_only,  // public addresses only (http/address.hpp), except for exempt_host
+};
+
+// The exchange error of a request refused by AddressPolicy::public_only.
+inline constexpr const char* kNonPublicAddress = "not fetched: non-public address (--ref-hosts any allows it)";
+
 struct Request {
   std::string method = "GET";
   std::string url;
@@ -36,6 +47,10 @@ struct Request {
   std::size_t body_limit = 8 * 1024;
   bool to_api = true;
   std::string purpose;
+  AddressPolicy address_policy = AddressPolicy::any;
+  // With public_only: a hop to exactly this host name (the base URL's host) may
+  // go to any address.
+  std::string exempt_host;
 };
 
 struct Result {
