@@ -122,6 +122,7 @@ oas::Fetcher make_fetcher(http::Client& client, const std::string& root_url, con
     for (std::size_t i = 0; i < results.size(); ++i) {
       auto& doc = out[http_urls[i]];
       doc.exchanges = results[i].chain;
+      for (int id : results[i].chain) doc.bytes += client.exchange(id).body.size();  // hostile-II: $ref closure byte cap
       const auto& e = client.exchange(results[i].last());
       std::string where = fmt::format("GET {}", http_urls[i]);
       if (e.error) {

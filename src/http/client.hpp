@@ -24,6 +24,16 @@ struct ClientSettings {
   bool insecure = false;          // do not verify certificates (--insecure)
   std::size_t max_exchanges = 20000;  // hard cap on requests one run may send
   std::string user_agent = "adrprobe";
+  // Drip-feeding servers: once a response has begun, a transfer that receives
+  // fewer than min_bytes_per_s bytes per second over slow_window_s seconds is
+  // cut ("server too slow: ..."). The wait for the first byte is not judged
+  // (a slow API may think for seconds; --timeout bounds that), and 10 bytes/s
+  // is far below any real API while a drip of one byte a second is caught.
+  std::size_t min_bytes_per_s = 10;
+  double slow_window_s = 5;
+  // A response with more header lines than this is cut ("more than N response
+  // headers"); real APIs send a few dozen. libcurl bounds the bytes of headers.
+  std::size_t max_response_headers = 200;
 };
 
 // Which addresses a request may connect to, judged on every resolved address

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <unordered_set>
 
 #include "oas/pointer.hpp"
@@ -227,6 +228,7 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
   };
   std::vector<Walk> to_walk{{root_url_, "", &docs_.at(root_url_).value}};
   std::map<std::string, std::vector<std::size_t>> waiting;  // document URL -> occurrences that need it
+  std::size_t closure_bytes = 0;                            // received for external documents
 
   // Queues the subtree occurrence i points at, unless it (or a subtree holding
   // it) is walked already. Targets in the root are not: the root is walked whole.
@@ -249,7 +251,7 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
   };
 
   roots.insert(to_walk.front().node);
-  while (!to_walk.empty()) {
+  while (true) {
     // Walk the new subtrees, then see which documents their refs need.
     for (std::size_t w = 0; w < to_walk.size(); ++w) {  // queue_target may append
       if (to_walk[w].doc != root_url_ && stop.reached_now()) break;
@@ -266,23 +268,39 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
     std::vector<std::string> needed;
     for (const auto& [url, _] : waiting) needed.push_back(url);
     if (needed.empty()) break;
+    // A batch is at most what the byte budget can take if every document in it
+    // is as large as a document may be; the rest waits for the next wave.
+    std::size_t room = limits_.max_closure_bytes > closure_bytes ? limits_.max_closure_bytes - closure_bytes : 0;
+    std::size_t per_wave = std::max<std::size_t>(1, room / std::max<std::size_t>(1, limits_.max_document_bytes));
+    const std::string over_budget = fmt::format("not fetched: the $ref closure exceeds {} bytes", limits_.max_closure_bytes);
     std::vector<std::string> batch;
     for (const auto& url : needed) {
       if (docs_.size() - 1 + batch.size() >= limits_.max_external_documents) {
         docs_[url] = Entry{false, {}, fmt::format("not fetched: more than {} external documents", limits_.max_external_documents), false};
-        continue;
+      } else if (closure_bytes >= limits_.max_closure_bytes) {
+        docs_[url] = Entry{false, {}, over_budget, false};
+      } else if (batch.size() < per_wave) {
+        batch.push_back(url);
       }
-      batch.push_back(url);
     }
-    auto fetched = fetch(batch);
+    auto fetched = batch.empty() ? std::map<std::string, FetchedDocument>{} : fetch(batch);
+    bool overflow = false;
     for (const auto& url : batch) {
       auto& f = fetched[url];
       exchanges_.insert(exchanges_.end(), f.exchanges.begin(), f.exchanges.end());
+      if (f.bytes > limits_.max_closure_bytes - closure_bytes) {
+        docs_[url] = Entry{false, {}, over_budget, false};
+        overflow = true;
+        continue;
+      }
+      closure_bytes += f.bytes;
       docs_[url] = f.ok ? Entry{true, std::move(f.value), "", false}
                         : Entry{false, {}, f.error.empty() ? "could not be fetched" : f.error, f.transport_error};
     }
+    if (overflow) closure_bytes = limits_.max_closure_bytes;  // nothing more is fetched
     // The refs waiting for these documents may now point into them.
     for (const auto& url : needed) {
+      if (!docs_.count(url)) continue;  // left for the next wave
       for (std::size_t i : waiting[url]) queue_target(i);
       waiting.erase(url);
     }

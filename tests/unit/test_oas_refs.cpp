@@ -188,3 +188,57 @@ TEST_CASE("refs: a subtree reached by several refs is walked once, its refs list
   REQUIRE(unresolved.size() == 1);
   CHECK(unresolved[0].where == "https://h/v1/ext.json#/a/get/responses/200/$ref");
 }
+
+TEST_CASE("refs: the $ref closure stops at its byte cap, and says so per ref") {
+  // The root refers to five external documents; each is reported as 400 bytes.
+  json root = json::parse(R"({"paths": {"/a": {"$ref": "a.json#/p"}, "/b": {"$ref": "b.json#/p"},
+                               "/c": {"$ref": "c.json#/p"}, "/d": {"$ref": "d.json#/p"}, "/e": {"$ref": "e.json#/p"}}})");
+  Limits limits;
+  limits.max_document_bytes = 400;
+  limits.max_closure_bytes = 1000;  // room for two documents of 400 bytes
+  DocumentSet docs("https://h/v1/openapi.json", root, limits);
+  std::vector<std::size_t> batches;
+  auto unresolved = docs.resolve_all([&](const std::vector<std::string>& urls) {
+    batches.push_back(urls.size());
+    std::map<std::string, FetchedDocument> out;
+    for (const auto& u : urls) {
+      out[u].ok = true;
+      out[u].value = json::parse(R"({"p": {"get": {}}})");
+      out[u].bytes = 400;
+    }
+    return out;
+  });
+  // Waves sized by the budget: 2 (800 bytes), then 1 (the 200 left can only take
+  // one more document, which crosses the cap and is not used), then none.
+  CHECK(batches == std::vector<std::size_t>{2, 1});
+  REQUIRE(unresolved.size() == 3);
+  for (const auto& u : unresolved) {
+    INFO(u.where);
+    CHECK(u.reason == "not fetched: the $ref closure exceeds 1000 bytes");
+    CHECK_FALSE(u.transport_error);
+  }
+  CHECK(unresolved[0].ref == "c.json#/p");
+  CHECK(unresolved[2].ref == "e.json#/p");
+}
+
+TEST_CASE("refs: documents within the byte cap all resolve, in one wave when they fit") {
+  json root = json::parse(R"({"paths": {"/a": {"$ref": "a.json#/p"}, "/b": {"$ref": "b.json#/p"}}})");
+  Limits limits;
+  limits.max_document_bytes = 100;
+  limits.max_closure_bytes = 1000;
+  DocumentSet docs("https://h/v1/openapi.json", root, limits);
+  std::vector<std::size_t> batches;
+  auto unresolved = docs.resolve_all([&](const std::vector<std::string>& urls) {
+    batches.push_back(urls.size());
+    std::map<std::string, FetchedDocument> out;
+    for (const auto& u : urls) {
+      out[u].ok = true;
+      out[u].value = json::parse(R"({"p": {"get": {}}})");
+      out[u].bytes = 90;
+    }
+    return out;
+  });
+  CHECK(unresolved.empty());
+  CHECK(batches == std::vector<std::size_t>{2});
+  CHECK(Limits{}.max_closure_bytes == 64u * 1024 * 1024);
+}
