@@ -310,12 +310,11 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
   // (or why it has none), so a later occurrence on the chain stops there.
   memo_.value.clear();
   std::vector<Unresolved> out;
-  std::unordered_set<const json*> on_path;
+  std::unordered_set<const json*> on_path;  // emptied entry by entry: clear() would cost its buckets each time
   std::vector<const json*> path;
   for (const auto& occ : occurrences) {
     Resolved result;
     Resolved cur{occ.doc_url, occ.node, "", false};
-    on_path.clear();
     path.clear();
     while (true) {
       const std::string* ref = ref_of(*cur.node);
@@ -343,7 +342,10 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
       }
       cur = std::move(next);
     }
-    for (const json* p : path) memo_.value[p] = result;
+    for (const json* p : path) {
+      memo_.value[p] = result;
+      on_path.erase(p);
+    }
     if (!result.node) out.push_back({display(occ.doc_url, occ.pointer + "/$ref"), occ.ref, result.reason, result.transport_error});
   }
   return out;
