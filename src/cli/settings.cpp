@@ -41,6 +41,10 @@ void add_fetch_options(CLI::App* cmd, ProbeArgs& a) {
       ->capture_default_str();
   cmd->add_option("--ca-file", a.ca_file, "Extra trusted CA bundle (PEM)");
   cmd->add_flag("--insecure", a.insecure, "Go on after a certificate failure (the TLS check still fails)");
+  cmd->add_option("--ref-hosts", a.ref_hosts,
+                  "Hosts external $refs may be fetched from: public (public addresses and the target's own host) or any")
+      ->check(CLI::IsMember({"public", "any"}))
+      ->capture_default_str();
 }
 
 void add_probe_options(CLI::App* cmd, ProbeArgs& a) {
@@ -141,6 +145,7 @@ engine::Settings to_settings(const ProbeArgs& a, const std::string& base_url) {
   for (const auto& p : a.params) s.params.insert(parse_assignment(p, "--param"));
   s.allow_unsafe = a.allow_unsafe;
   s.insecure = a.insecure;
+  s.ref_hosts_any = a.ref_hosts == "any";
   if (a.max_paths < 0) throw UsageError("--max-paths must be 0 or more");
   s.max_paths = static_cast<std::size_t>(a.max_paths);
   // Upper bounds keep the arithmetic finite; a week is longer than any useful run.

@@ -46,12 +46,13 @@ struct ProbeArgs {
   std::string ca_file;
   bool insecure = false;
   bool allow_unsafe = false;
+  std::string ref_hosts = "public";  // --ref-hosts public|any
   std::string baseline;
 };
 
 void add_output_options(CLI::App* cmd, OutputArgs& out);
 void add_probe_options(CLI::App* cmd, ProbeArgs& args);
-// The subset that applies to a document alone: --timeout, --deadline, --ca-file, --insecure.
+// The subset that applies to a document alone: --timeout, --deadline, --ca-file, --insecure, --ref-hosts.
 void add_fetch_options(CLI::App* cmd, ProbeArgs& args);
 
 // Validated output choices.

@@ -93,6 +93,9 @@ oas::Fetcher make_fetcher(http::Client& client, const std::string& root_url, con
       } else if (parsed->scheme == "http" || parsed->scheme == "https") {
         http::Request req = build_request(s, document_request(url));
         req.purpose = "DO-2";
+        // SSRF guard: refs are fetched from public addresses, and from the target's own host.
+        req.address_policy = s.ref_hosts_any ? http::AddressPolicy::any : http::AddressPolicy::public_only;
+        if (auto own = parse_url(s.live() ? s.base_url : s.openapi.value_or(""))) req.exempt_host = own->host;
         requests.push_back(std::move(req));
         http_urls.push_back(url);
       } else {
@@ -103,6 +106,7 @@ oas::Fetcher make_fetcher(http::Client& client, const std::string& root_url, con
     for (std::size_t i = 0; i < results.size(); ++i) {
       auto& doc = out[http_urls[i]];
       doc.exchanges = results[i].chain;
+      for (int id : results[i].chain) doc.bytes += client.exchange(id).body.size();  // the $ref closure's byte cap
       const auto& e = client.exchange(results[i].last());
       std::string where = fmt::format("GET {}", http_urls[i]);
       if (e.error) {
@@ -153,7 +157,7 @@ void read_url(http::Client& client, Evidence& ev, const http::Result& result) {
 void resolve(http::Client& client, Evidence& ev) {
   auto& doc = ev.document;
   if (!doc.docs) return;
-  doc.unresolved = doc.docs->resolve_all(make_fetcher(client, doc.url, ev.settings));
+  doc.unresolved = doc.docs->resolve_all(make_fetcher(client, doc.url, ev.settings), client.settings().deadline);
   doc.ref_exchanges = doc.docs->exchanges();
 }
 

@@ -21,6 +21,7 @@ struct Settings {
   std::map<std::string, std::string> params;  // --param: values for path parameters
   bool allow_unsafe = false;                  // --allow-unsafe
   bool insecure = false;                      // --insecure: go on after a certificate failure
+  bool ref_hosts_any = false;                 // --ref-hosts any: external $refs from any address
   std::size_t max_paths = 250;                // --max-paths (0 = all)
   oas::Limits limits;
   http::ClientSettings client;  // its deadline is set from deadline_s when the run starts

@@ -4,12 +4,14 @@
 #include <fmt/format.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <map>
 #include <mutex>
 #include <stdexcept>
 
+#include "http/address.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
@@ -38,8 +40,65 @@ struct Transfer {
   double timeout_s = 0;
   std::string* body = nullptr;
   std::size_t limit = 0;
+  bool address_refused = false;  // AddressPolicy::public_only refused an address
+  const ClientSettings* settings = nullptr;
+  std::size_t header_lines = 0;
+  bool too_many_headers = false;
+  std::size_t header_bytes = 0;       // received so far (the body counts via libcurl's dlnow)
+  bool responding = false;            // the first response byte has arrived
+  Clock::time_point window_start;     // of the current low-speed window
+  curl_off_t window_bytes = 0;        // received when it began
+  bool too_slow = false;
   char errbuf[CURL_ERROR_SIZE] = {0};
 };
+
+std::size_t on_header(char* data, std::size_t size, std::size_t n, void* user) {
+  auto* t = static_cast<Transfer*>(user);
+  std::size_t len = size * n;
+  if (!t->responding) {
+    t->responding = true;
+    t->window_start = Clock::now();
+  }
+  t->header_bytes += len;
+  std::string_view line(data, len);
+  bool blank = line == "\r\n" || line == "\n";
+  bool status_line = line.rfind("HTTP/", 0) == 0;
+  if (!blank && !status_line && ++t->header_lines > t->settings->max_response_headers) {
+    t->too_many_headers = true;
+    return 0;  // aborts the transfer
+  }
+  return len;
+}
+
+// Called by libcurl about once a second even when nothing arrives.
+int on_progress(void* user, curl_off_t, curl_off_t dlnow, curl_off_t, curl_off_t) {
+  auto* t = static_cast<Transfer*>(user);
+  if (!t->responding) return 0;
+  auto now = Clock::now();
+  curl_off_t received = dlnow + static_cast<curl_off_t>(t->header_bytes);
+  double window = t->settings->slow_window_s;
+  if (std::chrono::duration<double>(now - t->window_start).count() < window) return 0;
+  if (static_cast<double>(received - t->window_bytes) < static_cast<double>(t->settings->min_bytes_per_s) * window) {
+    t->too_slow = true;
+    return 1;  // aborts the transfer
+  }
+  t->window_start = now;
+  t->window_bytes = received;
+  return 0;
+}
+
+// AddressPolicy::public_only: libcurl asks for each socket with the address it
+// is about to connect to (after DNS, for every address it tries). Behind a
+// proxy that address is the proxy's, so the guard then fails closed for a proxy
+// on a private network.
+curl_socket_t on_open_socket(void* user, curlsocktype purpose, curl_sockaddr* address) {
+  auto* t = static_cast<Transfer*>(user);
+  if (purpose != CURLSOCKTYPE_IPCXN || !is_public(classify(&address->addr, address->addrlen))) {
+    t->address_refused = true;
+    return CURL_SOCKET_BAD;
+  }
+  return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+}
 
 std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
   auto* t = static_cast<Transfer*>(user);
@@ -150,13 +209,26 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->errbuf);
     curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(e, CURLOPT_WRITEDATA, t.get());
-    curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+    curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");  // decoded bodies still stop at the body limit (on_body)
+    t->settings = &settings_;
+    curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(e, CURLOPT_HEADERDATA, t.get());
+    curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, on_progress);
+    curl_easy_setopt(e, CURLOPT_XFERINFODATA, t.get());
+    curl_easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
     auto left = std::chrono::duration<double>(settings_.deadline - Clock::now()).count();
     double timeout = std::max(0.001, std::min(settings_.timeout_s, left));
     t->deadline_bound = left < settings_.timeout_s;
     t->timeout_s = timeout;
     curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout * 1000));
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(timeout * 1000));
+    auto target = parse_url(p.request.url);
+    if (p.request.address_policy == AddressPolicy::public_only &&
+        !(target && !p.request.exempt_host.empty() && iequals(target->host, p.request.exempt_host))) {
+      curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
+      curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, t.get());
+      curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, 1L);  // a pooled connection was not checked
+    }
     if (settings_.insecure) {
       curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
       curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
@@ -208,6 +280,13 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
         prev = h;
       }
       ex.body_truncated = t->truncated;
+    } else if (t->address_refused) {
+      ex.error = kNonPublicAddress;
+    } else if (t->too_many_headers) {
+      ex.error = fmt::format("more than {} response headers", settings_.max_response_headers);
+    } else if (t->too_slow) {
+      ex.error = fmt::format("server too slow: fewer than {} bytes/s for {:g} s", settings_.min_bytes_per_s,
+                             settings_.slow_window_s);
     } else if (code == CURLE_OPERATION_TIMEDOUT && (t->deadline_bound || Clock::now() >= settings_.deadline)) {
       ex.error = "deadline reached";
     } else {

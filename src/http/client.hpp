@@ -28,7 +28,28 @@ struct ClientSettings {
   // Read-only by default: a method outside GET/HEAD/OPTIONS/TRACE, or any
   // request body, is refused (recorded as an error, never sent) unless set.
   bool allow_unsafe = false;
+  // Drip-feeding servers: once a response has begun, a transfer that receives
+  // fewer than min_bytes_per_s bytes per second over slow_window_s seconds is
+  // cut ("server too slow: ..."). The wait for the first byte is not judged
+  // (a slow API may think for seconds; --timeout bounds that), and 10 bytes/s
+  // is far below any real API while a drip of one byte a second is caught.
+  std::size_t min_bytes_per_s = 10;
+  double slow_window_s = 5;
+  // A response with more header lines than this is cut ("more than N response
+  // headers"); real APIs send a few dozen. libcurl bounds the bytes of headers.
+  std::size_t max_response_headers = 200;
 };
+
+// Which addresses a request may connect to, judged on every resolved address
+// just before connecting (so DNS rebinding cannot get around it) and on every
+// redirect hop.
+enum class AddressPolicy {
+  any,          // whatever the host resolves to
+  public_only,  // public addresses only (http/address.hpp), except for exempt_host
+};
+
+// The exchange error of a request refused by AddressPolicy::public_only.
+inline constexpr const char* kNonPublicAddress = "not fetched: non-public address (--ref-hosts any allows it)";
 
 struct Request {
   std::string method = "GET";
@@ -41,6 +62,10 @@ struct Request {
   std::size_t body_limit = 8 * 1024;
   bool to_api = true;
   std::string purpose;
+  AddressPolicy address_policy = AddressPolicy::any;
+  // With public_only: a hop to exactly this host name (the base URL's host) may
+  // go to any address.
+  std::string exempt_host;
 };
 
 struct Result {

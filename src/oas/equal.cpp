@@ -1,5 +1,7 @@
 #include "oas/equal.hpp"
 
+#include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "oas/pointer.hpp"
@@ -7,9 +9,46 @@
 namespace adrprobe::oas {
 namespace {
 
-// json compares numbers by value across integer and float kinds
-// (1 == 1.0) and never equates a string with a number.
-bool same_scalar(const json& a, const json& b) { return a == b; }
+// An integer and a double are equal only when the double is exactly that
+// integer (no rounding of either side).
+bool int_equals_double(std::int64_t i, double d) {
+  if (!std::isfinite(d) || std::trunc(d) != d) return false;
+  if (d < -9223372036854775808.0 || d >= 9223372036854775808.0) return false;  // outside int64
+  return static_cast<std::int64_t>(d) == i;
+}
+bool uint_equals_double(std::uint64_t u, double d) {
+  if (!std::isfinite(d) || std::trunc(d) != d) return false;
+  if (d < 0 || d >= 18446744073709551616.0) return false;  // outside uint64
+  return static_cast<std::uint64_t>(d) == u;
+}
+
+// Numbers compare by exact value across unsigned, signed and float kinds
+// (1 == 1.0; 18446744073709551615 != -1, which nlohmann's == casts to equal);
+// a number never equals a string, a boolean or null.
+bool same_number(const json& a, const json& b) {
+  using V = json::value_t;
+  V ta = a.type(), tb = b.type();
+  if (ta == tb) {
+    if (ta == V::number_unsigned) return a.get<std::uint64_t>() == b.get<std::uint64_t>();
+    if (ta == V::number_integer) return a.get<std::int64_t>() == b.get<std::int64_t>();
+    return a.get<double>() == b.get<double>();
+  }
+  if (ta == V::number_float) return same_number(b, a);  // the float, if any, second
+  double d = tb == V::number_float ? b.get<double>() : 0;
+  if (ta == V::number_unsigned) {
+    if (tb == V::number_float) return uint_equals_double(a.get<std::uint64_t>(), d);
+    std::int64_t i = b.get<std::int64_t>();
+    return i >= 0 && static_cast<std::uint64_t>(i) == a.get<std::uint64_t>();
+  }
+  // a is a signed integer
+  if (tb == V::number_float) return int_equals_double(a.get<std::int64_t>(), d);
+  return same_number(b, a);  // b unsigned
+}
+
+bool same_scalar(const json& a, const json& b) {
+  if (a.is_number() || b.is_number()) return a.is_number() && b.is_number() && same_number(a, b);
+  return a == b;
+}
 
 // Iterative depth-first walk in document order: documents may be deep, and
 // the result is the first differing pointer as a reader of `a` meets it.

@@ -7,8 +7,9 @@
 namespace adrprobe::oas {
 
 // nullopt when equal; else the JSON pointer of the first difference ("" is the
-// root). Numbers compare by value (1 == 1.0), key order does not matter, a
-// string never equals a number.
+// root). Numbers compare by exact value across unsigned, signed and float
+// (1 == 1.0, 18446744073709551615 != -1), key order does not matter, a string
+// never equals a number.
 std::optional<std::string> first_difference(const json& a, const json& b);
 
 }  // namespace adrprobe::oas

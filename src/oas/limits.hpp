@@ -9,6 +9,11 @@ struct Limits {
   std::size_t max_depth = 256;                         // nesting of objects/arrays
   std::size_t max_nodes = 2'000'000;                   // values after YAML alias expansion
   std::size_t max_external_documents = 200;            // distinct documents fetched for $refs
+  // Bytes received for all external documents of one $ref closure together:
+  // two documents at the size limit, far above real multi-file APIs (a few
+  // MiB), while 200 documents at the size limit would be 6.4 GiB. Fetching
+  // stops once it is reached; a document that crosses it is not used.
+  std::size_t max_closure_bytes = 64 * 1024 * 1024;
 };
 
 }  // namespace adrprobe::oas

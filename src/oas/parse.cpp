@@ -4,9 +4,16 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "util/strings.hpp"
 
 namespace adrprobe::oas {
 namespace {
@@ -77,15 +84,30 @@ bool is_float(std::string_view s) {
   return digits(s, j, s.size());
 }
 
+// yaml-cpp passes bytes through unchecked; a loaded document is always valid
+// UTF-8 (json::dump() throws on anything else): invalid sequences become U+FFFD.
+const std::string& valid_utf8(const std::string& s, std::string& fixed) {
+  if (is_valid_utf8(s)) return s;
+  fixed = replace_invalid_utf8(s, "\xEF\xBF\xBD");
+  return fixed;
+}
+
 json yaml_scalar(const YAML::Node& node) {
-  const std::string& s = node.Scalar();
+  std::string fixed;
+  const std::string& s = valid_utf8(node.Scalar(), fixed);
   if (node.Tag() != "?") return s;  // quoted or explicitly tagged: a string
   if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return nullptr;
   if (s == "true" || s == "True" || s == "TRUE") return true;
   if (s == "false" || s == "False" || s == "FALSE") return false;
   try {
     if (is_int(s)) {
-      if (s.size() < 19) return std::stoll(s);
+      // As a JSON parser reads numbers: int64 when it fits, else uint64, else a double.
+      std::string_view digits_only = s[0] == '+' ? std::string_view(s).substr(1) : std::string_view(s);
+      const char* end = digits_only.data() + digits_only.size();
+      std::int64_t i = 0;
+      if (auto [p, ec] = std::from_chars(digits_only.data(), end, i); ec == std::errc() && p == end) return i;
+      std::uint64_t u = 0;
+      if (auto [p, ec] = std::from_chars(digits_only.data(), end, u); ec == std::errc() && p == end) return u;
       return std::stod(s);
     }
     if (s.size() > 2 && s[0] == '0' && s[1] == 'o' && digits(s, 2, s.size(), "01234567") && s.size() < 22)
@@ -101,6 +123,104 @@ json yaml_scalar(const YAML::Node& node) {
   if (s == ".nan" || s == ".NaN" || s == ".NAN") return "NaN";
   return s;
 }
+
+// Adds keys to one object without ordered_json's own duplicate search, which
+// looks at every key so far (quadratic: 100,000 keys took 8 s, a 32 MiB
+// document hours). Past a few keys an index finds repeats; a repeated key
+// replaces the earlier value in its place, as operator[] does.
+class ObjectBuilder {
+ public:
+  explicit ObjectBuilder(json& object) : items_(&object.get_ref<json::object_t&>()) {}
+  json& slot(std::string key) {
+    // The vector under ordered_map: index and append without its key search.
+    json::object_t::Container& items = *items_;
+    if (index_.empty() && items.size() < kLinear) {
+      for (auto& kv : items)
+        if (kv.first == key) return kv.second;
+    } else {
+      if (index_.empty())
+        for (std::size_t i = 0; i < items.size(); ++i) index_.emplace(items[i].first, i);
+      if (auto it = index_.find(key); it != index_.end()) return items[it->second].second;
+      index_.emplace(key, items.size());
+    }
+    items.emplace_back(std::move(key), nullptr);
+    return items.back().second;
+  }
+
+ private:
+  static constexpr std::size_t kLinear = 16;
+  json::object_t* items_;
+  std::unordered_map<std::string, std::size_t> index_;
+};
+
+// Builds the document from nlohmann's SAX events (its DOM builder would use
+// operator[] for every key), without recursion.
+class JsonBuilder {
+ public:
+  json root;
+  std::string error;
+
+  bool null() { return put(nullptr); }
+  bool boolean(bool v) { return put(v); }
+  bool number_integer(json::number_integer_t v) { return put(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return put(v); }
+  bool number_float(json::number_float_t v, const std::string&) { return put(v); }
+  bool string(std::string& v) { return put(std::move(v)); }
+  bool binary(json::binary_t& v) { return put(json::binary(std::move(v))); }
+  bool start_object(std::size_t) {
+    json* v = place(json::object());
+    stack_.push_back({v, std::make_unique<ObjectBuilder>(*v), nullptr});
+    return true;
+  }
+  bool key(std::string& k) {
+    stack_.back().pending = &stack_.back().keys->slot(std::move(k));
+    return true;
+  }
+  bool end_object() {
+    stack_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) {
+    stack_.push_back({place(json::array()), nullptr, nullptr});
+    return true;
+  }
+  bool end_array() {
+    stack_.pop_back();
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
+    error = e.what();
+    return false;
+  }
+
+ private:
+  struct Open {
+    json* value;                           // an open object or array
+    std::unique_ptr<ObjectBuilder> keys;   // for an object
+    json* pending;                         // the slot of the object's last key
+  };
+  // Where a new value goes: the root, the end of the open array, or the slot of
+  // the open object's last key. Only the innermost container grows, so the
+  // pointers to the open ones stay valid.
+  json* place(json&& v) {
+    if (stack_.empty()) {
+      root = std::move(v);
+      return &root;
+    }
+    Open& top = stack_.back();
+    if (top.value->is_array()) {
+      top.value->push_back(std::move(v));
+      return &top.value->back();
+    }
+    *top.pending = std::move(v);
+    return top.pending;
+  }
+  bool put(json&& v) {
+    place(std::move(v));
+    return true;
+  }
+  std::vector<Open> stack_;
+};
 
 struct Converter {
   const Limits& limits;
@@ -124,9 +244,11 @@ struct Converter {
       }
       case YAML::NodeType::Map: {
         json obj = json::object();
+        ObjectBuilder keys(obj);
         for (const auto& kv : node) {
           if (!kv.first.IsScalar()) throw std::runtime_error("a mapping key is not a scalar");
-          obj[kv.first.Scalar()] = convert(kv.second, depth + 1);
+          std::string fixed;
+          keys.slot(valid_utf8(kv.first.Scalar(), fixed)) = convert(kv.second, depth + 1);
         }
         return obj;
       }
@@ -149,11 +271,12 @@ ParseResult parse_json(std::string_view text, const Limits& limits) {
   ParseResult r;
   r.error = refuse(text, limits, text.size() > limits.max_document_bytes ? 0 : json_depth(text), "JSON");
   if (!r.error.empty()) return r;
-  try {
-    r.value = json::parse(text.begin(), text.end());
+  JsonBuilder builder;
+  if (json::sax_parse(text.begin(), text.end(), &builder)) {
+    r.value = std::move(builder.root);
     r.ok = true;
-  } catch (const json::exception& e) {
-    std::string what = e.what();
+  } else {
+    std::string what = builder.error;
     if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
     r.error = "invalid JSON: " + what;
   }

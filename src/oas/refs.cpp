@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <unordered_set>
+
 #include "oas/pointer.hpp"
 #include "util/url.hpp"
 
@@ -19,6 +22,31 @@ struct Occurrence {
   std::string doc_url;
   std::string pointer;  // of the object holding $ref
   std::string ref;
+  const json* node;     // that object
+};
+
+// Is the deadline past? Asks the clock once every 256 calls (and at the first
+// call); once past, stays past.
+class DeadlineCheck {
+ public:
+  explicit DeadlineCheck(std::chrono::steady_clock::time_point deadline) : deadline_(deadline) {}
+  bool reached() {
+    if (reached_) return true;
+    if (deadline_ == std::chrono::steady_clock::time_point::max()) return false;
+    if (calls_++ % 256 == 0) reached_ = std::chrono::steady_clock::now() >= deadline_;
+    return reached_;
+  }
+  // Asks the clock now (before a walk or a fetch: work worth a clock read).
+  bool reached_now() {
+    if (!reached_ && deadline_ != std::chrono::steady_clock::time_point::max())
+      reached_ = std::chrono::steady_clock::now() >= deadline_;
+    return reached_;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point deadline_;
+  unsigned calls_ = 0;
+  bool reached_ = false;
 };
 
 // Keys whose object value maps names to OAS objects (a schema property may be
@@ -39,7 +67,12 @@ bool is_data_keyword(const std::string& key) {
 
 // Collects every $ref below node in document order, walking the OAS structure:
 // data (examples, defaults, enums, extensions) is not searched for references.
-void collect(const std::string& doc_url, const json& node, const std::string& pointer, std::vector<Occurrence>& out) {
+// Subtrees that are walks of their own (roots) are skipped below another walk's
+// start, so each node is walked once. Linear in the size of the subtree, which
+// Limits bound per document; the deadline is checked between walks.
+using Roots = std::unordered_set<const json*>;
+void collect(const std::string& doc_url, const json& node, const std::string& pointer, std::vector<Occurrence>& out,
+             const Roots& roots) {
   struct Item {
     const json* node;
     std::string pointer;
@@ -49,11 +82,12 @@ void collect(const std::string& doc_url, const json& node, const std::string& po
   while (!stack.empty()) {
     Item it = std::move(stack.back());
     stack.pop_back();
+    if (it.node != &node && roots.count(it.node)) continue;
     const json& n = *it.node;
     std::vector<Item> children;
     if (n.is_object()) {
       if (!it.names)
-        if (const std::string* r = ref_of(n)) out.push_back({doc_url, it.pointer, *r});
+        if (const std::string* r = ref_of(n)) out.push_back({doc_url, it.pointer, *r, &n});
       for (auto kv = n.begin(); kv != n.end(); ++kv) {
         const std::string& key = kv.key();
         const json& v = kv.value();
@@ -105,6 +139,36 @@ std::string DocumentSet::display(const std::string& doc_url, const std::string& 
   return doc_url + "#" + pointer;
 }
 
+const json* DocumentSet::child(const json& object, const std::string& key) const {
+  // Small objects: a linear search is as fast as a hash.
+  if (object.size() < 16) {
+    auto it = object.find(key);
+    return it == object.end() ? nullptr : &*it;
+  }
+  auto [slot, fresh] = index_.value.try_emplace(&object);
+  KeyIndex& index = slot->second;
+  if (fresh) {
+    index.reserve(object.size());
+    for (auto kv = object.begin(); kv != object.end(); ++kv) index.emplace(kv.key(), &kv.value());
+  }
+  auto it = index.find(key);
+  return it == index.end() ? nullptr : it->second;
+}
+
+const json* DocumentSet::find(const json& doc, const std::vector<std::string>& tokens) const {
+  const json* node = &doc;
+  for (const auto& t : tokens) {
+    if (node->is_object()) {
+      node = child(*node, t);
+      if (!node) return nullptr;
+    } else {
+      node = lookup(*node, {t});  // an array index, or nothing
+      if (!node) return nullptr;
+    }
+  }
+  return node;
+}
+
 Resolved DocumentSet::resolve_ref(const std::string& doc_url, const std::string& ref) const {
   Resolved r;
   Target t = split_ref(doc_url, ref);
@@ -128,15 +192,16 @@ Resolved DocumentSet::resolve_ref(const std::string& doc_url, const std::string&
     r.reason = "malformed JSON pointer '" + t.fragment + "'";
     return r;
   }
-  r.node = lookup(it->second.value, *tokens);
+  r.node = find(it->second.value, *tokens);
   if (!r.node) r.reason = "no value at '#" + t.fragment + "'";
   return r;
 }
 
 Resolved DocumentSet::deref(const std::string& doc_url, const json& node) const {
   Resolved cur{doc_url, &node, "", false};
-  std::set<const json*> seen;
+  std::unordered_set<const json*> seen;
   while (const std::string* ref = ref_of(*cur.node)) {
+    if (auto m = memo_.value.find(cur.node); m != memo_.value.end()) return m->second;
     if (!seen.insert(cur.node).second) return Resolved{cur.doc_url, nullptr, "circular $ref chain", false};
     Resolved next = resolve_ref(cur.doc_url, *ref);
     if (!next.node) return next;
@@ -145,68 +210,143 @@ Resolved DocumentSet::deref(const std::string& doc_url, const json& node) const 
   return cur;
 }
 
-std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch) {
-  std::vector<Occurrence> occurrences;
-  std::set<std::string> walked;  // "doc#pointer" subtrees already collected
-  std::vector<std::pair<std::string, std::string>> to_walk{{root_url_, ""}};
-  std::set<std::string> gave_up;  // documents beyond the limit
+namespace {
 
+const char* const kDeadline = "deadline reached";
+
+}  // namespace
+
+std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::time_point deadline) {
+  DeadlineCheck stop(deadline);
+  std::vector<Occurrence> occurrences;
+  std::vector<Target> targets;  // of each occurrence
+  Roots roots;                  // nodes walked as a subtree of their own
+  struct Walk {
+    std::string doc;
+    std::string pointer;
+    const json* node;
+  };
+  std::vector<Walk> to_walk{{root_url_, "", &docs_.at(root_url_).value}};
+  std::map<std::string, std::vector<std::size_t>> waiting;  // document URL -> occurrences that need it
+  std::size_t closure_bytes = 0;                            // received for external documents
+
+  // Queues the subtree occurrence i points at, unless it (or a subtree holding
+  // it) is walked already. Targets in the root are not: the root is walked whole.
+  auto queue_target = [&](std::size_t i) {
+    const Target& t = targets[i];
+    if (!t.ok || t.doc_url == root_url_) return;
+    auto it = docs_.find(t.doc_url);
+    if (it == docs_.end() || !it->second.loaded) return;
+    auto tokens = fragment_tokens(t.fragment);
+    if (!tokens) return;
+    const json* node = &it->second.value;
+    if (roots.count(node)) return;
+    for (const auto& token : *tokens) {
+      node = find(*node, {token});
+      if (!node || roots.count(node)) return;
+    }
+    if (!node->is_structured()) return;
+    roots.insert(node);
+    to_walk.push_back({t.doc_url, make_pointer(*tokens), node});
+  };
+
+  roots.insert(to_walk.front().node);
   while (true) {
-    // Walk new subtrees, then see which documents their refs need.
-    std::size_t first_new = occurrences.size();
-    for (auto& [doc, pointer] : to_walk) {
-      if (!walked.insert(doc + "#" + pointer).second) continue;
-      const json* node = lookup(docs_.at(doc).value, *pointer_tokens(pointer));
-      if (node) collect(doc, *node, pointer, occurrences);
+    // Walk the new subtrees, then see which documents their refs need.
+    for (std::size_t w = 0; w < to_walk.size(); ++w) {  // queue_target may append
+      if (to_walk[w].doc != root_url_ && stop.reached_now()) break;
+      collect(to_walk[w].doc, *to_walk[w].node, to_walk[w].pointer, occurrences, roots);
+      for (std::size_t i = targets.size(); i < occurrences.size(); ++i) {
+        targets.push_back(split_ref(occurrences[i].doc_url, occurrences[i].ref));
+        const Target& t = targets.back();
+        if (t.ok && !docs_.count(t.doc_url)) waiting[t.doc_url].push_back(i);
+        else queue_target(i);  // loaded already: its subtree is walked in this wave
+      }
     }
     to_walk.clear();
-    std::set<std::string> needed;
-    for (std::size_t i = first_new; i < occurrences.size(); ++i) {
-      Target t = split_ref(occurrences[i].doc_url, occurrences[i].ref);
-      if (t.ok && !docs_.count(t.doc_url)) needed.insert(t.doc_url);
-    }
-    // Targets in already loaded external documents are walked too (recursion).
-    auto queue_targets = [&](std::size_t from) {
-      for (std::size_t i = from; i < occurrences.size(); ++i) {
-        Target t = split_ref(occurrences[i].doc_url, occurrences[i].ref);
-        if (!t.ok || t.doc_url == root_url_) continue;  // the root is walked whole
-        auto it = docs_.find(t.doc_url);
-        if (it == docs_.end() || !it->second.loaded) continue;
-        auto tokens = fragment_tokens(t.fragment);
-        if (!tokens || !lookup(it->second.value, *tokens)) continue;
-        std::string pointer = make_pointer(*tokens);
-        if (!walked.count(t.doc_url + "#" + pointer)) to_walk.push_back({t.doc_url, pointer});
-      }
-    };
-    if (needed.empty()) {
-      queue_targets(first_new);
-      if (to_walk.empty()) break;
-      continue;
-    }
+    if (stop.reached_now()) break;
+    std::vector<std::string> needed;
+    for (const auto& [url, _] : waiting) needed.push_back(url);
+    if (needed.empty()) break;
+    // A batch is at most what the byte budget can take if every document in it
+    // is as large as a document may be; the rest waits for the next wave.
+    std::size_t room = limits_.max_closure_bytes > closure_bytes ? limits_.max_closure_bytes - closure_bytes : 0;
+    std::size_t per_wave = std::max<std::size_t>(1, room / std::max<std::size_t>(1, limits_.max_document_bytes));
+    const std::string over_budget = fmt::format("not fetched: the $ref closure exceeds {} bytes", limits_.max_closure_bytes);
     std::vector<std::string> batch;
     for (const auto& url : needed) {
       if (docs_.size() - 1 + batch.size() >= limits_.max_external_documents) {
         docs_[url] = Entry{false, {}, fmt::format("not fetched: more than {} external documents", limits_.max_external_documents), false};
-        continue;
+      } else if (closure_bytes >= limits_.max_closure_bytes) {
+        docs_[url] = Entry{false, {}, over_budget, false};
+      } else if (batch.size() < per_wave) {
+        batch.push_back(url);
       }
-      batch.push_back(url);
     }
-    auto fetched = fetch(batch);
+    auto fetched = batch.empty() ? std::map<std::string, FetchedDocument>{} : fetch(batch);
+    bool overflow = false;
     for (const auto& url : batch) {
       auto& f = fetched[url];
       exchanges_.insert(exchanges_.end(), f.exchanges.begin(), f.exchanges.end());
+      if (f.bytes > limits_.max_closure_bytes - closure_bytes) {
+        docs_[url] = Entry{false, {}, over_budget, false};
+        overflow = true;
+        continue;
+      }
+      closure_bytes += f.bytes;
       docs_[url] = f.ok ? Entry{true, std::move(f.value), "", false}
                         : Entry{false, {}, f.error.empty() ? "could not be fetched" : f.error, f.transport_error};
     }
-    // Every occurrence may now point into a loaded document.
-    queue_targets(0);
+    if (overflow) closure_bytes = limits_.max_closure_bytes;  // nothing more is fetched
+    // The refs waiting for these documents may now point into them.
+    for (const auto& url : needed) {
+      if (!docs_.count(url)) continue;  // left for the next wave
+      for (std::size_t i : waiting[url]) queue_target(i);
+      waiting.erase(url);
+    }
   }
 
+  // Follow every ref once: each $ref object on a chain gets the chain's end
+  // (or why it has none), so a later occurrence on the chain stops there.
+  memo_.value.clear();
   std::vector<Unresolved> out;
+  std::unordered_set<const json*> on_path;  // emptied entry by entry: clear() would cost its buckets each time
+  std::vector<const json*> path;
   for (const auto& occ : occurrences) {
-    Resolved r = resolve_ref(occ.doc_url, occ.ref);
-    if (r.node) r = deref(r.doc_url, *r.node);
-    if (!r.node) out.push_back({display(occ.doc_url, occ.pointer + "/$ref"), occ.ref, r.reason, r.transport_error});
+    Resolved result;
+    Resolved cur{occ.doc_url, occ.node, "", false};
+    path.clear();
+    while (true) {
+      const std::string* ref = ref_of(*cur.node);
+      if (!ref) {
+        result = cur;
+        break;
+      }
+      if (auto m = memo_.value.find(cur.node); m != memo_.value.end()) {
+        result = m->second;
+        break;
+      }
+      if (!on_path.insert(cur.node).second) {
+        result = Resolved{cur.doc_url, nullptr, "circular $ref chain", false};
+        break;
+      }
+      path.push_back(cur.node);
+      if (stop.reached()) {
+        result = Resolved{cur.doc_url, nullptr, kDeadline, true};
+        break;
+      }
+      Resolved next = resolve_ref(cur.doc_url, *ref);
+      if (!next.node) {
+        result = std::move(next);
+        break;
+      }
+      cur = std::move(next);
+    }
+    for (const json* p : path) {
+      memo_.value[p] = result;
+      on_path.erase(p);
+    }
+    if (!result.node) out.push_back({display(occ.doc_url, occ.pointer + "/$ref"), occ.ref, result.reason, result.transport_error});
   }
   return out;
 }

@@ -1,9 +1,12 @@
 // A description document and the external documents its $refs reach.
 #pragma once
+#include <chrono>
 #include <functional>
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "oas/json.hpp"
@@ -15,7 +18,7 @@ struct Unresolved {
   std::string where;   // JSON pointer of the $ref ("#/paths/~1a/get/$ref", or "common.yaml#/...")
   std::string ref;     // the $ref value as written
   std::string reason;  // why it does not resolve
-  bool transport_error = false;  // a document could not be fetched for transport reasons
+  bool transport_error = false;  // a document could not be fetched for transport reasons (or the deadline)
 };
 
 struct FetchedDocument {
@@ -24,6 +27,7 @@ struct FetchedDocument {
   std::string error;
   bool transport_error = false;  // timeout, reset, DNS: not the API's behaviour
   std::vector<int> exchanges;    // evidence
+  std::size_t bytes = 0;         // bytes received for it (counted against Limits::max_closure_bytes)
 };
 // Fetches a batch of document URLs (absolute, without fragment).
 using Fetcher = std::function<std::map<std::string, FetchedDocument>(const std::vector<std::string>& urls)>;
@@ -37,19 +41,25 @@ struct Resolved {
 
 class DocumentSet {
  public:
+  using Clock = std::chrono::steady_clock;
+
   DocumentSet(std::string root_url, json root, Limits limits = {});
 
   const json& root() const { return docs_.at(root_url_).value; }
   const std::string& root_url() const { return root_url_; }
 
   // Fetches, wave by wave, every external document reachable through $refs,
-  // and lists each $ref that does not resolve (DO-2).
-  std::vector<Unresolved> resolve_all(const Fetcher& fetch);
+  // and lists each $ref that does not resolve (DO-2). Each $ref is followed
+  // once (the result is kept for deref), so the work is linear in the number
+  // of refs. When the deadline passes, the refs not resolved by then are listed
+  // with reason "deadline reached" (transport_error) and it returns at once.
+  std::vector<Unresolved> resolve_all(const Fetcher& fetch, Clock::time_point deadline = Clock::time_point::max());
 
   // Resolves one $ref string standing in document doc_url (no chain following).
   Resolved resolve_ref(const std::string& doc_url, const std::string& ref) const;
   // Follows node while it is a {"$ref": "..."} object, across loaded documents,
-  // until a value that is not a $ref. Detects chains that loop.
+  // until a value that is not a $ref. Detects chains that loop. After
+  // resolve_all, a $ref it walked is answered from its result at once.
   Resolved deref(const std::string& doc_url, const json& node) const;
 
   std::size_t external_count() const { return docs_.size() - 1; }
@@ -67,13 +77,37 @@ class DocumentSet {
     std::string fragment;
     bool ok = false;
   };
+  // Caches keyed by node addresses inside docs_: a copy starts without them
+  // (its nodes live elsewhere); a move keeps them (std::map nodes do not move).
+  template <class T>
+  struct Cache {
+    T value;
+    Cache() = default;
+    Cache(const Cache&) {}
+    Cache& operator=(const Cache&) {
+      value = {};
+      return *this;
+    }
+    Cache(Cache&&) = default;
+    Cache& operator=(Cache&&) = default;
+  };
+  using KeyIndex = std::unordered_map<std::string_view, const json*>;
+
   Target split_ref(const std::string& doc_url, const std::string& ref) const;
   std::string display(const std::string& doc_url, const std::string& pointer) const;
+  // lookup() with an index for large objects: ordered_json searches keys one by one.
+  const json* find(const json& doc, const std::vector<std::string>& tokens) const;
+  const json* child(const json& object, const std::string& key) const;
 
   std::string root_url_;
   std::map<std::string, Entry> docs_;
   Limits limits_;
   std::vector<int> exchanges_;
+  // The result of each $ref object resolve_all followed (by address).
+  Cache<std::unordered_map<const json*, Resolved>> memo_;
+  // Key -> child of each large object looked into (a cache: DocumentSet is not
+  // shared between threads).
+  mutable Cache<std::unordered_map<const json*, KeyIndex>> index_;
 };
 
 }  // namespace adrprobe::oas

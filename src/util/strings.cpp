@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 #include <fmt/format.h>
 
 namespace adrprobe {
@@ -108,22 +109,90 @@ std::string replace_all(std::string s, std::string_view needle, std::string_view
   return s;
 }
 
-std::string sanitize_utf8(std::string_view s) {
+namespace {
+
+// The UTF-8 sequence at s[i]: {its length, true} when valid, else {the length
+// of its maximal invalid subpart (at least 1), false}. Unicode Table 3-7.
+std::pair<std::size_t, bool> utf8_step(std::string_view s, std::size_t i) {
+  auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned c = byte(i);
+  if (c < 0x80) return {1, true};
+  std::size_t trail = 0;
+  unsigned lo = 0x80, hi = 0xBF;  // range of the first continuation byte
+  if (c >= 0xC2 && c <= 0xDF) {
+    trail = 1;
+  } else if (c == 0xE0) {
+    trail = 2, lo = 0xA0;  // no overlong forms
+  } else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) {
+    trail = 2;
+  } else if (c == 0xED) {
+    trail = 2, hi = 0x9F;  // no surrogates
+  } else if (c == 0xF0) {
+    trail = 3, lo = 0x90;  // no overlong forms
+  } else if (c >= 0xF1 && c <= 0xF3) {
+    trail = 3;
+  } else if (c == 0xF4) {
+    trail = 3, hi = 0x8F;  // nothing above U+10FFFF
+  } else {
+    return {1, false};  // 80..C1 (continuation, overlong lead), F5..FF
+  }
+  for (std::size_t k = 1; k <= trail; ++k) {
+    if (i + k >= s.size()) return {k, false};
+    unsigned b = byte(i + k);
+    if (b < lo || b > hi) return {k, false};
+    lo = 0x80, hi = 0xBF;
+  }
+  return {trail + 1, true};
+}
+
+}  // namespace
+
+bool is_valid_utf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    auto [len, ok] = utf8_step(s, i);
+    if (!ok) return false;
+    i += len;
+  }
+  return true;
+}
+
+std::string replace_invalid_utf8(std::string_view s, std::string_view replacement) {
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    bool ok = len > 0 && i + len <= s.size();
-    for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
-    if (ok && len == 2) ok = c >= 0xC2;  // no overlong forms
-    if (ok) {
-      out.append(s.substr(i, len));
-      i += len;
-    } else {
-      out += '?';
-      ++i;
+    auto [len, ok] = utf8_step(s, i);
+    if (ok) out.append(s.substr(i, len));
+    else out.append(replacement);
+    i += len;
+  }
+  return out;
+}
+
+std::string sanitize_utf8(std::string_view s) { return replace_invalid_utf8(s, "?"); }
+
+std::string escape_control(std::string_view s) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  out.reserve(s.size());
+  auto escape = [&](std::string_view bytes) {
+    for (unsigned char c : bytes) {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
     }
+  };
+  for (std::size_t i = 0; i < s.size();) {
+    auto [len, ok] = utf8_step(s, i);
+    std::string_view seq = s.substr(i, len);
+    unsigned c = static_cast<unsigned char>(s[i]);
+    bool control = ok && (c < 0x20 || c == 0x7F || (c == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0));
+    if (!ok || control) escape(seq);
+    else out.append(seq);
+    i += len;
   }
   return out;
 }

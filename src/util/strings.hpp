@@ -19,8 +19,20 @@ std::string percent_decode(std::string_view s);
 std::string percent_encode(std::string_view s);
 // Replaces every occurrence of needle in s.
 std::string replace_all(std::string s, std::string_view needle, std::string_view with);
-// Replaces bytes that are not valid UTF-8 with '?' (server text on a terminal).
+// UTF-8 as RFC 3629 and Unicode Table 3-7 define it: no overlong forms, no
+// surrogates (U+D800..U+DFFF), nothing above U+10FFFF.
+bool is_valid_utf8(std::string_view s);
+// Replaces each maximal invalid subpart (Unicode's "substitution of maximal
+// subparts": a bad byte, or the valid start of a sequence cut short) with
+// replacement, so the result is valid UTF-8 when replacement is.
+std::string replace_invalid_utf8(std::string_view s, std::string_view replacement);
+// Replaces invalid UTF-8 with '?' (server text on a terminal).
 std::string sanitize_utf8(std::string_view s);
+// For human-readable output: C0 controls (0x00-0x1F), DEL (0x7F), C1 controls
+// (U+0080-U+009F, each of their two bytes) and every byte of invalid UTF-8
+// become the visible text \xNN (lower-case hex); valid printable UTF-8 and the
+// backslash itself pass unchanged. "\x1b]0;pwned\x07" stays on one line, visible.
+std::string escape_control(std::string_view s);
 // At most max_bytes, cut at a character boundary, "..." appended when cut.
 std::string truncate_utf8(std::string_view s, std::size_t max_bytes);
 // "1 path" / "2 paths"

@@ -2,12 +2,16 @@
 """Robustness: slow servers, --deadline, non-HTTP answers, hostile documents.
 Every run must end in bounded time with a report and without a crash."""
 
+import json
 import sys
+import tempfile
+import zlib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
 from harness import ProbeCase, probe, rid  # noqa: E402
+from side_server import SideServer  # noqa: E402
 
 GIB = 1024 * 1024  # ru_maxrss is in KiB
 
@@ -127,6 +131,153 @@ class HostileDocuments(ProbeCase):
         self.assertCheck(p.report, rid("doc-openapi"), "DO-2", "pass")
         fetches = [r for r in p.requests if r["path"] in ("/v1/schemas/a.json", "/v1/schemas/b.json")]
         self.assertLessEqual(len(fetches), 6, "external documents fetched over and over: %d" % len(fetches))
+
+
+class InvalidUtf8(ProbeCase):
+    """YAML loaders pass bytes through unchecked: invalid UTF-8 must become U+FFFD
+    at load, never an internal error (exit 70) without a report."""
+
+    YAML = (b'openapi: ["\xff"]\n'
+            b'info: {title: Gebouwen, version: ["\xfe"]}\n'
+            b'paths:\n  /gebouwen:\n    get:\n      summary: "a\xed\xa0\x80z"\n'
+            b'      responses: {"200": {description: OK}}\n')
+
+    def test_openapi_file_with_invalid_utf8(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "openapi.yaml"
+            path.write_bytes(self.YAML)
+            p = probe(None, "--openapi", str(path), timeout=60)
+        self.assertNoCrash(p)
+        report = p.report  # stdout is a JSON report
+        self.assertIn("rules", report)
+        self.assertCheck(report, rid("doc-openapi"), "DO-1", "fail")  # openapi is not a version string
+
+    def test_served_yaml_with_invalid_utf8(self):
+        p = probe({"openapi_yaml": "text", "openapi_yaml_text": self.YAML}, timeout=60)
+        self.assertNoCrash(p)
+        self.assertCheck(p.report, rid("publish-openapi"), "PO-3", "fail")
+
+
+# --------------------------------------------------------------------------
+# Limits on what a server may send (each reported when hit)
+# --------------------------------------------------------------------------
+
+def small_doc():
+    return {"openapi": "3.0.3", "info": {"title": "Grenzen API", "version": "1.0.0"},
+            "servers": [{"url": "/v1"}],
+            "paths": {"/bom": {"get": {"responses": {"200": {"description": "OK"}}}}}}
+
+
+def gzip_bomb(mib):
+    """mib MiB of zeros, gzip-compressed (about 1/1000 of that on the wire)."""
+    z = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: gzip container
+    chunk = bytes(1 << 20)
+    return b"".join([z.compress(chunk) for _ in range(mib)] + [z.flush()])
+
+
+def raw(status=200, headers=(), body=b"", drip=None, delay=0):
+    """A route that writes its answer itself: headers as given, then the body at
+    once or one byte every `drip` seconds."""
+
+    def route(h):
+        srv = h.server.side
+        if delay and srv.stopping.wait(delay):
+            return
+        h.send_response(status)
+        for k, v in headers:
+            h.send_header(k, v)
+        h.end_headers()
+        if h.command == "HEAD":
+            return
+        try:
+            if drip is None:
+                h.wfile.write(body)
+                return
+            for i in range(len(body)):
+                h.wfile.write(body[i:i + 1])
+                h.wfile.flush()
+                if srv.stopping.wait(drip):
+                    return
+        except OSError:  # the client gave up: expected
+            h.close_connection = True
+
+    return route
+
+
+def api(openapi_route, extra=None):
+    """A SideServer API under /v1 whose openapi.json is served by openapi_route."""
+    routes = {"/v1/openapi.json": openapi_route, "/v1": {"naam": "Grenzen API"}, "/v1/bom": {"ok": True}}
+    routes.update(extra or {})
+    return SideServer(routes, headers={"API-Version": "1.0.0", "Access-Control-Allow-Origin": "*"})
+
+
+def run_on(server, *args, timeout=60):
+    return harness.run_adrprobe(harness.check_args(server.origin + "/v1", args), timeout=timeout)
+
+
+def exchange_errors(report, path):
+    return [e.get("error") for e in report["exchanges"] if e["url"].split("?")[0].endswith(path)]
+
+
+class Limits(ProbeCase):
+    def test_gzip_bomb_document_is_cut_at_the_document_limit(self):
+        bomb = gzip_bomb(100)  # 100 MiB once decoded, the document limit is 32 MiB
+        headers = [("Content-Type", "application/json"), ("Content-Encoding", "gzip"),
+                   ("Content-Length", str(len(bomb)))]
+        with api(raw(200, headers, bomb)) as srv:
+            r = run_on(srv)
+        self.assertNoCrash(r)
+        self.assertLess(r.duration, 30, r.describe())
+        self.assertLess(r.maxrss_kb, 512 * 1024, "peak memory %.0f MiB on a gzip bomb" % (r.maxrss_kb / 1024))
+        report = r.json()
+        self.assertCheck(report, rid("publish-openapi"), "PO-1", "fail", contains="larger than 33554432 bytes")
+
+    def test_gzip_bomb_probe_is_cut_at_the_body_limit(self):
+        bomb = gzip_bomb(100)
+        headers = [("Content-Type", "application/json"), ("Content-Encoding", "gzip"),
+                   ("Content-Length", str(len(bomb))), ("API-Version", "1.0.0")]
+        with api(small_doc(), {"/v1/bom": raw(200, headers, bomb)}) as srv:
+            r = run_on(srv)
+            seen = srv.requests()
+        self.assertNoCrash(r)
+        self.assertLess(r.duration, 30, r.describe())
+        self.assertLess(r.maxrss_kb, 256 * 1024, "peak memory %.0f MiB on gzip bombs" % (r.maxrss_kb / 1024))
+        self.assertIn(("GET", "/v1/bom"), seen)
+        report = r.json()
+        self.assertCheck(report, rid("http-methods"), "HM-1", "pass")
+        self.assertEqual([e for e in exchange_errors(report, "/v1/bom") if e], [])  # answered, body kept in part
+
+    def test_drip_feeding_server_is_cut(self):
+        body = json.dumps(small_doc()).encode()
+        headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+        with api(raw(200, headers, body, drip=1.0)) as srv:
+            r = run_on(srv, "--timeout", "60")
+        self.assertNoCrash(r)
+        self.assertLess(r.duration, 25, "a drip-feed at 1 byte/s was not cut\n" + r.describe())
+        report = r.json()
+        self.assertCheck(report, rid("publish-openapi"), "PO-1", "error",
+                         contains="server too slow: fewer than 10 bytes/s for 5 s")
+
+    def test_slow_first_byte_is_not_cut(self):
+        # a server that thinks for 6 s and then answers at once is slow, not drip-feeding
+        body = json.dumps(small_doc()).encode()
+        headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+        with api(raw(200, headers, body, delay=6)) as srv:
+            r = run_on(srv, "--timeout", "20")
+        self.assertNoCrash(r)
+        self.assertCheck(r.json(), rid("publish-openapi"), "PO-1", "pass")
+
+    def test_too_many_response_headers(self):
+        body = json.dumps(small_doc()).encode()
+        many = [("X-Header-%d" % i, "v") for i in range(300)]
+        few = [("X-Header-%d" % i, "v") for i in range(150)]
+        common = [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+        with api(raw(200, common + many, body), {"/v1/bom": raw(200, common + few, b"{}")}) as srv:
+            r = run_on(srv)
+        self.assertNoCrash(r)
+        report = r.json()
+        self.assertCheck(report, rid("publish-openapi"), "PO-1", "error", contains="more than 200 response headers")
+        self.assertIn("more than 200 response headers", exchange_errors(report, "/v1/openapi.json"))
 
 
 if __name__ == "__main__":

@@ -95,3 +95,8 @@ TEST_CASE("--allow-unsafe: the client sends unsafe methods, with their body") {
   CHECK(client.exchange(d.last()).status == 200);
   CHECK(server.last_method == "DELETE");
 }
+
+TEST_CASE("safe methods") {
+  CHECK(http::is_safe_method("TRACE"));
+  CHECK_FALSE(http::is_safe_method("DELETE"));
+}

@@ -1,0 +1,244 @@
+// oas/refs: $ref resolution (DO-2) and deref.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "oas/parse.hpp"
+#include "oas/refs.hpp"
+
+using namespace adrprobe;
+using namespace adrprobe::oas;
+
+namespace {
+
+// components.schemas s0 -> s1 -> ... -> s<n>, each a $ref to the next; s<n> is a schema.
+// With loop, s<n> refers back to s0 instead.
+json chain_document(int n, bool loop = false) {
+  std::string text = R"({"openapi":"3.0.3","paths":{"/a":{"get":{"responses":{"200":{"description":"ok",)"
+                     R"("content":{"application/json":{"schema":{"$ref":"#/components/schemas/s0"}}}}}}}},)"
+                     R"("components":{"schemas":{)";
+  for (int i = 0; i < n; ++i) text += "\"s" + std::to_string(i) + "\":{\"$ref\":\"#/components/schemas/s" + std::to_string(i + 1) + "\"},";
+  text += "\"s" + std::to_string(n) + (loop ? "\":{\"$ref\":\"#/components/schemas/s0\"}" : "\":{\"type\":\"object\"}") + "}}}";
+  auto r = parse_json(text);
+  REQUIRE(r.ok);
+  return std::move(r.value);
+}
+
+std::map<std::string, FetchedDocument> fetch_nothing(const std::vector<std::string>&) { return {}; }
+
+}  // namespace
+
+TEST_CASE("$ref resolution: local, external, unresolved and cycles") {
+  json root = json::parse(R"({
+    "paths": {"/a": {"get": {"responses": {"200": {"$ref": "#/components/responses/ok"}}}},
+              "/b": {"$ref": "paths.json#/b"}},
+    "components": {"responses": {"ok": {"description": "ok"}},
+                   "schemas": {"Node": {"properties": {"next": {"$ref": "#/components/schemas/Node"}}},
+                               "Loop1": {"$ref": "#/components/schemas/Loop2"},
+                               "Loop2": {"$ref": "#/components/schemas/Loop1"},
+                               "Missing": {"$ref": "#/components/schemas/Nope"},
+                               "Escaped": {"$ref": "#/paths/~1a"}}}
+  })");
+  DocumentSet docs("https://h/v1/openapi.json", root);
+  int fetches = 0;
+  auto fetch = [&](const std::vector<std::string>& urls) {
+    std::map<std::string, FetchedDocument> out;
+    for (const auto& u : urls) {
+      ++fetches;
+      if (u == "https://h/v1/paths.json") {
+        out[u].ok = true;
+        out[u].value = json::parse(R"({"b": {"get": {"$ref": "other.json#/op"}}, "unused": {"$ref": "#/nowhere"}})");
+      } else {
+        out[u].error = "GET " + u + " → 404";
+      }
+    }
+    return out;
+  };
+  auto unresolved = docs.resolve_all(fetch);
+  CHECK(fetches == 2);  // paths.json, then other.json from inside it
+  std::vector<std::string> where;
+  for (const auto& u : unresolved) where.push_back(u.where + " " + u.reason);
+  INFO(where.size());
+  REQUIRE(unresolved.size() == 4);  // Loop1, Loop2, Missing, other.json; "unused" is not reachable
+  bool saw_missing = false, saw_cycle = false, saw_external = false;
+  for (const auto& u : unresolved) {
+    if (u.where == "#/components/schemas/Missing/$ref") saw_missing = true;
+    if (u.reason == "circular $ref chain") saw_cycle = true;
+    if (u.where == "https://h/v1/paths.json#/b/get/$ref") saw_external = u.reason.find("404") != std::string::npos;
+  }
+  CHECK(saw_missing);
+  CHECK(saw_cycle);
+  CHECK(saw_external);
+  CHECK(docs.external_count() == 2);
+}
+
+TEST_CASE("DO-2 walks the OAS structure: references in examples count, data does not") {
+  json root = json::parse(R"({
+    "paths": {"/a": {"get": {"parameters": [{"name": "p", "in": "query",
+        "examples": {"een": {"$ref": "#/components/examples/Missing2"}}}],
+      "responses": {"200": {"description": "ok", "content": {"application/json": {
+        "schema": {"properties": {"example": {"$ref": "#/components/schemas/Missing1"},
+                                  "x-id": {"$ref": "#/components/schemas/Missing4"}},
+                   "default": {"$ref": "not-a-ref-just-data"}},
+        "example": {"$ref": "also data"}}}}}}}},
+    "components": {"examples": {"X": {"$ref": "#/components/examples/Missing3"},
+                                "Y": {"value": {"$ref": "data again"}}},
+                   "schemas": {"S": {"x-note": {"$ref": "#/nowhere"}, "enum": [{"$ref": "#/no"}]}}}
+  })");
+  oas::DocumentSet docs("https://h/v1/openapi.json", root);
+  int fetched = 0;
+  auto unresolved = docs.resolve_all([&](const std::vector<std::string>& urls) {
+    fetched += static_cast<int>(urls.size());
+    return std::map<std::string, oas::FetchedDocument>{};
+  });
+  std::vector<std::string> refs;
+  for (const auto& u : unresolved) refs.push_back(u.ref);
+  CHECK(fetched == 0);  // data is never fetched as a document
+  CHECK(refs == std::vector<std::string>{"#/components/examples/Missing2", "#/components/schemas/Missing1",
+                                         "#/components/schemas/Missing4", "#/components/examples/Missing3"});
+}
+
+TEST_CASE("refs: a chain of 20000 $refs resolves, and deref follows it to the end") {
+  const int n = 20000;
+  DocumentSet docs("https://h/v1/openapi.json", chain_document(n));
+  auto unresolved = docs.resolve_all(fetch_nothing);
+  CHECK(unresolved.empty());
+  const json& schemas = docs.root()["components"]["schemas"];
+  Resolved r = docs.deref(docs.root_url(), schemas["s0"]);
+  REQUIRE(r.node != nullptr);
+  CHECK(r.node == &schemas["s" + std::to_string(n)]);
+  CHECK((*r.node)["type"] == "object");
+  Resolved mid = docs.deref(docs.root_url(), schemas["s12345"]);
+  CHECK(mid.node == r.node);
+}
+
+TEST_CASE("refs: a long cycle is still detected, for every ref on it") {
+  const int n = 5000;
+  DocumentSet docs("https://h/v1/openapi.json", chain_document(n, true));
+  auto unresolved = docs.resolve_all(fetch_nothing);
+  // s0..s<n> and the response schema that points into the loop.
+  REQUIRE(unresolved.size() == static_cast<std::size_t>(n) + 2);
+  for (const auto& u : unresolved) {
+    CHECK(u.reason == "circular $ref chain");
+    CHECK_FALSE(u.transport_error);
+  }
+  const json& schemas = docs.root()["components"]["schemas"];
+  CHECK(docs.deref(docs.root_url(), schemas["s17"]).reason == "circular $ref chain");
+}
+
+TEST_CASE("refs: a past deadline ends resolution at once with 'deadline reached'") {
+  DocumentSet docs("https://h/v1/openapi.json", chain_document(2000));
+  int fetched = 0;
+  auto unresolved = docs.resolve_all(
+      [&](const std::vector<std::string>& urls) {
+        fetched += static_cast<int>(urls.size());
+        return std::map<std::string, FetchedDocument>{};
+      },
+      std::chrono::steady_clock::now() - std::chrono::seconds(1));
+  CHECK(fetched == 0);
+  REQUIRE_FALSE(unresolved.empty());
+  for (const auto& u : unresolved) {
+    CHECK(u.reason == "deadline reached");
+    CHECK(u.transport_error);  // error, not fail
+  }
+  // Every ref of the document is listed: none was resolved.
+  CHECK(unresolved.size() == 2001);
+}
+
+TEST_CASE("refs: the deadline stops the fetching of external documents") {
+  json root = json::parse(R"({"paths": {"/a": {"$ref": "a.json#/a"}}})");
+  DocumentSet docs("https://h/v1/openapi.json", root);
+  int calls = 0;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+  // Each document refers to a next one; the fetcher is slow: the deadline ends it.
+  auto unresolved = docs.resolve_all(
+      [&](const std::vector<std::string>& urls) {
+        ++calls;
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        std::map<std::string, FetchedDocument> out;
+        for (const auto& u : urls) {
+          out[u].ok = true;
+          out[u].value = json{{"a", {{"$ref", "n" + std::to_string(calls) + ".json#/a"}}}};
+        }
+        return out;
+      },
+      deadline);
+  CHECK(calls <= 3);
+  bool saw_deadline = false;
+  for (const auto& u : unresolved) saw_deadline = saw_deadline || (u.reason == "deadline reached" && u.transport_error);
+  CHECK(saw_deadline);
+}
+
+TEST_CASE("refs: a subtree reached by several refs is walked once, its refs listed once") {
+  json root = json::parse(R"({"paths": {"/a": {"$ref": "ext.json#/a"}, "/b": {"$ref": "ext.json#/a/get"},
+                               "/c": {"$ref": "ext.json"}}})");
+  DocumentSet docs("https://h/v1/openapi.json", root);
+  auto unresolved = docs.resolve_all([](const std::vector<std::string>& urls) {
+    std::map<std::string, FetchedDocument> out;
+    for (const auto& u : urls) {
+      out[u].ok = true;
+      out[u].value = json::parse(R"({"a": {"get": {"responses": {"200": {"$ref": "#/missing"}}}}})");
+    }
+    return out;
+  });
+  REQUIRE(unresolved.size() == 1);
+  CHECK(unresolved[0].where == "https://h/v1/ext.json#/a/get/responses/200/$ref");
+}
+
+TEST_CASE("refs: the $ref closure stops at its byte cap, and says so per ref") {
+  // The root refers to five external documents; each is reported as 400 bytes.
+  json root = json::parse(R"({"paths": {"/a": {"$ref": "a.json#/p"}, "/b": {"$ref": "b.json#/p"},
+                               "/c": {"$ref": "c.json#/p"}, "/d": {"$ref": "d.json#/p"}, "/e": {"$ref": "e.json#/p"}}})");
+  Limits limits;
+  limits.max_document_bytes = 400;
+  limits.max_closure_bytes = 1000;  // room for two documents of 400 bytes
+  DocumentSet docs("https://h/v1/openapi.json", root, limits);
+  std::vector<std::size_t> batches;
+  auto unresolved = docs.resolve_all([&](const std::vector<std::string>& urls) {
+    batches.push_back(urls.size());
+    std::map<std::string, FetchedDocument> out;
+    for (const auto& u : urls) {
+      out[u].ok = true;
+      out[u].value = json::parse(R"({"p": {"get": {}}})");
+      out[u].bytes = 400;
+    }
+    return out;
+  });
+  // Waves sized by the budget: 2 (800 bytes), then 1 (the 200 left can only take
+  // one more document, which crosses the cap and is not used), then none.
+  CHECK(batches == std::vector<std::size_t>{2, 1});
+  REQUIRE(unresolved.size() == 3);
+  for (const auto& u : unresolved) {
+    INFO(u.where);
+    CHECK(u.reason == "not fetched: the $ref closure exceeds 1000 bytes");
+    CHECK_FALSE(u.transport_error);
+  }
+  CHECK(unresolved[0].ref == "c.json#/p");
+  CHECK(unresolved[2].ref == "e.json#/p");
+}
+
+TEST_CASE("refs: documents within the byte cap all resolve, in one wave when they fit") {
+  json root = json::parse(R"({"paths": {"/a": {"$ref": "a.json#/p"}, "/b": {"$ref": "b.json#/p"}}})");
+  Limits limits;
+  limits.max_document_bytes = 100;
+  limits.max_closure_bytes = 1000;
+  DocumentSet docs("https://h/v1/openapi.json", root, limits);
+  std::vector<std::size_t> batches;
+  auto unresolved = docs.resolve_all([&](const std::vector<std::string>& urls) {
+    batches.push_back(urls.size());
+    std::map<std::string, FetchedDocument> out;
+    for (const auto& u : urls) {
+      out[u].ok = true;
+      out[u].value = json::parse(R"({"p": {"get": {}}})");
+      out[u].bytes = 90;
+    }
+    return out;
+  });
+  CHECK(unresolved.empty());
+  CHECK(batches == std::vector<std::size_t>{2});
+  CHECK(Limits{}.max_closure_bytes == 64u * 1024 * 1024);
+}

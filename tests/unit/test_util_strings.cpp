@@ -1,0 +1,76 @@
+// util/strings: string helpers.
+#include <doctest/doctest.h>
+
+#include "util/strings.hpp"
+
+using namespace adrprobe;
+
+TEST_CASE("strings: percent coding and joins") {
+  CHECK(percent_decode("a%20b%7E") == "a b~");
+  CHECK(percent_decode("100%") == "100%");
+  CHECK(percent_decode("%zz") == "%zz");
+  CHECK(percent_encode("a b/c") == "a%20b%2Fc");
+  CHECK(join({"a", "b", "c"}, ", ", 2) == "a, b, … (+1 more)");
+  CHECK(plural(1, "path", "paths") == "1 path");
+  CHECK(plural(2, "path", "paths") == "2 paths");
+}
+
+TEST_CASE("utf-8: invalid bytes replaced, truncation at a character boundary") {
+  CHECK(sanitize_utf8("ok\xff\xfe→") == "ok??→");
+  CHECK(truncate_utf8("ab→cd", 6) == "ab...");
+  CHECK(truncate_utf8("short", 10) == "short");
+}
+
+TEST_CASE("utf-8: the validator follows Unicode Table 3-7") {
+  // Valid: every length, the edges of each range.
+  for (const char* ok : {"", "a", "\x7f", "\xc2\x80", "\xdf\xbf", "\xe0\xa0\x80", "\xed\x9f\xbf", "\xee\x80\x80",
+                         "\xef\xbf\xbf", "\xf0\x90\x80\x80", "\xf4\x8f\xbf\xbf", "é→😀"}) {
+    INFO(ok);
+    CHECK(is_valid_utf8(ok));
+    CHECK(sanitize_utf8(ok) == ok);
+  }
+  // Invalid: surrogates, overlong forms, F5-FF leads, above U+10FFFF, lone
+  // continuation bytes, sequences cut short.
+  for (const char* bad : {"\xed\xa0\x80", "\xed\xbf\xbf", "\xc0\xaf", "\xc1\xbf", "\xe0\x80\xaf", "\xe0\x9f\xbf",
+                          "\xf0\x80\x80\xaf", "\xf0\x8f\xbf\xbf", "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xf7\xbf\xbf\xbf",
+                          "\xf8\x88\x80\x80\x80", "\xff", "\x80", "\xbf", "\xe2\x82", "\xf0\x9f\x98"}) {
+    INFO(bad);
+    CHECK_FALSE(is_valid_utf8(bad));
+    std::string s = sanitize_utf8(bad);
+    CHECK(is_valid_utf8(s));
+    CHECK(s.find_first_not_of('?') == std::string::npos);
+  }
+}
+
+TEST_CASE("utf-8: maximal invalid subparts are replaced once each") {
+  CHECK(sanitize_utf8("\xed\xa0\x80") == "???");       // a surrogate: three bad bytes
+  CHECK(sanitize_utf8("\xe0\x80\xaf") == "???");       // overlong
+  CHECK(sanitize_utf8("\xf0\x80\x80\xaf") == "????");  // overlong
+  CHECK(sanitize_utf8("\xf4\x90\x80\x80") == "????");  // above U+10FFFF
+  CHECK(sanitize_utf8("\xf5\xf6\xf7") == "???");
+  CHECK(sanitize_utf8("a\xe2\x82z") == "a?z");      // cut short: one subpart
+  CHECK(sanitize_utf8("\xf0\x9f\x98!") == "?!");
+  CHECK(replace_invalid_utf8("x\xffy\xe2\x82", "\xef\xbf\xbd") == "x\xef\xbf\xbdy\xef\xbf\xbd");
+  CHECK(replace_invalid_utf8("gewoon → tekst", "?") == "gewoon → tekst");
+}
+
+TEST_CASE("escape_control: controls and invalid bytes made visible") {
+  CHECK(escape_control("\x1b]0;pwned\x07") == "\\x1b]0;pwned\\x07");
+  CHECK(escape_control("a\tb\r\nc") == "a\\x09b\\x0d\\x0ac");
+  CHECK(escape_control(std::string("nul\0end", 7)) == "nul\\x00end");
+  CHECK(escape_control("del\x7f") == "del\\x7f");
+  CHECK(escape_control("\xc2\x9b" "31m") == "\\xc2\\x9b31m");  // C1 CSI
+  CHECK(escape_control("\xc2\x80\xc2\x9f") == "\\xc2\\x80\\xc2\\x9f");
+  CHECK(escape_control("\xc2\xa0nbsp") == "\xc2\xa0nbsp");  // U+00A0 is not a control
+  CHECK(escape_control("ok\xff\xfe") == "ok\\xff\\xfe");
+  CHECK(escape_control("\xed\xa0\x80") == "\\xed\\xa0\\x80");
+  CHECK(escape_control("a\xe2\x82") == "a\\xe2\\x82");
+  CHECK(escape_control("back\\slash") == "back\\slash");
+  CHECK(escape_control("Gebouwen → één 😀") == "Gebouwen → één 😀");
+  CHECK(escape_control("") == "");
+  std::string all;
+  for (int c = 0; c < 256; ++c) all += static_cast<char>(c);
+  std::string shown = escape_control(all);
+  CHECK(is_valid_utf8(shown));
+  for (char c : shown) CHECK((c >= 0x20 && c < 0x7f));  // nothing left a terminal would act on
+}

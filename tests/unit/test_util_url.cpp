@@ -1,0 +1,43 @@
+// util/url: URL parsing and relative resolution.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "util/url.hpp"
+
+using namespace adrprobe;
+
+TEST_CASE("url: parse keeps the path as given") {
+  auto u = parse_url("https://api.example.nl/v1/gebouwen/");
+  REQUIRE(u);
+  CHECK(u->scheme == "https");
+  CHECK(u->host == "api.example.nl");
+  CHECK(u->port == 443);
+  CHECK(u->path == "/v1/gebouwen/");
+  CHECK(u->segments() == std::vector<std::string>{"v1", "gebouwen"});
+  auto v6 = parse_url("http://[::1]:8080/v1");
+  REQUIRE(v6);
+  CHECK(v6->host == "::1");
+  CHECK(v6->port == 8080);
+}
+
+TEST_CASE("url: malformed input is rejected with a reason") {
+  std::string error;
+  CHECK_FALSE(parse_url("notaurl", &error));
+  CHECK_FALSE(error.empty());
+  CHECK_FALSE(parse_url("http://", &error));
+  CHECK_FALSE(parse_url("http://exa mple.nl/v1", &error));
+  CHECK_FALSE(parse_url("", &error));
+}
+
+TEST_CASE("url: relative resolution (RFC 3986)") {
+  CHECK(resolve_url("file:///tmp/a/openapi.json", "/") == "file:///");  // libcurl says file://(nil)
+  CHECK(resolve_url("file:///tmp/a/openapi.json", "../b.yaml") == "file:///tmp/b.yaml");
+  CHECK(resolve_url("https://h/v1/openapi.json", "/v1") == "https://h/v1");
+  CHECK(resolve_url("https://h/v1/openapi.json", "schemas/a.yaml") == "https://h/v1/schemas/a.yaml");
+  CHECK(resolve_url("https://h/v1/openapi.json", "../common.json") == "https://h/common.json");
+  CHECK(resolve_url("https://h/v1/openapi.json", "https://other/x.json") == "https://other/x.json");
+  CHECK(strip_trailing_slash("https://h/v1/") == "https://h/v1");
+  CHECK(url_path("https://h/v1/a/?q=1") == "/v1/a/?q=1");
+}
