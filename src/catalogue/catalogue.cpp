@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include "catalogue/embedded.hpp"
@@ -27,10 +28,19 @@ std::vector<std::string> list(const YAML::Node& node, const char* key) {
   return out;
 }
 
+// A key the format does not know is a mistake (a typo such as `check:` would
+// otherwise leave a rule without checks), never silently ignored.
+void known_keys(const YAML::Node& n, const std::set<std::string>& keys, const std::string& where) {
+  for (const auto& kv : n)
+    if (!keys.count(kv.first.as<std::string>()))
+      throw std::runtime_error(fmt::format("{}: unknown key '{}'", where, kv.first.as<std::string>()));
+}
+
 Rule parse_rule(const YAML::Node& n, const std::string& where) {
   Rule r;
   r.id = text(n, "id", true, where);
   std::string at = where + " rule " + r.id;
+  known_keys(n, {"id", "aliases", "kind", "level", "title", "statement", "checks", "decisions", "review", "hints"}, at);
   r.aliases = list(n, "aliases");
   r.kind = text(n, "kind", true, at);
   if (r.kind != "technical" && r.kind != "functional") throw std::runtime_error(at + ": kind must be technical or functional");
@@ -53,6 +63,8 @@ Rule parse_rule(const YAML::Node& n, const std::string& where) {
       r.checks.push_back(std::move(ref));
     }
   }
+  if (r.technical() && r.checks.empty()) throw std::runtime_error(at + ": a technical rule needs checks");
+  if (!r.technical() && !r.checks.empty()) throw std::runtime_error(at + ": a functional rule has no checks (hints instead)");
   return r;
 }
 
@@ -117,6 +129,10 @@ std::vector<YAML::Node> resolve_rules(const std::map<std::string, RawEdition>& r
   if (auto list_node = doc["rules"]; list_node && list_node.IsSequence()) {
     for (const auto& entry : list_node) {
       std::string id = text(entry, "id", true, file);
+      if (entry["replaces"] && index_of(id) >= 0)
+        throw std::runtime_error(fmt::format("{} rule {}: replaces, but the edition has a rule {} already", file, id, id));
+      if (entry["after"] && index_of(id) >= 0)
+        throw std::runtime_error(fmt::format("{} rule {}: after places a new rule, and {} exists", file, id, id));
       if (auto rep = entry["replaces"]) {
         auto i = index_of(rep.as<std::string>());
         if (i < 0) throw std::runtime_error(fmt::format("{} rule {}: replaces unknown rule {}", file, id, rep.as<std::string>()));
@@ -190,8 +206,10 @@ Catalogue Catalogue::load(const std::vector<std::pair<std::string, std::string>>
     auto rules = resolve_rules(raw, edition, stack);  // first: it rejects a cycle of `extends`
     e.edition = edition;
     e.extends = text(doc, "extends", false, file);
-    e.name = inherited(raw, edition, "name");
-    e.source = inherited(raw, edition, "source");
+    // An edition names itself: name and source are never inherited.
+    known_keys(doc, {"edition", "extends", "name", "source", "semver", "ncsc", "remove", "rules"}, file);
+    e.name = text(doc, "name", true, file);
+    e.source = text(doc, "source", true, file);
     e.ncsc = inherited(raw, edition, "ncsc");
     std::string semver = inherited(raw, edition, "semver");
     if (semver.empty()) throw std::runtime_error(fmt::format("{}: 'semver' is missing", file));

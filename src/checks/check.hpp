@@ -41,22 +41,28 @@ struct PlanInput {
   const std::vector<Target>& targets;
 };
 
+// An edition parameter a check understands, and the values it takes.
+struct Param {
+  std::string_view name;
+  std::vector<std::string_view> values;
+};
+
 struct Check {
-  std::string_view id;
+  std::string_view id{};
   unsigned needs = 0;
   // What `adrprobe rules` shows: a short name, what it sends, which outcome gives which verdict.
-  std::string_view title, sends, passes;
+  std::string_view title{}, sends{}, passes{};
   // Probes every documented path: the paths it could not probe are listed under it as skip.
   bool per_path = false;
   // Edition parameters the check understands (probes/edition-*.yaml: {id: TS-5, missing: fail}).
-  std::vector<std::string_view> params;
+  std::vector<Param> params{};
   // Requests for the run as a whole (once per phase); nullptr when none.
   void (*plan_run)(Planner&, const PlanInput&, const CheckRef&) = nullptr;
   // Requests for one probed target (the base URL in phase 1, each documented path in phase 2).
   void (*plan_target)(Planner&, const engine::Settings&, const Target&, const CheckRef&) = nullptr;
   CheckResult (*judge)(const Evidence&, const CheckRef&) = nullptr;
 
-  bool is_static() const { return (needs & ~unsigned(document)) == 0; }
+  bool is_static() const { return needs == document; }
   // Judged from the TLS handshakes alone: still judged when the certificate is not trusted.
   bool handshake_only() const { return (needs & handshake) && !(needs & requests); }
 };

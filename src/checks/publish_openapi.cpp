@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "checks/check.hpp"
+#include "engine/acquire.hpp"
 #include "oas/equal.hpp"
 #include "oas/parse.hpp"
 #include "util/strings.hpp"
@@ -11,8 +12,8 @@ namespace adrprobe::checks {
 namespace {
 
 // PO-1: the description document as published: no -H, redirects followed.
-// The engine fetches the same request to acquire the document.
-RequestSpec published(const engine::Settings& s) { return engine::document_request(s.base_url + "/openapi.json"); }
+// The engine acquires the document with this same request (engine/acquire.hpp).
+RequestSpec published(const engine::Settings& s) { return engine::published_document(s); }
 
 // PO-2: the same GET with a foreign Origin.
 RequestSpec published_cors(const engine::Settings& s, const std::string& origin) {

@@ -51,6 +51,7 @@ std::vector<std::string> validate(const catalogue::Catalogue& cat) {
   for (const Check* c : registry()) {
     if (!ids.insert(c->id).second) problems.push_back(fmt::format("check {} is registered twice", c->id));
     if (!c->judge) problems.push_back(fmt::format("check {} has no judge", c->id));
+    if (c->needs == 0) problems.push_back(fmt::format("check {} does not say what it needs", c->id));
     if (c->title.empty() || c->sends.empty() || c->passes.empty())
       problems.push_back(fmt::format("check {} does not say what it sends and what passes", c->id));
   }
@@ -64,10 +65,18 @@ std::vector<std::string> validate(const catalogue::Catalogue& cat) {
           continue;
         }
         for (const auto& [param, value] : ref.params) {
-          bool known = false;
-          for (auto p : c->params) known = known || p == param;
-          if (!known)
+          const Param* known = nullptr;
+          for (const auto& p : c->params)
+            if (p.name == param) known = &p;
+          if (!known) {
             problems.push_back(fmt::format("edition {} rule {}: check {} has no parameter '{}'", name, rule.id, ref.id, param));
+            continue;
+          }
+          bool ok = false;
+          for (auto v : known->values) ok = ok || v == value;
+          if (!ok)
+            problems.push_back(fmt::format("edition {} rule {}: check {} parameter '{}' cannot be '{}'", name, rule.id,
+                                           ref.id, param, value));
         }
       }
       for (const auto& h : rule.hints)

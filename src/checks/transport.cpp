@@ -283,7 +283,7 @@ extern const Check ts5{
     .title = "HSTS on the base URL",
     .sends = "nothing more; reads the base URL response, whatever its scheme",
     .passes = "Strict-Transport-Security with max-age >= 31536000 passes; else warn",
-    .params = {"missing"},
+    .params = {{"missing", {"warn", "fail"}}},
     .plan_run = plan_base_get,
     .judge = judge_ts5};
 extern const Check ts6{
@@ -292,7 +292,7 @@ extern const Check ts6{
     .title = "Security headers on the base URL",
     .sends = "nothing more; reads the base URL response, whatever its scheme",
     .passes = "each missing one warns: Cache-Control: no-store, Content-Security-Policy with frame-ancestors 'none', X-Content-Type-Options: nosniff, X-Frame-Options: DENY, a Content-Type",
-    .params = {"missing"},
+    .params = {{"missing", {"warn", "fail"}}},
     .plan_run = plan_base_get,
     .judge = judge_ts6};
 extern const Check ts7{

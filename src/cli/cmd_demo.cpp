@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include "cli/command.hpp"
@@ -30,20 +31,25 @@ Command demo_command(CLI::App& parent) {
             demo::ReferenceApi api(a->profile == "broken" ? demo::Profile::broken : demo::Profile::conformant);
             std::string base = api.start();
             if (!a->out.quiet) fmt::print(stderr, "adrprobe demo: reference API ({}) serving at {}\n", a->profile, base);
-            // Trust the CA made for this run (a temporary file, removed afterwards).
+            // Trust the CA made for this run: a temporary file, removed however the run ends.
+            struct TempFile {
+              std::string path;
+              ~TempFile() {
+                if (!path.empty()) std::remove(path.c_str());
+              }
+            } ca;
             ProbeArgs probe;
-            std::string ca_path;
             if (!api.ca_pem().empty()) {
-              char tmpl[] = "/tmp/adrprobe-demo-ca-XXXXXX";
-              int fd = mkstemp(tmpl);
-              if (fd < 0) throw std::runtime_error("demo: cannot write the CA certificate to /tmp");
-              ca_path = tmpl;
+              const char* tmpdir = std::getenv("TMPDIR");
+              std::string tmpl = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/adrprobe-demo-ca-XXXXXX";
+              int fd = mkstemp(tmpl.data());
+              if (fd < 0) throw std::runtime_error("demo: cannot write the CA certificate to " + tmpl);
+              ca.path = tmpl;
               (void)!write(fd, api.ca_pem().data(), api.ca_pem().size());
               close(fd);
-              probe.ca_file = ca_path;
+              probe.ca_file = ca.path;
             }
             int status = run_and_report(engine::run_check, to_settings(probe, base), edition, output);
-            if (!ca_path.empty()) std::remove(ca_path.c_str());
             api.stop();
             return status;
           }};

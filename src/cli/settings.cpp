@@ -106,6 +106,7 @@ Output to_output(const OutputArgs& args) {
   for (const auto& o : args.outputs) {
     auto [name, path] = parse_assignment(o, "-o");
     const report::Format& f = format_or_throw(name);
+    if (path.empty()) throw UsageError(fmt::format("-o {}=: give a file path (or - for stdout)", name));
     if (path == "-") {
       if (stdout_taken) throw UsageError("-o: only one report can go to stdout ('-')");
       if (!args.format.empty())
@@ -117,6 +118,8 @@ Output to_output(const OutputArgs& args) {
     out.files.emplace_back(&f, path);
   }
   out.format = stdout_taken ? nullptr : &format_or_throw(args.format.empty() ? "text" : args.format);
+  if (out.format && !out.format->to_stdout)
+    throw UsageError(fmt::format("format '{}' is written to a file only: -o {}=PATH", out.format->name, out.format->name));
   out.quiet = args.quiet;
   out.verbose = args.verbose;
   int verbosity = args.quiet ? -1 : (args.verbose ? 1 : 0);
@@ -129,8 +132,11 @@ void check_document_location(const std::string& location, const std::string& wha
   if (location.rfind("http://", 0) == 0 || location.rfind("https://", 0) == 0) {
     std::string error;
     if (!parse_url(location, &error)) throw UsageError(fmt::format("{}: {}", what, error));
-  } else if (std::ifstream probe(location.rfind("file://", 0) == 0 ? location.substr(7) : location); !probe) {
-    throw UsageError(fmt::format("{}: cannot read the file", what));
+  } else {
+    std::string path = location.rfind("file://", 0) == 0 ? percent_decode(location.substr(7)) : location;
+    struct stat st {};
+    if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) throw UsageError(fmt::format("{}: not a file", what));
+    if (std::ifstream probe(path); !probe) throw UsageError(fmt::format("{}: cannot read the file", what));
   }
 }
 

@@ -52,8 +52,8 @@ DocumentFetch judge_fetch(const std::deque<http::Exchange>& exchanges, const htt
   }
   if (!parsed.value.is_object()) {
     f.outcome = DocumentFetch::Outcome::not_object;
-    f.message = fmt::format("{} → {}, but the body is {} {}, not an object", req, *e.status, json_only ? "JSON" : "a",
-                            parsed.value.type_name());
+    f.message = fmt::format("{} → {}, but the body is {} {}, not an object", req, *e.status,
+                            json_only ? "JSON" : "a document:", parsed.value.type_name());
     return f;
   }
   f.outcome = DocumentFetch::Outcome::ok;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "util/strings.hpp"
 #include "util/url.hpp"
 
 namespace adrprobe::engine {
@@ -44,8 +45,12 @@ http::Request build_request(const Settings& settings_, const RequestSpec& spec) 
 void Planner::add(const RequestSpec& spec, std::string_view by) {
   std::string key = spec.key();
   if (known_.count(key)) {
-    for (auto& [k, r] : batch_)
-      if (k == key && r.purpose.find(by) == std::string::npos) r.purpose += fmt::format(",{}", by);
+    for (auto& [k, r] : batch_) {
+      if (k != key) continue;
+      bool listed = false;
+      for (const auto& p : split(r.purpose, ',')) listed = listed || p == by;
+      if (!listed) r.purpose += fmt::format(",{}", by);
+    }
     return;
   }
   known_.insert(key);

@@ -39,7 +39,6 @@ struct Target {
   bool is_base = false;
   oas::PathPlan path;  // empty for the base URL
   std::string url;
-  std::string display() const { return is_base ? "the base URL" : path.template_path; }
 };
 
 // The HTTP request a spec stands for, with the run's headers and limits.

@@ -110,13 +110,13 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, O
   auto checks = edition_checks(edition);
   Planner planner(s);
 
-  // TLS handshakes run in parallel with the HTTP probes, when a check reads them.
+  // TLS handshakes run in parallel with the HTTP probes. Every edition needs
+  // them on https: an untrusted certificate stops every rule but the handshake
+  // checks (probes.md), also in an edition without transport rules.
   auto base = parse_url(s.base_url);
   ev.https = base && base->scheme == "https";
-  bool handshakes = false;
-  for (const auto& [c, ref] : checks) handshakes = handshakes || (c->needs & checks::handshake);
   std::future<tls::Facts> tls_future;
-  if (ev.https && handshakes) {
+  if (ev.https) {
     tls::Settings ts{s.client.ca_file, std::min(s.client.timeout_s, s.deadline_s)};
     tls_future = std::async(std::launch::async, tls::probe, base->host, base->port, ts);
   }

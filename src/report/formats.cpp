@@ -1,8 +1,14 @@
 #include "report/formats.hpp"
 
+#include <stdexcept>
+
 #include "util/strings.hpp"
 
 namespace adrprobe::report {
+
+// The renderers, one file each (report/<format>.cpp).
+std::string render_text(const Report&, const RenderOptions&);
+std::string render_json(const Report&, const RenderOptions&);
 
 const std::vector<Format>& formats() {
   static const std::vector<Format> table{
@@ -22,6 +28,12 @@ const Format* find_format(std::string_view name) {
   for (const auto& f : formats())
     if (f.name == name) return &f;
   return nullptr;
+}
+
+std::string render(std::string_view format, const Report& report, const RenderOptions& options) {
+  const Format* f = find_format(format);
+  if (!f || !f->render) throw std::logic_error("no renderer for format " + std::string(format));
+  return f->render(report, options);
 }
 
 std::string format_names() {

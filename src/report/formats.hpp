@@ -30,9 +30,7 @@ const std::vector<Format>& formats();
 const Format* find_format(std::string_view name);
 // "text, json, ..." for help and error messages.
 std::string format_names();
-
-// The renderers (one file each).
-std::string render_text(const Report&, const RenderOptions&);
-std::string render_json(const Report&, const RenderOptions&);
+// Renders with the format's renderer (which must be built).
+std::string render(std::string_view format, const Report& report, const RenderOptions& options = {});
 
 }  // namespace adrprobe::report

@@ -75,6 +75,7 @@ rules:
       {"b.yaml", R"(edition: "2"
 extends: "1"
 name: B
+source: https://b.example
 remove: [/r3]
 rules:
   - {id: /r2, level: MUST}
@@ -86,8 +87,8 @@ rules:
   REQUIRE(b);
   CHECK(b->extends == "1");
   CHECK(b->name == "B");
-  CHECK(b->source == "https://a.example");  // inherited
-  CHECK(b->semver == SemverGrammar::full);
+  CHECK(b->source == "https://b.example");
+  CHECK(b->semver == SemverGrammar::full);  // inherited
   REQUIRE(b->rules.size() == 3);
   CHECK(b->rules[0].id == "/r1-new");
   CHECK(b->rules[0].title == "One renamed");
@@ -105,12 +106,27 @@ rules:
 
 TEST_CASE("extends: unknown bases, rules and cycles are errors") {
   auto edition = [](const char* name, const char* body) {
-    return std::pair<std::string, std::string>{std::string(name) + ".yaml",
-                                               std::string("edition: \"") + name + "\"\nsemver: full\n" + body};
+    return std::pair<std::string, std::string>{std::string(name) + ".yaml", std::string("edition: \"") + name +
+                                                   "\"\nname: N\nsource: https://s.example\nsemver: full\n" + body};
   };
   CHECK_THROWS(catalogue::Catalogue::load({edition("x", "extends: \"nope\"\nrules: []\n")}));
   CHECK_THROWS(catalogue::Catalogue::load({edition("x", "rules: []\n"), edition("y", "extends: \"x\"\nremove: [/gone]\n")}));
   CHECK_THROWS(catalogue::Catalogue::load({edition("x", "extends: \"y\"\n"), edition("y", "extends: \"x\"\n")}));
+  const char* base = "rules:\n  - {id: /a, aliases: [], kind: technical, level: MUST, title: A, checks: [NT-1]}\n"
+                     "  - {id: /b, aliases: [], kind: technical, level: MUST, title: B, checks: [NT-1]}\n";
+  CHECK_NOTHROW(catalogue::Catalogue::load({edition("x", base)}));
+  // replaces onto an id the edition has, after on an existing id: errors, not duplicates or silence
+  CHECK_THROWS_WITH(catalogue::Catalogue::load({edition("x", base), edition("y", "extends: \"x\"\nrules:\n  - {id: /b, replaces: /a}\n")}),
+                    doctest::Contains("already"));
+  CHECK_THROWS_WITH(catalogue::Catalogue::load({edition("x", base), edition("y", "extends: \"x\"\nrules:\n  - {id: /b, after: /a}\n")}),
+                    doctest::Contains("exists"));
+  // a typo'd key, a technical rule without checks, a missing name
+  CHECK_THROWS_WITH(catalogue::Catalogue::load({edition("x", "rules:\n  - {id: /a, aliases: [], kind: technical, level: MUST, title: A, check: [NT-1]}\n")}),
+                    doctest::Contains("unknown key 'check'"));
+  CHECK_THROWS_WITH(catalogue::Catalogue::load({edition("x", "rules:\n  - {id: /a, aliases: [], kind: technical, level: MUST, title: A, checks: []}\n")}),
+                    doctest::Contains("needs checks"));
+  CHECK_THROWS_WITH(catalogue::Catalogue::load({{"z.yaml", "edition: \"z\"\nsemver: full\nsource: s\nrules: []\n"}}),
+                    doctest::Contains("'name' is missing"));
 }
 
 TEST_CASE("2.1.0 extends 2.0.0: the shared rules are the same rules") {

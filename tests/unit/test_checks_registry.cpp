@@ -25,9 +25,11 @@ TEST_CASE("every check of every edition has one implementation, and every implem
 TEST_CASE("an unknown check id, hint producer or parameter is an error, never a silent skip") {
   auto cat = catalogue::Catalogue::load({
       {"e.yaml", R"(edition: "9"
+name: Nine
+source: https://nine.example
 semver: full
 rules:
-  - {id: /r, aliases: [], kind: technical, level: MUST, title: R, checks: [NT-1, XX-9, {id: NT-1, colour: red}]}
+  - {id: /r, aliases: [], kind: technical, level: MUST, title: R, checks: [NT-1, XX-9, {id: NT-1, colour: red}, {id: TS-5, missing: fial}]}
   - {id: /f, aliases: [], kind: functional, level: MUST, title: F, checks: [], review: r, hints: [crystal-ball]}
 )"},
   });
@@ -35,6 +37,7 @@ rules:
   CHECK(all.find("unknown check XX-9") != std::string::npos);
   CHECK(all.find("no parameter 'colour'") != std::string::npos);
   CHECK(all.find("unknown hint producer 'crystal-ball'") != std::string::npos);
+  CHECK(all.find("parameter 'missing' cannot be 'fial'") != std::string::npos);
 }
 
 TEST_CASE("static checks need nothing but the document") {

@@ -43,30 +43,30 @@ TEST_CASE("formats: one table; names unique; the contract's formats are all list
   }
   for (const char* n : {"text", "json", "junit", "html", "markdown", "sarif", "gitlab", "openmetrics"})
     CHECK(names.count(n));
-  CHECK((report::find_format("json")->render == &report::render_json));
+  CHECK((report::find_format("json")->render != nullptr));
   CHECK((report::find_format("junit")->render == nullptr));
   CHECK(report::find_format("pdf") == nullptr);
   CHECK(report::format_names().rfind("text, json", 0) == 0);
 }
 
 TEST_CASE("json: valid JSON even with invalid UTF-8 from a server") {
-  std::string out = report::render_json(sample(), {});
+  std::string out = report::render("json", sample());
   auto j = nlohmann::json::parse(out);
   CHECK(j["schema"] == "adrprobe-report/1");
   CHECK(j["rules"][0]["checks"][0]["exchanges"][0] == 1);
   CHECK_FALSE(j.contains("run"));  // check reports carry no run object yet
   report::Report lint = sample();
   lint.mode = "lint";
-  CHECK(nlohmann::json::parse(report::render_json(lint, {}))["run"]["command"] == "lint");
+  CHECK(nlohmann::json::parse(report::render("json", lint))["run"]["command"] == "lint");
 }
 
 TEST_CASE("text: one line a rule, the failing check with its evidence, the score; colour only when asked") {
-  std::string plain = report::render_text(sample(), {false, 0, report::FailOn::fail});
+  std::string plain = report::render("text", sample(), {false, 0, report::FailOn::fail});
   CHECK(plain.find("FAIL   /core/no-trailing-slash") != std::string::npos);
   CHECK(plain.find("NT-2 fail GET /v1/a/ served (200)") != std::string::npos);
   CHECK(plain.find("#1 GET https://api.example.nl/v1/a/ → 200") != std::string::npos);
   CHECK(plain.find("Score  0.0 %") != std::string::npos);
   CHECK(plain.find('\x1b') == std::string::npos);
-  std::string coloured = report::render_text(sample(), {true, 0, report::FailOn::fail});
+  std::string coloured = report::render("text", sample(), {true, 0, report::FailOn::fail});
   CHECK(coloured.find("\x1b[") != std::string::npos);
 }

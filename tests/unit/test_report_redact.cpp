@@ -20,7 +20,7 @@ TEST_CASE("redaction: -H values never reach any output") {
   r.rules.push_back(rule);
   report::Redactor red({{"Authorization", "Bearer s3cret-token-value"}, {"X-Debug", "1"}});
   red.apply(r);
-  std::string json = report::render_json(r, {});
+  std::string json = report::render("json", r);
   CHECK(json.find("s3cret") == std::string::npos);
   CHECK(r.exchanges[0].request_headers[1].second == "***");  // short value: masked in its own header
   CHECK(r.base_url == "https://h/v1");                        // ... and nowhere else
@@ -34,7 +34,7 @@ TEST_CASE("redaction: a short value echoed whole is masked; lowercase percent-en
   e.response_headers = {{"x-echo-x-key", "ab1"}, {"x-echo-auth", "tok%2fen-value%2f1"}};
   r.exchanges.push_back(e);
   report::Redactor({{"X-Key", "ab1"}, {"Authorization", "tok/en-value/1"}}).apply(r);
-  std::string out = report::render_json(r, {});
+  std::string out = report::render("json", r);
   CHECK(out.find("ab1") == std::string::npos);
   CHECK(out.find("tok") == std::string::npos);
 }
