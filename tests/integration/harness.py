@@ -24,6 +24,8 @@ import select
 import signal
 import subprocess
 import sys
+import tempfile
+import shutil
 import threading
 import time
 import unittest
@@ -282,6 +284,7 @@ COMPARE_EDITIONS = [e.strip() for e in os.environ.get("ADRPROBE_COMPARE_EDITIONS
 
 # the random CORS origin label adrprobe sends (Origin: https://adrprobe-<12 hex>.example)
 ORIGIN_LABEL = re.compile(r"adrprobe-[0-9a-f]{12}")
+AFTER_MS = re.compile(r"after \d+ ms")
 NORMALISED = "<normalised>"
 
 
@@ -349,7 +352,8 @@ def canonical_exchange_order(report):
 
 def _replace_labels(value):
     if isinstance(value, str):
-        return ORIGIN_LABEL.sub("adrprobe-<origin>", value)
+        # the run's own timing also shows in libcurl's messages ("... after 1002 ms")
+        return AFTER_MS.sub("after <n> ms", ORIGIN_LABEL.sub("adrprobe-<origin>", value))
     if isinstance(value, list):
         return [_replace_labels(v) for v in value]
     if isinstance(value, dict):
@@ -544,8 +548,12 @@ def _compared_run(args, timeout, env, cwd):
     created = [p for p in _output_files(args) if not os.path.exists(p)]
     marks = {fx: fx.mark() for fx in live_fixtures()}
 
+    scratch = tempfile.mkdtemp(prefix="adrprobe-compare-")
+
     def run(exe, a):
-        r = _execute(exe, a, timeout, env, cwd)
+        # The old binary runs in a scratch directory: an old version may take
+        # an argument (such as -o json=-) for a file name.
+        r = _execute(exe, a, timeout, env, cwd if exe != COMPARE_WITH else (cwd or scratch))
         return (r,) + _report_text(r, source)
 
     def undo():
@@ -570,6 +578,7 @@ def _compared_run(args, timeout, env, cwd):
     undo()
     new = run(binary(), args)
     _compare(test_id, args, old, new)
+    shutil.rmtree(scratch, ignore_errors=True)
     return new[0]
 
 class closed_port:
