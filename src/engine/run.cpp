@@ -117,7 +117,12 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, O
   for (const auto& [c, ref] : checks) handshakes = handshakes || (c->needs & checks::handshake);
   std::future<tls::Facts> tls_future;
   if (ev.https && handshakes) {
-    tls::Settings ts{s.client.ca_file, std::min(s.client.timeout_s, s.deadline_s)};
+    tls::Settings ts{.ca_file = s.client.ca_file,
+                     .timeout_s = std::min(s.client.timeout_s, s.deadline_s),
+                     .cert_file = s.client.cert_file,
+                     .key_file = s.client.key_file,
+                     .proxy = tls::proxy_for(base->scheme, base->host),  // the one libcurl takes for {base}
+                     .user_agent = s.client.user_agent};
     tls_future = std::async(std::launch::async, tls::probe, base->host, base->port, ts);
   }
 
