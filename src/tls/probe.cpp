@@ -191,12 +191,12 @@ void classify_refusal(Session& s) {
 
 // TLS 1.3: a client finishes its handshake before the server has read the
 // client certificate, and a server that refuses it says so with an alert right
-// after. Waits briefly for that answer (twice the handshake's time, 250 ms to
-// 2 s): an alert, or the connection closed, is a refusal; a record without one
+// after. Waits briefly for that answer (twice the handshake's time, 500 ms to
+// 3 s): an alert, or the connection closed, is a refusal; a record without one
 // (a session ticket) or silence is taken as acceptance.
 void await_client_cert_verdict(Session& s, Clock::time_point deadline, Clock::duration handshake_time) {
   using std::chrono::milliseconds;
-  auto wait = std::clamp<Clock::duration>(2 * handshake_time, milliseconds(250), milliseconds(2000));
+  auto wait = std::clamp<Clock::duration>(2 * handshake_time, milliseconds(500), milliseconds(3000));
   auto until = std::min(deadline, Clock::now() + wait);
   SSL* ssl = s.ssl.get();
   pollfd p{s.fd.fd, POLLIN, 0};
