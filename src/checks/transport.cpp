@@ -20,11 +20,19 @@ Verdict from_level(const Evidence& ev, const std::string& level) {
 
 std::string pretty_level(const std::string& level) { return replace_all(level, "_", " "); }
 
+// The proxy the handshakes go through refused them: not the API's doing.
+std::optional<CheckResult> proxy_error(const Evidence& ev, const std::string& id) {
+  if (ev.tls && ev.tls->proxy_failed) return CheckResult{id, Verdict::error, ev.tls->error, {}};
+  return std::nullopt;
+}
+
 // TS-2..TS-4 need handshake facts; the reason when there are none.
 std::optional<CheckResult> no_handshake(const Evidence& ev, const std::string& id) {
   if (!ev.https) return CheckResult{id, Verdict::skip, "no TLS: the base URL is http:// (see TS-1)", {}};
   if (!ev.tls) return CheckResult{id, Verdict::error, "the TLS handshakes did not run", {}};
-  if (!ev.tls->handshake_ok)
+  if (auto r = proxy_error(ev, id)) return r;
+  // A handshake refused only over the client certificate negotiated all the rest.
+  if (!ev.tls->handshake_ok && ev.tls->client_cert_refusal.empty())
     return CheckResult{id, Verdict::error, fmt::format("no TLS handshake with {}:{}: {}", ev.tls->host, ev.tls->port, ev.tls->error), {}};
   return std::nullopt;
 }
@@ -47,12 +55,26 @@ CheckResult judge_ts1(const Evidence& ev, const CheckRef& ref) {
   if (!ev.tls) return {ref.id, Verdict::error, "the TLS handshakes did not run", {}};
   const auto& t = *ev.tls;
   std::string where = fmt::format("{}:{}", t.host, t.port);
+  if (auto r = proxy_error(ev, ref.id)) return *r;
   if (!t.connected || t.silent) return {ref.id, Verdict::error, fmt::format("no TLS answer from {}: {}", where, t.error), {}};
-  if (!t.handshake_ok) return {ref.id, Verdict::fail, fmt::format("TLS handshake with {} failed: {}", where, t.error), {}};
+  // A server that wants a client certificate it did not get is doing mutual
+  // TLS, not being insecure: error (rerun with --cert/--key), unless what it
+  // showed of itself already fails.
+  std::string client_cert = !ev.client_cert_stop.empty() ? ev.client_cert_stop
+                            : !t.client_cert_refusal.empty() ? t.error
+                                                             : "";
+  bool negotiated = t.handshake_ok || !t.client_cert_refusal.empty();
+  if (!negotiated) return {ref.id, Verdict::fail, fmt::format("TLS handshake with {} failed: {}", where, t.error), {}};
   if (!t.trusted) {
     std::string go_on = ev.settings.insecure ? " (--insecure: the run went on)" : "";
-    return {ref.id, Verdict::fail, fmt::format("the certificate of {} is not trusted: {}{}", where, t.trust_error, go_on), {}};
+    std::string also = client_cert.empty() ? "" : "; also, " + client_cert;
+    return {ref.id, Verdict::fail,
+            fmt::format("the certificate of {} is not trusted: {}{}{}", where, t.trust_error, go_on, also), {}};
   }
+  if (!client_cert.empty())
+    return {ref.id, Verdict::error,
+            fmt::format("{} (so far: {} with {}, the certificate verifies for {})", client_cert, t.protocol, where, t.host),
+            {}};
   return {ref.id, Verdict::pass, fmt::format("{} handshake with {}; the certificate verifies for {}", t.protocol, where, t.host), {}};
 }
 
@@ -60,6 +82,7 @@ CheckResult judge_ts2(const Evidence& ev, const CheckRef& ref) {
   // TS-2 reads only the pinned handshakes: it needs a connection, not a default handshake.
   if (!ev.https) return {ref.id, Verdict::skip, "no TLS: the base URL is http:// (see TS-1)", {}};
   if (!ev.tls) return {ref.id, Verdict::error, "the TLS handshakes did not run", {}};
+  if (auto r = proxy_error(ev, ref.id)) return *r;
   const auto& t = *ev.tls;
   bool any_answer = false;  // some handshake got an answer in TLS (even a refusal)
   for (const auto& p : t.protocols) any_answer = any_answer || p.accepted || (p.testable && p.connected && !p.silent);
@@ -90,7 +113,9 @@ CheckResult judge_ts2(const Evidence& ev, const CheckRef& ref) {
 }
 
 CheckResult judge_ts3(const Evidence& ev, const CheckRef& ref) {
-  if (ev.https && ev.tls && !ev.tls->handshake_ok && !ev.tls->fallback_cipher.empty()) {
+  if (auto r = proxy_error(ev, ref.id)) return *r;
+  if (ev.https && ev.tls && !ev.tls->handshake_ok && ev.tls->client_cert_refusal.empty() &&
+      !ev.tls->fallback_cipher.empty()) {
     // The default handshake failed, a pinned one (offered every cipher) did not.
     const auto& t = *ev.tls;
     std::string level = ev.ncsc ? ev.ncsc->cipher_level(t.fallback_cipher) : "insufficient";
@@ -114,6 +139,7 @@ CheckResult judge_ts3(const Evidence& ev, const CheckRef& ref) {
 }
 
 CheckResult judge_ts4(const Evidence& ev, const CheckRef& ref) {
+  if (auto r = proxy_error(ev, ref.id)) return *r;
   bool pinned_chain = ev.https && ev.tls && !ev.tls->handshake_ok && !ev.tls->chain.empty();
   if (!pinned_chain)
     if (auto r = no_handshake(ev, ref.id)) return *r;
@@ -254,7 +280,7 @@ extern const Check ts1{
     .needs = handshake | base_url,
     .title = "HTTPS with a trusted certificate",
     .sends = "TLS handshake to the host of {base}, verified against the system trust store or --ca-file",
-    .passes = "https base, successful handshake and a chain that verifies for the host: pass; http base, failed handshake, untrusted, expired or wrong-host certificate: fail (--insecure lets the run go on, the check still fails)",
+    .passes = "https base, successful handshake and a chain that verifies for the host: pass; http base, failed handshake, untrusted, expired or wrong-host certificate: fail (--insecure lets the run go on, the check still fails); a server that requires a client certificate not given (or refuses the one given): error, rerun with --cert and --key; no TLS answer, or a proxy that refuses the tunnel: error",
     .judge = judge_ts1};
 extern const Check ts2{
     .id = "TS-2",

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "tls/client_cert.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
@@ -56,6 +57,8 @@ void add_probe_options(CLI::App* cmd, ProbeArgs& a) {
   cmd->add_option("--rate", a.rate, "At most N requests per second to one host (0 = no limit)")->capture_default_str();
   cmd->add_option("--max-paths", a.max_paths, "Probe at most N documented paths (0 = all)")->capture_default_str();
   add_fetch_options(cmd, a);
+  cmd->add_option("--cert", a.cert_file, "Client certificate (PEM) for APIs that require mutual TLS; with --key");
+  cmd->add_option("--key", a.key_file, "Private key (PEM, unencrypted) of --cert; never shown in any output");
   cmd->add_flag("--allow-unsafe", a.allow_unsafe, "Also send POST/PUT/PATCH/DELETE probes (never by default)");
   cmd->add_option("--baseline", a.baseline, "Earlier JSON report to compare with (not available in this version)");
 }
@@ -169,11 +172,20 @@ engine::Settings to_settings(const ProbeArgs& a, const std::string& base_url) {
     ERR_clear_error();
     if (!loaded) throw UsageError(fmt::format("--ca-file '{}': not a readable PEM certificate bundle", a.ca_file));
   }
+  // Both or neither, readable, and the key belongs to the certificate.
+  if (auto why = tls::check_client_certificate(a.cert_file, a.key_file); !why.empty()) throw UsageError(why);
   if (!a.baseline.empty()) throw UsageError("--baseline is not available in this version of adrprobe");
   s.client.timeout_s = a.timeout;
   s.client.concurrency = a.concurrency;
   s.client.rate = a.rate;
   s.client.ca_file = a.ca_file;
+  s.client.cert_file = a.cert_file;
+  s.client.key_file = a.key_file;
+  if (!a.cert_file.empty()) {
+    // The client certificate goes only to the servers the user named.
+    if (!base_url.empty()) s.client.cert_origins.push_back(base_url);
+    if (s.openapi && parse_url(*s.openapi)) s.client.cert_origins.push_back(*s.openapi);
+  }
   s.client.insecure = a.insecure;
   s.client.allow_unsafe = a.allow_unsafe;
   s.client.user_agent = std::string("adrprobe/") + ADRPROBE_VERSION;

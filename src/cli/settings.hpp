@@ -44,6 +44,7 @@ struct ProbeArgs {
   int max_paths = 250;
   double deadline = 600;
   std::string ca_file;
+  std::string cert_file, key_file;  // --cert, --key (check only)
   bool insecure = false;
   bool allow_unsafe = false;
   std::string ref_hosts = "public";  // --ref-hosts public|any

@@ -66,6 +66,10 @@ struct Evidence {
   bool https = false;                  // the base URL's scheme
   std::optional<tls::Facts> tls;       // handshakes, when https
   bool untrusted_stop = false;         // untrusted certificate without --insecure
+  // The server wants a client certificate the run did not give, or refuses the
+  // one it gave (engine/client_cert.hpp): why. Like untrusted_stop, only the
+  // handshake checks are judged; the others are error with this message.
+  std::string client_cert_stop;
 
   // Lookups.
   const http::Exchange& ex(int id) const { return exchanges.at(static_cast<std::size_t>(id - 1)); }

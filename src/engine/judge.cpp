@@ -60,10 +60,12 @@ std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Editi
           r.checks.push_back({ref.id, Verdict::skip, kNeedsLive, {}});
         else if (ev.untrusted_stop && !check->handshake_only())
           r.checks.push_back({ref.id, Verdict::error, "TLS certificate not trusted: rerun with --ca-file or --insecure", {}});
+        else if (!ev.client_cert_stop.empty() && !check->handshake_only())
+          r.checks.push_back({ref.id, Verdict::error, ev.client_cert_stop, {}});
         else r.checks.push_back(check->judge(ev, ref));
         if (observer) observer->check_done(r.checks.back());
         // A check that probes every documented path lists the ones it could not probe.
-        if (mode == Mode::check && check->per_path && !ev.untrusted_stop)
+        if (mode == Mode::check && check->per_path && !ev.untrusted_stop && ev.client_cert_stop.empty())
           for (const auto& n : ev.not_probed) r.checks.push_back({ref.id, Verdict::skip, "not probed: " + n, {}});
       }
       r.verdict = report::aggregate(r.checks);

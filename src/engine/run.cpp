@@ -8,6 +8,7 @@
 
 #include "checks/check.hpp"
 #include "engine/acquire.hpp"
+#include "engine/client_cert.hpp"
 #include "engine/evidence.hpp"
 #include "engine/judge.hpp"
 #include "engine/planner.hpp"
@@ -117,7 +118,12 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, O
   ev.https = base && base->scheme == "https";
   std::future<tls::Facts> tls_future;
   if (ev.https) {
-    tls::Settings ts{s.client.ca_file, std::min(s.client.timeout_s, s.deadline_s)};
+    tls::Settings ts{.ca_file = s.client.ca_file,
+                     .timeout_s = std::min(s.client.timeout_s, s.deadline_s),
+                     .cert_file = s.client.cert_file,
+                     .key_file = s.client.key_file,
+                     .proxy = tls::proxy_for(base->scheme, base->host),  // the one libcurl takes for {base}
+                     .user_agent = s.client.user_agent};
     tls_future = std::async(std::launch::async, tls::probe, base->host, base->port, ts);
   }
 
@@ -177,7 +183,8 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, O
 
   if (tls_future.valid()) {
     ev.tls = tls_future.get();
-    ev.untrusted_stop = ev.tls->handshake_ok && !ev.tls->trusted && !s.insecure;
+    bool negotiated = ev.tls->handshake_ok || !ev.tls->client_cert_refusal.empty();
+    ev.untrusted_stop = negotiated && !ev.tls->trusted && !s.insecure;
     if (ev.untrusted_stop)
       notes.push_back(fmt::format("the TLS certificate is not trusted ({}): only the handshake checks could be judged; "
                                   "rerun with --ca-file or --insecure",
@@ -185,9 +192,16 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, O
   }
 
   ev.exchanges = session.client.release_exchanges();
+  bool cert_given = !s.client.cert_file.empty();
+  explain_client_cert_errors(ev.tls, ev.exchanges, cert_given);
+  if (!ev.untrusted_stop) {
+    ev.client_cert_stop = client_cert_refusal(ev.tls, ev.exchanges, cert_given);
+    if (!ev.client_cert_stop.empty()) notes.insert(notes.begin(), ev.client_cert_stop);
+  }
   auto rules = judge(ev, edition, Mode::check, observer);
   report::Report rep = assemble(s, edition, session, ev, std::move(rules), std::move(notes));
   rep.base_url = s.base_url;
+  rep.headline = ev.client_cert_stop;
   rep.openapi_url = ev.document.docs ? ev.document.url : s.openapi.value_or(s.base_url + "/openapi.json");
   rep.paths_probed = static_cast<int>(documented.size());
   if (observer) observer->target_done(rep);

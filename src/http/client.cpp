@@ -237,6 +237,14 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
       curl_easy_setopt(e, CURLOPT_SSL_CTX_FUNCTION, on_ssl_ctx);
       curl_easy_setopt(e, CURLOPT_SSL_CTX_DATA, &settings_.ca_file);
     }
+    if (!settings_.cert_file.empty() &&
+        std::any_of(settings_.cert_origins.begin(), settings_.cert_origins.end(),
+                    [&](const std::string& o) { return same_origin(o, p.request.url); })) {
+      curl_easy_setopt(e, CURLOPT_SSLCERT, settings_.cert_file.c_str());
+      curl_easy_setopt(e, CURLOPT_SSLCERTTYPE, "PEM");
+      curl_easy_setopt(e, CURLOPT_SSLKEY, settings_.key_file.c_str());
+      curl_easy_setopt(e, CURLOPT_SSLKEYTYPE, "PEM");
+    }
     const std::string& m = p.request.method;
     if (m == "HEAD") {
       curl_easy_setopt(e, CURLOPT_NOBODY, 1L);

@@ -22,6 +22,10 @@ struct ClientSettings {
   double rate = 20;               // requests per second to one host; 0 = unlimited (--rate)
   Clock::time_point deadline = Clock::time_point::max();  // whole run (--deadline)
   std::string ca_file;            // extra trusted CA bundle (--ca-file)
+  // Client certificate and key (--cert, --key; PEM), presented only to these
+  // origins (scheme://host[:port]: the base URL's and --openapi's).
+  std::string cert_file, key_file;
+  std::vector<std::string> cert_origins;
   bool insecure = false;          // do not verify certificates (--insecure)
   std::size_t max_exchanges = 20000;  // hard cap on requests one run may send
   std::string user_agent = "adrprobe";

@@ -57,6 +57,9 @@ nlohmann::json tls_json(const tls::Facts& t) {
   j["ocsp_stapled"] = t.ocsp_stapled;
   j["compression"] = t.compression;
   j["secure_renegotiation"] = t.secure_renegotiation;
+  if (!t.proxy.empty()) j["proxy"] = t.proxy;
+  j["client_certificate"] = {{"requested", t.client_cert_requested}, {"sent", t.client_cert_sent}};
+  if (!t.client_cert_refusal.empty()) j["client_certificate"]["refused"] = t.client_cert_refusal;
   j["duration_ms"] = std::round(t.duration_ms);
   return j;
 }

@@ -59,6 +59,9 @@ struct Report {
   std::vector<http::Exchange> exchanges;
   std::optional<tls::Facts> tls;  // the handshakes, when the run made them
   std::vector<std::string> notes;  // run facts: paths skipped, left out, limits hit
+  // The one run fact a reader must see first, at the top (also the first note):
+  // the server requires a client certificate.
+  std::string headline;
   int paths_probed = 0;
 };
 

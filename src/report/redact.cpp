@@ -36,6 +36,7 @@ void Redactor::apply(Report& r) const {
   fix(r.base_url);
   if (r.openapi_url) fix(*r.openapi_url);
   for (auto& n : r.notes) fix(n);
+  fix(r.headline);
   for (auto& rule : r.rules) {
     fix(rule.summary);
     for (auto& h : rule.hints) fix(h);

@@ -65,10 +65,13 @@ std::string render_text(const Report& r, const RenderOptions& style) {
                        plural(r.exchanges.size(), "request", "requests"), r.duration_ms / 1000.0));
     }
   }
+  // Shown even with -q: without it the verdicts below make no sense.
+  if (!r.headline.empty()) line(paint(fmt::format(" Note     {}", r.headline), "1"));
   if (r.tls && style.verbosity >= 0) {
     const tls::Facts& t = *r.tls;
     std::string where = (t.host.find(':') != std::string::npos ? "[" + t.host + "]" : t.host) + ":" + std::to_string(t.port);
     line("");
+    if (!t.proxy.empty()) where += " via proxy " + t.proxy;
     if (!t.handshake_ok) {
       line(fmt::format(" TLS      {} · default handshake failed: {}", where, t.error));
     } else {
@@ -76,6 +79,9 @@ std::string render_text(const Report& r, const RenderOptions& style) {
                                     : paint("certificate NOT trusted: " + t.trust_error, "1;31");
       line(fmt::format(" TLS      {} · {} · {} · {} · {}", where, t.protocol, t.cipher, t.group, trust));
     }
+    if (t.client_cert_requested && t.client_cert_refusal.empty())
+      line(fmt::format("          client certificate: asked for by the server; {}",
+                       t.client_cert_sent ? "sent (--cert)" : "none given (--cert, --key)"));
     // The per-version handshakes and the certificate are facts even when the default handshake failed.
     std::vector<std::string> protocols;
     for (const auto& p : t.protocols)

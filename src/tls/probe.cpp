@@ -1,26 +1,25 @@
 #include "tls/probe.hpp"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <fmt/chrono.h>
 #include <fmt/format.h>
-#include <netdb.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 #include <poll.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <future>
 #include <memory>
 
+#include "tls/client_cert.hpp"
+#include "tls/socket.hpp"
+
 namespace adrprobe::tls {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 struct Fd {
   int fd = -1;
@@ -46,47 +45,6 @@ std::string openssl_error(const std::string& fallback) {
   std::string s = buf;
   auto pos = s.rfind(':');
   return pos == std::string::npos ? s : s.substr(pos + 1);
-}
-
-int ms_left(Clock::time_point deadline) {
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-  return ms < 0 ? 0 : static_cast<int>(ms);
-}
-
-// A non-blocking TCP connection within the deadline; -1 and *error on failure.
-int connect_tcp(const std::string& host, int port, Clock::time_point deadline, std::string* error) {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* res = nullptr;
-  int rc = getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &res);
-  if (rc != 0) {
-    *error = fmt::format("cannot resolve {}: {}", host, gai_strerror(rc));
-    return -1;
-  }
-  std::unique_ptr<addrinfo, void (*)(addrinfo*)> guard(res, freeaddrinfo);
-  *error = "no address";
-  for (addrinfo* ai = res; ai; ai = ai->ai_next) {
-    int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol);
-    if (fd < 0) continue;
-    if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) return fd;
-    if (errno == EINPROGRESS) {
-      pollfd p{fd, POLLOUT, 0};
-      if (poll(&p, 1, ms_left(deadline)) == 1) {
-        int err = 0;
-        socklen_t len = sizeof err;
-        getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
-        if (err == 0) return fd;
-        *error = fmt::format("cannot connect to {}:{}: {}", host, port, strerror(err));
-      } else {
-        *error = fmt::format("cannot connect to {}:{}: timed out", host, port);
-      }
-    } else {
-      *error = fmt::format("cannot connect to {}:{}: {}", host, port, strerror(errno));
-    }
-    close(fd);
-  }
-  return -1;
 }
 
 // SSL_connect on a non-blocking socket within the deadline. *silent: no TLS
@@ -202,13 +160,67 @@ struct Session {
   Fd fd;
   std::string error;
   bool ok = false;
-  bool silent = false;  // no TLS answer: a transport problem, not the server's refusal
+  bool silent = false;          // no TLS answer: a transport problem, not the server's refusal
+  bool proxy_failed = false;    // the proxy, not the server, stopped it
+  bool cert_requested = false;  // the server sent a CertificateRequest
+  bool cert_sent = false;       // ... and a client certificate was configured to answer it
+  int alert = -1;               // the last alert the server sent
+  std::string cert_refusal;     // the server refused the handshake over the client certificate
 };
 
-// One handshake: pinned to version (0 = the default range), SNI always sent.
+// SSL_set_cert_cb: a client calls it only when the server asks for a certificate.
+int on_certificate_request(SSL*, void* arg) {
+  static_cast<Session*>(arg)->cert_requested = true;
+  return 1;
+}
+
+void on_info(const SSL* ssl, int where, int ret) {
+  if (!(where & SSL_CB_READ_ALERT)) return;
+  int alert = ret & 0xff;
+  if (alert == SSL_AD_CLOSE_NOTIFY) return;
+  if (auto* session = static_cast<Session*>(SSL_get_app_data(ssl))) session->alert = alert;
+}
+
+int no_passphrase(char*, int, int, void*) { return -1; }
+
+// After a failed handshake: was it the client certificate the server refused?
+void classify_refusal(Session& s) {
+  if (s.cert_requested && s.alert >= 0 && is_client_cert_alert(s.alert, s.cert_sent))
+    s.cert_refusal = "TLS alert: " + alert_name(s.alert);
+}
+
+// TLS 1.3: a client finishes its handshake before the server has read the
+// client certificate, and a server that refuses it says so with an alert right
+// after. Waits briefly for that answer (twice the handshake's time, 500 ms to
+// 3 s): an alert, or the connection closed, is a refusal; a record without one
+// (a session ticket) or silence is taken as acceptance.
+void await_client_cert_verdict(Session& s, Clock::time_point deadline, Clock::duration handshake_time) {
+  using std::chrono::milliseconds;
+  auto wait = std::clamp<Clock::duration>(2 * handshake_time, milliseconds(500), milliseconds(3000));
+  auto until = std::min(deadline, Clock::now() + wait);
+  SSL* ssl = s.ssl.get();
+  pollfd p{s.fd.fd, POLLIN, 0};
+  if (poll(&p, 1, ms_left(until)) != 1) return;
+  char byte;
+  int r = SSL_read(ssl, &byte, 1);
+  if (r > 0) return;
+  int e = SSL_get_error(ssl, r);
+  if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE) return;
+  ERR_clear_error();
+  classify_refusal(s);
+  if (s.cert_refusal.empty() && s.alert < 0) s.cert_refusal = "the server closed the connection after the handshake";
+  if (!s.cert_refusal.empty()) {
+    s.ok = false;
+    s.error = client_cert_message(s.cert_sent, s.cert_refusal);
+  }
+}
+
+// One handshake: pinned to version (0 = the default range), SNI always sent;
+// through the proxy when one is set; with the client certificate when given.
 std::unique_ptr<Session> connect_once(const std::string& host, int port, int version, const Settings& s, bool verify_setup) {
   auto session = std::make_unique<Session>();
-  auto deadline = Clock::now() + std::chrono::milliseconds(static_cast<long>(s.timeout_s * 1000));
+  auto started = Clock::now();
+  auto deadline = started + std::chrono::milliseconds(static_cast<long>(s.timeout_s * 1000));
   session->ctx.reset(SSL_CTX_new(TLS_client_method()));
   SSL_CTX* ctx = session->ctx.get();
   if (!ctx) {
@@ -232,10 +244,27 @@ std::unique_ptr<Session> connect_once(const std::string& host, int port, int ver
     SSL_CTX_set_default_verify_paths(ctx);
     if (!s.ca_file.empty()) SSL_CTX_load_verify_locations(ctx, s.ca_file.c_str(), nullptr);
   }
-  session->fd.fd = connect_tcp(host, port, deadline, &session->error);
+  if (!s.cert_file.empty()) {
+    // Checked before the run (cli/settings.cpp); offered only when the server asks.
+    SSL_CTX_set_default_passwd_cb(ctx, no_passphrase);
+    if (SSL_CTX_use_certificate_chain_file(ctx, s.cert_file.c_str()) != 1 ||
+        SSL_CTX_use_PrivateKey_file(ctx, s.key_file.c_str(), SSL_FILETYPE_PEM) != 1) {
+      session->error = openssl_error("cannot load the client certificate (--cert, --key)");
+      return session;
+    }
+  }
+  if (s.proxy) {
+    session->fd.fd = connect_through(*s.proxy, host, port, s.user_agent, deadline, &session->error);
+    session->proxy_failed = session->fd.fd < 0;
+  } else {
+    session->fd.fd = connect_tcp(host, port, deadline, &session->error);
+  }
   if (session->fd.fd < 0) return session;
   session->ssl.reset(SSL_new(ctx));
   SSL* ssl = session->ssl.get();
+  SSL_set_app_data(ssl, session.get());
+  SSL_set_info_callback(ssl, on_info);
+  SSL_set_cert_cb(ssl, on_certificate_request, session.get());
   if (!is_ip_literal(host)) SSL_set_tlsext_host_name(ssl, host.c_str());
   if (verify_setup) {
     SSL_set_verify(ssl, SSL_VERIFY_NONE, nullptr);  // verify, but judge the result ourselves
@@ -245,7 +274,26 @@ std::unique_ptr<Session> connect_once(const std::string& host, int port, int ver
   }
   SSL_set_fd(ssl, session->fd.fd);
   session->ok = handshake(ssl, session->fd.fd, deadline, &session->error, &session->silent);
+  session->cert_sent = session->cert_requested && !s.cert_file.empty();
+  if (!session->ok) {
+    classify_refusal(*session);
+    if (!session->cert_refusal.empty()) {
+      session->silent = false;
+      session->error = client_cert_message(session->cert_sent, session->cert_refusal);
+    }
+  } else if (verify_setup && session->cert_requested && SSL_version(ssl) == TLS1_3_VERSION) {
+    await_client_cert_verdict(*session, deadline, Clock::now() - started);
+  }
   return session;
+}
+
+// The handshake got as far as the server's choice of version, cipher and
+// certificate: it succeeded, or the server refused only the client certificate.
+bool negotiated(const Session& s) { return s.ssl && (s.ok || !s.cert_refusal.empty()); }
+
+std::string cipher_of(SSL* ssl) {
+  const SSL_CIPHER* c = SSL_get_current_cipher(ssl);
+  return c ? SSL_CIPHER_get_name(c) : "";
 }
 
 Protocol probe_version(const std::string& host, int port, int version, const Settings& s) {
@@ -267,12 +315,14 @@ Protocol probe_version(const std::string& host, int port, int version, const Set
     p.error = "not testable: this OpenSSL build cannot offer " + p.name;
     return p;
   }
-  if (session->ok && SSL_version(session->ssl.get()) == version) {
+  if (negotiated(*session) && SSL_version(session->ssl.get()) == version) {
+    // A refusal of the client certificate comes after the server chose this
+    // version: for the protocol question, that is an accepted version.
     p.accepted = true;
-    p.cipher = SSL_CIPHER_get_name(SSL_get_current_cipher(session->ssl.get()));
+    p.cipher = cipher_of(session->ssl.get());
     if (STACK_OF(X509)* chain = SSL_get_peer_cert_chain(session->ssl.get()))
       for (int i = 0; i < sk_X509_num(chain); ++i) p.chain.push_back(certificate_facts(sk_X509_value(chain, i)));
-    SSL_shutdown(session->ssl.get());
+    if (session->ok) SSL_shutdown(session->ssl.get());
   } else {
     p.error = session->error.empty() ? "refused" : session->error;
   }
@@ -286,6 +336,7 @@ Facts probe(const std::string& host, int port, const Settings& settings) {
   Facts f;
   f.host = host;
   f.port = port;
+  if (settings.proxy) f.proxy = settings.proxy->shown;
   std::vector<std::future<Protocol>> versions;
   for (int v : {SSL3_VERSION, TLS1_VERSION, TLS1_1_VERSION, TLS1_2_VERSION, TLS1_3_VERSION})
     versions.push_back(std::async(std::launch::async, probe_version, host, port, v, settings));
@@ -293,12 +344,16 @@ Facts probe(const std::string& host, int port, const Settings& settings) {
   auto session = connect_once(host, port, 0, settings, true);
   f.connected = session->fd.fd >= 0;
   f.silent = session->silent;
+  f.proxy_failed = session->proxy_failed;
   f.handshake_ok = session->ok;
   f.error = session->error;
-  if (session->ok) {
+  f.client_cert_requested = session->cert_requested;
+  f.client_cert_sent = session->cert_sent;
+  f.client_cert_refusal = session->cert_refusal;
+  if (negotiated(*session)) {
     SSL* ssl = session->ssl.get();
     f.protocol = SSL_get_version(ssl);
-    f.cipher = SSL_CIPHER_get_name(SSL_get_current_cipher(ssl));
+    f.cipher = cipher_of(ssl);
     int nid = SSL_get_negotiated_group(ssl);
     if (nid > 0) {
       const char* g = SSL_group_to_name(ssl, nid);
@@ -319,7 +374,7 @@ Facts probe(const std::string& host, int port, const Settings& settings) {
     f.ocsp_stapled = SSL_get_tlsext_status_ocsp_resp(ssl, &ocsp) > 0;
     f.compression = SSL_get_current_compression(ssl) != nullptr;
     f.secure_renegotiation = SSL_get_secure_renegotiation_support(ssl) == 1;
-    SSL_shutdown(ssl);
+    if (session->ok) SSL_shutdown(ssl);
   }
   for (auto& v : versions) f.protocols.push_back(v.get());
   if (!f.handshake_ok) {

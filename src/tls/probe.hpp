@@ -1,8 +1,11 @@
 // TLS facts by OpenSSL handshakes (not through libcurl): accepted protocol
 // versions, the negotiated cipher and group, and the certificate chain.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "tls/proxy.hpp"
 
 namespace adrprobe::tls {
 
@@ -23,7 +26,8 @@ struct Certificate {
 struct Protocol {
   std::string name;        // "TLSv1.2" (OpenSSL's names)
   bool testable = true;    // this OpenSSL build can offer it
-  bool accepted = false;   // the server completed a handshake pinned to it
+  bool accepted = false;   // the server completed a handshake pinned to it (or negotiated it and
+                           // then refused only the client certificate)
   std::string cipher;      // the cipher negotiated in that handshake
   std::string error;       // why not accepted (one line)
   bool connected = false;  // a TCP connection was made (a refusal is then the server's answer)
@@ -52,15 +56,29 @@ struct Facts {
   bool compression = false;
   bool secure_renegotiation = false;
   double duration_ms = 0;
+  // The handshakes went through an HTTP CONNECT tunnel (https_proxy, ...).
+  std::string proxy;            // "http://proxy.example:3128", never with user or password; empty: direct
+  bool proxy_failed = false;    // the proxy refused or could not be reached: `error` says so
+  // Mutual TLS, from the default handshake.
+  bool client_cert_requested = false;  // the server asked for a client certificate
+  bool client_cert_sent = false;       // ... and got the one of --cert
+  // The server negotiated a handshake and then refused it over the client
+  // certificate (its alert, "TLS alert: certificate required"). The protocol,
+  // cipher, trust and chain above are then what it had negotiated.
+  std::string client_cert_refusal;
 };
 
 struct Settings {
   std::string ca_file;     // extra trusted CA bundle (PEM)
   double timeout_s = 10;   // per handshake
+  std::string cert_file, key_file;  // client certificate and key (PEM), offered when the server asks
+  std::optional<Proxy> proxy;       // tunnel the handshakes through it (proxy_for)
+  std::string user_agent;           // of the CONNECT requests
 };
 
 // Connects to host:port (SNI = host) for one default handshake and one per
-// protocol version, all in parallel. Never throws for network problems.
+// protocol version, all in parallel; through settings.proxy when set. Never
+// throws for network problems.
 Facts probe(const std::string& host, int port, const Settings& settings);
 
 }  // namespace adrprobe::tls

@@ -130,6 +130,7 @@ def _reader(stream, sink):
 
 def run_adrprobe(args, timeout=60, env=None, cwd=None):
     """Run adrprobe with args; kill its whole process group after timeout s.
+    env: variables over the test's own environment; a value None unsets one.
     With ADRPROBE_COMPARE_WITH set, a `check` or `lint` run is compared with
     the same run of that binary (see "report comparison" below); the Run
     returned is always the binary under test's."""
@@ -147,7 +148,11 @@ def _execute(exe, args, timeout=60, env=None, cwd=None):
     cmd = [exe] + [str(a) for a in args]
     full_env = dict(os.environ)
     full_env.pop("NO_COLOR", None)
-    full_env.update(env or {})
+    for name, value in (env or {}).items():  # None unsets a variable
+        if value is None:
+            full_env.pop(name, None)
+        else:
+            full_env[name] = value
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=full_env, cwd=cwd, start_new_session=True)

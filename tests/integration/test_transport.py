@@ -2,7 +2,10 @@
 """/core/transport-security (2.0.0) and /core/transport/{tls,security-headers,cors}
 (2.1.0): TS-1..TS-7 against nginx TLS reverse proxies in front of the fixture API
 (tls_fixture.py), plus the untrusted-certificate behaviour (every other rule
-`error` unless --insecure) and the report's `tls` facts.
+`error` unless --insecure) and the report's `tls` facts; client certificates
+(--cert/--key against nginx's ssl_verify_client and a server that refuses the
+handshake without one) and proxies (the handshakes tunnelled through an HTTP
+CONNECT proxy, connect_proxy.py, as libcurl tunnels the HTTP probes).
 
 Needs /usr/sbin/nginx (nginx-light) and the openssl command; skipped without them
 (except the plain http:// case, which needs neither)."""
@@ -10,8 +13,11 @@ Needs /usr/sbin/nginx (nginx-light) and the openssl command; skipped without the
 import datetime
 import json
 import shutil
+import socket
+import ssl
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -19,6 +25,7 @@ import harness  # noqa: E402
 from harness import ProbeCase, checks, rule  # noqa: E402
 import tls_fixture  # noqa: E402
 from tls_fixture import NginxTLS, Pki, requires_tls_tools  # noqa: E402
+from connect_proxy import ConnectProxy  # noqa: E402
 
 TS = "/core/transport-security"
 TLS21 = "/core/transport/tls"
@@ -29,13 +36,21 @@ OTHER_TECHNICAL = [i for i in harness.technical_ids("2.0.0") if i != TS]
 
 PKI = None
 _PKI_DIR = None
+CLIENT_PKI = None    # the CA the servers trust for client certificates
+CLIENT = None        # (cert, key) issued by CLIENT_PKI
+STRANGER = None      # (cert, key) issued by a CA no server trusts
 
 
 def setUpModule():
-    global PKI, _PKI_DIR
+    global PKI, _PKI_DIR, CLIENT_PKI, CLIENT, STRANGER
     if not tls_fixture.missing_tools():
         _PKI_DIR = tempfile.mkdtemp(prefix="adrprobe-tls-pki-")
         PKI = Pki(_PKI_DIR)
+        CLIENT_PKI = Pki(Path(_PKI_DIR) / "clients")
+        CLIENT = CLIENT_PKI.issue("client", cn="adrprobe test client", sans=("DNS:client.example",),
+                                  usage="clientAuth")
+        STRANGER = Pki(Path(_PKI_DIR) / "strangers").issue("stranger", cn="someone else",
+                                                           sans=("DNS:someone.example",), usage="clientAuth")
 
 
 def tearDownModule():
@@ -537,6 +552,386 @@ class ExitStatusAndOptions(TransportCase):
             run = harness.run_adrprobe(["check", "https://127.0.0.1:9/v1", "--ca-file", f.name])
         self.assertEqual(run.rc, 2, run.describe())
         self.assertIn("--ca-file", run.stderr)
+
+
+# --------------------------------------------------------------------------
+# client certificates (mutual TLS)
+# --------------------------------------------------------------------------
+
+NEEDS_CERT = "the server requires a client certificate"
+NOT_ACCEPTED = "the server did not accept the client certificate"
+PROXY_VARS = ("https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "http_proxy", "no_proxy", "NO_PROXY")
+
+
+def no_proxy_env(**variables):
+    """An environment without any proxy variable, then `variables`."""
+    env = {name: None for name in PROXY_VARS}
+    env.update(variables)
+    return env
+
+
+def cert_args(pair):
+    return ["--cert", str(pair[0]), "--key", str(pair[1])]
+
+
+def mtls_probe(*args, verify="on", edition=None, fmt="json"):
+    """nginx (modern) with ssl_verify_client `verify` against CLIENT_PKI's CA."""
+    with NginxTLS("modern", pki=PKI, verify_client=verify, client_ca=str(CLIENT_PKI.ca_file), max_seconds=90) as srv:
+        run = harness.run_adrprobe(harness.check_args(srv.base_url, ["--ca-file", srv.ca_file] + list(args), edition,
+                                                      fmt=fmt), timeout=60, env=no_proxy_env())
+        return TLSProbe(run, srv.requests(), srv.port, srv.errors())
+
+
+class RequireClientCertServer:
+    """A TLS server on 127.0.0.1 that ends the handshake without a client
+    certificate from CLIENT_PKI (as Apache's SSLVerifyClient require, or Go's
+    RequireAndVerifyClientCert): TLS 1.3 sends the alert certificate_required,
+    TLS 1.2 handshake_failure. With one, every request gets 200 and a small
+    JSON body."""
+
+    def __init__(self, max_version=None):
+        cert, key = PKI.issue("strict")
+        self.ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        self.ctx.load_cert_chain(str(cert), str(key))
+        self.ctx.load_verify_locations(str(CLIENT_PKI.ca_file))
+        self.ctx.verify_mode = ssl.CERT_REQUIRED
+        if max_version:
+            self.ctx.maximum_version = max_version
+        self.ca_file = PKI.ca_file
+        self.handshakes = []  # "ok" or the server's error, per handshake
+        self._stop = threading.Event()
+
+    def __enter__(self):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self.sock.close()
+        return False
+
+    def _accept(self):
+        while not self._stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn):
+        conn.settimeout(10)
+        try:
+            tls = self.ctx.wrap_socket(conn, server_side=True)
+        except (OSError, ssl.SSLError) as e:
+            self.handshakes.append(str(e))
+            conn.close()
+            return
+        self.handshakes.append("ok")
+        try:
+            data = b""
+            while b"\r\n\r\n" not in data:
+                chunk = tls.recv(4096)
+                if not chunk:
+                    return
+                data += chunk
+            body = b'{"ok": true}'
+            tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
+                        b"Connection: close\r\n\r\n%s" % (len(body), body))
+        except (OSError, ssl.SSLError):
+            pass
+        finally:
+            tls.close()
+
+
+@requires_tls_tools
+class MutualTLS(TransportCase):
+    def assertNoSecret(self, run, pair=None):
+        """Neither the certificate nor the key is ever printed."""
+        pair = pair or CLIENT
+        output = run.stdout + run.stderr
+        self.assertNotIn("-----BEGIN", output)
+        for path in pair:
+            for line in Path(path).read_text().splitlines():
+                if len(line) > 16 and not line.startswith("-----"):
+                    self.assertNotIn(line, output, "a line of %s is in the output" % path)
+
+    def test_with_the_client_certificate_the_run_passes(self):
+        p = mtls_probe(*cert_args(CLIENT))
+        r = p.report
+        self.assertNoCrash(p.run)
+        for cid in ("TS-1", "TS-2", "TS-3", "TS-4", "TS-5", "TS-6", "TS-7"):
+            self.assertCheck(r, TS, cid, "pass")
+        self.assertEqual(p.tls["client_certificate"], {"requested": True, "sent": True})
+        base = [e for e in r["exchanges"] if e["method"] == "GET" and e["url"].endswith("/v1")]
+        self.assertTrue(base and all(200 <= (e["status"] or 0) < 300 for e in base), json.dumps(base)[:1000])
+        self.assertChecks(r, "/core/version-header", {"VH-1": "pass"})
+        for rid in OTHER_TECHNICAL:  # judged, as without mutual TLS
+            self.assertNotEqual(rule(r, rid)["verdict"], "error", self.context(r, rid))
+        self.assertTrue(p.requests, "nothing reached the API through nginx")
+        self.assertFalse([n for n in r["notes"] if "client certificate" in n], r["notes"])
+        self.assertNoSecret(p.run)
+
+    def test_without_it_the_report_says_so(self):
+        p = mtls_probe()
+        r = p.report
+        why = NEEDS_CERT + " (400 No required SSL certificate was sent): give --cert and --key"
+        self.assertEqual(r["notes"][0], why)
+        # TS-1 is error (a server doing mutual TLS is not insecure); TS-2..4 are judged from the handshakes
+        self.assertCheck(r, TS, "TS-1", "error", contains=(why, "the certificate verifies for 127.0.0.1"))
+        self.assertChecks(r, TS, {"TS-2": "pass", "TS-3": "pass", "TS-4": "pass"})
+        for cid in ("TS-5", "TS-6", "TS-7"):
+            self.assertCheck(r, TS, cid, "error", contains=why)
+        for rid in OTHER_TECHNICAL:
+            with self.subTest(rule=rid):
+                self.assertRule(r, rid, "error")
+                for c in rule(r, rid)["checks"]:
+                    self.assertEqual(c["message"], why)
+        self.assertRule(r, TS, "error")
+        self.assertEqual(p.tls["client_certificate"], {"requested": True, "sent": False})
+        self.assertEqual(p.requests, [], "nginx passed requests without a client certificate")
+        self.assertEqual(p.run.rc, 3, p.run.describe())
+
+    def test_without_it_the_text_report_says_so_at_the_top(self):
+        for quiet in ([], ["-q"]):
+            with self.subTest(quiet=bool(quiet)):
+                p = mtls_probe(*quiet, fmt="text")
+                out = p.run.stdout
+                note = " Note     " + NEEDS_CERT + " (400 No required SSL certificate was sent): give --cert and --key"
+                self.assertIn(note, out, out[:2000])
+                if not quiet:
+                    self.assertLess(out.index(note), out.index(" Technical rules"), out[:2000])
+                    self.assertIn("client certificate: asked for by the server; none given", out)
+
+    def test_a_certificate_the_server_does_not_trust(self):
+        p = mtls_probe(*cert_args(STRANGER))
+        why = NOT_ACCEPTED + " (400 The SSL certificate error): check --cert and --key"
+        self.assertEqual(p.report["notes"][0], why)
+        self.assertCheck(p.report, TS, "TS-1", "error", contains=why)
+        self.assertRule(p.report, "/core/semver", "error")
+        self.assertEqual(p.requests, [])
+        self.assertNoSecret(p.run, STRANGER)
+
+    def test_optional_client_certificates_are_no_refusal(self):
+        p = mtls_probe(verify="optional")
+        self.assertCheck(p.report, TS, "TS-1", "pass")
+        self.assertEqual(p.tls["client_certificate"], {"requested": True, "sent": False})
+        self.assertFalse([n for n in p.report["notes"] if "client certificate" in n])
+        self.assertTrue(p.requests)
+
+    def test_edition_2_1_0(self):
+        p = mtls_probe(edition="2.1.0")
+        self.assertCheck(p.report, TLS21, "TS-1", "error", contains=NEEDS_CERT)
+        self.assertRule(p.report, TLS21, "error")
+        self.assertCheck(p.report, HEADERS21, "TS-5", "error", contains=NEEDS_CERT)
+
+
+@requires_tls_tools
+class HandshakeRefusal(TransportCase):
+    """A server that refuses the handshake itself without a client certificate."""
+
+    def run_against(self, server, *args):
+        url = "https://127.0.0.1:%d/v1" % server.port
+        return harness.run_adrprobe(harness.check_args(url, ["--ca-file", str(server.ca_file)] + list(args)),
+                                    timeout=60, env=no_proxy_env())
+
+    def test_tls_1_3_alert_certificate_required(self):
+        with RequireClientCertServer() as srv:
+            run = self.run_against(srv)
+        r = run.json()
+        why = NEEDS_CERT + " (TLS alert: certificate required): give --cert and --key"
+        self.assertEqual(r["notes"][0], why)
+        self.assertIs(r["tls"]["handshake"], False)
+        self.assertEqual(r["tls"]["error"], why)
+        self.assertEqual(r["tls"]["client_certificate"],
+                         {"requested": True, "sent": False, "refused": "TLS alert: certificate required"})
+        self.assertCheck(r, TS, "TS-1", "error", contains=(why, "TLSv1.3"))
+        # the versions the server negotiated before asking count as accepted
+        self.assertEqual(r["tls"]["accepted_protocols"], ["TLSv1.2", "TLSv1.3"])
+        self.assertChecks(r, TS, {"TS-2": "pass", "TS-3": "pass", "TS-4": "pass"})
+        self.assertRule(r, "/core/version-header", "error")
+        # libcurl's transport errors that are this alert carry the same hint
+        alerts = [e["error"] for e in r["exchanges"] if e["error"] and "alert" in e["error"]]
+        for error in alerts:
+            self.assertIn(why, error)
+        self.assertEqual(run.rc, 3, run.describe())
+
+    def test_tls_1_2_alert_handshake_failure(self):
+        with RequireClientCertServer(max_version=ssl.TLSVersion.TLSv1_2) as srv:
+            run = self.run_against(srv)
+        r = run.json()
+        why = NEEDS_CERT + " (TLS alert: handshake failure): give --cert and --key"
+        self.assertEqual(r["notes"][0], why)
+        self.assertCheck(r, TS, "TS-1", "error", contains=(why, "TLSv1.2"))
+        self.assertEqual(r["tls"]["accepted_protocols"], ["TLSv1.2"])
+        self.assertChecks(r, TS, {"TS-2": "pass", "TS-3": "pass", "TS-4": "pass"})
+
+    def test_with_the_client_certificate(self):
+        for max_version in (None, ssl.TLSVersion.TLSv1_2):
+            with self.subTest(max_version=max_version):
+                with RequireClientCertServer(max_version) as srv:
+                    run = self.run_against(srv, *cert_args(CLIENT))
+                    handshakes = list(srv.handshakes)
+                r = run.json()
+                self.assertCheck(r, TS, "TS-1", "pass")
+                self.assertEqual(r["tls"]["client_certificate"], {"requested": True, "sent": True})
+                base = [e for e in r["exchanges"] if e["method"] == "GET" and e["url"].endswith("/v1")]
+                self.assertEqual(base[0]["status"], 200, json.dumps(base)[:1000])
+                self.assertFalse([n for n in r["notes"] if "client certificate" in n], r["notes"])
+                self.assertIn("ok", handshakes)
+
+    def test_a_certificate_the_server_does_not_trust(self):
+        with RequireClientCertServer() as srv:
+            run = self.run_against(srv, *cert_args(STRANGER))
+        r = run.json()
+        self.assertCheck(r, TS, "TS-1", "error", contains=(NOT_ACCEPTED, "(TLS alert: unknown CA)",
+                                                           "check --cert and --key"))
+        self.assertEqual(r["tls"]["client_certificate"]["sent"], True)
+
+
+@requires_tls_tools
+class ClientCertOptions(TransportCase):
+    """--cert/--key are checked before any request: exit 2, a clear message, no PEM text."""
+
+    def usage(self, *args):
+        run = harness.run_adrprobe(["check", "https://127.0.0.1:9/v1"] + [str(a) for a in args], timeout=30)
+        self.assertEqual(run.rc, 2, run.describe())
+        self.assertNotIn("-----BEGIN", run.stdout + run.stderr)
+        return run.stderr
+
+    def test_both_or_neither(self):
+        self.assertIn("--cert needs --key", self.usage("--cert", CLIENT[0]))
+        self.assertIn("--key needs --cert", self.usage("--key", CLIENT[1]))
+
+    def test_unreadable_or_not_pem(self):
+        self.assertIn("no such file", self.usage("--cert", "/nonexistent/client.pem", "--key", CLIENT[1]))
+        with tempfile.NamedTemporaryFile("w", suffix=".pem") as f:
+            f.write("not a certificate\n")
+            f.flush()
+            self.assertIn("not a PEM certificate", self.usage("--cert", f.name, "--key", CLIENT[1]))
+
+    def test_key_of_another_certificate(self):
+        err = self.usage("--cert", CLIENT[0], "--key", STRANGER[1])
+        self.assertIn("does not belong to the certificate", err)
+        for line in Path(STRANGER[1]).read_text().splitlines():
+            if not line.startswith("-----"):
+                self.assertNotIn(line, err)
+
+
+# --------------------------------------------------------------------------
+# proxies: the handshakes take the way libcurl takes
+# --------------------------------------------------------------------------
+
+def verdicts(report):
+    return {(r["id"], c["id"]): c["verdict"] for r in report["rules"] for c in r.get("checks", [])}
+
+
+@requires_tls_tools
+class Proxies(TransportCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.srv = NginxTLS("modern", pki=PKI, max_seconds=240).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.srv.stop()
+
+    def run_with(self, env, *args, fmt="json"):
+        a = harness.check_args(self.srv.base_url, ["--ca-file", self.srv.ca_file] + list(args), fmt=fmt)
+        return harness.run_adrprobe(a, timeout=60, env=env)
+
+    @property
+    def target(self):
+        return "127.0.0.1:%d" % self.srv.port
+
+    def test_handshakes_go_through_the_proxy_with_the_same_verdicts(self):
+        direct = self.run_with(no_proxy_env()).json()
+        self.assertNotIn("proxy", direct["tls"])
+        with ConnectProxy() as proxy:
+            run = self.run_with(no_proxy_env(https_proxy=proxy.url))
+            log = proxy.log()
+        r = run.json()
+        self.assertEqual(r["tls"]["proxy"], proxy.url)
+        self.assertEqual(verdicts(r), verdicts(direct))
+        self.assertEqual(r["tls"]["accepted_protocols"], direct["tls"]["accepted_protocols"])
+        self.assertEqual(r["tls"]["cipher"], direct["tls"]["cipher"])
+        # every connection went to the API through the proxy: the default
+        # handshake, one per testable pinned version, and libcurl's own
+        handshakes = 1 + sum(1 for p in r["tls"]["protocols"] if p["testable"])
+        self.assertGreaterEqual(len(log), handshakes + 1, log)
+        for entry in log:
+            self.assertEqual((entry["method"], entry["target"], entry["status"]), ("CONNECT", self.target, 200))
+            self.assertEqual(entry["headers"].get("Host"), self.target)
+
+    def test_upper_case_and_all_proxy_variables(self):
+        for name in ("HTTPS_PROXY", "ALL_PROXY"):
+            with self.subTest(variable=name):
+                with ConnectProxy() as proxy:
+                    run = self.run_with(no_proxy_env(**{name: proxy.url}))
+                    log = proxy.log()
+                r = run.json()
+                self.assertEqual(r["tls"]["proxy"], proxy.url)
+                self.assertCheck(r, TS, "TS-1", "pass")
+                self.assertTrue(log)
+
+    def test_a_refusing_proxy_is_named_and_is_error(self):
+        with ConnectProxy("deny") as proxy:
+            run = self.run_with(no_proxy_env(https_proxy=proxy.url))
+            text = self.run_with(no_proxy_env(https_proxy=proxy.url), fmt="text")
+        r = run.json()
+        why = "proxy %s refused CONNECT to %s: 403 Forbidden" % (proxy.url, self.target)
+        for cid in ("TS-1", "TS-2", "TS-3", "TS-4"):
+            verdict, message = self.assertCheck(r, TS, cid, "error")
+            self.assertEqual(message, why)
+        self.assertRule(r, TS, "error")
+        # libcurl went through the proxy too (no bypass for 127.0.0.1 without no_proxy)
+        base = [e for e in r["exchanges"] if e["method"] == "GET" and e["url"].endswith("/v1")]
+        self.assertIn("403", base[0]["error"] or "", json.dumps(base[0]))
+        self.assertEqual(run.rc, 3, run.describe())
+        self.assertIn("via proxy " + proxy.url, text.stdout)
+        self.assertIn(why, text.stdout)
+
+    def test_an_unreachable_proxy_is_named(self):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        run = self.run_with(no_proxy_env(https_proxy="http://127.0.0.1:%d" % port))
+        self.assertCheck(run.json(), TS, "TS-1", "error",
+                         contains="cannot connect to proxy http://127.0.0.1:%d" % port)
+
+    def test_no_proxy_sends_the_handshakes_direct(self):
+        for variable, value in (("no_proxy", "127.0.0.1"), ("NO_PROXY", "localhost, 127.0.0.0/8"), ("no_proxy", "*")):
+            with self.subTest(**{variable: value}):
+                with ConnectProxy("deny") as proxy:
+                    run = self.run_with(no_proxy_env(https_proxy=proxy.url, **{variable: value}))
+                    log = proxy.log()
+                r = run.json()
+                self.assertEqual(log, [])
+                self.assertNotIn("proxy", r["tls"])
+                self.assertCheck(r, TS, "TS-1", "pass")
+                self.assertRule(r, TS, "pass")
+
+    def test_proxy_credentials_are_sent_and_never_shown(self):
+        secret = "s3cret-Proxy-pw"
+        with ConnectProxy(credentials=("prober", secret)) as proxy:
+            url = "http://prober:%s@127.0.0.1:%d" % (secret, proxy.port)
+            run = self.run_with(no_proxy_env(https_proxy=url))
+            text = self.run_with(no_proxy_env(https_proxy=url), "-v", fmt="text")
+            ok_log = proxy.log()
+            wrong = self.run_with(no_proxy_env(https_proxy="http://prober:not-the-%s@127.0.0.1:%d" % (secret, proxy.port)))
+        r = run.json()
+        self.assertCheck(r, TS, "TS-1", "pass")
+        self.assertEqual(r["tls"]["proxy"], proxy.url)
+        self.assertTrue(ok_log)
+        self.assertEqual({e["status"] for e in ok_log}, {200}, ok_log)
+        self.assertCheck(wrong.json(), TS, "TS-1", "error",
+                         contains=("refused CONNECT", "407 Proxy Authentication Required"))
+        for out in (run, text, wrong):
+            self.assertNotIn(secret, out.stdout + out.stderr)
 
 
 if __name__ == "__main__":

@@ -103,7 +103,7 @@ class Pki:
               "-out", self.ca_file])
         self._count = 0
 
-    def _config(self, sans):
+    def _config(self, sans, usage="serverAuth"):
         path = self.dir / ("ca-%d.cnf" % self._count)
         path.write_text("\n".join([
             "[ ca ]", "default_ca = test_ca",
@@ -122,17 +122,18 @@ class Pki:
             "subjectAltName = " + ",".join(sans),
             "basicConstraints = critical,CA:FALSE",
             "keyUsage = critical,digitalSignature,keyEncipherment",
-            "extendedKeyUsage = serverAuth",
+            "extendedKeyUsage = %s" % usage,
             "",
         ]))
         return path
 
     def issue(self, name, cn="localhost", sans=("DNS:localhost", "IP:127.0.0.1"), key="ec",
-              days=30, not_before=None, not_after=None):
+              days=30, not_before=None, not_after=None, usage="serverAuth"):
         """Sign a leaf certificate; returns (cert.pem, key.pem) paths.
         key: "ec" (P-256) or "rsa" / "rsa:BITS".  Validity: not_before/not_after
         (datetimes, UTC) or else from an hour ago to `days` days (plus an hour)
-        from now, so that days_left comes out as exactly `days`."""
+        from now, so that days_left comes out as exactly `days`.  usage: the
+        extendedKeyUsage ("serverAuth"; "clientAuth" for a client certificate)."""
         self._count += 1
         now = datetime.datetime.now(datetime.timezone.utc)
         start = not_before or now - datetime.timedelta(hours=1)
@@ -150,7 +151,7 @@ class Pki:
         else:
             raise ValueError("key type %r" % key)
         _run([OPENSSL, "req", "-new", "-key", key_path, "-subj", "/CN=%s" % cn, "-out", csr_path])
-        _run([OPENSSL, "ca", "-batch", "-notext", "-config", self._config(sans), "-extensions", "leaf",
+        _run([OPENSSL, "ca", "-batch", "-notext", "-config", self._config(sans, usage), "-extensions", "leaf",
               "-startdate", _asn1(start), "-enddate", _asn1(end), "-in", csr_path, "-out", cert_path])
         return cert_path, key_path
 
@@ -181,9 +182,11 @@ SECURITY_HEADERS = {
 }
 
 # settings: ssl_protocols, ssl_ciphers, a key of CERTS, headers nginx adds (always),
-# CORS nginx imposes (None | "echo" | "echo_credentials" | "*"), upstream headers it drops
+# CORS nginx imposes (None | "echo" | "echo_credentials" | "*"), upstream headers it drops,
+# client certificates (ssl_verify_client None | "on" | "optional", verified against the
+# CA file client_ca; nginx answers a missing or unverified one with its own 400 page)
 _MODERN = {"protocols": "TLSv1.2 TLSv1.3", "ciphers": MODERN_CIPHERS, "cert": "valid",
-           "headers": SECURITY_HEADERS, "cors": None, "hide": ()}
+           "headers": SECURITY_HEADERS, "cors": None, "hide": (), "verify_client": None, "client_ca": None}
 
 SHAPES = {
     # what a well-configured API gateway does
@@ -390,6 +393,11 @@ class NginxTLS:
                     add.append("add_header Access-Control-Allow-Credentials true always;")
             else:
                 raise ValueError("cors setting %r" % s["cors"])
+        client = ""
+        if s["verify_client"]:
+            if not s["client_ca"]:
+                raise ValueError("verify_client needs client_ca (a CA file)")
+            client = "ssl_verify_client %s;\n        ssl_client_certificate %s;" % (s["verify_client"], s["client_ca"])
         return """
 daemon off;
 master_process off;
@@ -415,6 +423,7 @@ http {{
         ssl_ciphers {ciphers};
         ssl_prefer_server_ciphers on;
         ssl_session_tickets off;
+        {client}
         location / {{
             proxy_pass http://127.0.0.1:{upstream};
             proxy_http_version 1.1;
@@ -425,7 +434,8 @@ http {{
     }}
 }}
 """.format(t=t, port=self.port, cert=self.cert_file, key=self.key_file, protocols=s["protocols"],
-           ciphers=_nginx_quote(s["ciphers"]), upstream=self.fixture.port, add="\n            ".join(add))
+           ciphers=_nginx_quote(s["ciphers"]), upstream=self.fixture.port, add="\n            ".join(add),
+           client=client)
 
 
 # --------------------------------------------------------------------------

@@ -133,6 +133,68 @@ TEST_CASE("TS-1: no TLS answer (silent, or no connection) is error, not fail") {
   expect(none.judge("TS-1"), Verdict::error, {"did not run"});
 }
 
+TEST_CASE("TS-1: a server that requires a client certificate not given is error, not fail") {
+  // refused in the handshake (TLS alert): what it negotiated is in the facts
+  tls::Facts t = good_tls();
+  t.handshake_ok = false;
+  t.client_cert_requested = true;
+  t.client_cert_refusal = "TLS alert: certificate required";
+  t.error = "the server requires a client certificate (TLS alert: certificate required): give --cert and --key";
+  expect(tls_run(t).judge("TS-1"), Verdict::error,
+         {"the server requires a client certificate (TLS alert: certificate required): give --cert and --key",
+          "TLSv1.3 with api.example.nl:443", "the certificate verifies for api.example.nl"});
+
+  // handshake completed, refused over HTTP (nginx's 400): the engine's finding
+  tls::Facts ok = good_tls();
+  ok.client_cert_requested = true;
+  auto run = tls_run(ok);
+  run.ev.client_cert_stop = "the server requires a client certificate (400 No required SSL certificate was sent): give --cert and --key";
+  expect(run.judge("TS-1"), Verdict::error, {"(400 No required SSL certificate was sent): give --cert and --key"});
+
+  // asked for one but the API answered (optional client certificates): pass
+  expect(tls_run(ok).judge("TS-1"), Verdict::pass);
+}
+
+TEST_CASE("TS-1: an untrusted certificate still fails when a client certificate is also wanted") {
+  tls::Facts t = good_tls();
+  t.handshake_ok = false;
+  t.trusted = false;
+  t.trust_error = "unable to get local issuer certificate";
+  t.client_cert_requested = true;
+  t.client_cert_refusal = "TLS alert: certificate required";
+  t.error = "the server requires a client certificate (TLS alert: certificate required): give --cert and --key";
+  expect(tls_run(t).judge("TS-1"), Verdict::fail,
+         {"is not trusted: unable to get local issuer certificate", "also, the server requires a client certificate"});
+}
+
+TEST_CASE("TS-1..TS-4: a proxy that refuses the tunnel is error, in the proxy's words") {
+  tls::Facts t;
+  t.host = "api.example.nl";
+  t.proxy = "http://proxy.example.nl:3128";
+  t.proxy_failed = true;
+  t.error = "proxy http://proxy.example.nl:3128 refused CONNECT to api.example.nl:443: 403 Forbidden";
+  for (auto& p : t.protocols) p.connected = false;
+  auto run = tls_run(t);
+  for (const char* id : {"TS-1", "TS-2", "TS-3", "TS-4"}) {
+    auto r = run.judge(id);
+    INFO(id);
+    CHECK(r.verdict == Verdict::error);
+    CHECK(r.message == t.error);
+  }
+}
+
+TEST_CASE("TS-3, TS-4: judged from a handshake refused only over the client certificate") {
+  tls::Facts t = good_tls();
+  t.handshake_ok = false;
+  t.client_cert_requested = true;
+  t.client_cert_refusal = "TLS alert: certificate required";
+  t.error = "the server requires a client certificate (TLS alert: certificate required): give --cert and --key";
+  auto run = tls_run(t);
+  expect(run.judge("TS-3"), Verdict::pass, {"TLSv1.3 negotiated TLS_AES_256_GCM_SHA384: good", "key exchange x25519"});
+  expect(run.judge("TS-4"), Verdict::pass, {"CN=api.example.nl"});
+  expect(run.judge("TS-2"), Verdict::pass, {"accepts TLSv1.2, TLSv1.3"});
+}
+
 // ---- TS-2 -------------------------------------------------------------------
 
 TEST_CASE("TS-2: TLS 1.2 and 1.3 only pass") {

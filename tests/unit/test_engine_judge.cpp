@@ -59,6 +59,31 @@ TEST_CASE("an untrusted certificate: only the handshake checks are judged, the r
   CHECK(rule(rules, "/core/semver").verdict == Verdict::error);
 }
 
+TEST_CASE("a server that wants a client certificate: handshake checks judged, the rest is error with the hint") {
+  FakeRun run;
+  const std::string why = "the server requires a client certificate (400 No required SSL certificate was sent): give --cert and --key";
+  run.ev.client_cert_stop = why;
+  run.ev.not_probed = {"/gebouwen/{id}: no value for id (give --param id=VALUE)"};
+  run.ev.tls.emplace();
+  run.ev.tls->handshake_ok = true;
+  run.ev.tls->connected = true;
+  run.ev.tls->trusted = true;
+  run.ev.tls->client_cert_requested = true;
+  const auto& edition = *catalogue::Catalogue::builtin().edition("2.0.0");
+  auto rules = engine::judge(run.ev, edition, engine::Mode::check);
+  const auto& ts = rule(rules, "/core/transport-security");
+  CHECK(ts.checks[0].id == "TS-1");
+  CHECK(ts.checks[0].verdict == Verdict::error);  // not fail: mutual TLS is not insecurity
+  CHECK(ts.checks[0].message.find(why) == 0);
+  CHECK(ts.checks[4].id == "TS-5");
+  CHECK(ts.checks[4].verdict == Verdict::error);
+  CHECK(ts.checks[4].message == why);
+  const auto& semver = rule(rules, "/core/semver");
+  CHECK(semver.verdict == Verdict::error);
+  CHECK(semver.checks[0].message == why);
+  for (const auto& c : rule(rules, "/core/no-trailing-slash").checks) CHECK(c.verdict == Verdict::error);  // no "not probed" list
+}
+
 TEST_CASE("per-path checks list the documented paths that could not be probed") {
   FakeRun run;
   run.ev.not_probed = {"/gebouwen/{id}: no value for id (give --param id=VALUE)"};

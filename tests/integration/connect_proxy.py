@@ -1,0 +1,179 @@
+#!/usr/bin/python3
+"""A small HTTP CONNECT proxy on 127.0.0.1 for the proxy tests (stdlib only).
+
+``ConnectProxy(mode="allow", credentials=None)``: listens on a free 127.0.0.1
+port; ``url`` is ``http://127.0.0.1:PORT``.  Every CONNECT request is logged
+(``log()``: a list of ``{"target", "headers", "status"}``, headers as sent);
+then, by ``mode``:
+
+- ``"allow"``: answers ``200 Connection established`` and relays bytes both ways;
+- ``"deny"``: answers ``403 Forbidden`` and closes.
+
+With ``credentials=("user", "password")`` a CONNECT without the matching
+``Proxy-Authorization: Basic`` header gets ``407 Proxy Authentication Required``.
+Only targets on 127.0.0.0/8 or ``localhost`` are ever connected to (anything
+else gets 403); any request other than CONNECT gets 405.  Threads are daemons;
+``stop()`` closes the listener and every open tunnel.
+"""
+
+import base64
+import ipaddress
+import select
+import socket
+import threading
+
+
+class ConnectProxy:
+    def __init__(self, mode="allow", credentials=None):
+        if mode not in ("allow", "deny"):
+            raise ValueError("mode %r" % mode)
+        self.mode = mode
+        self.credentials = credentials
+        self._log = []
+        self._lock = threading.Lock()
+        self._sockets = []
+        self._stop = threading.Event()
+        self.listener = None
+        self.port = None
+
+    @property
+    def url(self):
+        return "http://127.0.0.1:%d" % self.port
+
+    def log(self):
+        with self._lock:
+            return [dict(entry) for entry in self._log]
+
+    def start(self):
+        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(128)
+        self.listener.settimeout(0.2)
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+        return self
+
+    def stop(self):
+        self._stop.set()
+        if self.listener is not None:
+            self.listener.close()
+        with self._lock:
+            for s in self._sockets:
+                try:
+                    s.close()
+                except OSError:
+                    pass
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+    # ------------------------------------------------------------------
+    def _accept(self):
+        while not self._stop.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                continue
+            with self._lock:
+                self._sockets.append(conn)
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    @staticmethod
+    def _read_head(conn):
+        data = b""
+        conn.settimeout(10)
+        while b"\r\n\r\n" not in data:
+            chunk = conn.recv(1)  # byte by byte: never read past the request head
+            if not chunk:
+                return None
+            data += chunk
+            if len(data) > 16384:
+                return None
+        return data.decode("latin-1")
+
+    @staticmethod
+    def _allowed(host):
+        if host == "localhost":
+            return True
+        try:
+            return ipaddress.ip_address(host) in ipaddress.ip_network("127.0.0.0/8")
+        except ValueError:
+            return False
+
+    def _answer(self, conn, status):
+        reasons = {200: "Connection established", 403: "Forbidden", 405: "Method Not Allowed",
+                   407: "Proxy Authentication Required", 502: "Bad Gateway"}
+        extra = 'Proxy-Authenticate: Basic realm="adrprobe test proxy"\r\n' if status == 407 else ""
+        body = "" if status == 200 else "Content-Length: 0\r\nConnection: close\r\n"
+        conn.sendall(("HTTP/1.1 %d %s\r\n%s%s\r\n" % (status, reasons[status], extra, body)).encode("latin-1"))
+
+    def _serve(self, conn):
+        try:
+            head = self._read_head(conn)
+            if head is None:
+                return
+            lines = head.split("\r\n")
+            method, _, rest = lines[0].partition(" ")
+            target = rest.rpartition(" ")[0]
+            headers = {}
+            for line in lines[1:]:
+                if ":" in line:
+                    name, _, value = line.partition(":")
+                    headers[name.strip()] = value.strip()
+            entry = {"method": method, "target": target, "headers": headers, "status": None}
+            with self._lock:
+                self._log.append(entry)
+            if method != "CONNECT":
+                entry["status"] = 405
+                return self._answer(conn, 405)
+            if self.credentials is not None:
+                want = "Basic " + base64.b64encode(("%s:%s" % self.credentials).encode()).decode()
+                if headers.get("Proxy-Authorization") != want:
+                    entry["status"] = 407
+                    return self._answer(conn, 407)
+            host, _, port = target.rpartition(":")
+            host = host.strip("[]")
+            if self.mode == "deny" or not self._allowed(host):
+                entry["status"] = 403
+                return self._answer(conn, 403)
+            try:
+                upstream = socket.create_connection((host, int(port)), timeout=10)
+            except (OSError, ValueError):
+                entry["status"] = 502
+                return self._answer(conn, 502)
+            with self._lock:
+                self._sockets.append(upstream)
+            entry["status"] = 200
+            self._answer(conn, 200)
+            self._relay(conn, upstream)
+        except OSError:
+            pass
+        finally:
+            try:
+                conn.close()
+            except OSError:
+                pass
+
+    def _relay(self, a, b):
+        a.setblocking(False)
+        b.setblocking(False)
+        try:
+            while not self._stop.is_set():
+                readable, _, _ = select.select([a, b], [], [], 0.5)
+                for src in readable:
+                    dst = b if src is a else a
+                    data = src.recv(65536)
+                    if not data:
+                        return
+                    dst.setblocking(True)
+                    dst.sendall(data)
+                    dst.setblocking(False)
+        except OSError:
+            return
+        finally:
+            b.close()
