@@ -92,6 +92,10 @@ DEFAULT_PROFILE = {
     "delay_paths": None,
     # Not HTTP at all: answer every connection with these bytes, then close.
     "garbage": False,
+    # Broken framing, as Django's development server: a HEAD answer carries its
+    # body too (in a write of its own) and the connection stays open, so the
+    # next request on it reads that body first.
+    "head_body": False,
     # Requests whose path matches no route get this status.
     "not_found_status": 404,
 }
@@ -360,8 +364,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if status not in (204, 304) and "Content-Length" not in headers:
             headers["Content-Length"] = str(len(body))
         for name, val in headers.items():
-            self.send_header(name, val)
+            if val is None:  # a field without a value: "Name:" and nothing after the colon
+                self._headers_buffer.append(("%s:\r\n" % name).encode("latin-1"))
+            else:
+                self.send_header(name, val)
         self.end_headers()
+        if self.command == "HEAD" and p["head_body"] and isinstance(body, (bytes, bytearray)):
+            self.wfile.flush()
+            time.sleep(0.05)  # the client has taken the head as a whole answer by now
+            self.wfile.write(body)
+            return
         if self.command == "HEAD" or status in (204, 304):
             return
         if isinstance(body, (bytes, bytearray)):
