@@ -185,6 +185,10 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, O
   }
 
   ev.exchanges = session.client.release_exchanges();
+  // The API's responses are those under {base}: a redirect may have left it
+  // (the client drops to_api only when it leaves the origin).
+  for (auto& e : ev.exchanges) e.to_api = e.to_api && under_base(e.url, s.base_url);
+
   auto rules = judge(ev, edition, Mode::check, observer);
   report::Report rep = assemble(s, edition, session, ev, std::move(rules), std::move(notes));
   rep.base_url = s.base_url;
