@@ -79,7 +79,7 @@ void collect(const std::string& doc_url, const json& node, const std::string& po
 
 DocumentSet::DocumentSet(std::string root_url, json root, Limits limits)
     : root_url_(std::move(root_url)), limits_(limits) {
-  docs_[root_url_] = Entry{true, std::move(root), "", false};
+  docs_[root_url_] = Entry{true, std::move(root), "", false, {}};
 }
 
 DocumentSet::Target DocumentSet::split_ref(const std::string& doc_url, const std::string& ref) const {
@@ -186,7 +186,7 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch) {
     std::vector<std::string> batch;
     for (const auto& url : needed) {
       if (docs_.size() - 1 + batch.size() >= limits_.max_external_documents) {
-        docs_[url] = Entry{false, {}, fmt::format("not fetched: more than {} external documents", limits_.max_external_documents), false};
+        docs_[url] = Entry{false, {}, fmt::format("not fetched: more than {} external documents", limits_.max_external_documents), false, {}};
         continue;
       }
       batch.push_back(url);
@@ -195,8 +195,9 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch) {
     for (const auto& url : batch) {
       auto& f = fetched[url];
       exchanges_.insert(exchanges_.end(), f.exchanges.begin(), f.exchanges.end());
-      docs_[url] = f.ok ? Entry{true, std::move(f.value), "", false}
-                        : Entry{false, {}, f.error.empty() ? "could not be fetched" : f.error, f.transport_error};
+      docs_[url] = f.ok ? Entry{true, std::move(f.value), "", false, f.exchanges}
+                        : Entry{false, {}, f.error.empty() ? "could not be fetched" : f.error, f.transport_error,
+                                f.exchanges};
     }
     // Every occurrence may now point into a loaded document.
     queue_targets(0);
@@ -206,7 +207,12 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch) {
   for (const auto& occ : occurrences) {
     Resolved r = resolve_ref(occ.doc_url, occ.ref);
     if (r.node) r = deref(r.doc_url, *r.node);
-    if (!r.node) out.push_back({display(occ.doc_url, occ.pointer + "/$ref"), occ.ref, r.reason, r.transport_error});
+    if (r.node) continue;
+    auto d = r.doc_url.empty() ? docs_.end() : docs_.find(r.doc_url);
+    bool document_failed = !r.doc_url.empty() && (d == docs_.end() || !d->second.loaded);
+    std::vector<int> failed = d != docs_.end() && !d->second.loaded ? d->second.exchanges : std::vector<int>{};
+    out.push_back({display(occ.doc_url, occ.pointer + "/$ref"), occ.ref, r.reason, r.transport_error,
+                   r.doc_url.empty() ? occ.doc_url : r.doc_url, document_failed, std::move(failed)});
   }
   return out;
 }
