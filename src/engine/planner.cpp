@@ -29,6 +29,10 @@ RequestSpec document_request(std::string url) {
   return s;
 }
 
+Target documented_target(const Settings& settings, const oas::PathPlan& plan) {
+  return Target{false, plan, plan.concrete == "/" ? settings.base_url : settings.base_url + plan.concrete};
+}
+
 http::Request build_request(const Settings& settings_, const RequestSpec& spec) {
   http::Request r;
   r.method = spec.method;

@@ -69,7 +69,8 @@ DEFAULT_PROFILE = {
     # A method the resource does not support:
     # 405 (with a correct Allow) | 405_no_allow | 404 | 501 | 200
     # | 405_omits (Allow lacks a documented method) | 405_lists_probed (Allow
-    # also names the method just refused)
+    # also names the method just refused) | 405_empty_allow ("Allow:" with no
+    # value, as Apache's TraceEnable Off answers TRACE)
     "unsupported": "405",
     # Documented methods (lower case) that are nevertheless answered with 405.
     "documented_405": [],
@@ -555,6 +556,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                              headers={"Allow": self.allow_for(methods, refused=method)})
         if mode == "405_no_allow":
             return self.send(405, problem(405, "Method Not Allowed"))
+        if mode == "405_empty_allow":
+            # the bare field "Allow:" (no space, no value), written as is
+            return self.send(405, problem(405, "Method Not Allowed"), headers={"Allow": None})
         if mode == "404":
             return self.send(404, problem(404, "Not Found"))
         if mode == "501":

@@ -61,7 +61,7 @@ TEST_CASE("an untrusted certificate: only the handshake checks are judged, the r
 
 TEST_CASE("per-path checks list the documented paths that could not be probed") {
   FakeRun run;
-  run.ev.not_probed = {"/gebouwen/{id}: no value for id (give --param id=VALUE)"};
+  run.ev.not_probed = {{"/gebouwen/{id}: no value for id (give --param id=VALUE)", true}};
   run.respond(engine::probe_request("GET", "https://api.example.nl/v1/"), 404);
   const auto& edition = *catalogue::Catalogue::builtin().edition("2.0.0");
   auto rules = engine::judge(run.ev, edition, engine::Mode::check);
