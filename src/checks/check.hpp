@@ -46,14 +46,17 @@ struct Param {
   std::string_view name;
   std::vector<std::string_view> values;
 };
+// Which documented paths a check probes (and lists as skip when they could not be probed).
+enum class PerPath { none, with_get, every };
 
 struct Check {
   std::string_view id{};
   unsigned needs = 0;
   // What `adrprobe rules` shows: a short name, what it sends, which outcome gives which verdict.
   std::string_view title{}, sends{}, passes{};
-  // Probes every documented path: the paths it could not probe are listed under it as skip.
-  bool per_path = false;
+  // Probes documented paths: the ones it could not probe are listed under it
+  // as skip (with_get: only paths with a GET operation; every: all paths).
+  PerPath per_path = PerPath::none;
   // Edition parameters the check understands (probes/edition-*.yaml: {id: TS-5, missing: fail}).
   std::vector<Param> params{};
   // Requests for the run as a whole (once per phase); nullptr when none.

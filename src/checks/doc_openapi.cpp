@@ -1,6 +1,7 @@
 // /core/doc-openapi (API-16): DO-1, DO-2, DO-3.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <regex>
 
 #include "checks/check.hpp"
@@ -40,15 +41,48 @@ CheckResult judge_do2(const Evidence& ev, const CheckRef& ref) {
     return {ref.id, Verdict::pass,
             fmt::format("every $ref resolves ({} external)", plural(externals, "document", "documents")),
             d.ref_exchanges};
+  // One entry per target document that could not be had and its cause ("GET
+  // https://x/common.yaml → 404" for 120 refs), else per target and cause (a
+  // pointer that misses, a cycle); the first ref of each named; every ref in details.
+  struct Group {
+    std::string document, reason, ref;
+    std::vector<const oas::Unresolved*> refs;
+  };
+  std::vector<Group> groups;
   bool all_transport = true;
-  std::vector<std::string> lines;
+  CheckResult out{ref.id, Verdict::fail, "", {}};
   for (const auto& u : d.unresolved) {
     all_transport = all_transport && u.transport_error;
-    lines.push_back(fmt::format("{} → '{}' ({})", u.where, u.ref, u.reason));
+    out.details.push_back(fmt::format("{} → '{}' ({})", u.where, u.ref, u.reason));
+    for (int id : u.exchanges)
+      if (std::find(out.exchanges.begin(), out.exchanges.end(), id) == out.exchanges.end()) out.exchanges.push_back(id);
+    std::string target = u.document_failed ? "" : u.ref;
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
+      return g.document == u.document && g.reason == u.reason && g.ref == target;
+    });
+    if (g == groups.end()) groups.push_back({u.document, u.reason, target, {&u}});
+    else g->refs.push_back(&u);
   }
-  return {ref.id, all_transport ? Verdict::error : Verdict::fail,
-          fmt::format("{} not resolved: {}", plural(d.unresolved.size(), "$ref", "$refs"), join(lines, "; ")),
-          d.ref_exchanges};
+  out.verdict = all_transport ? Verdict::error : Verdict::fail;
+  std::vector<std::string> parts;
+  for (const auto& g : groups) {
+    const auto& first = *g.refs.front();
+    if (g.refs.size() == 1) {
+      parts.push_back(fmt::format("{} → '{}' ({})", first.where, first.ref, g.reason));
+      continue;
+    }
+    if (!g.ref.empty()) {  // one target, written the same way each time
+      parts.push_back(fmt::format("'{}' ({}; {} $refs, the first at {})", g.ref, g.reason, g.refs.size(), first.where));
+      continue;
+    }
+    // A document that could not be had: the cause names it, unless it says it already.
+    std::string cause = g.reason.find(g.document) != std::string::npos ? g.reason : g.document + ": " + g.reason;
+    parts.push_back(fmt::format("{} ({} $refs, the first at {})", cause, g.refs.size(), first.where));
+  }
+  std::string causes = groups.size() > 1 ? fmt::format(" ({} causes)", groups.size()) : "";
+  std::string lead = fmt::format("{} not resolved{}: ", plural(d.unresolved.size(), "$ref", "$refs"), causes);
+  out.message = lead + join_within(parts, Findings::kMessageBytes > lead.size() + 40 ? Findings::kMessageBytes - lead.size() : 40);
+  return out;
 }
 
 CheckResult judge_do3(const Evidence& ev, const CheckRef& ref) {
@@ -100,7 +134,7 @@ extern const Check do2{
     .needs = document,
     .title = "Every $ref resolves",
     .sends = "external $refs fetched over HTTP(S) relative to the document URL, without user headers, recursively with cycle detection; local JSON pointers resolved with ~0, ~1 and percent decoding",
-    .passes = "all refs resolve: pass; otherwise fail, listing each unresolved ref with the JSON pointer where it stands",
+    .passes = "all refs resolve: pass; otherwise fail, grouping the unresolved refs by target document and cause (the first refs of each with the JSON pointer where they stand; every one in the JSON report's details)",
     .judge = judge_do2};
 extern const Check do3{
     .id = "DO-3",

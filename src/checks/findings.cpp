@@ -2,15 +2,52 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "util/strings.hpp"
+#include "util/url.hpp"
 
 namespace adrprobe::checks {
 
-void Findings::add(report::Verdict verdict, std::string message, std::vector<int> exchanges) {
-  items_.push_back({verdict, std::move(message), std::move(exchanges)});
+namespace {
+void append_unique(std::vector<int>& to, const std::vector<int>& ids) {
+  for (int id : ids)
+    if (std::find(to.begin(), to.end(), id) == to.end()) to.push_back(id);
+}
+}  // namespace
+
+std::string join_within(const std::vector<std::string>& parts, std::size_t max_bytes, std::size_t more) {
+  std::string out;
+  std::size_t used = 0;
+  for (const auto& p : parts) {
+    std::size_t left = parts.size() - used - 1 + more;
+    // Room for this part, and for the "(+N more)" tail when parts still follow.
+    std::size_t tail = left ? 20 : 0;
+    std::size_t need = (used ? 2 : 0) + p.size();
+    if (used && out.size() + need + tail > max_bytes) break;
+    out += (used ? "; " : "") + p;
+    ++used;
+  }
+  std::size_t rest = parts.size() - used + more;
+  if (rest) out += fmt::format("; … (+{} more)", rest);
+  return out;
 }
 
-report::CheckResult Findings::result(const std::string& pass_message, std::size_t shown) const {
+void Findings::add(report::Verdict verdict, std::string message, std::vector<int> exchanges) {
+  for (const auto& i : items_)
+    if (i.verdict == verdict && i.message == message && i.exchanges == exchanges && i.error.empty()) return;
+  items_.push_back({verdict, std::move(message), std::move(exchanges), "", ""});
+}
+
+void Findings::add_error(const http::Exchange& e) {
+  for (const auto& i : items_)
+    if (i.exchanges == std::vector<int>{e.id}) return;
+  std::string request = fmt::format("{} {}", e.method, url_path(e.url));
+  std::string error = e.error.value_or("no response");
+  items_.push_back({report::Verdict::error, fmt::format("{}: {}", request, error), {e.id}, request, error});
+}
+
+report::CheckResult Findings::result(const std::string& pass_message, std::size_t shown, std::size_t max_bytes) const {
   // Nothing found (no head/options/trace operation, no response lacking a
   // header) is a pass; checks with nothing to send say so before calling this.
   report::CheckResult out{id_, items_.empty() ? report::Verdict::pass : report::Verdict::skip, "", {}};
@@ -18,7 +55,7 @@ report::CheckResult Findings::result(const std::string& pass_message, std::size_
   if (out.verdict == report::Verdict::pass || out.verdict == report::Verdict::skip) {
     std::vector<std::string> skipped;
     for (const auto& i : items_) {
-      out.exchanges.insert(out.exchanges.end(), i.exchanges.begin(), i.exchanges.end());
+      append_unique(out.exchanges, i.exchanges);
       if (i.verdict == report::Verdict::skip) skipped.push_back(i.message);
     }
     out.message = out.verdict == report::Verdict::pass ? pass_message : "";
@@ -27,20 +64,38 @@ report::CheckResult Findings::result(const std::string& pass_message, std::size_
     return out;
   }
   // Lead with the findings at the worst verdict, then the other problems.
-  std::vector<std::string> parts;
-  std::size_t problems = 0;
+  // Transport errors with the same text are one entry.
+  struct Entry {
+    std::string message, error;
+    std::vector<std::string> requests;
+  };
+  std::vector<Entry> entries;
   for (int pass = 0; pass < 2; ++pass) {
     for (const auto& i : items_) {
       bool worst = i.verdict == out.verdict;
       bool problem = report::severity(i.verdict) > report::severity(report::Verdict::pass);
       if (!problem || (pass == 0) != worst) continue;
-      ++problems;
-      if (parts.size() < shown) parts.push_back(i.message);
-      out.exchanges.insert(out.exchanges.end(), i.exchanges.begin(), i.exchanges.end());
+      append_unique(out.exchanges, i.exchanges);
+      auto group = i.error.empty() ? entries.end()
+                                   : std::find_if(entries.begin(), entries.end(),
+                                                  [&](const Entry& e) { return e.error == i.error; });
+      if (group != entries.end()) group->requests.push_back(i.request);
+      else entries.push_back({i.message, i.error, i.error.empty() ? std::vector<std::string>{} : std::vector{i.request}});
     }
   }
-  out.message = join(parts, "; ");
-  if (problems > parts.size()) out.message += fmt::format("; … (+{} more)", problems - parts.size());
+  std::vector<std::string> parts;
+  for (const auto& e : entries) {
+    if (parts.size() >= shown) break;
+    if (e.requests.size() < 2) {
+      parts.push_back(e.message);
+      continue;
+    }
+    std::string which = e.requests.size() == 2
+                            ? fmt::format("{}, {}", e.requests[0], e.requests[1])
+                            : fmt::format("{}, {} and {} more", e.requests[0], e.requests[1], e.requests.size() - 2);
+    parts.push_back(fmt::format("{} requests: {} ({})", e.requests.size(), e.error, which));
+  }
+  out.message = join_within(parts, max_bytes, entries.size() - parts.size());
   return out;
 }
 

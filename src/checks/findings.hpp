@@ -4,26 +4,46 @@
 #include <string>
 #include <vector>
 
+#include "http/exchange.hpp"
 #include "report/model.hpp"
 
 namespace adrprobe::checks {
 
 class Findings {
  public:
+  // The text report shows a check's message up to 400 bytes: by default a
+  // message stays within this, cut between findings with "(+N more)".
+  static constexpr std::size_t kMessageBytes = 360;
+
   explicit Findings(std::string id) : id_(std::move(id)) {}
+  // One finding. The same finding twice (same message, same exchanges: two
+  // targets with one URL) is kept once.
   void add(report::Verdict verdict, std::string message, std::vector<int> exchanges = {});
+  // An exchange that got no response (error): findings with the same error
+  // text are one item of the message ("42 requests: Connection refused (...)").
+  void add_error(const http::Exchange& e);
   bool empty() const { return items_.empty(); }
-  // pass_message is used when every finding passed (or skipped).
-  report::CheckResult result(const std::string& pass_message, std::size_t shown = 5) const;
+  // Findings kept (after dropping repeats).
+  std::size_t size() const { return items_.size(); }
+  // pass_message is used when every finding passed (or skipped). At most
+  // `shown` findings are listed, and no more than fit in max_bytes.
+  report::CheckResult result(const std::string& pass_message, std::size_t shown = 5,
+                             std::size_t max_bytes = kMessageBytes) const;
 
  private:
   struct Item {
     report::Verdict verdict;
     std::string message;
     std::vector<int> exchanges;
+    std::string request;  // add_error: "GET /v1/a/"
+    std::string error;    // add_error: the transport error, the key of its group
   };
   std::string id_;
   std::vector<Item> items_;
 };
+
+// Joins parts with "; " as long as the result stays within max_bytes, then
+// "; … (+N more)" for the rest (N counts the parts left out plus `more`).
+std::string join_within(const std::vector<std::string>& parts, std::size_t max_bytes, std::size_t more = 0);
 
 }  // namespace adrprobe::checks

@@ -61,11 +61,14 @@ CheckResult judge_po1(const Evidence& ev, const CheckRef& ref) {
       return {ref.id, Verdict::fail, fmt::format("requires authentication: {}", f.message), ids};
     return {ref.id, Verdict::fail, f.message, ids};
   }
-  if (f.redirects > 0)
+  if (f.redirects > 0) {
+    std::vector<std::string> statuses;  // of each hop but the last, which served the document
+    for (std::size_t i = 0; i + 1 < f.chain.size(); ++i) statuses.push_back(std::to_string(ev.ex(f.chain[i]).status.value_or(0)));
     return {ref.id, Verdict::warn,
-            fmt::format("served only after {} to {}: {}", plural(f.redirects, "redirect", "redirects"), f.final_url,
-                        f.message),
+            fmt::format("served only after {} ({}) to {}: {}", plural(f.redirects, "redirect", "redirects"),
+                        join(statuses, ", "), f.final_url, f.message),
             ids};
+  }
   return {ref.id, Verdict::pass, f.message, ids};
 }
 

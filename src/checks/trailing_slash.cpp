@@ -26,11 +26,15 @@ CheckResult judge_nt1(const Evidence& ev, const CheckRef& ref) {
 // NT-2: GET {url}/, redirects not followed.
 RequestSpec slash(const Target& t) { return engine::probe_request("GET", t.url + "/"); }
 
-void plan_nt2(Planner& p, const engine::Settings&, const Target& t, const CheckRef& ref) { p.add(slash(t), ref.id); }
+void plan_nt2(Planner& p, const engine::Settings&, const Target& t, const CheckRef& ref) {
+  if (t.has_get()) p.add(slash(t), ref.id);
+}
 
 CheckResult judge_nt2(const Evidence& ev, const CheckRef& ref) {
   Findings f(ref.id);
+  std::size_t urls = 0;
   for (const auto& t : ev.targets) {
+    if (!t.has_get()) continue;
     const http::Result* r = ev.result(slash(t));
     if (!r) {
       f.add(Verdict::error, fmt::format("GET {}/ was not sent", url_path(t.url)));
@@ -40,11 +44,15 @@ CheckResult judge_nt2(const Evidence& ev, const CheckRef& ref) {
     const auto& e = ev.ex(id);
     std::string req = fmt::format("GET {}", url_path(e.url));
     if (e.error) {
-      f.add(Verdict::error, fmt::format("{}: {}", req, *e.error), {id});
+      f.add_error(e);
       continue;
     }
     int status = *e.status;
-    if (status == 404) f.add(Verdict::pass, "", {id});
+    if (status == 404) {
+      std::size_t before = f.size();
+      f.add(Verdict::pass, "", {id});
+      urls += f.size() - before;  // a URL probed for two targets (a documented '/') counts once
+    }
     else if (e.is_redirect()) {
       const std::string* loc = e.header("location");
       f.add(Verdict::fail, fmt::format("{} redirects to {} ({})", req, loc ? *loc : "(no Location)", status), {id});
@@ -53,7 +61,13 @@ CheckResult judge_nt2(const Evidence& ev, const CheckRef& ref) {
       f.add(Verdict::warn, fmt::format("{} → {}: behind authentication, supply -H", req, status), {id});
     else f.add(Verdict::fail, fmt::format("{} → {} (expected 404)", req, status), {id});
   }
-  return f.result(fmt::format("{} with a trailing slash answered 404", plural(ev.targets.size(), "URL", "URLs")));
+  CheckResult out = f.result(fmt::format("{} with a trailing slash answered 404", plural(urls, "URL", "URLs")));
+  // Every documented path answering 404 even without the slash says nothing about the API.
+  if (out.verdict == Verdict::pass && ev.all_documented_404()) {
+    out.verdict = Verdict::warn;
+    out.message = fmt::format("{} ({})", engine::kWrongBaseUrl, out.message);
+  }
+  return out;
 }
 
 }  // namespace
@@ -69,9 +83,9 @@ extern const Check nt2{
     .id = "NT-2",
     .needs = requests,
     .title = "Trailing slash is answered 404",
-    .sends = "GET {base}{path}/ for the base URL and every probed path, redirects not followed",
-    .passes = "404 pass; 3xx fail (redirects to <Location>); 2xx fail (served); 401/403 warn (behind authentication, supply -H); else fail",
-    .per_path = true,
+    .sends = "GET {base}{path}/ for the base URL and every probed path with a GET operation, redirects not followed",
+    .passes = "404 pass; 3xx fail (redirects to <Location>); 2xx fail (served); 401/403 warn (behind authentication, supply -H); else fail; warn where it would pass when every probed documented path answered GET with 404 (is the base URL right?)",
+    .per_path = PerPath::with_get,
     .plan_target = plan_nt2,
     .judge = judge_nt2};
 

@@ -228,12 +228,12 @@ CheckResult judge_ts6(const Evidence& ev, const CheckRef& ref) {
   return r;
 }
 
-// TS-7: CORS on an API resource: the first probed documented path that is not
-// the description document, else the base URL; with the run's random Origin.
+// TS-7: CORS on an API resource: the first probed documented path with a GET
+// that is not the description document, else the base URL; with the run's random Origin.
 RequestSpec cors(const engine::Settings& s, const std::vector<Target>& documented, const std::string& origin) {
   std::string url = s.base_url;
   for (const auto& t : documented)
-    if (!t.is_base && t.path.template_path != "/openapi.json" && t.path.template_path != "/openapi.yaml") {
+    if (!t.is_base && t.has_get() && t.path.template_path != "/openapi.json" && t.path.template_path != "/openapi.yaml") {
       url = t.url;
       break;
     }

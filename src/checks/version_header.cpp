@@ -1,6 +1,7 @@
 // /core/version-header (API-57): VH-1..VH-4.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
 #include <set>
 
@@ -72,9 +73,12 @@ CheckResult judge_vh3(const Evidence& ev, const CheckRef& ref) {
 CheckResult judge_vh4(const Evidence& ev, const CheckRef& ref) {
   // An intermediary (gateway, proxy) may answer these without the header.
   static const std::set<int> intermediary{401, 403, 429, 502, 503, 504};
-  std::size_t counted = 0, apart = 0;
-  Findings f(ref.id);
+  std::size_t counted = 0, apart = 0, lacking = 0;
+  // Lacking responses by what a reader sees ("GET /v1/openapi.json → 200" for PO-1's
+  // and PO-2's requests alike): listed once, with how many.
+  std::vector<std::pair<std::string, std::vector<int>>> lacking_by_text;
   int base = base_get_id(ev);
+  // The API's own responses: to requests under {base} (to_api), not external documents.
   for (const auto& e : ev.exchanges) {
     if (!e.to_api || !e.status || e.id == base) continue;
     if (e.header("api-version")) {
@@ -86,18 +90,27 @@ CheckResult judge_vh4(const Evidence& ev, const CheckRef& ref) {
       continue;
     }
     ++counted;
-    f.add(Verdict::warn, fmt::format("{} {} → {}", e.method, url_path(e.url), *e.status), {e.id});
+    ++lacking;
+    std::string text = fmt::format("{} {} → {}", e.method, url_path(e.url), *e.status);
+    auto same = std::find_if(lacking_by_text.begin(), lacking_by_text.end(), [&](const auto& l) { return l.first == text; });
+    if (same == lacking_by_text.end()) lacking_by_text.push_back({text, {e.id}});
+    else same->second.push_back(e.id);
   }
+  Findings f(ref.id);
+  for (auto& [text, ids] : lacking_by_text)
+    f.add(Verdict::warn, ids.size() > 1 ? fmt::format("{} (×{})", text, ids.size()) : text, ids);
   std::string apart_note =
       apart ? fmt::format(" ({} without it not counted: 401/403/429/502/503/504 may come from an intermediary)",
                           plural(apart, "response", "responses"))
             : "";
+  if (counted == 0) return {ref.id, Verdict::skip, "no responses to judge" + apart_note, {}};
+  std::string lead = fmt::format("{} of {} other responses lack API-Version: ", lacking, counted);
+  std::size_t room = Findings::kMessageBytes > lead.size() + apart_note.size() + 40
+                         ? Findings::kMessageBytes - lead.size() - apart_note.size()
+                         : 40;
   CheckResult r = f.result(fmt::format("all {} other responses carry API-Version{}", counted, apart_note),
-                           std::numeric_limits<std::size_t>::max());
-  if (r.verdict == Verdict::warn) {
-    std::size_t lacking = r.exchanges.size();  // one exchange per finding
-    r.message = fmt::format("{} of {} other responses lack API-Version: {}{}", lacking, counted, r.message, apart_note);
-  }
+                           std::numeric_limits<std::size_t>::max(), room);
+  if (r.verdict == Verdict::warn) r.message = lead + r.message + apart_note;
   return r;
 }
 
@@ -131,8 +144,8 @@ extern const Check vh4{
     .id = "VH-4",
     .needs = requests,
     .title = "Other responses carry API-Version",
-    .sends = "nothing more; inspects every other response the run received from the API",
-    .passes = "none lacking the header: pass; lacking ones warn, listed; 401, 403, 429, 502, 503 and 504 responses without it are counted apart (an intermediary MAY omit it) and do not warn",
+    .sends = "nothing more; inspects every other response the run received from the API (to requests under {base}, openapi.json included; not external documents)",
+    .passes = "none lacking the header: pass; lacking ones warn, listed; 401, 403, 429, 502, 503 and 504 responses without it are counted apart (an intermediary MAY omit it) and do not warn; no response counted: skip",
     .judge = judge_vh4};
 
 }  // namespace adrprobe::checks

@@ -96,7 +96,7 @@ CheckResult judge_uv2(const Evidence& ev, const CheckRef& ref) {
     std::string url = expand_server_url(s);
     std::string absolute = resolve_url(ev.document.url, url).value_or(url);
     UriVersion uv = uri_version(absolute);
-    std::string label = defaulted ? "no servers: the default '/' resolves to " + absolute
+    std::string label = defaulted ? "no servers: the default '/' (" + absolute + ")"
                                   : fmt::format("server '{}'", written);
     if (uv.too_precise) f.add(Verdict::fail, fmt::format("{} has '{}' (minor/patch in the URI)", label, *uv.too_precise));
     else if (!uv.major) f.add(Verdict::fail, fmt::format("{} has no v<major> segment", label));

@@ -42,6 +42,36 @@ std::optional<CheckResult> Evidence::transport_error(const std::string& id, int 
   return CheckResult{id, Verdict::error, describe(exchange_id), {exchange_id}};
 }
 
+std::size_t Evidence::all_documented_404() const {
+  std::size_t n = 0;
+  for (const auto& t : targets) {
+    if (t.is_base || !t.has_get()) continue;
+    const http::Exchange* e = last(probe_request("GET", t.url));
+    if (!e || e->status != 404) return 0;
+    ++n;
+  }
+  return n;
+}
+
+std::string Evidence::unreachable() const {
+  const auto& f = document.published_fetch;
+  if (!settings.live() || !f || !f->transport()) return "";
+  const http::Exchange* base_get = last(probe_request("GET", settings.base_url));
+  if (base_get && !base_get->error) return "";
+  const auto& e = base_get ? *base_get : ex(f->last_exchange());
+  return fmt::format("could not reach {}: {}", settings.base_url, transport_cause(e.error.value_or("no response")));
+}
+
+std::string transport_cause(const std::string& error) {
+  std::string cause = error;
+  // libcurl: "Failed to connect to <host> port <n>: <why>"
+  if (cause.rfind("Failed to connect to ", 0) == 0)
+    if (auto colon = cause.rfind(": "); colon != std::string::npos) cause = cause.substr(colon + 2);
+  if (cause.size() > 1 && cause[0] >= 'A' && cause[0] <= 'Z' && !(cause[1] >= 'A' && cause[1] <= 'Z'))
+    cause[0] = static_cast<char>(cause[0] - 'A' + 'a');
+  return cause;
+}
+
 const std::string* info_version(const oas::json& doc) {
   if (!doc.is_object()) return nullptr;
   auto info = doc.find("info");

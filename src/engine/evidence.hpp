@@ -52,6 +52,13 @@ struct Document {
   std::optional<oas::json> published_other;
 };
 
+// A documented path that could not be probed, and why ("/gebouwen/{id}: no value for id ...").
+struct NotProbed {
+  NotProbed(std::string text, bool has_get = true) : text(std::move(text)), has_get(has_get) {}
+  std::string text;
+  bool has_get;  // NT-2 and HM-1 would have probed it too, not only HM-2 and HM-3
+};
+
 struct Evidence {
   Settings settings;
   SemverGrammar semver = SemverGrammar::full;    // the edition's SemVer grammar
@@ -61,7 +68,7 @@ struct Evidence {
   Document document;
   std::vector<oas::PathPlan> paths;    // every documented path, in document order
   std::vector<Target> targets;         // probed: the base URL first (check only), then documented paths
-  std::vector<std::string> not_probed; // documented GET paths that could not be probed, with why
+  std::vector<NotProbed> not_probed;   // documented paths that could not be probed, with why
   std::string origin;                  // the random Origin of this run's CORS probes
   bool https = false;                  // the base URL's scheme
   std::optional<tls::Facts> tls;       // handshakes, when https
@@ -89,7 +96,20 @@ struct Evidence {
   std::string describe(int exchange_id) const;
   // error with the transport problem, when the exchange has one.
   std::optional<report::CheckResult> transport_error(const std::string& id, int exchange_id) const;
+  // How many probed documented paths with a GET there are, when every one of
+  // them answered GET with 404 (the base URL is then probably wrong); else 0.
+  std::size_t all_documented_404() const;
+  // Neither the base URL nor {base}/openapi.json answered, for transport
+  // reasons: "could not reach <base>: <cause>"; else "".
+  std::string unreachable() const;
 };
+
+// What NT-2 and HM-1 say where they would pass when all_documented_404().
+inline constexpr const char* kWrongBaseUrl = "every documented path answered 404 to GET: is the base URL right?";
+
+// The gist of a transport error for one line: "Failed to connect to h port 1:
+// Connection refused" → "connection refused".
+std::string transport_cause(const std::string& error);
 
 // {oas}.info.version when it is a string, else nullptr.
 const std::string* info_version(const oas::json& doc);

@@ -64,9 +64,12 @@ std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Editi
           r.checks.push_back({ref.id, Verdict::error, ev.client_cert_stop, {}});
         else r.checks.push_back(check->judge(ev, ref));
         if (observer) observer->check_done(r.checks.back());
-        // A check that probes every documented path lists the ones it could not probe.
-        if (mode == Mode::check && check->per_path && !ev.untrusted_stop && ev.client_cert_stop.empty())
-          for (const auto& n : ev.not_probed) r.checks.push_back({ref.id, Verdict::skip, "not probed: " + n, {}});
+        // A check that probes documented paths lists the ones it could not probe.
+        if (mode == Mode::check && check->per_path != checks::PerPath::none && !ev.untrusted_stop &&
+            ev.client_cert_stop.empty())
+          for (const auto& n : ev.not_probed)
+            if (n.has_get || check->per_path == checks::PerPath::every)
+              r.checks.push_back({ref.id, Verdict::skip, "not probed: " + n.text, {}});
       }
       r.verdict = report::aggregate(r.checks);
       r.summary = rule_summary(r);

@@ -30,6 +30,10 @@ RequestSpec document_request(std::string url) {
   return s;
 }
 
+Target documented_target(const Settings& settings, const oas::PathPlan& plan) {
+  return Target{false, plan, plan.concrete == "/" ? settings.base_url : settings.base_url + plan.concrete};
+}
+
 http::Request build_request(const Settings& settings_, const RequestSpec& spec) {
   http::Request r;
   r.method = spec.method;
@@ -38,7 +42,8 @@ http::Request build_request(const Settings& settings_, const RequestSpec& spec) 
   r.headers.insert(r.headers.end(), spec.extra_headers.begin(), spec.extra_headers.end());
   r.max_redirects = spec.max_redirects;
   if (spec.body == BodyLimit::document) r.body_limit = settings_.limits.max_document_bytes + 1;
-  r.to_api = settings_.live() && same_origin(spec.url, settings_.base_url);
+  // The API's own responses: under {base} (a document elsewhere on its host is not one).
+  r.to_api = settings_.live() && under_base(spec.url, settings_.base_url);
   return r;
 }
 

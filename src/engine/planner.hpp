@@ -39,7 +39,14 @@ struct Target {
   bool is_base = false;
   oas::PathPlan path;  // empty for the base URL
   std::string url;
+  // The base URL, or a documented path with a GET operation: what NT-2, HM-1
+  // and the GET-based checks probe. HM-2 and HM-3 probe every target.
+  bool has_get() const { return is_base || path.has_get(); }
 };
+
+// The target of a documented path whose parameters could be filled in (a
+// documented "/" is the base URL itself).
+Target documented_target(const Settings& settings, const oas::PathPlan& plan);
 
 // The HTTP request a spec stands for, with the run's headers and limits.
 http::Request build_request(const Settings& settings, const RequestSpec& spec);

@@ -3,6 +3,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <future>
 #include <random>
 
@@ -85,7 +86,7 @@ report::Report assemble(const Settings& s, const catalogue::Edition& edition, Se
   return rep;
 }
 
-// Why a documented GET path is not probed.
+// Why a documented path is not probed.
 std::string not_probed_reason(const oas::PathPlan& p) {
   if (p.template_path.empty() || p.template_path.front() != '/') return "does not begin with '/' (see DO-3)";
   std::vector<std::string> hints;
@@ -148,19 +149,26 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, O
   std::size_t sent = session.client.exchanges().size();
   std::size_t budget = cs.max_exchanges > sent + 16 ? cs.max_exchanges - sent - 16 : 0;
   std::size_t capped = 0, left_out = 0;
-  std::vector<Target> documented;
+  // --max-paths takes the first N probable paths in document order, with or
+  // without GET. Paths with a GET are planned first, in document order (their
+  // requests go out as they always did), then the others (HM-2 and HM-3 only).
+  std::vector<const oas::PathPlan*> chosen;
   for (const auto& p : ev.paths) {
-    if (!p.has_get()) continue;
     if (!p.probed()) {
-      ev.not_probed.push_back(fmt::format("{}: {}", p.template_path, not_probed_reason(p)));
-      notes.push_back("not probed: " + ev.not_probed.back());
+      ev.not_probed.emplace_back(fmt::format("{}: {}", p.template_path, not_probed_reason(p)), p.has_get());
+      notes.push_back("not probed: " + ev.not_probed.back().text);
       continue;
     }
-    if (s.max_paths && documented.size() >= s.max_paths) {
+    if (s.max_paths && chosen.size() >= s.max_paths) {
       ++left_out;
       continue;
     }
-    Target t{false, p, p.concrete == "/" ? s.base_url : s.base_url + p.concrete};
+    chosen.push_back(&p);
+  }
+  std::stable_partition(chosen.begin(), chosen.end(), [](const oas::PathPlan* p) { return p->has_get(); });
+  std::vector<Target> documented;
+  for (const oas::PathPlan* p : chosen) {
+    Target t = documented_target(s, *p);
     std::size_t before = planner.size();
     for (const auto& [c, ref] : checks)
       if (c->plan_target) c->plan_target(planner, s, t, ref);
@@ -198,8 +206,23 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, O
     ev.client_cert_stop = client_cert_refusal(ev.tls, ev.exchanges, cert_given);
     if (!ev.client_cert_stop.empty()) notes.insert(notes.begin(), ev.client_cert_stop);
   }
+  // The API's responses are those under {base}: a redirect may have left it
+  // (the client drops to_api only when it leaves the origin).
+  for (auto& e : ev.exchanges) e.to_api = e.to_api && under_base(e.url, s.base_url);
+
+  // What concerns the whole report comes first.
+  std::vector<std::string> leading;
+  std::string unreachable = ev.untrusted_stop || !ev.client_cert_stop.empty() ? "" : ev.unreachable();
+  if (!unreachable.empty()) leading.push_back(unreachable);
+  if (std::size_t n = ev.all_documented_404())
+    leading.push_back(fmt::format("every probed documented path ({}) answered 404 to GET: is the base URL {} right?", n,
+                                  s.base_url));
+  notes.insert(notes.begin(), leading.begin(), leading.end());
+
   auto rules = judge(ev, edition, Mode::check, observer);
   report::Report rep = assemble(s, edition, session, ev, std::move(rules), std::move(notes));
+  rep.leading_notes = leading.size();
+  rep.unreachable = !unreachable.empty();
   rep.base_url = s.base_url;
   rep.headline = ev.client_cert_stop;
   rep.openapi_url = ev.document.docs ? ev.document.url : s.openapi.value_or(s.base_url + "/openapi.json");

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -27,6 +28,7 @@ struct Pending {
   Request request;
   std::size_t index;  // which result this belongs to
   int redirects_left;
+  int exchange_id = 0;  // a retry: the exchange it keeps (one request, one exchange)
 };
 
 struct Transfer {
@@ -129,6 +131,34 @@ std::string host_key_of(const std::string& url) {
 
 
 
+// A failure on a reused connection that a server breaking HTTP framing causes
+// (a body after a HEAD response is read as the next response: "Received HTTP/0.9
+// when not allowed"). Such a request is sent once more, on a fresh connection.
+bool framing_failure(CURLcode code) {
+  return code == CURLE_WEIRD_SERVER_REPLY || code == CURLE_UNSUPPORTED_PROTOCOL || code == CURLE_RECV_ERROR ||
+         code == CURLE_GOT_NOTHING || code == CURLE_SEND_ERROR;
+}
+
+// The transport error of a failed transfer. What differs between otherwise
+// identical failures (" after 3 ms") is left out, so they read the same; a
+// refused connection says so instead of "Couldn't connect to server".
+std::string transport_error(CURLcode code, const char* errbuf, long os_errno) {
+  std::string text = errbuf[0] ? std::string(errbuf) : std::string(curl_easy_strerror(code));
+  for (auto at = text.find(" after "); at != std::string::npos; at = text.find(" after ", at + 1)) {
+    std::size_t digits = at + 7, end = digits;
+    while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
+    if (end > digits && text.compare(end, 3, " ms") == 0) {
+      text.erase(at, end + 3 - at);
+      break;
+    }
+  }
+  const std::string generic = ": Couldn't connect to server";
+  if (code == CURLE_COULDNT_CONNECT && os_errno > 0 && text.size() > generic.size() &&
+      text.compare(text.size() - generic.size(), generic.size(), generic) == 0)
+    text = text.substr(0, text.size() - generic.size()) + ": " + std::strerror(static_cast<int>(os_errno));
+  return text;
+}
+
 void global_init() {
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
@@ -176,14 +206,25 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     ++done;
     if (on_exchange) on_exchange(ex, done, done + queue.size() + active.size());
   };
+  // A retry keeps the exchange of its first attempt, emptied.
+  auto exchange_for = [&](const Pending& p) -> Exchange& {
+    if (!p.exchange_id) return record(p);
+    Exchange& ex = exchanges_[static_cast<std::size_t>(p.exchange_id - 1)];
+    ex.status.reset();
+    ex.response_headers.clear();
+    ex.error.reset();
+    ex.body.clear();
+    ex.body_truncated = false;
+    return ex;
+  };
   auto fail_unsent = [&](const Pending& p, const std::string& why) {
-    Exchange& ex = record(p);
+    Exchange& ex = exchange_for(p);
     ex.error = why;
     finish(ex);
   };
 
   auto start = [&](Pending p) {
-    if (exchanges_.size() >= settings_.max_exchanges) {
+    if (!p.exchange_id && exchanges_.size() >= settings_.max_exchanges) {
       fail_unsent(p, fmt::format("request cap reached ({} requests)", settings_.max_exchanges));
       return;
     }
@@ -193,7 +234,7 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
       return;
     }
     auto t = std::make_unique<Transfer>();
-    Exchange& ex = record(p);
+    Exchange& ex = exchange_for(p);
     t->exchange_id = ex.id;
     t->body = &ex.body;
     t->limit = p.request.body_limit;
@@ -216,6 +257,10 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, on_progress);
     curl_easy_setopt(e, CURLOPT_XFERINFODATA, t.get());
     curl_easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
+    if (p.exchange_id) {  // the retry after a framing failure: a connection of its own
+      curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, 1L);
+      curl_easy_setopt(e, CURLOPT_FORBID_REUSE, 1L);
+    }
     auto left = std::chrono::duration<double>(settings_.deadline - Clock::now()).count();
     double timeout = std::max(0.001, std::min(settings_.timeout_s, left));
     t->deadline_bound = left < settings_.timeout_s;
@@ -277,6 +322,15 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     curl_easy_getinfo(t->easy, CURLINFO_TOTAL_TIME_T, &total_us);
     ex.duration_ms = static_cast<double>(total_us) / 1000.0;
     bool got_response = status > 0 && (code == CURLE_OK || (code == CURLE_WRITE_ERROR && t->truncated));
+    long connects = -1;
+    curl_easy_getinfo(t->easy, CURLINFO_NUM_CONNECTS, &connects);
+    if (!got_response && framing_failure(code) && connects == 0 && !t->pending.exchange_id) {
+      // Failed on a reused connection: once more on a fresh one, as the same exchange.
+      Pending again = t->pending;
+      again.exchange_id = t->exchange_id;
+      queue.push_front(std::move(again));
+      return;
+    }
     if (got_response) {
       ex.status = static_cast<int>(status);
       curl_header* prev = nullptr;
@@ -298,7 +352,9 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     } else if (code == CURLE_OPERATION_TIMEDOUT && (t->deadline_bound || Clock::now() >= settings_.deadline)) {
       ex.error = "deadline reached";
     } else {
-      ex.error = t->errbuf[0] ? std::string(t->errbuf) : std::string(curl_easy_strerror(code));
+      long os_errno = 0;
+      curl_easy_getinfo(t->easy, CURLINFO_OS_ERRNO, &os_errno);
+      ex.error = transport_error(code, t->errbuf, os_errno);
       if (code == CURLE_OPERATION_TIMEDOUT) ex.error = fmt::format("timeout after {:g} s (--timeout)", t->timeout_s);
     }
     finish(ex);
@@ -308,6 +364,7 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
       if (auto next = resolve_url(ex.url, *location)) {
         Pending hop = t->pending;
         hop.redirects_left--;
+        hop.exchange_id = 0;  // a new exchange
         if (!same_origin(*next, ex.url)) {
           hop.request.headers.clear();  // never leak headers to another origin (or over a downgrade)
           hop.request.to_api = false;   // nor count its answer as the API's

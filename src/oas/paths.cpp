@@ -83,10 +83,25 @@ std::vector<PathPlan> enumerate_paths(const DocumentSet& docs, const std::map<st
       for (auto op = extra->begin(); op != extra->end(); ++op) plan.methods.insert(to_upper(op.key()));
     std::map<std::string, std::optional<std::string>> values;
     if (auto p = item.node->find("parameters"); p != item.node->end()) gather_path_params(docs, item.doc_url, *p, values);
-    if (auto get = item.node->find("get"); get != item.node->end()) {
-      Resolved op = docs.deref(item.doc_url, *get);
-      if (op.node && op.node->is_object())
-        if (auto p = op.node->find("parameters"); p != op.node->end()) gather_path_params(docs, op.doc_url, *p, values);
+    // The GET operation's parameters override the path item's; the other
+    // operations' only give values still missing (a POST-only path is probed too).
+    for (const auto& key : operation_keys()) {
+      auto it_op = item.node->find(key);
+      if (it_op == item.node->end()) continue;
+      Resolved op = docs.deref(item.doc_url, *it_op);
+      if (!op.node || !op.node->is_object()) continue;
+      auto p = op.node->find("parameters");
+      if (p == op.node->end()) continue;
+      if (key == "get") {
+        gather_path_params(docs, op.doc_url, *p, values);
+        continue;
+      }
+      std::map<std::string, std::optional<std::string>> more;
+      gather_path_params(docs, op.doc_url, *p, more);
+      for (auto& [name, value] : more) {
+        auto& have = values[name];
+        if (!have) have = std::move(value);
+      }
     }
     // Fill each {name}; a '{' without its '}' is kept as text.
     std::string concrete;

@@ -18,13 +18,15 @@ struct PathPlan {
   std::set<std::string> methods;      // documented operations, upper case ("GET", "POST", ...)
   std::vector<std::string> missing;   // path parameters without a value
   bool has_get() const { return methods.count("GET") > 0; }
-  // A path key must begin with '/' (a key that does not is reported by DO-3, not probed).
-  bool probed() const { return has_get() && missing.empty() && !template_path.empty() && template_path.front() == '/'; }
+  // Every path parameter has a value, and the key begins with '/' (a key that
+  // does not is reported by DO-3, not probed). With or without a GET.
+  bool probed() const { return missing.empty() && !template_path.empty() && template_path.front() == '/'; }
 };
 
 // Every path of doc.paths in document order. Values for path parameters come
 // from params (--param), else the parameter's example, examples, or its
-// schema's example, default or first enum value.
+// schema's example, default or first enum value, declared on the path item or
+// on any of its operations (GET first, then the others in operation_keys order).
 std::vector<PathPlan> enumerate_paths(const DocumentSet& docs, const std::map<std::string, std::string>& params);
 
 }  // namespace adrprobe::oas

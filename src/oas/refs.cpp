@@ -113,7 +113,7 @@ void collect(const std::string& doc_url, const json& node, const std::string& po
 
 DocumentSet::DocumentSet(std::string root_url, json root, Limits limits)
     : root_url_(std::move(root_url)), limits_(limits) {
-  docs_[root_url_] = Entry{true, std::move(root), "", false};
+  docs_[root_url_] = Entry{true, std::move(root), "", false, {}};
 }
 
 DocumentSet::Target DocumentSet::split_ref(const std::string& doc_url, const std::string& ref) const {
@@ -276,9 +276,9 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
     std::vector<std::string> batch;
     for (const auto& url : needed) {
       if (docs_.size() - 1 + batch.size() >= limits_.max_external_documents) {
-        docs_[url] = Entry{false, {}, fmt::format("not fetched: more than {} external documents", limits_.max_external_documents), false};
+        docs_[url] = Entry{false, {}, fmt::format("not fetched: more than {} external documents", limits_.max_external_documents), false, {}};
       } else if (closure_bytes >= limits_.max_closure_bytes) {
-        docs_[url] = Entry{false, {}, over_budget, false};
+        docs_[url] = Entry{false, {}, over_budget, false, {}};
       } else if (batch.size() < per_wave) {
         batch.push_back(url);
       }
@@ -289,13 +289,14 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
       auto& f = fetched[url];
       exchanges_.insert(exchanges_.end(), f.exchanges.begin(), f.exchanges.end());
       if (f.bytes > limits_.max_closure_bytes - closure_bytes) {
-        docs_[url] = Entry{false, {}, over_budget, false};
+        docs_[url] = Entry{false, {}, over_budget, false, {}};
         overflow = true;
         continue;
       }
       closure_bytes += f.bytes;
-      docs_[url] = f.ok ? Entry{true, std::move(f.value), "", false}
-                        : Entry{false, {}, f.error.empty() ? "could not be fetched" : f.error, f.transport_error};
+      docs_[url] = f.ok ? Entry{true, std::move(f.value), "", false, f.exchanges}
+                        : Entry{false, {}, f.error.empty() ? "could not be fetched" : f.error, f.transport_error,
+                                f.exchanges};
     }
     if (overflow) closure_bytes = limits_.max_closure_bytes;  // nothing more is fetched
     // The refs waiting for these documents may now point into them.
@@ -346,7 +347,12 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
       memo_.value[p] = result;
       on_path.erase(p);
     }
-    if (!result.node) out.push_back({display(occ.doc_url, occ.pointer + "/$ref"), occ.ref, result.reason, result.transport_error});
+    if (result.node) continue;
+    auto d = result.doc_url.empty() ? docs_.end() : docs_.find(result.doc_url);
+    bool document_failed = !result.doc_url.empty() && (d == docs_.end() || !d->second.loaded);
+    std::vector<int> failed = d != docs_.end() && !d->second.loaded ? d->second.exchanges : std::vector<int>{};
+    out.push_back({display(occ.doc_url, occ.pointer + "/$ref"), occ.ref, result.reason, result.transport_error,
+                   result.doc_url.empty() ? occ.doc_url : result.doc_url, document_failed, std::move(failed)});
   }
   return out;
 }

@@ -19,6 +19,9 @@ struct Unresolved {
   std::string ref;     // the $ref value as written
   std::string reason;  // why it does not resolve
   bool transport_error = false;  // a document could not be fetched for transport reasons (or the deadline)
+  std::string document;          // the document the ref leads into (where resolution stopped)
+  bool document_failed = false;  // that document could not be had at all (fetch, parse, limit)
+  std::vector<int> exchanges;    // the failed fetch of that document, when it was fetched
 };
 
 struct FetchedDocument {
@@ -71,6 +74,7 @@ class DocumentSet {
     json value;
     std::string error;
     bool transport_error = false;
+    std::vector<int> exchanges;  // its fetch
   };
   struct Target {
     std::string doc_url;

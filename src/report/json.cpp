@@ -75,7 +75,8 @@ json to_json(const Report& r) {
   j["duration_ms"] = r.duration_ms;
   j["score"] = {{"pass", r.score.pass},   {"warn", r.score.warn},
                 {"fail", r.score.fail},   {"error", r.score.error},
-                {"applicable", r.score.applicable}, {"percent", r.score.percent}};
+                {"applicable", r.score.applicable},
+                {"percent", r.score.percent ? json(*r.score.percent) : json(nullptr)}};
   json rules = json::array();
   for (const auto& rule : r.rules) {
     json jr;
@@ -88,8 +89,11 @@ json to_json(const Report& r) {
     jr["summary"] = rule.summary;
     if (rule.change) jr["change"] = *rule.change;
     json checks = json::array();
-    for (const auto& c : rule.checks)
-      checks.push_back({{"id", c.id}, {"verdict", to_string(c.verdict)}, {"message", c.message}, {"exchanges", c.exchanges}});
+    for (const auto& c : rule.checks) {
+      json jc{{"id", c.id}, {"verdict", to_string(c.verdict)}, {"message", c.message}, {"exchanges", c.exchanges}};
+      if (!c.details.empty()) jc["details"] = c.details;
+      checks.push_back(std::move(jc));
+    }
     jr["checks"] = checks;
     jr["hints"] = rule.hints;
     if (!rule.review.empty()) jr["review"] = rule.review;

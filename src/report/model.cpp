@@ -55,20 +55,22 @@ Score compute_score(const std::vector<RuleResult>& rules) {
     }
   }
   s.applicable = s.pass + s.warn + s.fail + s.error;
-  s.percent = s.applicable == 0 ? 0.0 : std::round(1000.0 * (s.pass + s.warn) / s.applicable) / 10.0;
+  // A score of only errors says nothing about the API: no percent.
+  if (s.pass + s.warn + s.fail > 0) s.percent = std::round(1000.0 * (s.pass + s.warn) / s.applicable) / 10.0;
   return s;
 }
 
 int exit_status(const Report& report, FailOn fail_on) {
-  bool at_level = false, any_error = false, any_fail = false;
+  bool at_level = false, any_error = false;
   for (const auto& r : report.rules) {
     if (r.verdict == Verdict::error) any_error = true;
-    if (r.verdict == Verdict::fail) any_fail = true;
     if (fail_on == FailOn::fail && r.verdict == Verdict::fail) at_level = true;
     if (fail_on == FailOn::warn && severity(r.verdict) >= severity(Verdict::warn)) at_level = true;
   }
   if (at_level) return 1;
-  return any_error && !any_fail ? 3 : 0;  // 3: nothing failed, but something could not be completed
+  // 3: nothing at the --fail-on level, but something could not be completed
+  // (under --fail-on never a fail does not hide an error).
+  return any_error ? 3 : 0;
 }
 
 }  // namespace adrprobe::report

@@ -18,10 +18,16 @@ int severity(Verdict v);
 Verdict worst(Verdict a, Verdict b);
 
 struct CheckResult {
+  CheckResult() = default;
+  CheckResult(std::string id, Verdict verdict, std::string message, std::vector<int> exchanges = {})
+      : id(std::move(id)), verdict(verdict), message(std::move(message)), exchanges(std::move(exchanges)) {}
   std::string id;
   Verdict verdict = Verdict::skip;
   std::string message;
   std::vector<int> exchanges;
+  // The complete list behind a message that shows only the first few (one
+  // item a line, e.g. every unresolved $ref of DO-2); in JSON only.
+  std::vector<std::string> details;
 };
 
 struct RuleResult {
@@ -41,7 +47,8 @@ struct RuleResult {
 
 struct Score {
   int pass = 0, warn = 0, fail = 0, error = 0, applicable = 0;
-  double percent = 0;
+  // nullopt when no technical rule got pass, warn or fail (JSON null, shown n/a).
+  std::optional<double> percent;
 };
 
 struct Report {
@@ -62,6 +69,12 @@ struct Report {
   // The one run fact a reader must see first, at the top (also the first note):
   // the server requires a client certificate.
   std::string headline;
+  // The first `leading_notes` notes say something about the whole report (the
+  // target could not be reached, the base URL looks wrong): shown first.
+  std::size_t leading_notes = 0;
+  // Neither the base URL nor the document answered (transport): the first note
+  // says why, and the checks that could not run need no line each.
+  bool unreachable = false;
   int paths_probed = 0;
 };
 
@@ -71,7 +84,8 @@ Verdict aggregate(const std::vector<CheckResult>& checks);
 Score compute_score(const std::vector<RuleResult>& rules);
 
 enum class FailOn { fail, warn, never };
-// Exit status of CLI.md: 0 ok, 1 a rule at/above fail_on, 3 an error otherwise.
+// Exit status of CLI.md: 0 ok, 1 a rule at/above fail_on, else 3 when a rule is
+// error (with --fail-on never too, whatever failed), else 0.
 int exit_status(const Report& report, FailOn fail_on);
 
 }  // namespace adrprobe::report

@@ -40,7 +40,10 @@ void Redactor::apply(Report& r) const {
   for (auto& rule : r.rules) {
     fix(rule.summary);
     for (auto& h : rule.hints) fix(h);
-    for (auto& c : rule.checks) fix(c.message);
+    for (auto& c : rule.checks) {
+      fix(c.message);
+      for (auto& d : c.details) fix(d);
+    }
   }
   for (auto& e : r.exchanges) {
     fix(e.url);

@@ -67,6 +67,13 @@ std::string render_text(const Report& r, const RenderOptions& style) {
   }
   // Shown even with -q: without it the verdicts below make no sense.
   if (!r.headline.empty()) line(paint(fmt::format(" Note     {}", r.headline), "1"));
+  // What concerns the whole report (the target could not be reached, the base
+  // URL looks wrong) comes before everything else.
+  std::size_t leading = std::min(r.leading_notes, r.notes.size());
+  if (leading) {
+    line("");
+    for (std::size_t i = 0; i < leading; ++i) line(paint(" " + r.notes[i], "1;33"));
+  }
   if (r.tls && style.verbosity >= 0) {
     const tls::Facts& t = *r.tls;
     std::string where = (t.host.find(':') != std::string::npos ? "[" + t.host + "]" : t.host) + ":" + std::to_string(t.port);
@@ -126,6 +133,8 @@ std::string render_text(const Report& r, const RenderOptions& style) {
       for (const auto& c : rule.checks) {
         bool show = style.verbosity > 0 || severity(c.verdict) > severity(Verdict::pass) ||
                     (c.verdict == Verdict::skip && style.verbosity >= 0 && !ok);
+        // Unreachable: the line at the top says why these could not run (-v shows each).
+        if (r.unreachable && c.verdict == Verdict::error && style.verbosity <= 0) show = false;
         if (!show) continue;
         std::string message = style.verbosity > 0 ? c.message : truncate_utf8(c.message, 400);
         line(fmt::format("         {:<5}{} {}", c.id, paint(to_string(c.verdict), color_of(c.verdict)), message));
@@ -136,14 +145,15 @@ std::string render_text(const Report& r, const RenderOptions& style) {
       }
     }
   }
-  if (!r.notes.empty() && style.verbosity >= 0) {
+  if (r.notes.size() > leading && style.verbosity >= 0) {
     line("");
     line(paint(" Notes", "1"));
-    for (const auto& n : r.notes) line("  " + n);
+    for (std::size_t i = leading; i < r.notes.size(); ++i) line("  " + r.notes[i]);
   }
   line("");
-  line(fmt::format(" {}  {:.1f} %  {} pass · {} warn · {} fail · {} error of {} applicable technical rules",
-                   paint("Score", "1"), r.score.percent, r.score.pass, r.score.warn, r.score.fail, r.score.error,
+  std::string percent = r.score.percent ? fmt::format("{:.1f} %", *r.score.percent) : "n/a";
+  line(fmt::format(" {}  {}  {} pass · {} warn · {} fail · {} error of {} applicable technical rules",
+                   paint("Score", "1"), percent, r.score.pass, r.score.warn, r.score.fail, r.score.error,
                    r.score.applicable));
   return out;
 }

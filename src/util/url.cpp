@@ -87,6 +87,15 @@ bool same_origin(const std::string& a, const std::string& b) {
   return x && y && to_lower(x->origin()) == to_lower(y->origin());
 }
 
+bool under_base(const std::string& url, const std::string& base) {
+  auto x = parse_url(url), y = parse_url(base);
+  if (!x || !y || to_lower(x->origin()) != to_lower(y->origin())) return false;
+  std::string prefix = y->path;
+  while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
+  if (x->path.compare(0, prefix.size(), prefix) != 0) return false;
+  return x->path.size() == prefix.size() || x->path[prefix.size()] == '/';
+}
+
 std::string strip_trailing_slash(std::string url) {
   while (url.size() > 1 && url.back() == '/') url.pop_back();
   return url;

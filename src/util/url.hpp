@@ -26,6 +26,9 @@ std::optional<Url> parse_url(const std::string& text, std::string* error = nullp
 std::optional<std::string> resolve_url(const std::string& base, const std::string& reference);
 // Same scheme, host and port (headers may follow a redirect only then).
 bool same_origin(const std::string& a, const std::string& b);
+// url is under base: same origin, and url's path equal to base's path or below
+// it ("/v1", "/v1/", "/v1/x" are under "/v1"; "/v10" and "/other" are not).
+bool under_base(const std::string& url, const std::string& base);
 // Base URL as the user gave it, without a trailing slash ("{base}" in probes.md).
 std::string strip_trailing_slash(std::string url);
 // Path of an absolute URL (for short messages: "GET /v1/gebouwen/").

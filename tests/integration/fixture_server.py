@@ -69,7 +69,8 @@ DEFAULT_PROFILE = {
     # A method the resource does not support:
     # 405 (with a correct Allow) | 405_no_allow | 404 | 501 | 200
     # | 405_omits (Allow lacks a documented method) | 405_lists_probed (Allow
-    # also names the method just refused)
+    # also names the method just refused) | 405_empty_allow ("Allow:" with no
+    # value, as Apache's TraceEnable Off answers TRACE)
     "unsupported": "405",
     # Documented methods (lower case) that are nevertheless answered with 405.
     "documented_405": [],
@@ -92,6 +93,10 @@ DEFAULT_PROFILE = {
     "delay_paths": None,
     # Not HTTP at all: answer every connection with these bytes, then close.
     "garbage": False,
+    # Broken framing, as Django's development server: a HEAD answer carries its
+    # body too (in a write of its own) and the connection stays open, so the
+    # next request on it reads that body first.
+    "head_body": False,
     # Requests whose path matches no route get this status.
     "not_found_status": 404,
 }
@@ -360,8 +365,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if status not in (204, 304) and "Content-Length" not in headers:
             headers["Content-Length"] = str(len(body))
         for name, val in headers.items():
-            self.send_header(name, val)
+            if val is None:  # a field without a value: "Name:" and nothing after the colon
+                self._headers_buffer.append(("%s:\r\n" % name).encode("latin-1"))
+            else:
+                self.send_header(name, val)
         self.end_headers()
+        if self.command == "HEAD" and p["head_body"] and isinstance(body, (bytes, bytearray)):
+            self.wfile.flush()
+            time.sleep(0.05)  # the client has taken the head as a whole answer by now
+            self.wfile.write(body)
+            return
         if self.command == "HEAD" or status in (204, 304):
             return
         if isinstance(body, (bytes, bytearray)):
@@ -543,6 +556,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                              headers={"Allow": self.allow_for(methods, refused=method)})
         if mode == "405_no_allow":
             return self.send(405, problem(405, "Method Not Allowed"))
+        if mode == "405_empty_allow":
+            # the bare field "Allow:" (no space, no value), written as is
+            return self.send(405, problem(405, "Method Not Allowed"), headers={"Allow": None})
         if mode == "404":
             return self.send(404, problem(404, "Not Found"))
         if mode == "501":

@@ -79,6 +79,35 @@ class Unreachable(ProbeCase):
         ts = harness.rule(report, "/core/transport-security")["verdict"]
         self.assertEqual(run.rc, 1 if ts == "fail" else 3, run.describe())
 
+    def test_said_once_at_the_top_of_the_text_report(self):
+        # probes.md: "the report says so once, at the top, with the cause";
+        # identical transport errors are not repeated per request
+        with harness.closed_port() as url:
+            run = run_adrprobe(harness.check_args(url, ("--timeout", "2", "--no-color"), "1.0", fmt="text"), timeout=60)
+        out = run.stdout
+        line = "could not reach %s: connection refused" % url
+        self.assertEqual(out.count(line), 1, out)
+        self.assertLess(out.find(line), out.find("Technical rules"), out)
+        self.assertEqual(out.count("Connection refused"), 0, out)
+        self.assertIn("Score  n/a", out)  # 1.0 has no transport rule to fail an http:// URL
+        self.assertLess(len(out.splitlines()), 45, out)
+
+    def test_json_says_it_first_in_notes_and_percent_is_null(self):
+        with harness.closed_port() as url:
+            run = run_adrprobe(harness.check_args(url, ("--timeout", "2"), "1.0"), timeout=60)
+        report = run.json()
+        self.assertEqual(report["notes"][0], "could not reach %s: connection refused" % url)
+        self.assertIsNone(report["score"]["percent"])
+        hm1 = harness.checks(report, "API-03", "HM-1")[0]
+        self.assertTrue(hm1["message"].startswith("2 requests: "), hm1["message"])
+
+    def test_fail_on_never_is_3_with_errors(self):
+        # CLI.md: 3 when a rule could not be completed; under --fail-on never the
+        # transport rule's fail (http://) does not hide it
+        with harness.closed_port() as url:
+            run = run_adrprobe(harness.check_args(url, ("--timeout", "2", "--fail-on", "never")), timeout=60)
+        self.assertEqual(run.rc, 3, run.describe())
+
     def test_report_file_is_still_written(self):
         with tempfile.TemporaryDirectory() as tmp, harness.closed_port() as url:
             path = Path(tmp, "r.json")

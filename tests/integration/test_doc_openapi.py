@@ -120,6 +120,37 @@ class DO2(ProbeCase):
         p = probe(profile)
         self.assertCheck(p.report, DO, "DO-2", "fail")
 
+    def test_unresolved_refs_are_grouped_by_document_and_cause(self):
+        # 40 refs into two missing documents and one into a document that exists:
+        # one entry per document, the whole list in the JSON report's details, and
+        # the evidence is the failing fetches only
+        props = {"g%d" % i: {"$ref": "schemas/weg.json#/S%d" % i} for i in range(25)}
+        props.update({"o%d" % i: {"$ref": "schemas/ook-weg.json#/O"} for i in range(15)})
+        props["adres"] = {"$ref": "schemas/common.json#/Adres"}
+        profile = {"doc_patch": {"components": {"schemas": {"Gebouw": {"properties": props}}}},
+                   "files": {"/v1/schemas/common.json": {"Adres": {"type": "object"}}}}
+        p = probe(profile)
+        c = harness.checks(p.report, DO, "DO-2")[0]
+        self.assertEqual(c["verdict"], "fail")
+        self.assertTrue(c["message"].startswith("40 $refs not resolved (2 causes): "), c["message"])
+        self.assertIn("weg.json → 404 (25 $refs, the first at #/components/schemas/Gebouw/properties/g0/$ref)",
+                      c["message"])
+        self.assertIn("ook-weg.json → 404 (15 $refs", c["message"])
+        self.assertLess(len(c["message"]), 400)
+        self.assertEqual(len(c["details"]), 40)
+        by_id = {e["id"]: e for e in p.report["exchanges"]}
+        self.assertEqual(sorted(by_id[i]["url"].rsplit("/", 1)[1] for i in c["exchanges"]),
+                         ["ook-weg.json", "weg.json"])
+        self.assertLess(len(harness.rule(p.report, DO)["summary"]), 400)
+
+    @harness.requires_schema
+    def test_grouped_report_validates(self):
+        props = {"g%d" % i: {"$ref": "schemas/weg.json#/S%d" % i} for i in range(5)}
+        p = probe({"doc_patch": {"components": {"schemas": {"Gebouw": {"properties": props}}}}})
+        self.assertEqual(harness.checks(p.report, DO, "DO-2")[0]["details"][0][:10], "#/componen")
+        errors = [e.message for e in harness.schema_validator().iter_errors(p.report)]
+        self.assertEqual(errors, [])
+
     def test_broken_ref_does_not_stop_other_checks(self):
         # probes.md: a document failing only DO-2 is still used by the other checks
         p = probe({"doc_patch": with_adres({"$ref": "#/components/schemas/Bestaatniet"})})

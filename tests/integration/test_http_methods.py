@@ -126,6 +126,34 @@ class HM3(ProbeCase):
         self.assertCheck(p.report, HM, "HM-3", "warn")
         self.assertRule(p.report, HM, "warn")
 
+    def test_empty_allow_warns(self):
+        # Apache's stock TraceEnable Off: 405 with a bare "Allow:" that lists no
+        # method, so it omits the documented ones (probes.md HM-3)
+        p = probe({"unsupported": "405_empty_allow"})
+        self.assertCheck(p.report, HM, "HM-3", "warn", contains="405 with an empty Allow, which omits documented GET")
+        traces = [e for e in p.report["exchanges"] if e["method"] == "TRACE"]
+        self.assertTrue(traces)
+        for e in traces:
+            self.assertEqual(e["response_headers"].get("allow"), "", "the empty Allow was not recorded as present")
+
+    def test_post_only_path_is_judged(self):
+        # probes.md "Which paths are probed": HM-2 and HM-3 go to every documented
+        # path, with or without GET; NT-2 and HM-1 only to paths with a GET
+        p = probe({"doc_patch": {"paths": {"/zaken/_zoek": {"post": OK, "options": OK}}}})
+        sent = {(r["method"], r["path"]) for r in p.requests}
+        self.assertIn(("TRACE", "/v1/zaken/_zoek"), sent)
+        self.assertIn(("OPTIONS", "/v1/zaken/_zoek"), sent)
+        for m, path in (("GET", "/v1/zaken/_zoek"), ("HEAD", "/v1/zaken/_zoek"), ("GET", "/v1/zaken/_zoek/"),
+                        ("POST", "/v1/zaken/_zoek")):
+            self.assertNotIn((m, path), sent)
+        self.assertCheck(p.report, HM, "HM-3", "pass")
+        self.assertCheck(p.report, HM, "HM-2", "pass", contains="POST /zaken/_zoek")
+        self.assertCheck(p.report, HM, "HM-1", "pass")
+
+    def test_post_only_path_refusing_trace_without_allow_fails(self):
+        p = probe({"doc_patch": {"paths": {"/zaken/_zoek": {"post": OK}}}, "unsupported": "405_no_allow"})
+        self.assertCheck(p.report, HM, "HM-3", "fail", contains="TRACE /v1/zaken/_zoek → 405 without an Allow header")
+
     def test_allow_listing_the_refused_method_warns(self):
         p = probe({"unsupported": "405_lists_probed"})
         self.assertCheck(p.report, HM, "HM-3", "warn", contains="TRACE")

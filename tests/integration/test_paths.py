@@ -76,10 +76,26 @@ class Enumeration(ProbeCase):
                 p = probe({"doc_patch": item_with_param(param)})
                 self.assertIn(("GET", "/v1/gebouwen/" + value), self.sent(p))
 
-    def test_paths_without_get_are_not_probed(self):
+    def test_paths_without_get_get_only_hm2_and_hm3(self):
+        # no GET, HEAD or trailing slash, but TRACE (HM-3) is sent
         p = probe({"doc_patch": {"paths": {"/acties": {"post": OK}}}})
         self.assertNotIn(("GET", "/v1/acties"), self.sent(p))
+        self.assertNotIn(("HEAD", "/v1/acties"), self.sent(p))
         self.assertNotIn(("GET", "/v1/acties/"), self.sent(p))
+        self.assertIn(("TRACE", "/v1/acties"), self.sent(p))
+
+    def test_parameter_value_from_a_post_operation(self):
+        patch = {"paths": {"/zaken/{zid}/_zoek": {"post": dict(OK, parameters=[
+            {"name": "zid", "in": "path", "required": True, "example": "5", "schema": {"type": "string"}}])}}}
+        p = probe({"doc_patch": patch})
+        self.assertIn(("TRACE", "/v1/zaken/5/_zoek"), self.sent(p))
+
+    def test_path_without_get_and_without_value_is_listed_under_hm2_and_hm3_only(self):
+        patch = {"paths": {"/zaken/{zid}/_zoek": {"post": OK}}}
+        p = probe({"doc_patch": patch})
+        listed = sorted(c["id"] for r, c in harness.all_checks(p.report)
+                        if c["verdict"] == "skip" and c["message"].startswith("not probed: /zaken/{zid}/_zoek"))
+        self.assertEqual(listed, ["HM-2", "HM-3"])
 
     def test_query_parameters_are_not_sent(self):
         patch = {"paths": {"/gebouwen": {"get": dict(OK, parameters=[

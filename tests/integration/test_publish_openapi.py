@@ -49,6 +49,7 @@ class PO1(ProbeCase):
 
     def test_redirect_is_followed_and_warns(self):
         p = probe({"openapi_json": "redirect"})
+        self.assertCheck(p.report, rid("publish-openapi"), "PO-1", "warn", contains="redirect (302) to ")
         self.assertCheck(p.report, PO, "PO-1", "warn")
         self.assertIn("/v1/docs/openapi.json", [r["path"] for r in p.requests], "the redirect was not followed")
         # the document behind the redirect is used: its checks pass

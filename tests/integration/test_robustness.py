@@ -53,6 +53,25 @@ class Slow(ProbeCase):
         self.assertEqual(hits, [])
 
 
+class BrokenFraming(ProbeCase):
+    """probes.md: a request that fails on a reused connection because the server
+    broke HTTP framing (a body after a HEAD response, as Django's development
+    server sends) is retried once on a fresh connection before it counts."""
+
+    def test_body_after_head_is_no_error(self):
+        p = probe({"head_body": True}, "--concurrency", "1")
+        self.assertNoCrash(p)
+        errors = [(e["method"], e["url"], e["error"]) for e in p.report["exchanges"] if e.get("error")]
+        self.assertEqual(errors, [])
+        self.assertCheck(p.report, rid("no-trailing-slash"), "NT-2", "pass")
+        self.assertCheck(p.report, rid("http-methods"), "HM-1", "pass")
+        # one exchange per request: the retry keeps the id of the first attempt
+        ids = [e["id"] for e in p.report["exchanges"]]
+        self.assertEqual(ids, list(range(1, len(ids) + 1)))
+        sent = [(r["method"], r["path"]) for r in p.requests]
+        self.assertGreater(len(sent), len(ids), "nothing was sent again")
+
+
 class NotHTTP(ProbeCase):
     def test_garbage_bytes_are_transport_errors(self):
         p = probe({"garbage": True}, "--timeout", "2", edition="1.0", timeout=60)

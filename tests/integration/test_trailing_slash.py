@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
-from harness import ProbeCase, probe, rid  # noqa: E402
+from harness import FixtureServer, ProbeCase, probe, rid, run_adrprobe  # noqa: E402
 
 NT = rid("no-trailing-slash")
 
@@ -82,6 +82,49 @@ class NT2(ProbeCase):
     def test_server_error_fails(self):
         p = probe({"trailing_slash": 500})
         self.assertCheck(p.report, NT, "NT-2", "fail")
+
+
+class WrongBaseUrl(ProbeCase):
+    """probes.md, "Wrong base URL": every probed documented path answers GET with
+    404 (the document is had with --openapi, the base URL is wrong), so the
+    404s of NT-2 say nothing about the API."""
+
+    def run_wrong_base(self, fmt="json"):
+        with FixtureServer() as srv:
+            return run_adrprobe(harness.check_args(srv.origin + "/elders/v1",
+                                                   ("--openapi", srv.base_url + "/openapi.json"), fmt=fmt))
+
+    def test_nt2_and_hm1_warn_and_the_report_says_so_first(self):
+        run = self.run_wrong_base()
+        report = run.json()
+        warning = "every documented path answered 404 to GET: is the base URL right?"
+        self.assertCheck(report, NT, "NT-2", "warn", contains=warning)
+        self.assertCheck(report, rid("http-methods"), "HM-1", "warn", contains=warning)
+        self.assertTrue(report["notes"], "no note")
+        self.assertIn("answered 404 to GET: is the base URL", report["notes"][0])
+        self.assertIn("/elders/v1", report["notes"][0])
+
+    def test_the_text_report_says_so_at_the_top(self):
+        text = self.run_wrong_base(fmt="text").stdout
+        top = text.find("answered 404 to GET: is the base URL")
+        self.assertGreaterEqual(top, 0, text)
+        self.assertLess(top, text.find("Technical rules"), text)
+
+    def test_a_fail_stays_a_fail(self):
+        # the API refuses HEAD on its base URL; the document (from elsewhere) names
+        # paths it does not have
+        other = {"doc_patch": {"paths": {"/gebouwen": None, "/gebouwen/{id}": None,
+                                         "/nergens": {"get": {"responses": {"200": {"description": "OK"}}}}}}}
+        with FixtureServer({"head": "405"}) as api, FixtureServer(other) as docs:
+            run = run_adrprobe(harness.check_args(api.base_url, ("--openapi", docs.base_url + "/openapi.json")))
+        report = run.json()
+        self.assertCheck(report, rid("http-methods"), "HM-1", "fail", contains="HEAD /v1 → 405")
+        self.assertCheck(report, NT, "NT-2", "warn", contains="is the base URL right?")
+
+    def test_right_base_url_has_no_such_note(self):
+        p = probe()
+        self.assertCheck(p.report, NT, "NT-2", "pass")
+        self.assertEqual([n for n in p.report["notes"] if "is the base URL" in n], [])
 
 
 if __name__ == "__main__":

@@ -101,6 +101,22 @@ class VH4(ProbeCase):
                 self.assertRule(p.report, rid("version-header", edition), "warn")
                 self.assertIn("/v1/gebouwen", msg, "VH-4 does not list the responses that lacked the header")
 
+    def test_documents_outside_base_are_not_counted(self):
+        # probes.md VH-4: a $ref document on the API's host but outside {base}
+        # (/schemas/...) is not a response from the API; openapi.json under {base} is
+        profile = {"api_version_scope": "base",
+                   "doc_patch": {"components": {"schemas": {"Gebouw": {"properties": {
+                       "adres": {"$ref": "$ORIGIN/schemas/common.json#/Adres"}}}}}},
+                   "files": {"/schemas/common.json": {"Adres": {"type": "object"}}}}
+        p = probe(profile)
+        self.assertCheck(p.report, rid("doc-openapi"), "DO-2", "pass")
+        fetched = [e for e in p.report["exchanges"] if e["url"].endswith("/schemas/common.json")]
+        self.assertTrue(fetched, "the $ref document was not fetched")
+        _, msg = self.assertCheck(p.report, VH, "VH-4", "warn", contains="GET /v1/openapi.json")
+        self.assertNotIn("common.json", msg)
+        cited = harness.checks(p.report, VH, "VH-4")[0]["exchanges"]
+        self.assertNotIn(fetched[0]["id"], cited)
+
     def test_intermediary_statuses_do_not_warn(self):
         # 401 on every trailing-slash URL, without API-Version, as a gateway would
         # answer: "counted apart ... do not warn"

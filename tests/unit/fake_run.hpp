@@ -152,11 +152,13 @@ struct FakeRun {
       document(parsed);
     }
   }
-  // The documented paths become probed targets, as the engine plans them.
+  // The documented paths become probed targets, as the engine plans them
+  // (with or without GET); the others are not probed, as the engine lists them.
   void probe_paths() {
-    for (const auto& p : ev.paths)
-      if (p.probed())
-        ev.targets.push_back(engine::Target{false, p, p.concrete == "/" ? ev.settings.base_url : ev.settings.base_url + p.concrete});
+    for (const auto& p : ev.paths) {
+      if (p.probed()) ev.targets.push_back(engine::documented_target(ev.settings, p));
+      else ev.not_probed.emplace_back(p.template_path + ": not probed in a unit test", p.has_get());
+    }
   }
   const engine::Target& target(const std::string& template_path) const {
     for (const auto& t : ev.targets)

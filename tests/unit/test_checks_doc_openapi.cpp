@@ -1,4 +1,7 @@
 // DO-1, DO-2, DO-3 (/core/doc-openapi) and CT-1 (/core/doc-openapi-contact) on hand-made documents.
+#include <algorithm>
+
+#include "checks/findings.hpp"
 #include "fake_run.hpp"
 
 using namespace adrprobe;
@@ -139,6 +142,40 @@ TEST_CASE("DO-2: refs unresolved only for transport reasons are error; with a re
   mixed.document(doc, "", {{"https://schemas.example.org/common.json", down}});
   auto m = mixed.judge("DO-2");
   expect(m, Verdict::fail, {"2 $refs not resolved", "Connection refused", "/components/schemas/Adres/$ref"});
+}
+
+TEST_CASE("DO-2: unresolved refs are grouped by target document and cause; details list every one") {
+  oas::FetchedDocument ok;
+  ok.ok = true;
+  ok.value = {{"Adres", {{"type", "object"}}}};
+  ok.exchanges = {7};
+  oas::FetchedDocument gone;
+  gone.error = "GET https://schemas.example.org/gone.json → 404";
+  gone.exchanges = {8};
+  oas::FetchedDocument down;
+  down.error = "GET https://other.example.org/down.json: Connection refused";
+  down.transport_error = true;
+  down.exchanges = {9};
+  oas::json props = oas::json::object();
+  for (int i = 0; i < 60; ++i) props["g" + std::to_string(i)] = {{"$ref", "https://schemas.example.org/gone.json#/S" + std::to_string(i)}};
+  for (int i = 0; i < 30; ++i) props["d" + std::to_string(i)] = {{"$ref", "https://other.example.org/down.json#/D"}};
+  props["adres"] = {{"$ref", "https://schemas.example.org/ok.json#/Adres"}};
+  FakeRun run;
+  run.document(referring("#/components/schemas/Gebouw", {{"Gebouw", {{"type", "object"}, {"properties", props}}}}), "",
+               {{"https://schemas.example.org/ok.json", ok},
+                {"https://schemas.example.org/gone.json", gone},
+                {"https://other.example.org/down.json", down}});
+  auto r = run.judge("DO-2");
+  expect(r, Verdict::fail,
+         {"90 $refs not resolved (2 causes): GET https://schemas.example.org/gone.json → 404 (60 $refs, the first at "
+          "#/components/schemas/Gebouw/properties/g0/$ref); GET https://other.example.org/down.json: Connection refused "
+          "(30 $refs, the first at #/components/schemas/Gebouw/properties/d0/$ref)"});
+  CHECK(r.message.size() <= checks::Findings::kMessageBytes);
+  CHECK(r.details.size() == 90);
+  CHECK(std::count_if(r.details.begin(), r.details.end(), [](const std::string& d) {
+          return d.find("→ 'https://schemas.example.org/gone.json#/S") != std::string::npos;
+        }) == 60);
+  CHECK(r.exchanges == std::vector<int>{8, 9});  // the failing fetches, not ok.json's
 }
 
 TEST_CASE("DO-2: without a document the prerequisite fails") {

@@ -23,3 +23,61 @@ TEST_CASE("findings: one entry per check, worst first") {
   checks::Findings none("HM-0");
   CHECK(none.result("nothing to warn about").verdict == Verdict::pass);  // nothing found is a pass
 }
+
+namespace {
+http::Exchange failed(int id, const std::string& method, const std::string& url, const std::string& error) {
+  http::Exchange e;
+  e.id = id;
+  e.method = method;
+  e.url = url;
+  e.error = error;
+  return e;
+}
+}  // namespace
+
+TEST_CASE("findings: identical transport errors are one entry, naming the count and the first requests") {
+  checks::Findings f("HM-1");
+  const std::string refused = "Failed to connect to 127.0.0.1 port 1: Connection refused";
+  f.add_error(failed(1, "GET", "https://h/v1", refused));
+  f.add_error(failed(2, "HEAD", "https://h/v1", refused));
+  f.add_error(failed(3, "GET", "https://h/v1/a", refused));
+  f.add_error(failed(4, "GET", "https://h/v1/b", "timeout after 10 s (--timeout)"));
+  auto r = f.result("all good");
+  CHECK(r.verdict == Verdict::error);
+  CHECK(r.message == "3 requests: " + refused + " (GET /v1, HEAD /v1 and 1 more); GET /v1/b: timeout after 10 s (--timeout)");
+  CHECK(r.exchanges == std::vector<int>{1, 2, 3, 4});
+
+  checks::Findings one("NT-2");
+  one.add_error(failed(7, "GET", "https://h/v1/", refused));
+  CHECK(one.result("").message == "GET /v1/: " + refused);
+}
+
+TEST_CASE("findings: the same finding twice is kept once, and each exchange is cited once") {
+  checks::Findings f("NT-2");
+  f.add(Verdict::fail, "GET /v1/ served (200)", {1});
+  f.add(Verdict::fail, "GET /v1/ served (200)", {1});  // the base URL and a documented '/'
+  f.add(Verdict::warn, "no X-Frame-Options", {5});
+  f.add(Verdict::warn, "no Content-Type", {5});
+  CHECK(f.size() == 3);
+  auto r = f.result("");
+  CHECK(r.message == "GET /v1/ served (200); no X-Frame-Options; no Content-Type");
+  CHECK(r.exchanges == std::vector<int>{1, 5});
+}
+
+TEST_CASE("findings: a long message is cut between findings, never inside one, with (+N more)") {
+  checks::Findings f("VH-4");
+  for (int i = 0; i < 40; ++i) f.add(Verdict::warn, "GET /v1/gebouwen/" + std::to_string(1000 + i) + " → 200", {i + 1});
+  auto r = f.result("", 1000);
+  CHECK(r.message.size() <= checks::Findings::kMessageBytes);
+  auto tail = r.message.rfind("; … (+");
+  REQUIRE(tail != std::string::npos);
+  std::string shown = r.message.substr(0, tail);
+  const std::string whole = " → 200";
+  CHECK(shown.substr(shown.size() - whole.size()) == whole);  // the last one shown is whole
+  std::size_t listed = 1;
+  for (auto at = shown.find("; "); at != std::string::npos; at = shown.find("; ", at + 1)) ++listed;
+  CHECK(r.message.substr(tail) == "; … (+" + std::to_string(40 - listed) + " more)");
+  CHECK(r.exchanges.size() == 40);  // the evidence is complete
+  CHECK(checks::join_within({"a", "b"}, 100) == "a; b");
+  CHECK(checks::join_within({"a", "b"}, 100, 3) == "a; b; … (+3 more)");
+}

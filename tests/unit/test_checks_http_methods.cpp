@@ -119,11 +119,7 @@ TEST_CASE("HM-1: a transport error, or a request that was not sent, is error") {
   expect(unsent.judge("HM-1"), Verdict::error, {"GET /v1 was not sent"});
 }
 
-// BUG: probes.md (/core/no-trailing-slash, "Wrong base URL"): "when at least one documented
-// path was probed and every probed documented path answered `GET` with 404, ... NT-2 and HM-1
-// are `warn` ("every documented path answered 404 to GET: is the base URL right?") where they
-// would pass". HM-1 passes: nothing in the checks or the engine looks at this.
-TEST_CASE("HM-1: every documented path answering GET with 404 warns: is the base URL right?" * doctest::skip()) {
+TEST_CASE("HM-1: every documented path answering GET with 404 warns: is the base URL right?") {
   FakeRun run;
   run.document(openapi_doc({{"/a", {{"get", op()}}}, {"/b", {{"get", op()}}}}));
   run.probe_paths();
@@ -305,15 +301,67 @@ TEST_CASE("HM-3: nothing to send is skip; a transport error is error") {
   expect(unsent.judge("HM-3"), Verdict::error, {"TRACE /v1/gebouwen was not sent"});
 }
 
-// BUG: probes.md ("Which paths are probed"): "HM-2 and HM-3 go to every documented path, with
-// or without GET (TRACE and OPTIONS are safe), so POST-only paths such as `/zaken/_zoek` are
-// judged too." Only paths with a GET become targets (engine/run.cpp skips the others before
-// the checks plan), and HM-2/HM-3 plan and judge only targets: a POST-only path gets neither
-// TRACE nor its documented OPTIONS. (probe_paths() here makes targets as the engine does.)
-TEST_CASE("HM-2, HM-3: POST-only documented paths are probed too" * doctest::skip()) {
+TEST_CASE("HM-2, HM-3: POST-only documented paths are probed too") {
   FakeRun run;
   run.document(openapi_doc({{"/gebouwen", {{"get", op()}}}, {"/zaken/_zoek", {{"post", op()}, {"options", op()}}}}));
   run.probe_paths();
   CHECK(has(requests(run.plan("HM-3")), "TRACE " + kBase + "/zaken/_zoek"));
   CHECK(has(requests(run.plan("HM-2")), "OPTIONS " + kBase + "/zaken/_zoek"));
+}
+
+TEST_CASE("HM-1: with every documented path answering 404, a fail stays a fail") {
+  FakeRun run;
+  run.document(openapi_doc({{"/a", {{"get", op()}}}}));
+  run.probe_paths();
+  run.respond(engine::probe_request("GET", kBase), 200);
+  run.respond(engine::probe_request("HEAD", kBase), 405);
+  run.respond(engine::probe_request("GET", kBase + "/a"), 404);
+  run.respond(engine::probe_request("HEAD", kBase + "/a"), 404);
+  expect(run.judge("HM-1"), Verdict::fail, {"HEAD /v1 → 405"});
+}
+
+TEST_CASE("HM-1: paths without GET are not sent GET or HEAD; identical transport errors are grouped") {
+  FakeRun run;
+  run.document(openapi_doc({{"/a", {{"get", op()}}}, {"/zaken/_zoek", {{"post", op()}}}}));
+  run.probe_paths();
+  CHECK(requests(run.plan("HM-1")) ==
+        std::vector<std::string>{"GET " + kBase, "HEAD " + kBase, "GET " + kBase + "/a", "HEAD " + kBase + "/a"});
+  for (const auto& req : run.plan("HM-1")) run.fail(engine::probe_request(req.method, req.url), "Failed to connect to api.example.nl port 443: Connection refused");
+  auto r = run.judge("HM-1");
+  expect(r, Verdict::error,
+         {"4 requests: Failed to connect to api.example.nl port 443: Connection refused (GET /v1, HEAD /v1 and 2 more)"});
+  CHECK(r.exchanges.size() == 4);
+}
+
+TEST_CASE("HM-2, HM-3: a POST-only path is judged like any other") {
+  FakeRun run;
+  run.document(openapi_doc({{"/zaken/_zoek", {{"post", op()}, {"options", op()}}}}));
+  run.probe_paths();
+  run.respond(engine::probe_request("OPTIONS", kBase + "/zaken/_zoek"), 204, {{"allow", "POST, OPTIONS"}});
+  expect(run.judge("HM-2"), Verdict::pass, {"(not sent, needs --allow-unsafe: POST /zaken/_zoek)"});
+  run.respond(engine::probe_request("TRACE", kBase + "/zaken/_zoek"), 405, {{"allow", "OPTIONS"}});
+  expect(run.judge("HM-3"), Verdict::warn, {"TRACE /v1/zaken/_zoek → 405, Allow: OPTIONS omits documented POST"});
+}
+
+TEST_CASE("HM-2: nothing to send says which paths were probed and which could not be") {
+  FakeRun run;
+  run.document(openapi_doc({{"/a", {{"get", op()}}}, {"/b/{id}", {{"get", op()}, {"options", op()}}}}));
+  run.probe_paths();
+  expect(run.judge("HM-2"), Verdict::skip,
+         {"no documented optional method to send: the probed path documents only GET or HEAD", "not probed: /b/{id}"});
+}
+
+TEST_CASE("HM-3: an empty Allow names the omitted methods without an empty value in the message") {
+  auto run = one_path({"get"});
+  run.respond(engine::probe_request("TRACE", kBase + "/gebouwen"), 405, {{"allow", ""}});
+  expect(run.judge("HM-3"), Verdict::warn, {"TRACE /v1/gebouwen → 405 with an empty Allow, which omits documented GET"});
+}
+
+TEST_CASE("HM-0: a document without paths is skip, as NT-1 is") {
+  FakeRun run;
+  oas::json doc = openapi_doc();
+  doc.erase("paths");
+  run.document(doc);
+  expect(run.judge("HM-0"), Verdict::skip, {"no paths in the document (see DO-3)"});
+  expect(run.judge("NT-1"), Verdict::skip, {"no paths in the document (see DO-3)"});
 }

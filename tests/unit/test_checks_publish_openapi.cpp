@@ -55,7 +55,7 @@ TEST_CASE("PO-1: a followed redirect is warn and says where the document is serv
   run.hop(spec, "https://cdn.example.nl/api/openapi.json", 200, kJsonType, openapi_doc().dump());
   run.acquire();
   auto r = run.judge("PO-1");
-  expect(r, Verdict::warn, {"served only after 1 redirect to https://cdn.example.nl/api/openapi.json"});
+  expect(r, Verdict::warn, {"served only after 1 redirect (302) to https://cdn.example.nl/api/openapi.json"});
   CHECK(r.exchanges == std::vector<int>{1, 2});
   // The document is still read by the other checks.
   CHECK(run.judge("DO-1").verdict == Verdict::pass);

@@ -1,4 +1,5 @@
 // NT-1 and NT-2 on hand-made evidence.
+#include "engine/judge.hpp"
 #include "fake_run.hpp"
 
 using namespace adrprobe;
@@ -79,11 +80,7 @@ TEST_CASE("NT-2: the worst finding leads; every URL is evidence") {
   CHECK(r.exchanges == std::vector<int>{3, 2});
 }
 
-// BUG: probes.md (/core/no-trailing-slash, "Wrong base URL"): "when at least one documented
-// path was probed and every probed documented path answered `GET` with 404, the evidence says
-// nothing about the API: NT-2 and HM-1 are `warn` ("every documented path answered 404 to GET:
-// is the base URL right?") where they would pass". NT-2 passes: nothing looks at this.
-TEST_CASE("NT-2: every documented path answering GET with 404 warns: is the base URL right?" * doctest::skip()) {
+TEST_CASE("NT-2: every documented path answering GET with 404 warns: is the base URL right?") {
   FakeRun run;
   run.document(openapi_doc({{"/a", {{"get", oas::json::object()}}}, {"/b", {{"get", oas::json::object()}}}}));
   run.probe_paths();
@@ -93,4 +90,52 @@ TEST_CASE("NT-2: every documented path answering GET with 404 warns: is the base
   run.respond(engine::probe_request("GET", "https://api.example.nl/v1/b"), 404);
   auto r = run.judge("NT-2");
   expect(r, Verdict::warn, {"every documented path answered 404 to GET: is the base URL right?"});
+}
+
+TEST_CASE("NT-2: with every documented path answering 404, a fail stays a fail; the base URL alone does not count") {
+  FakeRun run;
+  run.document(openapi_doc({{"/a", {{"get", oas::json::object()}}}}));
+  run.probe_paths();
+  run.respond(engine::probe_request("GET", "https://api.example.nl/v1/"), 404);
+  run.respond(engine::probe_request("GET", "https://api.example.nl/v1/a/"), 200);
+  run.respond(engine::probe_request("GET", "https://api.example.nl/v1/a"), 404);
+  expect(run.judge("NT-2"), Verdict::fail, {"GET /v1/a/ served (200)"});
+
+  FakeRun base_only;  // no documented path probed: nothing to say about the base URL
+  base_only.respond(engine::probe_request("GET", "https://api.example.nl/v1/"), 404);
+  base_only.respond(engine::probe_request("GET", "https://api.example.nl/v1"), 404);
+  expect(base_only.judge("NT-2"), Verdict::pass, {"1 URL with a trailing slash answered 404"});
+
+  FakeRun one_answers;  // one documented path answers: the base URL is right
+  one_answers.document(openapi_doc({{"/a", {{"get", oas::json::object()}}}, {"/b", {{"get", oas::json::object()}}}}));
+  one_answers.probe_paths();
+  for (const char* p : {"", "/a", "/b"}) one_answers.respond(engine::probe_request("GET", std::string("https://api.example.nl/v1") + p + "/"), 404);
+  one_answers.respond(engine::probe_request("GET", "https://api.example.nl/v1/a"), 404);
+  one_answers.respond(engine::probe_request("GET", "https://api.example.nl/v1/b"), 200);
+  expect(one_answers.judge("NT-2"), Verdict::pass);
+}
+
+TEST_CASE("NT-2: only paths with a GET are probed; a documented '/' is the base URL, listed once") {
+  FakeRun run;
+  run.document(openapi_doc({{"/", {{"get", oas::json::object()}}},
+                            {"/zaken/_zoek", {{"post", oas::json::object()}}},
+                            {"/zaken/{id}/_zoek", {{"post", oas::json::object()}}}}));
+  run.probe_paths();
+  auto planned = run.plan("NT-2");
+  REQUIRE(planned.size() == 1);
+  CHECK(planned[0].url == "https://api.example.nl/v1/");
+  int id = run.respond(engine::probe_request("GET", "https://api.example.nl/v1/"), 301, {{"location", "/v1"}});
+  auto r = run.judge("NT-2");
+  expect(r, Verdict::fail, {"GET /v1/ redirects to /v1 (301)"});
+  CHECK(r.message.find("(301); ") == std::string::npos);  // not twice
+  CHECK(r.exchanges == std::vector<int>{id});
+
+  // The POST-only path without a value is not listed under NT-2 (it has no GET), only under HM-2 and HM-3.
+  const auto& edition = *catalogue::Catalogue::builtin().edition("2.0.0");
+  auto rules = engine::judge(run.ev, edition, engine::Mode::check);
+  std::vector<std::string> listed_under;
+  for (const auto& rule : rules)
+    for (const auto& c : rule.checks)
+      if (c.message.find("not probed: /zaken/{id}/_zoek") == 0) listed_under.push_back(c.id);
+  CHECK(listed_under == std::vector<std::string>{"HM-2", "HM-3"});
 }

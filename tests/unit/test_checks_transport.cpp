@@ -443,6 +443,14 @@ TEST_CASE("TS-6: all security headers present passes") {
   expect(variants.judge("TS-6"), Verdict::pass);
 }
 
+TEST_CASE("TS-6: several missing headers cite the base URL response once") {
+  FakeRun run;
+  int id = run.respond(base_get(), 200);
+  auto r = run.judge("TS-6");
+  expect(r, Verdict::warn, {"no Cache-Control: no-store", "no X-Frame-Options: DENY"});
+  CHECK(r.exchanges == std::vector<int>{id});
+}
+
 TEST_CASE("TS-6: each missing header warns, named; with missing=fail it fails") {
   struct Case {
     const char* header;

@@ -1,4 +1,5 @@
 // VH-1..VH-4 (/core/version-header) on hand-made evidence.
+#include "checks/findings.hpp"
 #include "fake_run.hpp"
 
 using namespace adrprobe;
@@ -208,10 +209,7 @@ TEST_CASE("VH-4: the published openapi.json counts as a response from the API") 
   CHECK(r.exchanges == std::vector<int>{1});
 }
 
-// BUG: probes.md (VH-4): "When no response is counted, VH-4 is `skip` ("no responses to
-// judge"), never a pass on zero." VH-4 passes with "all 0 other responses carry
-// API-Version", also when every other response was a 401/403/429/502/503/504 counted apart.
-TEST_CASE("VH-4: nothing counted is skip, never a pass on zero" * doctest::skip()) {
+TEST_CASE("VH-4: nothing counted is skip, never a pass on zero") {
   FakeRun none;
   none.respond(base_get(), 200, {{"api-version", "1.0.0"}});
   expect(none.judge("VH-4"), Verdict::skip, {"no responses to judge"});
@@ -223,12 +221,7 @@ TEST_CASE("VH-4: nothing counted is skip, never a pass on zero" * doctest::skip(
   expect(apart.judge("VH-4"), Verdict::skip, {"no responses to judge"});
 }
 
-// BUG: probes.md (VH-4): ""From the API" means responses to requests under `{base}` ...;
-// documents fetched from other origins or from outside `{base}` (external `$ref` hosts) are
-// not counted." VH-4 counts every exchange marked to_api, which the planner sets for any URL
-// of the same origin, so an external $ref document on the API's host but outside {base}
-// (here /schemas/common.yaml next to /v1) is listed as lacking API-Version.
-TEST_CASE("VH-4: a document fetched from outside {base} on the same host is not counted" * doctest::skip()) {
+TEST_CASE("VH-4: a document fetched from outside {base} on the same host is not counted") {
   FakeRun run;
   run.respond(base_get(), 200, {{"api-version", "1.0.0"}});
   run.exchange("GET", kBase + "/gebouwen", 200, {{"api-version", "1.0.0"}});
@@ -237,4 +230,37 @@ TEST_CASE("VH-4: a document fetched from outside {base} on the same host is not 
   run.ev.exchanges[static_cast<std::size_t>(id - 1)].to_api =
       engine::build_request(run.ev.settings, engine::document_request(outside)).to_api;  // as DO-2 fetches it
   expect(run.judge("VH-4"), Verdict::pass, {"all 1 other responses"});
+}
+
+TEST_CASE("VH-4: many lacking responses are cut between requests, counted whole, each listed once") {
+  FakeRun run;
+  run.respond(base_get(), 200, {{"api-version", "1.0.0"}});
+  for (int i = 0; i < 50; ++i) run.exchange("GET", kBase + "/gebouwen/" + std::to_string(100000 + i) + "/", 404);
+  run.exchange("GET", kBase + "/beveiligd", 401);
+  auto r = run.judge("VH-4");
+  expect(r, Verdict::warn, {"50 of 50 other responses lack API-Version: GET /v1/gebouwen/100000/ → 404; ", " more)",
+                            "(1 response without it not counted"});
+  CHECK(r.message.size() <= checks::Findings::kMessageBytes);
+  CHECK(r.message.find("100000/ → 404", r.message.find("100000/ → 404") + 1) == std::string::npos);
+  CHECK(r.exchanges.size() == 50);
+}
+
+TEST_CASE("VH-4: the planner marks only requests under {base} as the API's") {
+  FakeRun run;
+  const auto& s = run.ev.settings;
+  CHECK(engine::build_request(s, engine::document_request(kBase + "/openapi.json")).to_api);
+  CHECK(engine::build_request(s, engine::probe_request("GET", kBase)).to_api);
+  CHECK_FALSE(engine::build_request(s, engine::document_request("https://api.example.nl/v10/x.json")).to_api);
+  CHECK_FALSE(engine::build_request(s, engine::document_request("http://api.example.nl/v1/x.json")).to_api);
+  CHECK_FALSE(engine::build_request(s, engine::document_request("https://schemas.example.org/v1/x.json")).to_api);
+}
+
+TEST_CASE("VH-4: requests that read the same (PO-1's and PO-2's GET of openapi.json) are listed once, counted") {
+  FakeRun run;
+  run.respond(base_get(), 200, {{"api-version", "1.0.0"}});
+  int a = run.exchange("GET", kBase + "/openapi.json", 200);
+  int b = run.exchange("GET", kBase + "/openapi.json", 200);  // with an Origin header
+  auto r = run.judge("VH-4");
+  expect(r, Verdict::warn, {"2 of 2 other responses lack API-Version: GET /v1/openapi.json → 200 (×2)"});
+  CHECK(r.exchanges == std::vector<int>{a, b});
 }

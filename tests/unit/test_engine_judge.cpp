@@ -63,7 +63,7 @@ TEST_CASE("a server that wants a client certificate: handshake checks judged, th
   FakeRun run;
   const std::string why = "the server requires a client certificate (400 No required SSL certificate was sent): give --cert and --key";
   run.ev.client_cert_stop = why;
-  run.ev.not_probed = {"/gebouwen/{id}: no value for id (give --param id=VALUE)"};
+  run.ev.not_probed = {engine::NotProbed("/gebouwen/{id}: no value for id (give --param id=VALUE)")};
   run.ev.tls.emplace();
   run.ev.tls->handshake_ok = true;
   run.ev.tls->connected = true;
@@ -86,7 +86,7 @@ TEST_CASE("a server that wants a client certificate: handshake checks judged, th
 
 TEST_CASE("per-path checks list the documented paths that could not be probed") {
   FakeRun run;
-  run.ev.not_probed = {"/gebouwen/{id}: no value for id (give --param id=VALUE)"};
+  run.ev.not_probed = {{"/gebouwen/{id}: no value for id (give --param id=VALUE)", true}};
   run.respond(engine::probe_request("GET", "https://api.example.nl/v1/"), 404);
   const auto& edition = *catalogue::Catalogue::builtin().edition("2.0.0");
   auto rules = engine::judge(run.ev, edition, engine::Mode::check);

@@ -3,9 +3,17 @@
 #include <doctest/doctest.h>
 #include <httplib.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <thread>
+#include <vector>
 
 #include "http/client.hpp"
 
@@ -99,4 +107,92 @@ TEST_CASE("--allow-unsafe: the client sends unsafe methods, with their body") {
 TEST_CASE("safe methods") {
   CHECK(http::is_safe_method("TRACE"));
   CHECK_FALSE(http::is_safe_method("DELETE"));
+}
+
+namespace {
+// A raw HTTP/1.1 server on 127.0.0.1 that breaks framing as Django's development
+// server does: its HEAD answers carry a body, and the connection stays open.
+// Optionally an empty "Allow:" header on every answer.
+struct HeadBodyServer {
+  int listener = -1, port = 0;
+  std::atomic<bool> stop{false};
+  std::atomic<int> connections{0}, requests{0};
+  std::thread thread;
+  HeadBodyServer() {
+    listener = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    REQUIRE(::listen(listener, 16) == 0);
+    socklen_t len = sizeof a;
+    ::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len);
+    port = ntohs(a.sin_port);
+    thread = std::thread([this] { serve(); });
+  }
+  ~HeadBodyServer() {
+    stop = true;
+    thread.join();
+    ::close(listener);
+  }
+  void serve() {
+    std::vector<pollfd> fds{{listener, POLLIN, 0}};
+    std::map<int, std::string> pending;
+    while (!stop) {
+      if (::poll(fds.data(), fds.size(), 20) <= 0) continue;
+      for (std::size_t i = 0; i < fds.size(); ++i) {
+        if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        if (fds[i].fd == listener) {
+          int c = ::accept(listener, nullptr, nullptr);
+          if (c >= 0) fds.push_back({c, POLLIN, 0}), ++connections;
+          continue;
+        }
+        char buf[4096];
+        ssize_t n = ::recv(fds[i].fd, buf, sizeof buf, 0);
+        if (n <= 0) {
+          ::close(fds[i].fd);
+          pending.erase(fds[i].fd);
+          fds.erase(fds.begin() + static_cast<long>(i));
+          break;
+        }
+        auto& in = pending[fds[i].fd];
+        in.append(buf, static_cast<std::size_t>(n));
+        for (auto end = in.find("\r\n\r\n"); end != std::string::npos; end = in.find("\r\n\r\n")) {
+          ++requests;
+          std::string body = "{\"ok\":true}";
+          std::string head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
+                             std::to_string(body.size()) + "\r\n\r\n";
+          in.erase(0, end + 4);
+          // The body follows in a write of its own (after HEAD too), once the client has read the head.
+          ::send(fds[i].fd, head.data(), head.size(), MSG_NOSIGNAL);
+          std::this_thread::sleep_for(std::chrono::milliseconds(30));
+          ::send(fds[i].fd, body.data(), body.size(), MSG_NOSIGNAL);
+        }
+      }
+    }
+    for (auto& f : fds)
+      if (f.fd != listener) ::close(f.fd);
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port) + "/v1/x"; }
+};
+}  // namespace
+
+TEST_CASE("a request that fails on a reused connection after a HEAD with a body is retried once, fresh, as one exchange") {
+  HeadBodyServer server;
+  http::ClientSettings cs;
+  cs.rate = 0;
+  cs.concurrency = 1;  // one connection, reused from request to request
+  http::Client client(cs);
+  auto results = client.run({request("GET", server.url()), request("HEAD", server.url()), request("GET", server.url()),
+                             request("HEAD", server.url()), request("GET", server.url())});
+  REQUIRE(results.size() == 5);
+  CHECK(client.exchanges().size() == 5);  // a retried request keeps its one exchange
+  for (const auto& r : results) {
+    REQUIRE(r.chain.size() == 1);
+    const auto& e = client.exchange(r.last());
+    INFO(e.method << " #" << e.id << ": " << e.error.value_or(""));
+    CHECK_FALSE(e.error);
+    CHECK(e.status == 200);
+  }
+  CHECK(server.connections >= 2);  // each GET after a HEAD went out again on a fresh connection
 }

@@ -44,3 +44,25 @@ TEST_CASE("long path templates do not exhaust the stack") {
   REQUIRE(plans.size() == 1);
   CHECK(plans[0].missing.size() == 1);
 }
+
+TEST_CASE("path enumeration: a path parameter's value may come from any operation; GET's wins") {
+  json root = json::parse(R"({
+    "paths": {
+      "/zaken/{zid}/_zoek": {"post": {"parameters": [{"name": "zid", "in": "path", "example": "5"}]}},
+      "/panden/{pid}": {
+        "get": {"parameters": [{"name": "pid", "in": "path", "example": "g"}]},
+        "delete": {"parameters": [{"name": "pid", "in": "path", "example": "d"}]}},
+      "/items/{iid}": {
+        "parameters": [{"name": "iid", "in": "path"}],
+        "put": {"parameters": [{"name": "iid", "in": "path", "schema": {"default": "p"}}]}}
+    }
+  })");
+  DocumentSet docs("https://h/v1/openapi.json", root);
+  auto plans = enumerate_paths(docs, {});
+  REQUIRE(plans.size() == 3);
+  CHECK(plans[0].concrete == "/zaken/5/_zoek");
+  CHECK(plans[0].probed());
+  CHECK_FALSE(plans[0].has_get());
+  CHECK(plans[1].concrete == "/panden/g");
+  CHECK(plans[2].concrete == "/items/p");
+}

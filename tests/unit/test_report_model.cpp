@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "report/formats.hpp"
 #include "report/model.hpp"
 
 using namespace adrprobe;
@@ -35,3 +36,60 @@ TEST_CASE("score counts technical rules only, one decimal") {
   CHECK(report::exit_status(r, report::FailOn::warn) == 1);
   CHECK(report::exit_status(r, report::FailOn::never) == 0);
 }
+
+TEST_CASE("score: no percent when no technical rule got pass, warn or fail") {
+  std::vector<report::RuleResult> rules(3);
+  rules[0].kind = "technical", rules[0].verdict = Verdict::error;
+  rules[1].kind = "technical", rules[1].verdict = Verdict::skip;
+  rules[2].kind = "functional", rules[2].verdict = Verdict::manual;
+  auto s = report::compute_score(rules);
+  CHECK(s.applicable == 1);
+  CHECK_FALSE(s.percent.has_value());
+  rules[1].verdict = Verdict::fail;
+  CHECK(report::compute_score(rules).percent == doctest::Approx(0.0));
+}
+
+TEST_CASE("exit status: with --fail-on never an error is 3, also next to a fail") {
+  std::vector<report::RuleResult> rules(2);
+  rules[0].kind = "technical", rules[0].verdict = Verdict::fail;
+  rules[1].kind = "technical", rules[1].verdict = Verdict::error;
+  report::Report r;
+  r.rules = rules;
+  CHECK(report::exit_status(r, report::FailOn::fail) == 1);
+  CHECK(report::exit_status(r, report::FailOn::warn) == 1);
+  CHECK(report::exit_status(r, report::FailOn::never) == 3);
+  r.rules[1].verdict = Verdict::pass;
+  CHECK(report::exit_status(r, report::FailOn::never) == 0);
+}
+
+TEST_CASE("text and JSON: the leading notes come first, a missing percent is n/a and null") {
+  report::Report r;
+  r.base_url = "https://127.0.0.1:1/v1";
+  r.notes = {"could not reach https://127.0.0.1:1/v1: connection refused", "not probed: /a/{id}: no value for id"};
+  r.leading_notes = 1;
+  r.unreachable = true;
+  report::RuleResult rule;
+  rule.id = "/core/version-header";
+  rule.kind = "technical";
+  rule.title = "Return the full version number in a response header";
+  rule.verdict = Verdict::error;
+  rule.checks = {{"VH-1", Verdict::error, "GET /v1: Failed to connect to 127.0.0.1 port 1: Connection refused", {1}},
+                 {"VH-3", Verdict::skip, "no API-Version header on the base URL response (see VH-1)", {}}};
+  r.rules = {rule};
+  r.score = report::compute_score(r.rules);
+  report::RenderOptions plain;
+  plain.color = false;
+  std::string text = report::render("text", r, plain);
+  auto top = text.find("could not reach https://127.0.0.1:1/v1: connection refused");
+  REQUIRE(top != std::string::npos);
+  CHECK(top < text.find("Technical rules"));
+  CHECK(text.find("could not reach", top + 1) == std::string::npos);  // once
+  CHECK(text.find("Failed to connect") == std::string::npos);         // the error lines are the top line's
+  CHECK(text.find("VH-3 skip") != std::string::npos);
+  CHECK(text.find("not probed: /a/{id}") > text.find("Notes"));
+  CHECK(text.find("Score  n/a") != std::string::npos);
+  std::string json = report::render("json", r, plain);
+  CHECK(json.find("\"percent\": null") != std::string::npos);
+  CHECK(json.find("\"notes\": [\n    \"could not reach") != std::string::npos);
+}
+

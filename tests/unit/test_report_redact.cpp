@@ -17,6 +17,7 @@ TEST_CASE("redaction: -H values never reach any output") {
   r.exchanges.push_back(e);
   report::RuleResult rule;
   rule.checks.push_back({"X-1", Verdict::fail, "saw s3cret-token-value", {1}});
+  rule.checks.back().details = {"#/a/$ref → 'https://h/x.json?k=s3cret-token-value' (GET ... → 404)"};
   r.rules.push_back(rule);
   report::Redactor red({{"Authorization", "Bearer s3cret-token-value"}, {"X-Debug", "1"}});
   red.apply(r);

@@ -41,3 +41,17 @@ TEST_CASE("url: relative resolution (RFC 3986)") {
   CHECK(strip_trailing_slash("https://h/v1/") == "https://h/v1");
   CHECK(url_path("https://h/v1/a/?q=1") == "/v1/a/?q=1");
 }
+
+TEST_CASE("url: under {base} is the same origin and a path at or below base's") {
+  CHECK(under_base("https://h/v1", "https://h/v1"));
+  CHECK(under_base("https://h/v1/", "https://h/v1"));
+  CHECK(under_base("https://h/v1/openapi.json", "https://h/v1"));
+  CHECK(under_base("https://H:443/v1/a/b", "https://h/v1"));
+  CHECK_FALSE(under_base("https://h/v10", "https://h/v1"));
+  CHECK_FALSE(under_base("https://h/schemas/common.yaml", "https://h/v1"));
+  CHECK_FALSE(under_base("http://h/v1/a", "https://h/v1"));
+  CHECK_FALSE(under_base("https://h:8443/v1/a", "https://h/v1"));
+  CHECK_FALSE(under_base("https://other/v1/a", "https://h/v1"));
+  CHECK(under_base("https://h/anything", "https://h"));
+  CHECK_FALSE(under_base("not a url", "https://h/v1"));
+}
