@@ -70,3 +70,30 @@ TEST_CASE("text: one line a rule, the failing check with its evidence, the score
   std::string coloured = report::render_text(sample(), {true, 0, report::FailOn::fail});
   CHECK(coloured.find("\x1b[") != std::string::npos);
 }
+
+TEST_CASE("text: server text shows control characters and invalid UTF-8 as \\xNN; only the colour codes are raw") {
+  report::Report r = sample();
+  r.exchanges[0].response_headers = {{"api-version", "1.0.0\x1b]0;pwned\x07"}, {"location", "/v1/a\xc2\x9b" "31m\xff"}};
+  r.rules[0].checks[0].message = "API-Version \"1.0.0\x1b]0;pwned\x07\"";
+  r.rules[0].hints = {"Server: nginx/1.25\x1b[2J"};
+  r.notes = {"not probed: /a\x1b[1m"};
+  r.base_url = "https://h/v1\r\n";
+  for (bool colour : {false, true}) {
+    std::string out = report::render_text(r, {colour, 1, report::FailOn::fail});
+    CHECK(out.find("API-Version \"1.0.0\\x1b]0;pwned\\x07\"") != std::string::npos);
+    CHECK(out.find("location: /v1/a\\xc2\\x9b31m\\xff") != std::string::npos);
+    CHECK(out.find("not probed: /a\\x1b[1m") != std::string::npos);
+    CHECK(out.find("https://h/v1\\x0d\\x0a") != std::string::npos);
+    CHECK(out.find('\x07') == std::string::npos);
+    CHECK(out.find('\r') == std::string::npos);
+    CHECK(out.find("\xc2\x9b") == std::string::npos);
+    // Every ESC left is the start of one of the renderer's own SGR sequences.
+    for (std::size_t i = out.find('\x1b'); i != std::string::npos; i = out.find('\x1b', i + 1)) {
+      CHECK(colour);
+      std::size_t m = out.find('m', i);
+      REQUIRE(m != std::string::npos);
+      CHECK(out.substr(i + 1, 1) == "[");
+      CHECK(out.substr(i + 2, m - i - 2).find_first_not_of("0123456789;") == std::string::npos);
+    }
+  }
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/python3
+"""What the report shows (probes.md "What the report shows of server text and
+secrets"): server text with control characters made visible in every human
+format, and no secret (a URL password, a --header-file value, an expanded
+${VAR}) in any output."""
+
+import json
+import os
+import sys
+import tempfile
+import unicodedata
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+from harness import FixtureServer, ProbeCase, run_adrprobe  # noqa: E402
+
+# OSC "set window title", terminated by BEL; a C1 CSI (U+009B) as UTF-8; a byte
+# that is not UTF-8 at all.
+OSC = "\x1b]0;pwned\x07"
+C1 = "\u009b31m"
+
+
+def header_text(text):
+    """A header value that goes over the wire as the UTF-8 bytes of text
+    (http.server writes header values as Latin-1)."""
+    return text.encode("utf-8").decode("latin-1")
+
+
+HOSTILE = {
+    "api_version": "1.0.0" + OSC,
+    "trailing_slash": 301,
+    "extra_headers": {
+        "Server": "nginx/1.25" + OSC,
+        "Location": header_text("/v1/gebouwen" + OSC + C1) + "\xff",
+    },
+    "openapi_yaml": "text",
+    "openapi_yaml_text": "openapi: [" + OSC + "\n",
+    "doc_patch": {
+        "info": {"title": "Gebouwen" + OSC, "contact": {"name": "Team" + OSC + C1}},
+        "paths": {"/getGebouw" + OSC: {"get": {"responses": {"200": {"description": "OK"}}}}},
+    },
+}
+
+
+def controls(text):
+    """The control characters in text (C0 but newline, DEL, C1), with where."""
+    out = []
+    for i, ch in enumerate(text):
+        if ch == "\n":
+            continue
+        if unicodedata.category(ch) == "Cc":
+            out.append((i, hex(ord(ch)), text[max(0, i - 40):i + 10]))
+    return out
+
+
+class ServerText(ProbeCase):
+    """No byte a server sends reaches the terminal raw (stdout, -o text=, -v on
+    stderr); the JSON report stays valid UTF-8 and carries the value escaped."""
+
+    def run_hostile(self, edition):
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer(HOSTILE) as srv:
+            text_file, json_file = Path(tmp, "r.txt"), Path(tmp, "r.json")
+            run = run_adrprobe(harness.check_args(srv.base_url, ("-v", "-o", "text=%s" % text_file,
+                                                                 "-o", "json=%s" % json_file),
+                                                  edition=edition, fmt="text"))
+            return run, text_file.read_bytes(), json_file.read_bytes()
+
+    def assertVisibleOnly(self, text, where):
+        """text (bytes: decoded strictly; str: decoded with U+FFFD for invalid
+        UTF-8, which must not occur) holds no raw control character."""
+        text = text.decode("utf-8") if isinstance(text, bytes) else text
+        self.assertNotIn("\ufffd", text, "invalid UTF-8 in %s" % where)
+        self.assertEqual(controls(text), [], "raw control characters in %s" % where)
+        self.assertIn("\\x1b]0;pwned\\x07", text, "the escape sequence is not shown visibly in %s" % where)
+
+    def test_text_outputs_show_control_characters_escaped(self):
+        for edition in ("2.0.0", "2.1.0"):
+            with self.subTest(edition=edition):
+                run, text_file, json_file = self.run_hostile(edition)
+                self.assertNoCrash(run)
+                self.assertVisibleOnly(run.stdout, "stdout")
+                self.assertVisibleOnly(text_file, "the -o text file")
+                self.assertVisibleOnly(run.stderr, "stderr (-v)")
+                out = text_file.decode("utf-8")
+                # the VH-2 line, the Location of NT-2 with the C1 and the invalid byte, the Server hint
+                self.assertIn('API-Version "1.0.0\\x1b]0;pwned\\x07"', out)
+                self.assertIn("/v1/gebouwen\\x1b]0;pwned\\x07\\xc2\\x9b31m\\xff", out)
+                self.assertIn("nginx/1.25\\x1b]0;pwned\\x07 discloses a product version", out)  # the Server hint
+                self.assertIn("/getGebouw\\x1b]0;pwned\\x07", out)  # a path key of the document
+                if edition == "2.1.0":
+                    self.assertIn("Team\\x1b]0;pwned\\x07\\xc2\\x9b31m", out)  # a document string (CT-1)
+                # JSON: valid UTF-8, control characters as \u escapes, the value intact
+                json_text = json_file.decode("utf-8")
+                self.assertNotIn("\x1b", json_text)
+                self.assertNotIn("\x07", json_text)
+                self.assertIn("\\u001b]0;pwned\\u0007", json_text)
+                report = json.loads(json_text)
+                base = [e for e in report["exchanges"] if e["url"].endswith("/v1") and e["method"] == "GET"]
+                self.assertEqual(base[0]["response_headers"]["api-version"], "1.0.0" + OSC)
+
+
+if __name__ == "__main__":
+    harness.main()
