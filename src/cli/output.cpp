@@ -31,8 +31,14 @@ int write_report(report::Report& rep, const Output& output, const report::Redact
 
 int run_and_report(Engine run, const engine::Settings& settings, const catalogue::Edition& edition, const Output& output) {
   report::Redactor redactor(settings.headers);
+  redactor.add_url(settings.base_url);
+  if (settings.openapi) redactor.add_url(*settings.openapi);
   TerminalProgress progress(output, redactor);
   report::Report rep = run(settings, edition, &progress);
+  if (redactor.url_password())
+    rep.notes.push_back(
+        "a URL given carries a password: it is masked (user:***@) in this report, but credentials in URLs are "
+        "discouraged (they end up in shell histories, process lists and logs); give them with -H or --header-file");
   return write_report(rep, output, redactor);
 }
 

@@ -138,7 +138,7 @@ engine::Settings to_settings(const ProbeArgs& a, const std::string& base_url) {
   engine::Settings s;
   s.base_url = base_url;
   if (!a.openapi.empty()) {
-    check_document_location(a.openapi, fmt::format("--openapi '{}'", a.openapi));
+    check_document_location(a.openapi, fmt::format("--openapi '{}'", mask_url_password(a.openapi)));
     s.openapi = a.openapi;
   }
   for (const auto& h : a.headers) s.headers.push_back(parse_header(h));
@@ -198,11 +198,12 @@ std::pair<std::string, std::string> parse_assignment(const std::string& text, co
 std::string parse_base_url(const std::string& text) {
   std::string error;
   auto url = parse_url(text, &error);
-  if (!url) throw UsageError(fmt::format("'{}' is not a valid base URL: {} (expected e.g. https://api.example.nl/v1)", text, error));
+  std::string shown = mask_url_password(text);  // an error message never shows a password
+  if (!url) throw UsageError(fmt::format("'{}' is not a valid base URL: {} (expected e.g. https://api.example.nl/v1)", shown, error));
   if (url->scheme != "http" && url->scheme != "https")
-    throw UsageError(fmt::format("'{}': the base URL must be http:// or https://, not {}://", text, url->scheme));
+    throw UsageError(fmt::format("'{}': the base URL must be http:// or https://, not {}://", shown, url->scheme));
   if (!url->query.empty() || text.find('#') != std::string::npos)
-    throw UsageError(fmt::format("'{}': a base URL has no query or fragment", text));
+    throw UsageError(fmt::format("'{}': a base URL has no query or fragment", shown));
   return strip_trailing_slash(url->full);
 }
 

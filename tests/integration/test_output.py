@@ -100,5 +100,56 @@ class ServerText(ProbeCase):
                 self.assertEqual(base[0]["response_headers"]["api-version"], "1.0.0" + OSC)
 
 
+PASSWORD = "pl41n-url-passw0rd"
+
+
+class UrlPassword(ProbeCase):
+    """probes.md: the password of a URL (https://user:***@host) never appears
+    in any output, log or progress line, even where the server echoes it."""
+
+    def test_password_masked_everywhere(self):
+        with tempfile.TemporaryDirectory() as tmp, \
+                FixtureServer({"echo_headers": True, "trailing_slash": 301}) as srv:
+            url = srv.base_url.replace("http://", "http://auditor:%s@" % PASSWORD)
+            outputs = {}
+            for fmt in ("text", "json"):
+                files = {f: Path(tmp, "%s.%s" % (fmt, f)) for f in ("text", "json")}
+                run = run_adrprobe(harness.check_args(url, ("-v", "-o", "text=%s" % files["text"],
+                                                            "-o", "json=%s" % files["json"]), fmt=fmt))
+                self.assertNoCrash(run)
+                outputs["stdout -f " + fmt] = run.stdout
+                outputs["stderr -v -f " + fmt] = run.stderr
+                for f, path in files.items():
+                    outputs["-o %s (-f %s)" % (f, fmt)] = path.read_text(encoding="utf-8")
+                if fmt == "json":
+                    report = run.json()
+            requests = srv.requests()
+        for where, text in outputs.items():
+            self.assertNotIn(PASSWORD, text, "the URL password in " + where)
+        # the credentials were really used (Basic), and echoed back masked
+        self.assertTrue(any(r["headers"].get("Authorization", "").startswith("Basic ") for r in requests))
+        self.assertEqual(report["target"]["base_url"], url.replace(PASSWORD, "***"))
+        self.assertIn("auditor:***@", outputs["stdout -f text"])
+        self.assertIn("auditor:***@", outputs["stderr -v -f text"])
+        echoed = {v for e in report["exchanges"] for k, v in e["response_headers"].items()
+                  if k == "x-echo-authorization"}
+        self.assertEqual(echoed, {"***"})
+        discouraged = [n for n in report["notes"] if "credentials in URLs are discouraged" in n]
+        self.assertEqual(len(discouraged), 1, report["notes"])
+        self.assertIn("credentials in URLs are discouraged", outputs["stdout -f text"])
+
+    def test_usage_errors_mask_the_password(self):
+        for url in ("http://auditor:%s@127.0.0.1:9/v1?x=1" % PASSWORD,
+                    "ftp://auditor:%s@127.0.0.1/v1" % PASSWORD):
+            with self.subTest(url=url):
+                run = run_adrprobe(["check", url])
+                self.assertEqual(run.rc, 2, run.describe())
+                self.assertIn("auditor:***@", run.stderr)
+                self.assertNotIn(PASSWORD, run.stderr + run.stdout)
+        run = run_adrprobe(["check", "http://127.0.0.1:9/v1", "--openapi", "http://auditor:%s@[::1/x" % PASSWORD])
+        self.assertEqual(run.rc, 2, run.describe())
+        self.assertNotIn(PASSWORD, run.stderr + run.stdout)
+
+
 if __name__ == "__main__":
     harness.main()

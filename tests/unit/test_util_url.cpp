@@ -41,3 +41,17 @@ TEST_CASE("url: relative resolution (RFC 3986)") {
   CHECK(strip_trailing_slash("https://h/v1/") == "https://h/v1");
   CHECK(url_path("https://h/v1/a/?q=1") == "/v1/a/?q=1");
 }
+
+TEST_CASE("url: userinfo parts; the password masked in any text") {
+  auto u = parse_url("https://user:p%40ss@api.example.nl/v1");
+  REQUIRE(u);
+  CHECK(u->user == "user");
+  CHECK(u->password == "p%40ss");
+  CHECK(u->host == "api.example.nl");
+  CHECK(parse_url("https://api.example.nl/v1")->password.empty());
+  CHECK(mask_url_password("https://user:secret@h/v1") == "https://user:***@h/v1");
+  CHECK(mask_url_password("'http://user:se@cret@h:8080' is not valid") == "'http://user:***@h:8080' is not valid");
+  CHECK(mask_url_password("http://user@h/v1 and https://h/a:b@c") == "http://user@h/v1 and https://h/a:b@c");
+  CHECK(mask_url_password("a http://x:y@h b https://z:w@k") == "a http://x:***@h b https://z:***@k");
+  CHECK(mask_url_password("no url at all: x@y") == "no url at all: x@y");
+}
