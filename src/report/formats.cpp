@@ -26,7 +26,8 @@ const Format* find_format(std::string_view name) {
 
 std::string format_names() {
   std::vector<std::string> names;
-  for (const auto& f : formats()) names.emplace_back(f.name);
+  for (const auto& f : formats())
+    if (f.render) names.emplace_back(f.name);
   return join(names, ", ");
 }
 

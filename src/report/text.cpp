@@ -57,19 +57,29 @@ std::string render_text(const Report& r, const RenderOptions& style) {
   std::size_t width = 0;
   for (const auto& rule : r.rules) width = std::max(width, rule.id.size());
 
+  // The edition as asked (an alias, "latest") and the catalogue that judged it.
+  std::string edition = r.edition_name.empty() ? "edition " + r.edition : r.edition_name;
+  if (r.run && !r.run->edition_asked.empty() && r.run->edition_asked != r.edition)
+    edition = r.run->edition_note.empty()
+                  ? fmt::format("{} (--edition {})", edition, r.run->edition_asked)
+                  : fmt::format("edition {} (judged by the {} catalogue: {})", r.run->edition_asked, r.edition,
+                                r.run->edition_note);
+  std::string target = r.mode == "lint" ? fmt::format(" Document {}", E(r.openapi_url.value_or(r.base_url)))
+                                        : fmt::format(" Target   {}", E(r.base_url));
   if (style.verbosity >= 0) {
-    line(paint(fmt::format("adrprobe {} · {}", E(r.tool_version), E(r.edition_name.empty() ? "edition " + r.edition : r.edition_name)), "1"));
+    line(paint(fmt::format("adrprobe {} · {}", E(r.tool_version), E(edition)), "1"));
+    line(target);
     if (r.mode == "lint") {
-      line(fmt::format(" Document {}", E(r.openapi_url.value_or(r.base_url))));
       line(fmt::format(" Run      static checks on the document alone, {}, {:.1f} s",
                        plural(r.exchanges.size(), "request", "requests"), r.duration_ms / 1000.0));
     } else {
-      line(fmt::format(" Target   {}", E(r.base_url)));
       if (r.openapi_url) line(fmt::format(" OpenAPI  {}", E(*r.openapi_url)));
       line(fmt::format(" Run      {} probed, {}, {:.1f} s",
                        plural(static_cast<std::size_t>(r.paths_probed), "documented path", "documented paths"),
                        plural(r.exchanges.size(), "request", "requests"), r.duration_ms / 1000.0));
     }
+  } else {
+    line(target);  // -q: a CI log of many APIs still says which one this is
   }
   if (r.tls && style.verbosity >= 0) {
     const tls::Facts& t = *r.tls;
@@ -116,6 +126,9 @@ std::string render_text(const Report& r, const RenderOptions& style) {
       if (style.verbosity <= 0) reason = truncate_utf8(reason, 110);
       line(fmt::format("  {} {:<{}}  {}", label(rule.verdict, paint), E(rule.id), width, E(reason)));
       if (technical && ok && style.verbosity > 0) line(fmt::format("         {}", E(rule.title)));
+      if (style.verbosity > 0 && (!rule.level.empty() || !rule.url.empty()))
+        line(fmt::format("         {}{}{}", E(rule.level), !rule.level.empty() && !rule.url.empty() ? " · " : "",
+                         E(rule.url)));
       if (!technical) {
         std::size_t shown = style.verbosity > 0 ? rule.hints.size() : std::min<std::size_t>(rule.hints.size(), 3);
         for (std::size_t i = 0; i < shown; ++i) line(fmt::format("         hint: {}", E(rule.hints[i])));

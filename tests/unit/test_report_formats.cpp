@@ -54,10 +54,73 @@ TEST_CASE("json: valid JSON even with invalid UTF-8 from a server") {
   auto j = nlohmann::json::parse(out);
   CHECK(j["schema"] == "adrprobe-report/1");
   CHECK(j["rules"][0]["checks"][0]["exchanges"][0] == 1);
-  CHECK_FALSE(j.contains("run"));  // check reports carry no run object yet
+  CHECK_FALSE(j.contains("run"));  // a report made without a command (tests) has none
   report::Report lint = sample();
   lint.mode = "lint";
   CHECK(nlohmann::json::parse(report::render_json(lint, {}))["run"]["command"] == "lint");
+}
+
+TEST_CASE("json: the run's options and libraries for auditors; each rule's level and link") {
+  report::Report r = sample();
+  r.rules[0].level = "MUST";
+  r.rules[0].url = "https://gitdocumentatie.logius.nl/publicatie/api/adr/2.0.0/#/core/no-trailing-slash";
+  report::RunInfo run;
+  run.command = "check";
+  run.edition_asked = "2.0.1";
+  run.edition_note = "editorial changes only";
+  run.timeout_s = 10;
+  run.rate = 20;
+  run.deadline_s = 600;
+  run.concurrency = 4;
+  run.max_paths = 250;
+  run.ca_file = true;
+  run.user_agent = "adrprobe/0.2.0";
+  run.ref_hosts = "public";
+  run.header_names = {"X-Api-Key"};
+  run.libraries = {{"libcurl", "7.88.1"}, {"openssl", "3.0.19"}};
+  r.run = run;
+  auto j = nlohmann::json::parse(report::render_json(r, {}));
+  CHECK(j["edition"] == "2.0.0");
+  CHECK(j["rules"][0]["level"] == "MUST");
+  CHECK(j["rules"][0]["url"] == r.rules[0].url);
+  const auto& o = j["run"]["options"];
+  CHECK(j["run"]["command"] == "check");
+  CHECK(o["edition"] == "2.0.0");
+  CHECK(o["edition_asked"] == "2.0.1");
+  CHECK(o["edition_note"] == "editorial changes only");
+  CHECK(o["timeout"] == 10.0);
+  CHECK(o["max_paths"] == 250);
+  CHECK(o["ca_file"] == true);
+  CHECK(o["client_cert"] == false);
+  CHECK(o["header_names"] == nlohmann::json::array({"X-Api-Key"}));
+  CHECK(j["run"]["libraries"]["libcurl"] == "7.88.1");
+}
+
+TEST_CASE("text: the edition asked and the catalogue used; -v links each rule; -q keeps the target and the score") {
+  report::Report r = sample();
+  r.rules[0].level = "MUST";
+  r.rules[0].url = "https://example.nl/adr/#/core/no-trailing-slash";
+  report::RunInfo run;
+  run.edition_asked = "2.0.1";
+  run.edition_note = "editorial changes only";
+  r.run = run;
+  std::string out = report::render_text(r, {false, 0, report::FailOn::fail});
+  CHECK(out.find("edition 2.0.1 (judged by the 2.0.0 catalogue: editorial changes only)") != std::string::npos);
+  CHECK(out.find("https://example.nl/adr/") == std::string::npos);  // links only with -v
+  std::string verbose = report::render_text(r, {false, 1, report::FailOn::fail});
+  CHECK(verbose.find("MUST · https://example.nl/adr/#/core/no-trailing-slash") != std::string::npos);
+  r.run->edition_asked = "latest";
+  r.run->edition_note.clear();
+  CHECK(report::render_text(r, {false, 0, report::FailOn::fail}).find("REST API Design Rules 2.0.0 (--edition latest)") !=
+        std::string::npos);
+  std::string quiet = report::render_text(r, {false, -1, report::FailOn::fail});
+  CHECK(quiet.rfind(" Target   https://api.example.nl/v1\n", 0) == 0);
+  CHECK(quiet.find("FAIL   /core/no-trailing-slash") != std::string::npos);
+  CHECK(quiet.find("Score") != std::string::npos);
+  CHECK(quiet.find("adrprobe 0.2.0") == std::string::npos);
+  r.mode = "lint";
+  r.openapi_url = "openapi.yaml";
+  CHECK(report::render_text(r, {false, -1, report::FailOn::fail}).rfind(" Document openapi.yaml\n", 0) == 0);
 }
 
 TEST_CASE("text: one line a rule, the failing check with its evidence, the score; colour only when asked") {
