@@ -26,7 +26,6 @@ Command demo_command(CLI::App& parent) {
   add_output_options(cmd, a->out);
   return {cmd, [a] {
             Output output = to_output(a->out);
-            const auto& edition = edition_or_throw(a->out.edition);
             demo::ReferenceApi api(a->profile == "broken" ? demo::Profile::broken : demo::Profile::conformant);
             std::string base = api.start();
             if (!a->out.quiet) fmt::print(stderr, "adrprobe demo: reference API ({}) serving at {}\n", a->profile, base);
@@ -42,7 +41,7 @@ Command demo_command(CLI::App& parent) {
               close(fd);
               probe.ca_file = ca_path;
             }
-            int status = run_and_report(engine::run_check, to_settings(probe, base), edition, output);
+            int status = run_and_report("demo", engine::run_check, to_settings(probe, base), output);
             if (!ca_path.empty()) std::remove(ca_path.c_str());
             api.stop();
             return status;

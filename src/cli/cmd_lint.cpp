@@ -28,7 +28,7 @@ Command lint_command(CLI::App& parent) {
             engine::Settings settings = to_settings(a->fetch, "");
             check_document_location(a->document, fmt::format("'{}'", mask_url_password(a->document)));
             settings.openapi = a->document;
-            return run_and_report(engine::run_lint, settings, edition_or_throw(a->out.edition), output);
+            return run_and_report("lint", engine::run_lint, settings, output);
           }};
 }
 

@@ -23,16 +23,75 @@ std::string edition_list() {
   return join(names, ", ") + " and " + last;
 }
 
+std::string edition_help() {
+  const auto& cat = catalogue::Catalogue::builtin();
+  std::string out = edition_list();
+  for (const auto& name : cat.edition_names()) {
+    const auto* e = cat.edition(name);
+    if (e->aliases.empty()) continue;
+    std::string aliases = e->aliases.size() == 1 ? e->aliases.front()
+                                                  : join({e->aliases.begin(), e->aliases.end() - 1}, ", ") + " and " +
+                                                        e->aliases.back();
+    out += fmt::format("; {} are judged as {} ({})", aliases, e->edition, e->aliases_note);
+  }
+  if (const auto* newest = cat.latest()) out += fmt::format("; latest is {}", newest->edition);
+  return out;
+}
+
+std::string exit_status_help() {
+  return "Exit status: 0 no rule at or above --fail-on, 1 a rule at or above it, 2 usage or configuration error,\n"
+         "3 no rule failed but a check could not be completed.";
+}
+
+namespace {
+
+// CLI11 validators that name the choices in --help ("TEXT:{1.0,2.0.0,...}") and
+// keep adrprobe's own messages for a wrong value.
+CLI::Validator choice(std::string desc, std::function<void(const std::string&)> check) {
+  return CLI::Validator(
+      [check](std::string& value) -> std::string {
+        try {
+          check(value);
+          return "";
+        } catch (const UsageError& e) {
+          return e.what();
+        }
+      },
+      desc);
+}
+
+std::vector<std::string> available_formats() {
+  std::vector<std::string> out;
+  for (const auto& f : report::formats())
+    if (f.render) out.emplace_back(f.name);
+  return out;
+}
+
+const report::Format& format_or_throw(const std::string& name);
+
+}  // namespace
+
+CLI::Validator edition_validator() {
+  return choice("{" + join(catalogue::Catalogue::builtin().accepted_names(), ",") + "}",
+                [](const std::string& v) { edition_or_throw(v); });
+}
+
 void add_output_options(CLI::App* cmd, OutputArgs& out) {
-  cmd->add_option("--edition", out.edition, fmt::format("Rule edition to judge by: {} (default 2.0.0)", edition_list()));
+  cmd->add_option("--edition", out.edition, fmt::format("Rule edition to judge by: {} (default 2.0.0)", edition_help()))
+      ->check(edition_validator());
   cmd->add_option("-f,--format", out.format,
-                  fmt::format("What goes to stdout: {} (default text)", report::format_names()));
+                  fmt::format("What goes to stdout: {} (default text)", report::format_names()))
+      ->check(choice("{" + join(available_formats(), ",") + "}", [](const std::string& v) { format_or_throw(v); }));
   cmd->add_option("-o,--output", out.outputs,
-                  "Also write a report file, FORMAT=PATH (repeatable), e.g. json=report.json; PATH - is stdout");
-  cmd->add_option("--fail-on", out.fail_on, "Which verdicts make the exit status 1: fail (default), warn, never");
+                  "Also write a report file, FORMAT=PATH (repeatable), e.g. json=report.json; PATH - is stdout")
+      ->check(choice("{" + join(available_formats(), ",") + "}=PATH", [](const std::string& v) { format_or_throw(parse_assignment(v, "-o").first); }));
+  cmd->add_option("--fail-on", out.fail_on, "Which verdicts make the exit status 1: fail (default), warn, never")
+      ->check(choice("{fail,warn,never}", [](const std::string& v) { parse_fail_on(v); }));
   cmd->add_flag("--no-color", out.no_color, "No colour, even on a terminal");
-  cmd->add_flag("-q,--quiet", out.quiet, "Only the rules that do not pass, and the score");
-  cmd->add_flag("-v,--verbose", out.verbose, "Every check with its evidence; log each request to stderr");
+  cmd->add_flag("-q,--quiet", out.quiet, "Only the target, the rules that do not pass, and the score");
+  cmd->add_flag("-v,--verbose", out.verbose,
+                "Every check with its evidence, each rule's level and text; log each request to stderr");
+  cmd->footer(exit_status_help());
 }
 
 void add_fetch_options(CLI::App* cmd, ProbeArgs& a) {
@@ -41,6 +100,7 @@ void add_fetch_options(CLI::App* cmd, ProbeArgs& a) {
       ->capture_default_str();
   cmd->add_option("--ca-file", a.ca_file, "Extra trusted CA bundle (PEM)");
   cmd->add_flag("--insecure", a.insecure, "Go on after a certificate failure (the TLS check still fails)");
+  cmd->add_option("--user-agent", a.user_agent, fmt::format("User-Agent of every request (default adrprobe/{})", ADRPROBE_VERSION));
   cmd->add_option("--ref-hosts", a.ref_hosts,
                   "Hosts external $refs may be fetched from: public (public addresses and the target's own host) or any")
       ->check(CLI::IsMember({"public", "any"}))
@@ -62,8 +122,8 @@ void add_probe_options(CLI::App* cmd, ProbeArgs& a) {
 
 const catalogue::Edition& edition_or_throw(const std::string& name) {
   const auto& cat = catalogue::Catalogue::builtin();
-  if (const auto* e = cat.edition(name)) return *e;
-  throw UsageError(fmt::format("unknown edition '{}' (available: {})", name, join(cat.edition_names(), ", ")));
+  if (const auto* e = cat.resolve(name)) return *e;
+  throw UsageError(fmt::format("unknown edition '{}' (available: {})", name, join(cat.accepted_names(), ", ")));
 }
 
 namespace {
@@ -92,6 +152,24 @@ void check_writable(const std::string& path) {
     throw UsageError(fmt::format("-o {}: cannot create a file in {}", path, dir));
 }
 
+// "api.example.nl/v1" (a host name, maybe a port and a path, no scheme):
+// "https://api.example.nl/v1"; empty when text does not look like that.
+std::string with_scheme(const std::string& text) {
+  if (text.find("://") != std::string::npos) return "";
+  std::string host = text.substr(0, text.find('/'));
+  auto colon = host.rfind(':');
+  if (colon != std::string::npos) {
+    std::string port = host.substr(colon + 1);
+    if (port.empty() || port.find_first_not_of("0123456789") != std::string::npos) return "";
+    host = host.substr(0, colon);
+  }
+  if (host.empty() || host.front() == '.' || host.back() == '.' || host.find("..") != std::string::npos) return "";
+  if (host.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-") != std::string::npos)
+    return "";
+  if (host.find('.') == std::string::npos && host != "localhost") return "";
+  return "https://" + text;
+}
+
 bool color_wanted(const OutputArgs& out) {
   return !out.no_color && std::getenv("NO_COLOR") == nullptr && isatty(STDOUT_FILENO);
 }
@@ -100,7 +178,8 @@ bool color_wanted(const OutputArgs& out) {
 
 Output to_output(const OutputArgs& args) {
   Output out;
-  edition_or_throw(args.edition);
+  out.edition = &edition_or_throw(args.edition);
+  out.edition_asked = args.edition;
   out.fail_on = parse_fail_on(args.fail_on);
   bool stdout_taken = false;
   for (const auto& o : args.outputs) {
@@ -130,7 +209,10 @@ void check_document_location(const std::string& location, const std::string& wha
     std::string error;
     if (!parse_url(location, &error)) throw UsageError(fmt::format("{}: {}", what, error));
   } else if (std::ifstream probe(location.rfind("file://", 0) == 0 ? location.substr(7) : location); !probe) {
-    throw UsageError(fmt::format("{}: cannot read the file", what));
+    // "api.example.nl/v1/openapi.json" is more likely a URL without its scheme than a file.
+    std::string suggestion = location.find('/') != std::string::npos ? with_scheme(location) : "";
+    throw UsageError(fmt::format("{}: cannot read the file{}", what,
+                                 suggestion.empty() ? "" : fmt::format(" (did you mean {}?)", mask_url_password(suggestion))));
   }
 }
 
@@ -170,7 +252,8 @@ engine::Settings to_settings(const ProbeArgs& a, const std::string& base_url) {
   s.client.ca_file = a.ca_file;
   s.client.insecure = a.insecure;
   s.client.allow_unsafe = a.allow_unsafe;
-  s.client.user_agent = std::string("adrprobe/") + ADRPROBE_VERSION;
+  if (a.user_agent.find_first_of("\r\n") != std::string::npos) throw UsageError("--user-agent must be one line");
+  s.client.user_agent = a.user_agent.empty() ? std::string("adrprobe/") + ADRPROBE_VERSION : a.user_agent;
   s.deadline_s = a.deadline;
   s.tool_version = ADRPROBE_VERSION;
   return s;
@@ -196,6 +279,13 @@ std::pair<std::string, std::string> parse_assignment(const std::string& text, co
 }
 
 std::string parse_base_url(const std::string& text) {
+  if (text.find("://") == std::string::npos) {
+    std::string shown = mask_url_password("x://" + text).substr(4);  // "user:pw@host/v1" too
+    if (std::string suggestion = with_scheme(text); !suggestion.empty())
+      throw UsageError(fmt::format("'{}' has no scheme: did you mean {}?", shown, mask_url_password(suggestion)));
+    throw UsageError(fmt::format("'{}' is not a valid base URL: it has no scheme (expected e.g. https://api.example.nl/v1)",
+                                 shown));
+  }
   std::string error;
   auto url = parse_url(text, &error);
   std::string shown = mask_url_password(text);  // an error message never shows a password
@@ -211,7 +301,7 @@ report::FailOn parse_fail_on(const std::string& text) {
   if (text == "fail") return report::FailOn::fail;
   if (text == "warn") return report::FailOn::warn;
   if (text == "never") return report::FailOn::never;
-  throw UsageError("--fail-on expects fail, warn or never");
+  throw UsageError(fmt::format("--fail-on expects fail, warn or never, not '{}'", text));
 }
 
 }  // namespace adrprobe::cli

@@ -151,5 +151,109 @@ class UrlPassword(ProbeCase):
         self.assertNotIn(PASSWORD, run.stderr + run.stdout)
 
 
+class RunRecord(ProbeCase):
+    """For auditors: the JSON report records how the run was made (`run`),
+    each rule its level and a link to its text; --user-agent is what the
+    server sees."""
+
+    @harness.requires_schema
+    def test_run_options_libraries_and_rule_links(self):
+        validator = harness.schema_validator()
+        p = harness.probe(None, "-H", "X-Api-Key: k3y-value-never-shown", "--timeout", "7", "--max-paths", "9",
+                          "--user-agent", "audit-bot/1.0 (+https://example.nl/audit)", "--ref-hosts", "any")
+        self.assertNoCrash(p)
+        self.assertEqual([e.message for e in validator.iter_errors(p.report)], [])
+        run = p.report["run"]
+        self.assertEqual(run["command"], "check")
+        o = run["options"]
+        self.assertEqual((o["edition"], o["edition_asked"]), ("2.0.0", "2.0.0"))
+        self.assertEqual((o["timeout"], o["max_paths"], o["rate"], o["concurrency"], o["deadline"]), (7, 9, 0, 4, 600))
+        self.assertEqual((o["insecure"], o["allow_unsafe"], o["ca_file"], o["client_cert"]), (False, False, False, False))
+        self.assertEqual(o["user_agent"], "audit-bot/1.0 (+https://example.nl/audit)")
+        self.assertEqual(o["ref_hosts"], "any")
+        self.assertEqual(o["header_names"], ["X-Api-Key"])
+        self.assertNotIn("k3y-value-never-shown", json.dumps(p.report))
+        self.assertRegex(run["libraries"]["libcurl"], r"^\d+\.\d+")
+        self.assertRegex(run["libraries"]["openssl"], r"^\d+\.\d+")
+        for r in p.report["rules"]:
+            self.assertIn(r["level"], ("MUST", "SHOULD"), r["id"])
+            self.assertEqual(r["url"], "https://gitdocumentatie.logius.nl/publicatie/api/adr/2.0.0/#" + r["id"])
+        agents = {r["headers"].get("User-Agent") for r in p.requests}
+        self.assertEqual(agents, {"audit-bot/1.0 (+https://example.nl/audit)"})
+
+    def test_default_user_agent_and_edition_1_0_links(self):
+        p = harness.probe(None, edition="1.0")
+        self.assertNoCrash(p)
+        agents = {r["headers"].get("User-Agent") for r in p.requests}
+        self.assertEqual(len(agents), 1)
+        self.assertRegex(agents.pop(), r"^adrprobe/\d+\.\d+\.\d+$")
+        self.assertEqual(harness.rule(p.report, "API-48")["url"],
+                         "https://gitdocumentatie.logius.nl/publicatie/api/adr/1.0/#API-48")
+
+    def test_text_verbose_shows_level_and_link(self):
+        p = harness.probe(None, "-v", fmt="text")
+        self.assertNoCrash(p)
+        self.assertIn("MUST · https://gitdocumentatie.logius.nl/publicatie/api/adr/2.0.0/#/core/no-trailing-slash",
+                      p.stdout)
+
+    def test_lint_records_its_command_and_user_agent(self):
+        with FixtureServer() as srv:
+            run = run_adrprobe(["lint", srv.base_url + "/openapi.json", "-f", "json", "--user-agent", "lint-bot/2"])
+            agents = {r["headers"].get("User-Agent") for r in srv.requests()}
+        self.assertNoCrash(run)
+        self.assertEqual(agents, {"lint-bot/2"})
+        report = run.json()
+        self.assertEqual(report["run"]["command"], "lint")
+        self.assertEqual(report["run"]["options"]["user_agent"], "lint-bot/2")
+
+    def test_demo_records_its_command(self):
+        run = run_adrprobe(["demo", "-f", "json"], timeout=120)
+        self.assertNoCrash(run)
+        self.assertEqual(run.json()["run"]["command"], "demo")
+        self.assertTrue(run.json()["run"]["options"]["ca_file"])
+
+
+class Editions(ProbeCase):
+    """--edition 2.0.1 and 2.0.2 are judged by the 2.0.0 catalogue (editorial
+    changes only); --edition latest is the newest edition."""
+
+    @harness.requires_schema
+    def test_patch_editions_are_judged_by_2_0_0(self):
+        validator = harness.schema_validator()
+        base = harness.probe(None)
+        for asked in ("2.0.1", "2.0.2"):
+            with self.subTest(edition=asked):
+                p = harness.probe(None, edition=asked)
+                self.assertNoCrash(p)
+                self.assertEqual([e.message for e in validator.iter_errors(p.report)], [])
+                self.assertEqual(p.report["edition"], "2.0.0")
+                self.assertEqual(p.report["run"]["options"]["edition_asked"], asked)
+                self.assertEqual(p.report["run"]["options"]["edition_note"], "editorial changes only")
+                self.assertEqual([(r["id"], r["verdict"]) for r in p.report["rules"]],
+                                 [(r["id"], r["verdict"]) for r in base.report["rules"]])
+                t = harness.probe(None, edition=asked, fmt="text")
+                self.assertIn("edition %s (judged by the 2.0.0 catalogue: editorial changes only)" % asked,
+                              t.stdout.splitlines()[0])
+
+    def test_latest_is_the_newest_edition(self):
+        rules = run_adrprobe(["rules", "--edition", "latest", "-f", "json"], timeout=30)
+        self.assertEqual(rules.rc, 0, rules.describe())
+        newest = json.loads(rules.stdout)["edition"]
+        editions = [json.loads(run_adrprobe(["rules", "--edition", e, "-f", "json"], timeout=30).stdout)["edition"]
+                    for e in ("1.0", "2.0.0", newest)]
+        key = lambda v: [int(x) for x in v.split(".")]  # noqa: E731
+        self.assertEqual(max(editions, key=key), newest)
+        p = harness.probe(None, edition="latest")
+        self.assertNoCrash(p)
+        self.assertEqual(p.report["edition"], newest)
+        self.assertEqual(p.report["run"]["options"]["edition_asked"], "latest")
+
+    def test_unknown_edition_lists_the_names(self):
+        run = run_adrprobe(["check", "http://127.0.0.1:9/v1", "--edition", "2.0.3"], timeout=30)
+        self.assertEqual(run.rc, 2, run.describe())
+        for name in ("2.0.0", "2.0.1", "2.0.2", "latest"):
+            self.assertIn(name, run.stderr)
+
+
 if __name__ == "__main__":
     harness.main()
