@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 
@@ -110,7 +111,11 @@ void add_fetch_options(CLI::App* cmd, ProbeArgs& a) {
 void add_probe_options(CLI::App* cmd, ProbeArgs& a) {
   cmd->add_option("--openapi", a.openapi,
                   "Description document (URL or file, JSON or YAML), if not at BASE_URL/openapi.json");
-  cmd->add_option("-H,--header", a.headers, "Extra request header 'Name: value' (repeatable); never shown in any output");
+  cmd->add_option("-H,--header", a.headers,
+                  "Extra request header 'Name: value' (repeatable); ${VAR} in the value is read from the environment; "
+                  "the value is never shown in any output");
+  cmd->add_option("--header-file", a.header_files,
+                  "More headers from a file, one 'Name: value' a line (# comments, ${VAR}); masked like -H");
   cmd->add_option("--param", a.params, "Value for a path parameter, NAME=VALUE (repeatable)");
   cmd->add_option("--concurrency", a.concurrency, "Requests in flight at once")->capture_default_str();
   cmd->add_option("--rate", a.rate, "At most N requests per second to one host (0 = no limit)")->capture_default_str();
@@ -223,7 +228,12 @@ engine::Settings to_settings(const ProbeArgs& a, const std::string& base_url) {
     check_document_location(a.openapi, fmt::format("--openapi '{}'", mask_url_password(a.openapi)));
     s.openapi = a.openapi;
   }
-  for (const auto& h : a.headers) s.headers.push_back(parse_header(h));
+  for (const auto& h : a.headers) {
+    auto [name, value] = parse_header(h);
+    s.headers.emplace_back(name, expand_env(value, "-H " + name));
+  }
+  for (const auto& f : a.header_files)
+    for (auto& h : read_header_file(f)) s.headers.push_back(std::move(h));
   for (const auto& p : a.params) s.params.insert(parse_assignment(p, "--param"));
   s.allow_unsafe = a.allow_unsafe;
   s.insecure = a.insecure;
@@ -259,17 +269,63 @@ engine::Settings to_settings(const ProbeArgs& a, const std::string& base_url) {
   return s;
 }
 
-http::Header parse_header(const std::string& text) {
+http::Header parse_header(const std::string& text, const std::string& what) {
   auto colon = text.find(':');
   if (colon == std::string::npos || colon == 0)
-    throw UsageError("-H expects 'Name: value' (what was given is not shown: it may hold a secret)");
+    throw UsageError(fmt::format("{} expects 'Name: value' (what was given is not shown: it may hold a secret)", what));
   std::string name = trim(text.substr(0, colon));
   for (unsigned char c : name)
     if (c <= 32 || c >= 127 || c == '(' || c == ')' || c == ',' || c == '/' || c == ';' || c == '@' || c == '"')
-      throw UsageError("-H: the header name is not valid (a token without spaces or separators; the text is not shown)");
+      throw UsageError(fmt::format(
+          "{}: the header name is not valid (a token without spaces or separators; the text is not shown)", what));
   std::string value = trim(text.substr(colon + 1));
-  if (value.find_first_of("\r\n") != std::string::npos) throw UsageError("-H: a header value must be one line");
+  if (value.find_first_of("\r\n") != std::string::npos) throw UsageError(fmt::format("{}: a header value must be one line", what));
   return {name, value};
+}
+
+std::string expand_env(const std::string& value, const std::string& where) {
+  std::string out;
+  for (std::size_t i = 0; i < value.size();) {
+    if (value.compare(i, 2, "${") != 0) {
+      out += value[i++];
+      continue;
+    }
+    std::size_t end = value.find('}', i + 2);
+    std::string var = end == std::string::npos ? "" : value.substr(i + 2, end - i - 2);
+    bool valid = !var.empty() && !std::isdigit(static_cast<unsigned char>(var[0])) &&
+                 var.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ==
+                     std::string::npos;
+    if (!valid) throw UsageError(fmt::format("{}: '${{' must be followed by a variable name and '}}'", where));
+    const char* env = std::getenv(var.c_str());
+    if (!env) throw UsageError(fmt::format("{}: the environment variable {} is not set", where, var));
+    std::string got = env;
+    if (got.find_first_of("\r\n") != std::string::npos)
+      throw UsageError(fmt::format("{}: the environment variable {} holds more than one line", where, var));
+    out += got;
+    i = end + 1;
+  }
+  return out;
+}
+
+std::vector<http::Header> read_header_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(fmt::format("--header-file '{}': cannot read the file", path));
+  std::vector<http::Header> out;
+  std::string line;
+  constexpr std::size_t kMaxBytes = 1 << 20;  // headers, not a data file
+  std::size_t number = 0, bytes = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    bytes += line.size() + 1;
+    if (bytes > kMaxBytes) throw UsageError(fmt::format("--header-file '{}': larger than 1 MiB", path));
+    std::string text = trim(line);  // also the \r of CRLF files
+    if (text.empty() || text.front() == '#') continue;
+    std::string where = fmt::format("--header-file '{}' line {}", path, number);
+    auto [name, value] = parse_header(text, where);
+    out.emplace_back(name, expand_env(value, where + " (" + name + ")"));
+  }
+  if (in.bad()) throw UsageError(fmt::format("--header-file '{}': cannot read the file", path));
+  return out;
 }
 
 std::pair<std::string, std::string> parse_assignment(const std::string& text, const char* what) {

@@ -79,8 +79,15 @@ void check_document_location(const std::string& location, const std::string& wha
 // engine::Settings for check (base_url set) or lint (base_url empty).
 engine::Settings to_settings(const ProbeArgs& args, const std::string& base_url);
 
-// Parses "Name: value" (-H); throws UsageError.
-http::Header parse_header(const std::string& text);
+// Parses "Name: value" (-H; `what` names the source in errors, which never
+// show the text); throws UsageError.
+http::Header parse_header(const std::string& text, const std::string& what = "-H");
+// ${VAR} in a header value, read from the environment. An unset variable is a
+// UsageError naming it (and `where`), never the value.
+std::string expand_env(const std::string& value, const std::string& where);
+// --header-file: one 'Name: value' a line, blank lines and # comments ignored,
+// ${VAR} expanded; errors name the line number, never its text.
+std::vector<http::Header> read_header_file(const std::string& path);
 // Parses "NAME=VALUE" (--param, -o); throws UsageError.
 std::pair<std::string, std::string> parse_assignment(const std::string& text, const char* what);
 // Validates a base URL: http(s), a host, no query or fragment; returns it without trailing slash.

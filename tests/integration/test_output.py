@@ -255,5 +255,59 @@ class Editions(ProbeCase):
             self.assertIn(name, run.stderr)
 
 
+class HeadersOutsideArgv(ProbeCase):
+    """--header-file and ${VAR} keep secrets out of argv; the server receives
+    the real values, no output shows them (they are masked like -H)."""
+
+    FROM_ENV = "env-secret-7f3a9c21"
+    FROM_FILE = "file-secret-4b8d2e90"
+
+    def test_expanded_and_file_values_reach_the_server_and_no_output(self):
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer({"echo_headers": True, "trailing_slash": 401}) as srv:
+            headers = Path(tmp, "headers.txt")
+            headers.write_text("# nightly run\n\nX-File-Key: %s\nX-Both: ${ADRPROBE_IT_KEY}\n" % self.FROM_FILE,
+                               encoding="utf-8")
+            env = {"ADRPROBE_IT_KEY": self.FROM_ENV}
+            outputs = {}
+            for fmt in ("json", "text"):
+                text_file, json_file = Path(tmp, fmt + ".txt"), Path(tmp, fmt + ".json")
+                run = run_adrprobe(harness.check_args(
+                    srv.base_url, ("-v", "-H", "Authorization: Bearer ${ADRPROBE_IT_KEY}", "--header-file", str(headers),
+                                   "-o", "text=%s" % text_file, "-o", "json=%s" % json_file), fmt=fmt), env=env)
+                self.assertNoCrash(run)
+                outputs.update({"stdout -f " + fmt: run.stdout, "stderr -f " + fmt: run.stderr,
+                                "-o text (-f %s)" % fmt: text_file.read_text(encoding="utf-8"),
+                                "-o json (-f %s)" % fmt: json_file.read_text(encoding="utf-8")})
+                if fmt == "json":
+                    report = run.json()
+            requests = srv.requests()
+        sent = [r["headers"] for r in requests if "Authorization" in r["headers"]]
+        self.assertTrue(sent, "the -H header never reached the server")
+        self.assertEqual({h["Authorization"] for h in sent}, {"Bearer " + self.FROM_ENV})
+        self.assertEqual({h.get("X-File-Key") for h in sent}, {self.FROM_FILE})
+        self.assertEqual({h.get("X-Both") for h in sent}, {self.FROM_ENV})
+        for where, text in outputs.items():
+            for secret in (self.FROM_ENV, self.FROM_FILE):
+                self.assertNotIn(secret, text, "%s shows a secret" % where)
+        self.assertEqual(report["run"]["options"]["header_names"], ["Authorization", "X-File-Key", "X-Both"])
+        echoed = {v for e in report["exchanges"] for k, v in e["response_headers"].items()
+                  if k in ("x-echo-authorization", "x-echo-x-file-key", "x-echo-x-both")}
+        self.assertEqual(echoed, {"***"})
+
+    def test_unset_variable_and_bad_lines_are_usage_errors(self):
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer() as srv:
+            os.environ.pop("ADRPROBE_IT_UNSET", None)
+            run = run_adrprobe(["check", srv.base_url, "-H", "X-Key: ${ADRPROBE_IT_UNSET}"])
+            self.assertEqual(run.rc, 2, run.describe())
+            self.assertIn("ADRPROBE_IT_UNSET is not set", run.stderr)
+            bad = Path(tmp, "headers.txt")
+            bad.write_text("X-Ok: 1\n# comment\nno colon but %s\n" % self.FROM_FILE, encoding="utf-8")
+            run = run_adrprobe(["check", srv.base_url, "--header-file", str(bad)])
+            self.assertEqual(run.rc, 2, run.describe())
+            self.assertIn("line 3", run.stderr)
+            self.assertNotIn(self.FROM_FILE, run.stderr + run.stdout)
+            self.assertEqual(srv.requests(), [], "probed despite a usage error")
+
+
 if __name__ == "__main__":
     harness.main()

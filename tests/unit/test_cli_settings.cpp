@@ -3,6 +3,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
 
 #include "cli/settings.hpp"
 
@@ -162,4 +166,95 @@ TEST_CASE("--user-agent replaces adrprobe/<version>; one line") {
   CHECK(cli::to_settings(a, "https://h/v1").client.user_agent == "audit-bot/2 (+https://example.nl)");
   a.user_agent = "a\r\nX-Injected: 1";
   CHECK_THROWS_AS(cli::to_settings(a, "https://h/v1"), UsageError);
+}
+
+namespace {
+std::string temp_file(const std::string& body) {
+  char path[] = "/tmp/adrprobe-headers-XXXXXX";
+  int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  REQUIRE(write(fd, body.data(), body.size()) == static_cast<ssize_t>(body.size()));
+  close(fd);
+  return path;
+}
+// The message of the UsageError f throws ("" when none).
+template <class F>
+std::string usage_error(F f) {
+  try {
+    f();
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("${VAR} in a header value is read from the environment; an unset one is named, no value ever shown") {
+  setenv("ADRPROBE_TEST_KEY", "geheim-uit-env", 1);
+  unsetenv("ADRPROBE_TEST_UNSET");
+  CHECK(cli::expand_env("Bearer ${ADRPROBE_TEST_KEY}", "-H X") == "Bearer geheim-uit-env");
+  CHECK(cli::expand_env("${ADRPROBE_TEST_KEY}-${ADRPROBE_TEST_KEY}", "-H X") == "geheim-uit-env-geheim-uit-env");
+  CHECK(cli::expand_env("no variables $HOME {x} $", "-H X") == "no variables $HOME {x} $");
+  std::string e = usage_error([] { cli::expand_env("a${ADRPROBE_TEST_UNSET}", "-H X-Api-Key"); });
+  CHECK(e == "-H X-Api-Key: the environment variable ADRPROBE_TEST_UNSET is not set");
+  for (const char* bad : {"${", "${}", "${1X}", "${A-B}", "${OPEN"}) {
+    CAPTURE(bad);
+    CHECK(usage_error([&] { cli::expand_env(bad, "-H X"); }).find("variable name") != std::string::npos);
+  }
+  setenv("ADRPROBE_TEST_TWO_LINES", "a\r\nInjected: 1", 1);
+  CHECK(usage_error([] { cli::expand_env("${ADRPROBE_TEST_TWO_LINES}", "-H X"); }).find("more than one line") !=
+        std::string::npos);
+
+  cli::ProbeArgs a;
+  a.headers = {"Authorization: Bearer ${ADRPROBE_TEST_KEY}"};
+  auto s = cli::to_settings(a, "https://h/v1");
+  CHECK(s.headers == std::vector<http::Header>{{"Authorization", "Bearer geheim-uit-env"}});
+  a.headers = {"X-Api-Key: ${ADRPROBE_TEST_UNSET}"};
+  e = usage_error([&] { cli::to_settings(a, "https://h/v1"); });
+  CHECK(e.find("ADRPROBE_TEST_UNSET") != std::string::npos);
+  unsetenv("ADRPROBE_TEST_KEY");
+  unsetenv("ADRPROBE_TEST_TWO_LINES");
+}
+
+TEST_CASE("--header-file: one 'Name: value' a line, comments and blank lines skipped, errors name the line only") {
+  setenv("ADRPROBE_TEST_TOKEN", "tok-uit-env-123", 1);
+  std::string path = temp_file(
+      "# API keys for the nightly run\r\n"
+      "\n"
+      "X-Api-Key: file-secret-value-1\r\n"
+      "   # indented comment\n"
+      "Authorization: Bearer ${ADRPROBE_TEST_TOKEN}\n"
+      "X-Note: a # is part of a value\n");
+  auto headers = cli::read_header_file(path);
+  CHECK(headers == std::vector<http::Header>{{"X-Api-Key", "file-secret-value-1"},
+                                             {"Authorization", "Bearer tok-uit-env-123"},
+                                             {"X-Note", "a # is part of a value"}});
+  // With -H: both become the run's headers (and so the Redactor's secrets).
+  cli::ProbeArgs a;
+  a.headers = {"X-Trace: 1"};
+  a.header_files = {path};
+  auto s = cli::to_settings(a, "https://h/v1");
+  REQUIRE(s.headers.size() == 4);
+  CHECK(s.headers[0].first == "X-Trace");
+  CHECK(s.headers[2].second == "Bearer tok-uit-env-123");
+  std::remove(path.c_str());
+
+  path = temp_file("X-Ok: 1\n\nthis line has no colon secret-in-line\n");
+  std::string e = usage_error([&] { cli::read_header_file(path); });
+  CHECK(e.find("line 3") != std::string::npos);
+  CHECK(e.find("secret-in-line") == std::string::npos);
+  std::remove(path.c_str());
+  path = temp_file("Bad Name: secret-in-line\n");
+  e = usage_error([&] { cli::read_header_file(path); });
+  CHECK(e.find("line 1") != std::string::npos);
+  CHECK(e.find("secret-in-line") == std::string::npos);
+  std::remove(path.c_str());
+  path = temp_file("\nX-Key: ${ADRPROBE_TEST_NOT_SET_ANYWHERE}\n");
+  e = usage_error([&] { cli::read_header_file(path); });
+  CHECK(e.find("line 2") != std::string::npos);
+  CHECK(e.find("ADRPROBE_TEST_NOT_SET_ANYWHERE is not set") != std::string::npos);
+  std::remove(path.c_str());
+  CHECK(usage_error([] { cli::read_header_file("/nonexistent/headers.txt"); }).find("cannot read") != std::string::npos);
+  CHECK_FALSE(usage_error([] { cli::read_header_file("/tmp"); }).empty());  // a directory
+  unsetenv("ADRPROBE_TEST_TOKEN");
 }
