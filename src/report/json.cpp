@@ -1,4 +1,6 @@
 // JSON report per report.schema.json ("adrprobe-report/1").
+#include <fmt/format.h>
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -130,8 +132,24 @@ json to_json(const Report& r) {
 }  // namespace
 
 std::string render_json(const Report& r, const RenderOptions&) {
-  // Invalid UTF-8 from a server (a header value) is replaced, never a crash.
-  return to_json(r).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  // Invalid UTF-8 from a server (a header value) is replaced, never a crash;
+  // C0 controls and DEL come out as \u escapes.
+  std::string out = to_json(r).dump(2, ' ', false, json::error_handler_t::replace);
+  // So do the C1 controls (U+0080..U+009F, which some terminals obey): the
+  // dump is valid UTF-8, so C2 80..C2 9F is always one whole such character,
+  // and it only occurs inside a string.
+  std::string escaped;
+  escaped.reserve(out.size());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    auto next = i + 1 < out.size() ? static_cast<unsigned char>(out[i + 1]) : 0;
+    if (static_cast<unsigned char>(out[i]) == 0xC2 && next >= 0x80 && next <= 0x9F) {
+      escaped += fmt::format("\\u{:04x}", next);
+      ++i;
+    } else {
+      escaped += out[i];
+    }
+  }
+  return escaped + "\n";
 }
 
 }  // namespace adrprobe::report

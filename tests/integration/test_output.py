@@ -95,6 +95,8 @@ class ServerText(ProbeCase):
                 self.assertNotIn("\x1b", json_text)
                 self.assertNotIn("\x07", json_text)
                 self.assertIn("\\u001b]0;pwned\\u0007", json_text)
+                self.assertNotIn("\u009b", json_text)  # C1 too: some terminals obey it
+                self.assertIn("\\u009b31m", json_text)
                 report = json.loads(json_text)
                 base = [e for e in report["exchanges"] if e["url"].endswith("/v1") and e["method"] == "GET"]
                 self.assertEqual(base[0]["response_headers"]["api-version"], "1.0.0" + OSC)

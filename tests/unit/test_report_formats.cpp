@@ -160,3 +160,16 @@ TEST_CASE("text: server text shows control characters and invalid UTF-8 as \\xNN
     }
   }
 }
+
+TEST_CASE("json: control characters from a server are \\u escapes, C1 included; the values load back intact") {
+  report::Report r = sample();
+  r.exchanges[0].response_headers = {{"api-version", "1.0.0\x1b]0;pwned\x07"}, {"location", "/a\xc2\x9b" "31m é"}};
+  std::string out = report::render_json(r, {});
+  CHECK(out.find('\x1b') == std::string::npos);
+  CHECK(out.find('\x07') == std::string::npos);
+  CHECK(out.find("\xc2\x9b") == std::string::npos);
+  CHECK(out.find("\\u001b]0;pwned\\u0007") != std::string::npos);
+  CHECK(out.find("\\u009b31m é") != std::string::npos);  // other non-ASCII stays as it is
+  auto j = nlohmann::json::parse(out);
+  CHECK(j["exchanges"][0]["response_headers"]["location"] == "/a\xc2\x9b" "31m é");
+}
