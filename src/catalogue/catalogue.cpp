@@ -40,13 +40,14 @@ Rule parse_rule(const YAML::Node& n, const std::string& where) {
   Rule r;
   r.id = text(n, "id", true, where);
   std::string at = where + " rule " + r.id;
-  known_keys(n, {"id", "aliases", "kind", "level", "title", "statement", "checks", "decisions", "review", "hints"}, at);
+  known_keys(n, {"id", "aliases", "kind", "level", "title", "statement", "checks", "decisions", "review", "hints", "url"}, at);
   r.aliases = list(n, "aliases");
   r.kind = text(n, "kind", true, at);
   if (r.kind != "technical" && r.kind != "functional") throw std::runtime_error(at + ": kind must be technical or functional");
   r.level = text(n, "level", false, at);
   r.title = text(n, "title", true, at);
   r.statement = text(n, "statement", false, at);
+  r.url = text(n, "url", false, at);  // else the edition's rule_url
   r.review = text(n, "review", false, at);
   r.decisions = list(n, "decisions");
   r.hints = list(n, "hints");
@@ -207,18 +208,44 @@ Catalogue Catalogue::load(const std::vector<std::pair<std::string, std::string>>
     e.edition = edition;
     e.extends = text(doc, "extends", false, file);
     // An edition names itself: name and source are never inherited.
-    known_keys(doc, {"edition", "extends", "name", "source", "semver", "ncsc", "remove", "rules"}, file);
+    known_keys(doc, {"edition", "extends", "name", "source", "semver", "ncsc", "remove", "rules", "aliases", "aliases_note", "rule_url"}, file);
     e.name = text(doc, "name", true, file);
     e.source = text(doc, "source", true, file);
     e.ncsc = inherited(raw, edition, "ncsc");
+    e.aliases = list(doc, "aliases");  // names of this edition's own patch releases: never inherited
+    e.aliases_note = text(doc, "aliases_note", false, file);
+    if (!e.aliases.empty() && e.aliases_note.empty())
+      throw std::runtime_error(fmt::format("{}: 'aliases' needs an 'aliases_note' (why they are judged alike)", file));
+    // Where each rule's own text is: {source} and {id} filled in (the id is the fragment).
+    std::string rule_url = inherited(raw, edition, "rule_url");
+    if (rule_url.empty()) rule_url = "{source}#{id}";
     std::string semver = inherited(raw, edition, "semver");
     if (semver.empty()) throw std::runtime_error(fmt::format("{}: 'semver' is missing", file));
     e.semver = parse_semver_grammar(semver);
-    for (const auto& r : rules) e.rules.push_back(parse_rule(r, file));
+    for (const auto& r : rules) {
+      e.rules.push_back(parse_rule(r, file));
+      Rule& rule = e.rules.back();
+      if (rule.url.empty()) {
+        std::string url = rule_url;
+        for (auto [key, value] : {std::pair<std::string, std::string>{"{source}", e.source}, {"{id}", rule.id}})
+          for (auto at = url.find(key); at != std::string::npos; at = url.find(key, at + value.size()))
+            url.replace(at, key.size(), value);
+        rule.url = url;
+      }
+    }
     if (!e.ncsc.empty() && !cat.ncsc_.count(e.ncsc))
       throw std::runtime_error(fmt::format("{}: no NCSC TLS table of version {}", file, e.ncsc));
     cat.editions_.push_back(std::move(e));
   }
+  // Every name --edition accepts means one edition.
+  std::vector<std::string> names{"latest"};
+  for (const auto& e : cat.editions_) {
+    names.push_back(e.edition);
+    names.insert(names.end(), e.aliases.begin(), e.aliases.end());
+  }
+  std::sort(names.begin(), names.end());
+  if (auto dup = std::adjacent_find(names.begin(), names.end()); dup != names.end())
+    throw std::runtime_error(fmt::format("edition name '{}' is used twice (as an edition or an alias)", *dup));
   return cat;
 }
 
@@ -235,6 +262,52 @@ const Edition* Catalogue::edition(const std::string& name) const {
   for (const auto& e : editions_)
     if (e.edition == name) return &e;
   return nullptr;
+}
+
+namespace {
+// 2.0.0 < 2.0.10 < 2.1.0; 1.0 < 2.0.0: numbers compared part by part.
+bool older(const std::string& a, const std::string& b) {
+  auto parts = [](const std::string& v) {
+    std::vector<long> out;
+    std::size_t i = 0;
+    while (i < v.size()) {
+      std::size_t dot = v.find('.', i);
+      std::string part = v.substr(i, dot == std::string::npos ? std::string::npos : dot - i);
+      out.push_back(part.find_first_not_of("0123456789") == std::string::npos && !part.empty() && part.size() < 10
+                        ? std::stol(part)
+                        : -1);
+      if (dot == std::string::npos) break;
+      i = dot + 1;
+    }
+    return out;
+  };
+  return parts(a) < parts(b);
+}
+}  // namespace
+
+const Edition* Catalogue::latest() const {
+  const Edition* newest = nullptr;
+  for (const auto& e : editions_)
+    if (!newest || older(newest->edition, e.edition)) newest = &e;
+  return newest;
+}
+
+const Edition* Catalogue::resolve(const std::string& name) const {
+  if (name == "latest") return latest();
+  if (const Edition* e = edition(name)) return e;
+  for (const auto& e : editions_)
+    if (std::find(e.aliases.begin(), e.aliases.end(), name) != e.aliases.end()) return &e;
+  return nullptr;
+}
+
+std::vector<std::string> Catalogue::accepted_names() const {
+  std::vector<std::string> out;
+  for (const auto& e : editions_) {
+    out.push_back(e.edition);
+    out.insert(out.end(), e.aliases.begin(), e.aliases.end());
+  }
+  out.push_back("latest");
+  return out;
 }
 
 std::vector<std::string> Catalogue::edition_names() const {

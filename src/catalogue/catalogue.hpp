@@ -20,6 +20,7 @@ struct Rule {
   std::string level;  // MUST | SHOULD
   std::string title;
   std::string statement;
+  std::string url;    // the rule's own text: the edition's rule_url with source and id filled in
   std::vector<CheckRef> checks;
   std::vector<std::string> decisions;
   std::string review;               // functional rules: what a reviewer looks at
@@ -33,6 +34,10 @@ struct Edition {
   std::string name;
   std::string source;
   std::string ncsc;     // version of the NCSC TLS table TS-2..TS-4 judge by ("" = the newest)
+  // Other names this edition answers to (patch releases judged by the same
+  // rules, e.g. 2.0.1 and 2.0.2 for 2.0.0), and why (aliases_note).
+  std::vector<std::string> aliases;
+  std::string aliases_note;
   SemverGrammar semver = SemverGrammar::full;
   std::vector<Rule> rules;
 };
@@ -65,8 +70,16 @@ class Catalogue {
   // Parses catalogue files given as {file name, YAML text}; throws on bad data.
   static Catalogue load(const std::vector<std::pair<std::string, std::string>>& files);
 
+  // The edition of exactly that name.
   const Edition* edition(const std::string& name) const;
+  // What --edition accepts: an edition, one of its aliases, or "latest" (the
+  // newest edition). nullptr when none.
+  const Edition* resolve(const std::string& name) const;
+  // The newest edition (by version number).
+  const Edition* latest() const;
   std::vector<std::string> edition_names() const;
+  // Every name resolve() accepts: the editions, their aliases, "latest".
+  std::vector<std::string> accepted_names() const;
   // The NCSC TLS table of that version, or the newest when version is empty
   // (nullptr when there is none).
   const NcscTable* ncsc(const std::string& version = "") const;

@@ -23,7 +23,7 @@ Command check_command(CLI::App& parent) {
             // Everything is validated before the first request.
             Output output = to_output(a->out);
             engine::Settings settings = to_settings(a->probe, parse_base_url(a->base_url));
-            return run_and_report(engine::run_check, settings, edition_or_throw(a->out.edition), output);
+            return run_and_report("check", engine::run_check, settings, output);
           }};
 }
 

@@ -27,7 +27,6 @@ Command demo_command(CLI::App& parent) {
   add_output_options(cmd, a->out);
   return {cmd, [a] {
             Output output = to_output(a->out);
-            const auto& edition = edition_or_throw(a->out.edition);
             demo::ReferenceApi api(a->profile == "broken" ? demo::Profile::broken : demo::Profile::conformant);
             std::string base = api.start();
             if (!a->out.quiet) fmt::print(stderr, "adrprobe demo: reference API ({}) serving at {}\n", a->profile, base);
@@ -49,7 +48,7 @@ Command demo_command(CLI::App& parent) {
               close(fd);
               probe.ca_file = ca.path;
             }
-            int status = run_and_report(engine::run_check, to_settings(probe, base), edition, output);
+            int status = run_and_report("demo", engine::run_check, to_settings(probe, base), output);
             api.stop();
             return status;
           }};

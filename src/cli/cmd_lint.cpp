@@ -7,6 +7,7 @@
 #include "cli/output.hpp"
 #include "cli/settings.hpp"
 #include "engine/run.hpp"
+#include "util/url.hpp"
 
 namespace adrprobe::cli {
 
@@ -25,9 +26,9 @@ Command lint_command(CLI::App& parent) {
   return {cmd, [a] {
             Output output = to_output(a->out);
             engine::Settings settings = to_settings(a->fetch, "");
-            check_document_location(a->document, fmt::format("'{}'", a->document));
+            check_document_location(a->document, fmt::format("'{}'", mask_url_password(a->document)));
             settings.openapi = a->document;
-            return run_and_report(engine::run_lint, settings, edition_or_throw(a->out.edition), output);
+            return run_and_report("lint", engine::run_lint, settings, output);
           }};
 }
 

@@ -23,12 +23,15 @@ int print_rules(const std::string& edition_name, const std::string& format) {
   if (format == "json") {
     nlohmann::ordered_json j;
     j["edition"] = edition.edition;
+    if (edition_name != edition.edition) j["edition_asked"] = edition_name;
+    if (!edition.aliases.empty()) j["aliases"] = edition.aliases;
     j["name"] = edition.name;
     j["source"] = edition.source;
     if (!edition.extends.empty()) j["extends"] = edition.extends;
     for (const auto& r : edition.rules) {
       nlohmann::ordered_json jr{{"id", r.id},       {"aliases", r.aliases}, {"kind", r.kind},
-                                {"level", r.level}, {"title", r.title},     {"statement", r.statement}};
+                                {"level", r.level}, {"title", r.title},     {"statement", r.statement},
+                                {"url", r.url}};
       std::vector<std::string> ids;
       for (const auto& c : r.checks) ids.push_back(c.id);
       jr["checks"] = ids;
@@ -48,12 +51,15 @@ int print_rules(const std::string& edition_name, const std::string& format) {
   if (format != "text") throw UsageError("rules: -f expects text or json");
   std::size_t technical = 0;
   for (const auto& r : edition.rules) technical += r.technical();
+  if (edition_name != edition.edition) fmt::print("--edition {}: ", edition_name);
   fmt::print("{} ({} rules: {} technical, {} functional)\n{}\n", edition.name, edition.rules.size(), technical,
              edition.rules.size() - technical, edition.source);
   if (!edition.extends.empty()) fmt::print("extends edition {}\n", edition.extends);
+  if (!edition.aliases.empty())
+    fmt::print("{} are judged by this catalogue too: {}\n", join(edition.aliases, ", "), edition.aliases_note);
   fmt::print("Checks marked static need only the document: `adrprobe lint` runs them.\n");
   for (const auto& r : edition.rules) {
-    fmt::print("\n{}  [{}]  {} {}\n  {}\n", r.id, join(r.aliases, ", "), r.kind, r.level, r.title);
+    fmt::print("\n{}  [{}]  {} {}\n  {}\n  {}\n", r.id, join(r.aliases, ", "), r.kind, r.level, r.title, r.url);
     fmt::print("  {}\n", trim(r.statement));
     for (const auto& c : r.checks) {
       const checks::Check* check = checks::find_check(c.id);
@@ -74,8 +80,10 @@ Command rules_command(CLI::App& parent) {
   };
   auto a = std::make_shared<Args>();
   auto* cmd = parent.add_subcommand("rules", "List the rule catalogue of an edition, and which checks are static");
-  cmd->add_option("--edition", a->edition, fmt::format("{} (default 2.0.0)", edition_list()));
-  cmd->add_option("-f,--format", a->format, "text (default) or json");
+  cmd->add_option("--edition", a->edition, fmt::format("{} (default 2.0.0)", edition_help()))
+      ->check(edition_validator());
+  cmd->add_option("-f,--format", a->format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  cmd->footer("Exit status: 0, or 2 for a usage error.");
   return {cmd, [a] { return print_rules(a->edition, a->format); }};
 }
 

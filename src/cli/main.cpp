@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "checks/check.hpp"
+#include "cli/about.hpp"
 #include "cli/command.hpp"
 #include "cli/settings.hpp"
 #include "util/strings.hpp"
@@ -32,18 +33,20 @@ int run(int argc, char** argv) {
       "a verdict for every rule with the requests that prove it.",
       ADRPROBE_VERSION, edition_list())};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string(ADRPROBE_VERSION));
+  app.set_version_flag("--version", version_text(), "The version of adrprobe, of libcurl and OpenSSL, and the editions");
+
+  std::vector<Command> commands{check_command(app), lint_command(app), demo_command(app), rules_command(app)};
+  for (auto& c : planned_commands(app)) commands.push_back(std::move(c));
+
+  // After the subcommands: CLI11 copies a parent's footer into subcommands made
+  // later, and each command has its own (the exit status of check, lint and demo).
   app.footer(
-      "Exit status: 0 no rule at or above --fail-on, 1 a rule at or above it, 2 usage or configuration error,\n"
-      "3 no rule failed but a check could not be completed.\n"
+      exit_status_help() + "\n"
       "Examples:\n"
       "  adrprobe demo                                  probe the built-in reference API\n"
       "  adrprobe check https://api.example.nl/v1       probe an API, terminal report\n"
       "  adrprobe check https://api.example.nl/v1 -f json -o text=report.txt --edition 1.0\n"
       "  adrprobe lint openapi.yaml --edition 2.1.0     the static checks on a document");
-
-  std::vector<Command> commands{check_command(app), lint_command(app), demo_command(app), rules_command(app)};
-  for (auto& c : planned_commands(app)) commands.push_back(std::move(c));
 
   if (argc > 1 && argv[1][0] != '-') {
     std::string name = argv[1];

@@ -1,9 +1,11 @@
 #include "cli/output.hpp"
 
+#include "cli/about.hpp"
 #include "cli/progress.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
@@ -29,10 +31,42 @@ int write_report(report::Report& rep, const Output& output, const report::Redact
   return status;
 }
 
-int run_and_report(Engine run, const engine::Settings& settings, const catalogue::Edition& edition, const Output& output) {
+report::RunInfo run_info(const std::string& command, const engine::Settings& s, const Output& output) {
+  report::RunInfo info;
+  info.command = command;
+  info.edition_asked = output.edition_asked;
+  if (output.edition && output.edition_asked != output.edition->edition &&
+      std::find(output.edition->aliases.begin(), output.edition->aliases.end(), output.edition_asked) !=
+          output.edition->aliases.end())
+    info.edition_note = output.edition->aliases_note;
+  info.timeout_s = s.client.timeout_s;
+  info.rate = s.client.rate;
+  info.deadline_s = s.deadline_s;
+  info.concurrency = s.client.concurrency;
+  info.max_paths = s.max_paths;
+  info.insecure = s.insecure;
+  info.allow_unsafe = s.allow_unsafe;
+  info.ca_file = !s.client.ca_file.empty();
+  info.client_cert = !s.client.cert_file.empty();
+  info.user_agent = s.client.user_agent;
+  info.ref_hosts = s.ref_hosts_any ? "any" : "public";
+  for (const auto& [name, value] : s.headers) info.header_names.push_back(name);
+  info.libraries = library_versions();
+  return info;
+}
+
+int run_and_report(const std::string& command, Engine run, const engine::Settings& settings, const Output& output) {
+  const catalogue::Edition& edition = *output.edition;
   report::Redactor redactor(settings.headers);
+  redactor.add_url(settings.base_url);
+  if (settings.openapi) redactor.add_url(*settings.openapi);
   TerminalProgress progress(output, redactor);
   report::Report rep = run(settings, edition, &progress);
+  rep.run = run_info(command, settings, output);
+  if (redactor.url_password())
+    rep.notes.push_back(
+        "a URL given carries a password: it is masked (user:***@) in this report, but credentials in URLs are "
+        "discouraged (they end up in shell histories, process lists and logs); give them with -H or --header-file");
   return write_report(rep, output, redactor);
 }
 

@@ -9,9 +9,14 @@ namespace adrprobe::cli {
 
 int write_report(report::Report& report, const Output& output, const report::Redactor& redactor);
 
-// Runs one engine entry point (engine::run_check, engine::run_lint) with the
-// terminal's progress, masks the secrets and writes every output.
+// How a run is made (the report's `run`): command (check, lint, demo), the
+// options that shape its verdicts, the library versions. Header names, never values.
+report::RunInfo run_info(const std::string& command, const engine::Settings& settings, const Output& output);
+
+// Runs one engine entry point (engine::run_check, engine::run_lint) for a
+// command with the terminal's progress, on the edition output.edition, masks
+// the secrets and writes every output.
 using Engine = report::Report (*)(const engine::Settings&, const catalogue::Edition&, engine::Observer*);
-int run_and_report(Engine run, const engine::Settings& settings, const catalogue::Edition& edition, const Output& output);
+int run_and_report(const std::string& command, Engine run, const engine::Settings& settings, const Output& output);
 
 }  // namespace adrprobe::cli

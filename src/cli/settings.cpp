@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 
@@ -24,16 +25,75 @@ std::string edition_list() {
   return join(names, ", ") + " and " + last;
 }
 
+std::string edition_help() {
+  const auto& cat = catalogue::Catalogue::builtin();
+  std::string out = edition_list();
+  for (const auto& name : cat.edition_names()) {
+    const auto* e = cat.edition(name);
+    if (e->aliases.empty()) continue;
+    std::string aliases = e->aliases.size() == 1 ? e->aliases.front()
+                                                  : join({e->aliases.begin(), e->aliases.end() - 1}, ", ") + " and " +
+                                                        e->aliases.back();
+    out += fmt::format("; {} are judged as {} ({})", aliases, e->edition, e->aliases_note);
+  }
+  if (const auto* newest = cat.latest()) out += fmt::format("; latest is {}", newest->edition);
+  return out;
+}
+
+std::string exit_status_help() {
+  return "Exit status: 0 no rule at or above --fail-on, 1 a rule at or above it, 2 usage or configuration error,\n"
+         "3 no rule failed but a check could not be completed.";
+}
+
+namespace {
+
+// CLI11 validators that name the choices in --help ("TEXT:{1.0,2.0.0,...}") and
+// keep adrprobe's own messages for a wrong value.
+CLI::Validator choice(std::string desc, std::function<void(const std::string&)> check) {
+  return CLI::Validator(
+      [check](std::string& value) -> std::string {
+        try {
+          check(value);
+          return "";
+        } catch (const UsageError& e) {
+          return e.what();
+        }
+      },
+      desc);
+}
+
+std::vector<std::string> available_formats() {
+  std::vector<std::string> out;
+  for (const auto& f : report::formats())
+    if (f.render) out.emplace_back(f.name);
+  return out;
+}
+
+const report::Format& format_or_throw(const std::string& name);
+
+}  // namespace
+
+CLI::Validator edition_validator() {
+  return choice("{" + join(catalogue::Catalogue::builtin().accepted_names(), ",") + "}",
+                [](const std::string& v) { edition_or_throw(v); });
+}
+
 void add_output_options(CLI::App* cmd, OutputArgs& out) {
-  cmd->add_option("--edition", out.edition, fmt::format("Rule edition to judge by: {} (default 2.0.0)", edition_list()));
+  cmd->add_option("--edition", out.edition, fmt::format("Rule edition to judge by: {} (default 2.0.0)", edition_help()))
+      ->check(edition_validator());
   cmd->add_option("-f,--format", out.format,
-                  fmt::format("What goes to stdout: {} (default text)", report::format_names()));
+                  fmt::format("What goes to stdout: {} (default text)", report::format_names()))
+      ->check(choice("{" + join(available_formats(), ",") + "}", [](const std::string& v) { format_or_throw(v); }));
   cmd->add_option("-o,--output", out.outputs,
-                  "Also write a report file, FORMAT=PATH (repeatable), e.g. json=report.json; PATH - is stdout");
-  cmd->add_option("--fail-on", out.fail_on, "Which verdicts make the exit status 1: fail (default), warn, never");
+                  "Also write a report file, FORMAT=PATH (repeatable), e.g. json=report.json; PATH - is stdout")
+      ->check(choice("{" + join(available_formats(), ",") + "}=PATH", [](const std::string& v) { format_or_throw(parse_assignment(v, "-o").first); }));
+  cmd->add_option("--fail-on", out.fail_on, "Which verdicts make the exit status 1: fail (default), warn, never")
+      ->check(choice("{fail,warn,never}", [](const std::string& v) { parse_fail_on(v); }));
   cmd->add_flag("--no-color", out.no_color, "No colour, even on a terminal");
-  cmd->add_flag("-q,--quiet", out.quiet, "Only the rules that do not pass, and the score");
-  cmd->add_flag("-v,--verbose", out.verbose, "Every check with its evidence; log each request to stderr");
+  cmd->add_flag("-q,--quiet", out.quiet, "Only the target, the rules that do not pass, and the score");
+  cmd->add_flag("-v,--verbose", out.verbose,
+                "Every check with its evidence, each rule's level and text; log each request to stderr");
+  cmd->footer(exit_status_help());
 }
 
 void add_fetch_options(CLI::App* cmd, ProbeArgs& a) {
@@ -42,6 +102,7 @@ void add_fetch_options(CLI::App* cmd, ProbeArgs& a) {
       ->capture_default_str();
   cmd->add_option("--ca-file", a.ca_file, "Extra trusted CA bundle (PEM)");
   cmd->add_flag("--insecure", a.insecure, "Go on after a certificate failure (the TLS check still fails)");
+  cmd->add_option("--user-agent", a.user_agent, fmt::format("User-Agent of every request (default adrprobe/{})", ADRPROBE_VERSION));
   cmd->add_option("--ref-hosts", a.ref_hosts,
                   "Hosts external $refs may be fetched from: public (public addresses and the target's own host) or any")
       ->check(CLI::IsMember({"public", "any"}))
@@ -51,7 +112,11 @@ void add_fetch_options(CLI::App* cmd, ProbeArgs& a) {
 void add_probe_options(CLI::App* cmd, ProbeArgs& a) {
   cmd->add_option("--openapi", a.openapi,
                   "Description document (URL or file, JSON or YAML), if not at BASE_URL/openapi.json");
-  cmd->add_option("-H,--header", a.headers, "Extra request header 'Name: value' (repeatable); never shown in any output");
+  cmd->add_option("-H,--header", a.headers,
+                  "Extra request header 'Name: value' (repeatable); ${VAR} in the value is read from the environment; "
+                  "the value is never shown in any output");
+  cmd->add_option("--header-file", a.header_files,
+                  "More headers from a file, one 'Name: value' a line (# comments, ${VAR}); masked like -H");
   cmd->add_option("--param", a.params, "Value for a path parameter, NAME=VALUE (repeatable)");
   cmd->add_option("--concurrency", a.concurrency, "Requests in flight at once")->capture_default_str();
   cmd->add_option("--rate", a.rate, "At most N requests per second to one host (0 = no limit)")->capture_default_str();
@@ -65,8 +130,8 @@ void add_probe_options(CLI::App* cmd, ProbeArgs& a) {
 
 const catalogue::Edition& edition_or_throw(const std::string& name) {
   const auto& cat = catalogue::Catalogue::builtin();
-  if (const auto* e = cat.edition(name)) return *e;
-  throw UsageError(fmt::format("unknown edition '{}' (available: {})", name, join(cat.edition_names(), ", ")));
+  if (const auto* e = cat.resolve(name)) return *e;
+  throw UsageError(fmt::format("unknown edition '{}' (available: {})", name, join(cat.accepted_names(), ", ")));
 }
 
 namespace {
@@ -95,6 +160,24 @@ void check_writable(const std::string& path) {
     throw UsageError(fmt::format("-o {}: cannot create a file in {}", path, dir));
 }
 
+// "api.example.nl/v1" (a host name, maybe a port and a path, no scheme):
+// "https://api.example.nl/v1"; empty when text does not look like that.
+std::string with_scheme(const std::string& text) {
+  if (text.find("://") != std::string::npos) return "";
+  std::string host = text.substr(0, text.find('/'));
+  auto colon = host.rfind(':');
+  if (colon != std::string::npos) {
+    std::string port = host.substr(colon + 1);
+    if (port.empty() || port.find_first_not_of("0123456789") != std::string::npos) return "";
+    host = host.substr(0, colon);
+  }
+  if (host.empty() || host.front() == '.' || host.back() == '.' || host.find("..") != std::string::npos) return "";
+  if (host.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-") != std::string::npos)
+    return "";
+  if (host.find('.') == std::string::npos && host != "localhost") return "";
+  return "https://" + text;
+}
+
 bool color_wanted(const OutputArgs& out) {
   return !out.no_color && std::getenv("NO_COLOR") == nullptr && isatty(STDOUT_FILENO);
 }
@@ -103,7 +186,8 @@ bool color_wanted(const OutputArgs& out) {
 
 Output to_output(const OutputArgs& args) {
   Output out;
-  edition_or_throw(args.edition);
+  out.edition = &edition_or_throw(args.edition);
+  out.edition_asked = args.edition;
   out.fail_on = parse_fail_on(args.fail_on);
   bool stdout_taken = false;
   for (const auto& o : args.outputs) {
@@ -139,7 +223,12 @@ void check_document_location(const std::string& location, const std::string& wha
     std::string path = location.rfind("file://", 0) == 0 ? percent_decode(location.substr(7)) : location;
     struct stat st {};
     if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) throw UsageError(fmt::format("{}: not a file", what));
-    if (std::ifstream probe(path); !probe) throw UsageError(fmt::format("{}: cannot read the file", what));
+    if (std::ifstream probe(path); !probe) {
+      // "api.example.nl/v1/openapi.json" is more likely a URL without its scheme than a file.
+      std::string suggestion = location.find('/') != std::string::npos ? with_scheme(location) : "";
+      throw UsageError(fmt::format("{}: cannot read the file{}", what,
+                                   suggestion.empty() ? "" : fmt::format(" (did you mean {}?)", mask_url_password(suggestion))));
+    }
   }
 }
 
@@ -147,10 +236,15 @@ engine::Settings to_settings(const ProbeArgs& a, const std::string& base_url) {
   engine::Settings s;
   s.base_url = base_url;
   if (!a.openapi.empty()) {
-    check_document_location(a.openapi, fmt::format("--openapi '{}'", a.openapi));
+    check_document_location(a.openapi, fmt::format("--openapi '{}'", mask_url_password(a.openapi)));
     s.openapi = a.openapi;
   }
-  for (const auto& h : a.headers) s.headers.push_back(parse_header(h));
+  for (const auto& h : a.headers) {
+    auto [name, value] = parse_header(h);
+    s.headers.emplace_back(name, expand_env(value, "-H " + name));
+  }
+  for (const auto& f : a.header_files)
+    for (auto& h : read_header_file(f)) s.headers.push_back(std::move(h));
   for (const auto& p : a.params) s.params.insert(parse_assignment(p, "--param"));
   s.allow_unsafe = a.allow_unsafe;
   s.insecure = a.insecure;
@@ -188,23 +282,70 @@ engine::Settings to_settings(const ProbeArgs& a, const std::string& base_url) {
   }
   s.client.insecure = a.insecure;
   s.client.allow_unsafe = a.allow_unsafe;
-  s.client.user_agent = std::string("adrprobe/") + ADRPROBE_VERSION;
+  if (a.user_agent.find_first_of("\r\n") != std::string::npos) throw UsageError("--user-agent must be one line");
+  s.client.user_agent = a.user_agent.empty() ? std::string("adrprobe/") + ADRPROBE_VERSION : a.user_agent;
   s.deadline_s = a.deadline;
   s.tool_version = ADRPROBE_VERSION;
   return s;
 }
 
-http::Header parse_header(const std::string& text) {
+http::Header parse_header(const std::string& text, const std::string& what) {
   auto colon = text.find(':');
   if (colon == std::string::npos || colon == 0)
-    throw UsageError("-H expects 'Name: value' (what was given is not shown: it may hold a secret)");
+    throw UsageError(fmt::format("{} expects 'Name: value' (what was given is not shown: it may hold a secret)", what));
   std::string name = trim(text.substr(0, colon));
   for (unsigned char c : name)
     if (c <= 32 || c >= 127 || c == '(' || c == ')' || c == ',' || c == '/' || c == ';' || c == '@' || c == '"')
-      throw UsageError("-H: the header name is not valid (a token without spaces or separators; the text is not shown)");
+      throw UsageError(fmt::format(
+          "{}: the header name is not valid (a token without spaces or separators; the text is not shown)", what));
   std::string value = trim(text.substr(colon + 1));
-  if (value.find_first_of("\r\n") != std::string::npos) throw UsageError("-H: a header value must be one line");
+  if (value.find_first_of("\r\n") != std::string::npos) throw UsageError(fmt::format("{}: a header value must be one line", what));
   return {name, value};
+}
+
+std::string expand_env(const std::string& value, const std::string& where) {
+  std::string out;
+  for (std::size_t i = 0; i < value.size();) {
+    if (value.compare(i, 2, "${") != 0) {
+      out += value[i++];
+      continue;
+    }
+    std::size_t end = value.find('}', i + 2);
+    std::string var = end == std::string::npos ? "" : value.substr(i + 2, end - i - 2);
+    bool valid = !var.empty() && !std::isdigit(static_cast<unsigned char>(var[0])) &&
+                 var.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ==
+                     std::string::npos;
+    if (!valid) throw UsageError(fmt::format("{}: '${{' must be followed by a variable name and '}}'", where));
+    const char* env = std::getenv(var.c_str());
+    if (!env) throw UsageError(fmt::format("{}: the environment variable {} is not set", where, var));
+    std::string got = env;
+    if (got.find_first_of("\r\n") != std::string::npos)
+      throw UsageError(fmt::format("{}: the environment variable {} holds more than one line", where, var));
+    out += got;
+    i = end + 1;
+  }
+  return out;
+}
+
+std::vector<http::Header> read_header_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(fmt::format("--header-file '{}': cannot read the file", path));
+  std::vector<http::Header> out;
+  std::string line;
+  constexpr std::size_t kMaxBytes = 1 << 20;  // headers, not a data file
+  std::size_t number = 0, bytes = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    bytes += line.size() + 1;
+    if (bytes > kMaxBytes) throw UsageError(fmt::format("--header-file '{}': larger than 1 MiB", path));
+    std::string text = trim(line);  // also the \r of CRLF files
+    if (text.empty() || text.front() == '#') continue;
+    std::string where = fmt::format("--header-file '{}' line {}", path, number);
+    auto [name, value] = parse_header(text, where);
+    out.emplace_back(name, expand_env(value, where + " (" + name + ")"));
+  }
+  if (in.bad()) throw UsageError(fmt::format("--header-file '{}': cannot read the file", path));
+  return out;
 }
 
 std::pair<std::string, std::string> parse_assignment(const std::string& text, const char* what) {
@@ -214,13 +355,21 @@ std::pair<std::string, std::string> parse_assignment(const std::string& text, co
 }
 
 std::string parse_base_url(const std::string& text) {
+  if (text.find("://") == std::string::npos) {
+    std::string shown = mask_url_password("x://" + text).substr(4);  // "user:pw@host/v1" too
+    if (std::string suggestion = with_scheme(text); !suggestion.empty())
+      throw UsageError(fmt::format("'{}' has no scheme: did you mean {}?", shown, mask_url_password(suggestion)));
+    throw UsageError(fmt::format("'{}' is not a valid base URL: it has no scheme (expected e.g. https://api.example.nl/v1)",
+                                 shown));
+  }
   std::string error;
   auto url = parse_url(text, &error);
-  if (!url) throw UsageError(fmt::format("'{}' is not a valid base URL: {} (expected e.g. https://api.example.nl/v1)", text, error));
+  std::string shown = mask_url_password(text);  // an error message never shows a password
+  if (!url) throw UsageError(fmt::format("'{}' is not a valid base URL: {} (expected e.g. https://api.example.nl/v1)", shown, error));
   if (url->scheme != "http" && url->scheme != "https")
-    throw UsageError(fmt::format("'{}': the base URL must be http:// or https://, not {}://", text, url->scheme));
+    throw UsageError(fmt::format("'{}': the base URL must be http:// or https://, not {}://", shown, url->scheme));
   if (!url->query.empty() || text.find('#') != std::string::npos)
-    throw UsageError(fmt::format("'{}': a base URL has no query or fragment", text));
+    throw UsageError(fmt::format("'{}': a base URL has no query or fragment", shown));
   return strip_trailing_slash(url->full);
 }
 
@@ -228,7 +377,7 @@ report::FailOn parse_fail_on(const std::string& text) {
   if (text == "fail") return report::FailOn::fail;
   if (text == "warn") return report::FailOn::warn;
   if (text == "never") return report::FailOn::never;
-  throw UsageError("--fail-on expects fail, warn or never");
+  throw UsageError(fmt::format("--fail-on expects fail, warn or never, not '{}'", text));
 }
 
 }  // namespace adrprobe::cli

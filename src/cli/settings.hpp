@@ -36,7 +36,8 @@ struct OutputArgs {
 // Options of the requests a run sends (check; lint takes the few that apply).
 struct ProbeArgs {
   std::string openapi;
-  std::vector<std::string> headers;
+  std::vector<std::string> headers;       // -H 'Name: value'; ${VAR} in the value is read from the environment
+  std::vector<std::string> header_files;  // --header-file FILE: one 'Name: value' a line
   std::vector<std::string> params;
   double timeout = 10;
   int concurrency = 4;
@@ -48,16 +49,20 @@ struct ProbeArgs {
   bool insecure = false;
   bool allow_unsafe = false;
   std::string ref_hosts = "public";  // --ref-hosts public|any
+  std::string user_agent;            // --user-agent; empty: adrprobe/<version>
   std::string baseline;
 };
 
 void add_output_options(CLI::App* cmd, OutputArgs& out);
 void add_probe_options(CLI::App* cmd, ProbeArgs& args);
-// The subset that applies to a document alone: --timeout, --deadline, --ca-file, --insecure, --ref-hosts.
+// The subset that applies to a document alone: --timeout, --deadline, --ca-file, --insecure, --ref-hosts,
+// --user-agent.
 void add_fetch_options(CLI::App* cmd, ProbeArgs& args);
 
 // Validated output choices.
 struct Output {
+  const catalogue::Edition* edition = nullptr;  // the catalogue --edition resolves to
+  std::string edition_asked;                    // --edition as given (an alias, "latest")
   const report::Format* format;  // written to stdout (nullptr: none, an -o file takes stdout)
   std::vector<std::pair<const report::Format*, std::string>> files;  // "-" is stdout
   report::FailOn fail_on = report::FailOn::fail;
@@ -66,6 +71,7 @@ struct Output {
   bool quiet = false, verbose = false;
 };
 Output to_output(const OutputArgs& args);
+// The edition --edition names: an edition, an alias of one, or "latest".
 const catalogue::Edition& edition_or_throw(const std::string& name);
 
 // A description document given as a file (plain path or file://) or an http(s)
@@ -74,8 +80,15 @@ void check_document_location(const std::string& location, const std::string& wha
 // engine::Settings for check (base_url set) or lint (base_url empty).
 engine::Settings to_settings(const ProbeArgs& args, const std::string& base_url);
 
-// Parses "Name: value" (-H); throws UsageError.
-http::Header parse_header(const std::string& text);
+// Parses "Name: value" (-H; `what` names the source in errors, which never
+// show the text); throws UsageError.
+http::Header parse_header(const std::string& text, const std::string& what = "-H");
+// ${VAR} in a header value, read from the environment. An unset variable is a
+// UsageError naming it (and `where`), never the value.
+std::string expand_env(const std::string& value, const std::string& where);
+// --header-file: one 'Name: value' a line, blank lines and # comments ignored,
+// ${VAR} expanded; errors name the line number, never its text.
+std::vector<http::Header> read_header_file(const std::string& path);
 // Parses "NAME=VALUE" (--param, -o); throws UsageError.
 std::pair<std::string, std::string> parse_assignment(const std::string& text, const char* what);
 // Validates a base URL: http(s), a host, no query or fragment; returns it without trailing slash.
@@ -83,5 +96,11 @@ std::string parse_base_url(const std::string& text);
 report::FailOn parse_fail_on(const std::string& text);
 // "1.0, 2.0.0 and 2.1.0"
 std::string edition_list();
+// The editions with their aliases and "latest", for help texts.
+std::string edition_help();
+// --edition's check: the choices in --help, "unknown edition ..." for a wrong one.
+CLI::Validator edition_validator();
+// The exit status table (CLI.md), the footer of every report-writing command's help.
+std::string exit_status_help();
 
 }  // namespace adrprobe::cli

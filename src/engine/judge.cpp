@@ -50,6 +50,7 @@ std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Editi
     r.title = rule.title;
     r.kind = rule.kind;
     r.level = rule.level;
+    r.url = rule.url;
     r.statement = rule.statement;
     r.review = rule.review;
     if (rule.technical()) {

@@ -38,7 +38,8 @@ std::string render(std::string_view format, const Report& report, const RenderOp
 
 std::string format_names() {
   std::vector<std::string> names;
-  for (const auto& f : formats()) names.emplace_back(f.name);
+  for (const auto& f : formats())
+    if (f.render) names.emplace_back(f.name);
   return join(names, ", ");
 }
 

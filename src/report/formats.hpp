@@ -28,7 +28,7 @@ struct Format {
 
 const std::vector<Format>& formats();
 const Format* find_format(std::string_view name);
-// "text, json, ..." for help and error messages.
+// "text, json, ...": the formats this build can write, for help and error messages.
 std::string format_names();
 // Renders with the format's renderer (which must be built).
 std::string render(std::string_view format, const Report& report, const RenderOptions& options = {});

@@ -1,4 +1,6 @@
 // JSON report per report.schema.json ("adrprobe-report/1").
+#include <fmt/format.h>
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -64,6 +66,29 @@ nlohmann::json tls_json(const tls::Facts& t) {
   return j;
 }
 
+// How the run was made: the options that shape its verdicts, never a header value.
+json run_json(const RunInfo& run, const std::string& edition) {
+  json options;
+  options["edition"] = edition;  // the catalogue used
+  options["edition_asked"] = run.edition_asked;
+  if (!run.edition_note.empty()) options["edition_note"] = run.edition_note;
+  options["timeout"] = run.timeout_s;
+  options["rate"] = run.rate;
+  options["concurrency"] = run.concurrency;
+  options["max_paths"] = run.max_paths;
+  options["deadline"] = run.deadline_s;
+  options["insecure"] = run.insecure;
+  options["allow_unsafe"] = run.allow_unsafe;
+  options["ca_file"] = run.ca_file;
+  options["client_cert"] = run.client_cert;
+  options["user_agent"] = run.user_agent;
+  options["ref_hosts"] = run.ref_hosts;
+  options["header_names"] = run.header_names;  // never their values
+  json libraries = json::object();
+  for (const auto& [name, version] : run.libraries) libraries[name] = version;
+  return {{"command", run.command}, {"options", options}, {"libraries", libraries}};
+}
+
 json to_json(const Report& r) {
   json j;
   j["schema"] = "adrprobe-report/1";
@@ -85,6 +110,7 @@ json to_json(const Report& r) {
     jr["title"] = rule.title;
     jr["kind"] = rule.kind;
     if (!rule.level.empty()) jr["level"] = rule.level;
+    if (!rule.url.empty()) jr["url"] = rule.url;
     jr["verdict"] = to_string(rule.verdict);
     jr["summary"] = rule.summary;
     if (rule.change) jr["change"] = *rule.change;
@@ -104,7 +130,8 @@ json to_json(const Report& r) {
   for (const auto& e : r.exchanges) exchanges.push_back(exchange_json(e));
   j["exchanges"] = exchanges;
   if (r.tls) j["tls"] = tls_json(*r.tls);
-  if (r.mode != "check") j["run"] = {{"command", r.mode}};
+  if (r.run) j["run"] = run_json(*r.run, r.edition);
+  else if (r.mode != "check") j["run"] = {{"command", r.mode}};
   j["notes"] = r.notes;
   return j;
 }
@@ -112,8 +139,24 @@ json to_json(const Report& r) {
 }  // namespace
 
 std::string render_json(const Report& r, const RenderOptions&) {
-  // Invalid UTF-8 from a server (a header value) is replaced, never a crash.
-  return to_json(r).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  // Invalid UTF-8 from a server (a header value) is replaced, never a crash;
+  // C0 controls and DEL come out as \u escapes.
+  std::string out = to_json(r).dump(2, ' ', false, json::error_handler_t::replace);
+  // So do the C1 controls (U+0080..U+009F, which some terminals obey): the
+  // dump is valid UTF-8, so C2 80..C2 9F is always one whole such character,
+  // and it only occurs inside a string.
+  std::string escaped;
+  escaped.reserve(out.size());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    auto next = i + 1 < out.size() ? static_cast<unsigned char>(out[i + 1]) : 0;
+    if (static_cast<unsigned char>(out[i]) == 0xC2 && next >= 0x80 && next <= 0x9F) {
+      escaped += fmt::format("\\u{:04x}", next);
+      ++i;
+    } else {
+      escaped += out[i];
+    }
+  }
+  return escaped + "\n";
 }
 
 }  // namespace adrprobe::report

@@ -1,5 +1,6 @@
 // The report model: every renderer (report/formats.cpp) reads this, and only this.
 #pragma once
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,7 @@ struct RuleResult {
   std::string level;
   std::string statement;
   std::string review;
+  std::string url;  // the rule's own text in the edition's publication
   Verdict verdict = Verdict::skip;
   std::string summary;
   std::vector<CheckResult> checks;
@@ -49,6 +51,22 @@ struct Score {
   int pass = 0, warn = 0, fail = 0, error = 0, applicable = 0;
   // nullopt when no technical rule got pass, warn or fail (JSON null, shown n/a).
   std::optional<double> percent;
+};
+
+// How the run was made (JSON `run`), for auditors; the command that ran it
+// fills it in. Names of the headers given, never their values.
+struct RunInfo {
+  std::string command;        // check | lint | demo
+  std::string edition_asked;  // --edition as given ("2.0.1", "latest"); Report::edition is the catalogue used
+  std::string edition_note;   // why that name is judged by that edition ("editorial changes only")
+  double timeout_s = 0, rate = 0, deadline_s = 0;
+  int concurrency = 0;
+  std::size_t max_paths = 0;
+  bool insecure = false, allow_unsafe = false, ca_file = false, client_cert = false;
+  std::string user_agent;
+  std::string ref_hosts;                         // public | any
+  std::vector<std::string> header_names;         // -H and --header-file
+  std::map<std::string, std::string> libraries;  // libcurl, openssl
 };
 
 struct Report {
@@ -76,6 +94,7 @@ struct Report {
   // says why, and the checks that could not run need no line each.
   bool unreachable = false;
   int paths_probed = 0;
+  std::optional<RunInfo> run;
 };
 
 // Aggregates check verdicts into the rule verdict (no checks: skip).

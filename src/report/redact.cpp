@@ -3,8 +3,13 @@
 #include <algorithm>
 
 #include "util/strings.hpp"
+#include "util/url.hpp"
 
 namespace adrprobe::report {
+
+void Redactor::add(std::string needle, std::string replacement) {
+  if (!needle.empty()) needles_.emplace_back(std::move(needle), std::move(replacement));
+}
 
 Redactor::Redactor(const std::vector<http::Header>& secrets) {
   for (const auto& [name, value] : secrets) {
@@ -12,21 +17,45 @@ Redactor::Redactor(const std::vector<http::Header>& secrets) {
     std::string v = trim(value);
     if (!v.empty()) values_.push_back(v);
     if (v.size() >= min_substring) {
-      needles_.push_back(v);
+      add(v);
       std::string upper = percent_encode(v);
-      needles_.push_back(upper);
-      needles_.push_back(to_lower(upper));  // %2f as well as %2F
+      add(upper);
+      add(to_lower(upper));  // %2f as well as %2F
     }
     // "Bearer abc…": the credential alone may be echoed back too.
     for (const auto& part : split(v, ' '))
-      if (part.size() >= 8) needles_.push_back(part);
+      if (part.size() >= 8) add(part);
   }
-  std::sort(needles_.begin(), needles_.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
+  sort();
+}
+
+void Redactor::add_url(const std::string& text) {
+  auto url = parse_url(text);
+  if (!url || url->password.empty()) return;
+  url_password_ = true;
+  // The userinfo form is masked whatever the password's length; the
+  // password alone (as written and decoded) where it is long enough.
+  add(url->user + ":" + url->password + "@", url->user + ":" + mask + "@");
+  std::string plain = percent_decode(url->password);
+  for (const std::string& p : {url->password, plain, percent_encode(plain), to_lower(percent_encode(plain))})
+    if (p.size() >= min_substring) add(p);
+  values_.push_back(plain);
+  // The Basic credentials libcurl sends for it, should a server echo them.
+  std::string basic = base64_encode(percent_decode(url->user) + ":" + plain);
+  add(basic);
+  values_.push_back("Basic " + basic);
+  sort();
+}
+
+void Redactor::sort() {
+  std::sort(needles_.begin(), needles_.end(), [](const auto& a, const auto& b) {
+    return a.first.size() != b.first.size() ? a.first.size() > b.first.size() : a < b;
+  });
   needles_.erase(std::unique(needles_.begin(), needles_.end()), needles_.end());
 }
 
 std::string Redactor::apply(std::string text) const {
-  for (const auto& n : needles_) text = replace_all(std::move(text), n, mask);
+  for (const auto& [needle, with] : needles_) text = replace_all(std::move(text), needle, with);
   return text;
 }
 

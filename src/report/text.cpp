@@ -32,12 +32,18 @@ std::string label(Verdict v, const Painter& paint) {
   return paint(fmt::format("{:<6}", to_upper(to_string(v))), color_of(v));
 }
 
+// Text from the report (server headers, document strings, error texts, but also
+// the tool's own) is shown with control characters and invalid UTF-8 made
+// visible (\x1b): no byte a server sends can move the cursor or retitle the
+// terminal. Only the renderer's own colour codes are written raw.
+std::string E(std::string_view s) { return escape_control(s); }
+
 std::string evidence_line(const http::Exchange& e) {
-  std::string line = fmt::format("#{} {} {}", e.id, e.method, e.url);
-  if (e.error) return line + "  ✗ " + *e.error;
+  std::string line = fmt::format("#{} {} {}", e.id, E(e.method), E(e.url));
+  if (e.error) return line + "  ✗ " + E(*e.error);
   line += fmt::format(" → {}", *e.status);
   for (const char* h : {"location", "allow", "api-version", "access-control-allow-origin"})
-    if (auto it = e.response_headers.find(h); it != e.response_headers.end()) line += fmt::format("  {}: {}", h, it->second);
+    if (auto it = e.response_headers.find(h); it != e.response_headers.end()) line += fmt::format("  {}: {}", h, E(it->second));
   return line;
 }
 
@@ -46,24 +52,34 @@ std::string evidence_line(const http::Exchange& e) {
 std::string render_text(const Report& r, const RenderOptions& style) {
   Painter paint{style.color};
   std::string out;
-  // Server text (headers, messages) may hold anything: only valid UTF-8 reaches the terminal.
-  auto line = [&](const std::string& s) { out += sanitize_utf8(s) + "\n"; };
+  // Every piece of report data in a line has passed through E() (see above).
+  auto line = [&](const std::string& s) { out += s + "\n"; };
   std::size_t width = 0;
   for (const auto& rule : r.rules) width = std::max(width, rule.id.size());
 
+  // The edition as asked (an alias, "latest") and the catalogue that judged it.
+  std::string edition = r.edition_name.empty() ? "edition " + r.edition : r.edition_name;
+  if (r.run && !r.run->edition_asked.empty() && r.run->edition_asked != r.edition)
+    edition = r.run->edition_note.empty()
+                  ? fmt::format("{} (--edition {})", edition, r.run->edition_asked)
+                  : fmt::format("edition {} (judged by the {} catalogue: {})", r.run->edition_asked, r.edition,
+                                r.run->edition_note);
+  std::string target = r.mode == "lint" ? fmt::format(" Document {}", E(r.openapi_url.value_or(r.base_url)))
+                                        : fmt::format(" Target   {}", E(r.base_url));
   if (style.verbosity >= 0) {
-    line(paint(fmt::format("adrprobe {} · {}", r.tool_version, r.edition_name.empty() ? "edition " + r.edition : r.edition_name), "1"));
+    line(paint(fmt::format("adrprobe {} · {}", E(r.tool_version), E(edition)), "1"));
+    line(target);
     if (r.mode == "lint") {
-      line(fmt::format(" Document {}", r.openapi_url.value_or(r.base_url)));
       line(fmt::format(" Run      static checks on the document alone, {}, {:.1f} s",
                        plural(r.exchanges.size(), "request", "requests"), r.duration_ms / 1000.0));
     } else {
-      line(fmt::format(" Target   {}", r.base_url));
-      if (r.openapi_url) line(fmt::format(" OpenAPI  {}", *r.openapi_url));
+      if (r.openapi_url) line(fmt::format(" OpenAPI  {}", E(*r.openapi_url)));
       line(fmt::format(" Run      {} probed, {}, {:.1f} s",
                        plural(static_cast<std::size_t>(r.paths_probed), "documented path", "documented paths"),
                        plural(r.exchanges.size(), "request", "requests"), r.duration_ms / 1000.0));
     }
+  } else {
+    line(target);  // -q: a CI log of many APIs still says which one this is
   }
   // Shown even with -q: without it the verdicts below make no sense.
   if (!r.headline.empty()) line(paint(fmt::format(" Note     {}", r.headline), "1"));
@@ -76,15 +92,15 @@ std::string render_text(const Report& r, const RenderOptions& style) {
   }
   if (r.tls && style.verbosity >= 0) {
     const tls::Facts& t = *r.tls;
-    std::string where = (t.host.find(':') != std::string::npos ? "[" + t.host + "]" : t.host) + ":" + std::to_string(t.port);
+    std::string where = E(t.host.find(':') != std::string::npos ? "[" + t.host + "]" : t.host) + ":" + std::to_string(t.port);
     line("");
     if (!t.proxy.empty()) where += " via proxy " + t.proxy;
     if (!t.handshake_ok) {
-      line(fmt::format(" TLS      {} · default handshake failed: {}", where, t.error));
+      line(fmt::format(" TLS      {} · default handshake failed: {}", where, E(t.error)));
     } else {
       std::string trust = t.trusted ? paint("certificate trusted", "32")
-                                    : paint("certificate NOT trusted: " + t.trust_error, "1;31");
-      line(fmt::format(" TLS      {} · {} · {} · {} · {}", where, t.protocol, t.cipher, t.group, trust));
+                                    : paint("certificate NOT trusted: " + E(t.trust_error), "1;31");
+      line(fmt::format(" TLS      {} · {} · {} · {} · {}", where, E(t.protocol), E(t.cipher), E(t.group), trust));
     }
     if (t.client_cert_requested && t.client_cert_refusal.empty())
       line(fmt::format("          client certificate: asked for by the server; {}",
@@ -92,15 +108,15 @@ std::string render_text(const Report& r, const RenderOptions& style) {
     // The per-version handshakes and the certificate are facts even when the default handshake failed.
     std::vector<std::string> protocols;
     for (const auto& p : t.protocols)
-      protocols.push_back(fmt::format("{} {}", p.name, !p.testable ? "n/a" : p.accepted ? "yes" : "no"));
+      protocols.push_back(fmt::format("{} {}", E(p.name), !p.testable ? "n/a" : p.accepted ? "yes" : "no"));
     if (!protocols.empty()) line(fmt::format("          protocols: {}", join(protocols, " · ")));
     if (!t.chain.empty()) {
       const auto& c = t.chain.front();
-      line(fmt::format("          certificate: {}, issued by {}, {}, {}", c.subject, c.issuer, c.key, c.signature));
+      line(fmt::format("          certificate: {}, issued by {}, {}, {}", E(c.subject), E(c.issuer), E(c.key), E(c.signature)));
       long days = c.days_left;
-      line(fmt::format("          {} {} ({}){}", days < 0 ? "expired" : "valid until", c.not_after,
+      line(fmt::format("          {} {} ({}){}", days < 0 ? "expired" : "valid until", E(c.not_after),
                        days < 0 ? fmt::format("{} days ago", -days) : fmt::format("{} days left", days),
-                       c.sans.empty() ? "" : ", for " + join(c.sans, ", ", 6)));
+                       c.sans.empty() ? "" : ", for " + E(join(c.sans, ", ", 6))));
     }
   }
   auto id_of = [&](int id) -> const http::Exchange* {
@@ -121,13 +137,16 @@ std::string render_text(const Report& r, const RenderOptions& style) {
       // title, with the checks that give the reason on the lines below.
       std::string reason = technical && ok ? rule.summary : rule.title;
       if (style.verbosity <= 0) reason = truncate_utf8(reason, 110);
-      line(fmt::format("  {} {:<{}}  {}", label(rule.verdict, paint), rule.id, width, reason));
-      if (technical && ok && style.verbosity > 0) line(fmt::format("         {}", rule.title));
+      line(fmt::format("  {} {:<{}}  {}", label(rule.verdict, paint), E(rule.id), width, E(reason)));
+      if (technical && ok && style.verbosity > 0) line(fmt::format("         {}", E(rule.title)));
+      if (style.verbosity > 0 && (!rule.level.empty() || !rule.url.empty()))
+        line(fmt::format("         {}{}{}", E(rule.level), !rule.level.empty() && !rule.url.empty() ? " · " : "",
+                         E(rule.url)));
       if (!technical) {
         std::size_t shown = style.verbosity > 0 ? rule.hints.size() : std::min<std::size_t>(rule.hints.size(), 3);
-        for (std::size_t i = 0; i < shown; ++i) line(fmt::format("         hint: {}", rule.hints[i]));
+        for (std::size_t i = 0; i < shown; ++i) line(fmt::format("         hint: {}", E(rule.hints[i])));
         if (shown < rule.hints.size()) line(fmt::format("         (+{} more hints: -v)", rule.hints.size() - shown));
-        if (style.verbosity > 0 && !rule.review.empty()) line(fmt::format("         review: {}", trim(rule.review)));
+        if (style.verbosity > 0 && !rule.review.empty()) line(fmt::format("         review: {}", E(trim(rule.review))));
         continue;
       }
       for (const auto& c : rule.checks) {
@@ -137,7 +156,7 @@ std::string render_text(const Report& r, const RenderOptions& style) {
         if (r.unreachable && c.verdict == Verdict::error && style.verbosity <= 0) show = false;
         if (!show) continue;
         std::string message = style.verbosity > 0 ? c.message : truncate_utf8(c.message, 400);
-        line(fmt::format("         {:<5}{} {}", c.id, paint(to_string(c.verdict), color_of(c.verdict)), message));
+        line(fmt::format("         {:<5}{} {}", E(c.id), paint(to_string(c.verdict), color_of(c.verdict)), E(message)));
         bool problem = severity(c.verdict) > severity(Verdict::pass);
         std::size_t max_ev = style.verbosity > 0 ? 5 : (problem ? 1 : 0);
         for (std::size_t i = 0; i < std::min(max_ev, c.exchanges.size()); ++i)
@@ -148,7 +167,7 @@ std::string render_text(const Report& r, const RenderOptions& style) {
   if (r.notes.size() > leading && style.verbosity >= 0) {
     line("");
     line(paint(" Notes", "1"));
-    for (std::size_t i = leading; i < r.notes.size(); ++i) line("  " + r.notes[i]);
+    for (std::size_t i = leading; i < r.notes.size(); ++i) line("  " + E(r.notes[i]));
   }
   line("");
   std::string percent = r.score.percent ? fmt::format("{:.1f} %", *r.score.percent) : "n/a";

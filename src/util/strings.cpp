@@ -99,6 +99,22 @@ std::string percent_encode(std::string_view s) {
   return out;
 }
 
+std::string base64_encode(std::string_view s) {
+  static const char* table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((s.size() + 2) / 3 * 4);
+  for (std::size_t i = 0; i < s.size(); i += 3) {
+    unsigned n = static_cast<unsigned char>(s[i]) << 16;
+    if (i + 1 < s.size()) n |= static_cast<unsigned char>(s[i + 1]) << 8;
+    if (i + 2 < s.size()) n |= static_cast<unsigned char>(s[i + 2]);
+    out += table[(n >> 18) & 63];
+    out += table[(n >> 12) & 63];
+    out += i + 1 < s.size() ? table[(n >> 6) & 63] : '=';
+    out += i + 2 < s.size() ? table[n & 63] : '=';
+  }
+  return out;
+}
+
 std::string replace_all(std::string s, std::string_view needle, std::string_view with) {
   if (needle.empty()) return s;
   std::size_t pos = 0;

@@ -17,6 +17,8 @@ std::string join(const std::vector<std::string>& items, std::string_view sep, st
 std::string percent_decode(std::string_view s);
 // Percent-encodes everything outside RFC 3986 unreserved characters.
 std::string percent_encode(std::string_view s);
+// Base64 (RFC 4648, with padding), as in "Authorization: Basic ...".
+std::string base64_encode(std::string_view s);
 // Replaces every occurrence of needle in s.
 std::string replace_all(std::string s, std::string_view needle, std::string_view with);
 // UTF-8 as RFC 3629 and Unicode Table 3-7 define it: no overlong forms, no

@@ -63,6 +63,8 @@ std::optional<Url> parse_url(const std::string& text, std::string* error) {
       return fail("URL has an invalid port");
     }
   }
+  url.user = u.get(CURLUPART_USER).value_or("");
+  url.password = u.get(CURLUPART_PASSWORD).value_or("");
   url.path = u.get(CURLUPART_PATH).value_or("/");
   if (url.path.empty()) url.path = "/";
   url.query = u.get(CURLUPART_QUERY).value_or("");
@@ -99,6 +101,22 @@ bool under_base(const std::string& url, const std::string& base) {
 std::string strip_trailing_slash(std::string url) {
   while (url.size() > 1 && url.back() == '/') url.pop_back();
   return url;
+}
+
+std::string mask_url_password(std::string text) {
+  // Every "scheme://" in the text: the authority runs to the first '/', '?',
+  // '#' or space; its userinfo ends at the last '@' in it.
+  for (std::size_t at = text.find("://"); at != std::string::npos; at = text.find("://", at + 3)) {
+    std::size_t start = at + 3;
+    std::size_t end = text.find_first_of("/?# \t\r\n'\"", start);
+    if (end == std::string::npos) end = text.size();
+    std::size_t last_at = text.rfind('@', end == 0 ? 0 : end - 1);
+    if (last_at == std::string::npos || last_at < start) continue;
+    std::size_t colon = text.find(':', start);
+    if (colon == std::string::npos || colon > last_at) continue;
+    text.replace(colon + 1, last_at - colon - 1, "***");
+  }
+  return text;
 }
 
 std::string url_path(const std::string& url) {

@@ -12,6 +12,8 @@ struct Url {
   int port = 0;        // explicit or the scheme's default
   std::string path;    // as given, never empty for http(s) ("/" at least)
   std::string query;   // without '?'
+  std::string user;      // userinfo of https://user:password@host, as written (percent-encoded)
+  std::string password;  // empty when there is none
   std::string full;    // normalised full URL
 
   // scheme://host[:port]
@@ -31,6 +33,10 @@ bool same_origin(const std::string& a, const std::string& b);
 bool under_base(const std::string& url, const std::string& base);
 // Base URL as the user gave it, without a trailing slash ("{base}" in probes.md).
 std::string strip_trailing_slash(std::string url);
+// text with the password of a URL's userinfo replaced by "***"
+// ("https://user:secret@host/v1" -> "https://user:***@host/v1"). Works on the
+// text as written, so on malformed URLs too (an error message may quote one).
+std::string mask_url_password(std::string text);
 // Path of an absolute URL (for short messages: "GET /v1/gebouwen/").
 std::string url_path(const std::string& url);
 

@@ -37,6 +37,22 @@ class UsageErrors(ProbeCase):
     def test_unknown_command(self):
         self.assertUsageError(["frobnicate"], mention="unknown command 'frobnicate'")
 
+    def test_base_url_without_scheme_suggests_https(self):
+        run = self.assertUsageError(["check", "api.example.nl/v1"], mention="did you mean https://api.example.nl/v1?")
+        self.assertNotIn("Bad scheme", run.stderr)
+        self.assertUsageError(["lint", "api.example.nl/v1/openapi.json"],
+                              mention="did you mean https://api.example.nl/v1/openapi.json?")
+
+    def test_wrong_choices_name_the_valid_ones(self):
+        for args, names in ((["--edition", "3.0"], ("1.0", "2.0.0", "2.0.1", "2.1.0", "latest")),
+                            (["-f", "pdf"], ("text", "json")), (["-o", "pdf=x.pdf"], ("text", "json")),
+                            (["--fail-on", "sometimes"], ("fail", "warn", "never"))):
+            for cmd in (["check", "http://127.0.0.1:9/v1"], ["lint", "openapi.json"], ["demo"]):
+                with self.subTest(cmd=cmd[0], args=args):
+                    run = self.assertUsageError(cmd + args, mention=args[1].split("=")[0])
+                    for n in names:
+                        self.assertIn(n, run.stderr)
+
     def test_bad_option_values(self):
         with FixtureServer() as srv:
             for args in (["--edition", "3.0"], ["--fail-on", "sometimes"], ["-f", "pdf"],
@@ -149,6 +165,57 @@ class Catalogue(ProbeCase):
     def test_rules_bad_edition(self):
         run = run_adrprobe(["rules", "--edition", "0.9"], timeout=30)
         self.assertEqual(run.rc, 2, run.describe())
+
+
+class HelpAndVersion(ProbeCase):
+    def test_version_names_libraries_and_editions(self):
+        run = run_adrprobe(["--version"], timeout=30)
+        self.assertEqual(run.rc, 0, run.describe())
+        self.assertRegex(run.stdout, r"^adrprobe \d+\.\d+\.\d+\n")
+        self.assertRegex(run.stdout, r"libcurl \d+\.\d+")
+        self.assertRegex(run.stdout, r"OpenSSL \d+\.\d+")
+        for name in ("1.0", "2.0.0", "2.1.0", "2.0.1", "latest"):
+            self.assertIn(name, run.stdout)
+
+    def help(self, *cmd):
+        run = run_adrprobe(list(cmd) + ["--help"], timeout=30)
+        self.assertEqual(run.rc, 0, run.describe())
+        return run.stdout
+
+    def test_every_command_help_lists_editions_and_formats(self):
+        for cmd in ("check", "lint", "demo"):
+            with self.subTest(cmd=cmd):
+                out = self.help(cmd)
+                self.assertIn("{1.0,2.0.0,2.0.1,2.0.2,2.1.0,latest}", out)
+                self.assertIn("-f,--format TEXT:{text,json}", out)
+                self.assertIn("Exit status", out)
+                self.assertIn("--fail-on", out)
+        self.assertIn("{1.0,2.0.0,2.0.1,2.0.2,2.1.0,latest}", self.help("rules"))
+        self.assertIn("1.0, 2.0.0 and 2.1.0", self.help())
+
+    def test_rules_help_has_no_fail_on_footer(self):
+        out = self.help("rules")
+        self.assertNotIn("--fail-on", out)
+        self.assertNotIn("Examples", out)
+        for cmd in ("check", "lint", "demo"):
+            self.assertNotIn("Examples", self.help(cmd), cmd)  # the top-level footer stays at the top level
+        self.assertIn("Examples", self.help())
+
+
+class Quiet(ProbeCase):
+    def test_quiet_keeps_the_target_and_the_score(self):
+        for profile in (None, {"trailing_slash": 301}):
+            with self.subTest(profile=profile):
+                p = probe(profile, "-q", fmt="text")
+                self.assertNoCrash(p)
+                lines = p.stdout.splitlines()
+                self.assertEqual(lines[0].split(), ["Target", p.base_url])
+                self.assertTrue(lines[-1].strip().startswith("Score"), p.stdout)
+                self.assertNotIn("Functional rules", p.stdout)
+                if profile:
+                    self.assertIn("/core/no-trailing-slash", p.stdout)
+                else:
+                    self.assertNotIn("/core/no-trailing-slash", p.stdout)
 
 
 class OutputFiles(ProbeCase):

@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+
 #include "catalogue/catalogue.hpp"
 #include "checks/check.hpp"
 
@@ -144,4 +146,60 @@ TEST_CASE("2.1.0 extends 2.0.0: the shared rules are the same rules") {
         ++same;
       }
   CHECK(same == 20);
+}
+
+TEST_CASE("--edition names: aliases are data, latest is the newest edition") {
+  const auto& cat = catalogue::Catalogue::builtin();
+  const auto* e20 = cat.edition("2.0.0");
+  REQUIRE(e20);
+  CHECK(e20->aliases == std::vector<std::string>{"2.0.1", "2.0.2"});
+  CHECK(e20->aliases_note == "editorial changes only");
+  CHECK(cat.resolve("2.0.1") == e20);
+  CHECK(cat.resolve("2.0.2") == e20);
+  CHECK(cat.resolve("2.0.0") == e20);
+  CHECK(cat.edition("2.0.1") == nullptr);  // edition() is exact
+  CHECK(cat.resolve("latest") == cat.edition("2.1.0"));
+  CHECK(cat.resolve("2.0.3") == nullptr);
+  CHECK(cat.edition("2.1.0")->aliases.empty());  // aliases name an edition's own patch releases: not inherited
+  auto names = cat.accepted_names();
+  for (const char* n : {"1.0", "2.0.0", "2.0.1", "2.0.2", "2.1.0", "latest"})
+    CHECK(std::find(names.begin(), names.end(), n) != names.end());
+
+  auto file = [](const char* name, const char* extra) {
+    return std::pair<std::string, std::string>{
+        std::string(name) + ".yaml", std::string("edition: \"") + name + "\"\nname: N\nsemver: full\nsource: https://x/" + name +
+                                         "/\n" + extra + "rules:\n  - {id: /r, aliases: [], kind: technical, "
+                                                         "level: MUST, title: R, checks: [NT-1]}\n"};
+  };
+  // Versions compare part by part: 10.0 is newer than 9.1.0.
+  auto cat2 = catalogue::Catalogue::load({file("9.1.0", ""), file("10.0", ""), file("2.0.0", "")});
+  CHECK(cat2.latest()->edition == "10.0");
+  // An alias that is another edition's name, or given twice, or without a note, is an error.
+  CHECK_THROWS(catalogue::Catalogue::load({file("1", "aliases: [\"2\"]\naliases_note: x\n"), file("2", "")}));
+  CHECK_THROWS(catalogue::Catalogue::load(
+      {file("1", "aliases: [\"3\"]\naliases_note: x\n"), file("2", "aliases: [\"3\"]\naliases_note: x\n")}));
+  CHECK_THROWS(catalogue::Catalogue::load({file("1", "aliases: [\"1.1\"]\n")}));
+  CHECK_THROWS(catalogue::Catalogue::load({file("1", "aliases: [latest]\naliases_note: x\n")}));
+}
+
+TEST_CASE("each rule links to its own text: the edition's source with the rule id as fragment") {
+  const auto& cat = catalogue::Catalogue::builtin();
+  CHECK(cat.edition("2.0.0")->rules[3].url ==
+        "https://gitdocumentatie.logius.nl/publicatie/api/adr/2.0.0/#/core/no-trailing-slash");
+  CHECK(cat.edition("1.0")->rules[3].url == "https://gitdocumentatie.logius.nl/publicatie/api/adr/1.0/#API-48");
+  // An extending edition links to its own publication, also for the rules it inherits.
+  for (const auto& r : cat.edition("2.1.0")->rules)
+    CHECK(r.url == "https://gitdocumentatie.logius.nl/publicatie/api/adr/2.1.0/#" + r.id);
+  // rule_url (inherited) shapes the links; a rule's own url: wins.
+  auto custom = catalogue::Catalogue::load({{"a.yaml", R"(edition: "1"
+name: A
+source: https://a.example/adr/
+rule_url: "{source}rules.html#{id}"
+semver: full
+rules:
+  - {id: R1, aliases: [], kind: technical, level: MUST, title: One, checks: [NT-1]}
+  - {id: R2, aliases: [], kind: technical, level: MUST, title: Two, checks: [NT-1], url: "https://b.example/r2"}
+)"}});
+  CHECK(custom.edition("1")->rules[0].url == "https://a.example/adr/rules.html#R1");
+  CHECK(custom.edition("1")->rules[1].url == "https://b.example/r2");
 }

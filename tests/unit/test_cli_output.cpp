@@ -38,3 +38,28 @@ TEST_CASE("write_report: every file written, no secret in any, the exit status o
   }
   std::remove(dir);
 }
+
+TEST_CASE("run_info: the command, the options that shape the verdicts, the libraries; header names, never values") {
+  cli::OutputArgs args;
+  args.edition = "2.0.2";
+  cli::Output output = cli::to_output(args);
+  cli::ProbeArgs probe;
+  probe.headers = {"X-Api-Key: geheim-token-123"};
+  probe.timeout = 5;
+  probe.insecure = true;
+  probe.ref_hosts = "any";
+  engine::Settings settings = cli::to_settings(probe, "https://h/v1");
+  report::RunInfo info = cli::run_info("check", settings, output);
+  CHECK(info.command == "check");
+  CHECK(info.edition_asked == "2.0.2");
+  CHECK(info.edition_note == "editorial changes only");
+  CHECK(info.timeout_s == 5);
+  CHECK(info.insecure);
+  CHECK_FALSE(info.ca_file);
+  CHECK(info.ref_hosts == "any");
+  CHECK(info.header_names == std::vector<std::string>{"X-Api-Key"});
+  CHECK(info.libraries.count("libcurl"));
+  CHECK(info.libraries.count("openssl"));
+  args.edition = "latest";
+  CHECK(cli::run_info("lint", settings, cli::to_output(args)).edition_note.empty());  // latest is no alias
+}

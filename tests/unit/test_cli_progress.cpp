@@ -4,6 +4,11 @@
 #include <cstdio>
 #include <unistd.h>
 
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <sstream>
+
 #include "cli/progress.hpp"
 
 using namespace adrprobe;
@@ -34,4 +39,31 @@ TEST_CASE("progress: nothing on stderr when it is not a terminal") {
   ssize_t n = read(fds[0], buf, sizeof buf);
   close(fds[0]);
   CHECK(n == 0);
+}
+
+TEST_CASE("progress: the -v request log masks secrets, then shows server text escaped") {
+  cli::OutputArgs args;
+  args.verbose = true;
+  cli::Output output = cli::to_output(args);
+  report::Redactor redactor(std::vector<http::Header>{{"X-Api-Key", "geheim-1234"}});
+  std::ostringstream log;
+  auto saved = spdlog::default_logger();
+  auto logger = std::make_shared<spdlog::logger>("test", std::make_shared<spdlog::sinks::ostream_sink_mt>(log));
+  logger->set_pattern("%v");
+  logger->set_level(spdlog::level::debug);
+  spdlog::set_default_logger(logger);
+  {
+    cli::TerminalProgress progress(output, redactor);
+    http::Exchange e;
+    e.id = 7;
+    e.method = "GET";
+    e.url = "https://h/v1/x\x1b]0;pwned\x07?k=geheim-1234";
+    e.error = "bad \xff reply";
+    progress.request_done(e, 1, 1);
+  }
+  spdlog::set_default_logger(saved);
+  std::string out = log.str();
+  CHECK(out.find("#7 GET https://h/v1/x\\x1b]0;pwned\\x07?k=*** → bad \\xff reply") != std::string::npos);
+  CHECK(out.find('\x1b') == std::string::npos);
+  CHECK(out.find("geheim") == std::string::npos);
 }

@@ -1,7 +1,12 @@
 // Options are validated once, before any request: every mistake is a UsageError (exit 2).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
 
 #include "cli/settings.hpp"
 
@@ -73,4 +78,183 @@ TEST_CASE("parsers: base URL, header, assignment, fail-on") {
   CHECK(cli::parse_assignment("json=a=b", "-o") == std::pair<std::string, std::string>{"json", "a=b"});
   CHECK(cli::parse_fail_on("warn") == report::FailOn::warn);
   CHECK(cli::edition_list().find(" and ") != std::string::npos);
+}
+
+TEST_CASE("editions: an alias or latest resolves to the catalogue that judges it; the name asked is kept") {
+  cli::OutputArgs a;
+  a.edition = "2.0.1";
+  auto out = cli::to_output(a);
+  REQUIRE(out.edition);
+  CHECK(out.edition->edition == "2.0.0");
+  CHECK(out.edition_asked == "2.0.1");
+  a.edition = "latest";
+  CHECK(cli::to_output(a).edition->edition == "2.1.0");
+  CHECK(cli::edition_or_throw("2.0.2").edition == "2.0.0");
+  CHECK_THROWS_WITH_AS(cli::edition_or_throw("2.0.3"), doctest::Contains("2.0.1, 2.0.2"), UsageError);
+  std::string help = cli::edition_help();
+  CHECK(help.find("2.0.1 and 2.0.2 are judged as 2.0.0 (editorial changes only)") != std::string::npos);
+  CHECK(help.find("latest is 2.1.0") != std::string::npos);
+}
+
+TEST_CASE("help and option checks: choices listed from the catalogue and the format table, clear messages") {
+  for (const char* name : {"check", "lint", "demo"}) {
+    CAPTURE(name);
+    CLI::App app;
+    cli::OutputArgs out;
+    auto* cmd = app.add_subcommand(name);
+    cli::add_output_options(cmd, out);
+    std::string help = cmd->help();
+    CHECK(help.find("{1.0,2.0.0,2.0.1,2.0.2,2.1.0,latest}") != std::string::npos);
+    CHECK(help.find("{text,json}") != std::string::npos);
+    CHECK(help.find("{fail,warn,never}") != std::string::npos);
+    CHECK(help.find("Exit status") != std::string::npos);
+    CHECK_THROWS_WITH_AS(app.parse(std::vector<std::string>{"3.0", "--edition", name}),
+                         doctest::Contains("unknown edition '3.0'"), CLI::ValidationError);
+  }
+  auto parse = [](std::vector<std::string> args) {
+    CLI::App app;
+    cli::OutputArgs out;
+    cli::add_output_options(app.add_subcommand("check"), out);
+    std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last first
+    args.push_back("check");
+    app.parse(args);
+    return out;
+  };
+  CHECK(parse({"--edition", "2.0.2"}).edition == "2.0.2");
+  CHECK(parse({"--edition", "latest", "-f", "json", "-o", "text=-"}).format == "json");
+  CHECK_THROWS_WITH_AS(parse({"-f", "pdf"}), doctest::Contains("unknown format 'pdf' (available: text, json)"),
+                       CLI::ValidationError);
+  CHECK_THROWS_WITH_AS(parse({"-f", "junit"}), doctest::Contains("not available"), CLI::ValidationError);
+  CHECK_THROWS_WITH_AS(parse({"-o", "pdf=x.pdf"}), doctest::Contains("unknown format 'pdf'"), CLI::ValidationError);
+  CHECK_THROWS_WITH_AS(parse({"--fail-on", "sometimes"}), doctest::Contains("fail, warn or never"),
+                       CLI::ValidationError);
+}
+
+TEST_CASE("a base URL without a scheme: https:// suggested when it looks like a host") {
+  CHECK_THROWS_WITH_AS(cli::parse_base_url("api.example.nl/v1"),
+                       doctest::Contains("did you mean https://api.example.nl/v1?"), UsageError);
+  CHECK_THROWS_WITH_AS(cli::parse_base_url("localhost:8080/v1"),
+                       doctest::Contains("did you mean https://localhost:8080/v1?"), UsageError);
+  for (const char* text : {"notaurl", "http//127.0.0.1/v1", "./v1", "a..b/v1"}) {
+    CAPTURE(text);
+    try {
+      cli::parse_base_url(text);
+      FAIL("no error");
+    } catch (const UsageError& e) {
+      std::string what = e.what();
+      CHECK(what.find("has no scheme") != std::string::npos);
+      CHECK(what.find("did you mean") == std::string::npos);
+      CHECK(what.find(text) != std::string::npos);
+    }
+  }
+  CHECK_THROWS_WITH_AS(cli::parse_base_url("user:geheim@api.example.nl/v1"), doctest::Contains("user:***@"),
+                       UsageError);
+  CHECK_THROWS_WITH_AS(cli::check_document_location("api.example.nl/v1/openapi.json", "x"),
+                       doctest::Contains("did you mean https://api.example.nl/v1/openapi.json?"), UsageError);
+  try {
+    cli::check_document_location("missing-openapi.yaml", "x");
+    FAIL("no error");
+  } catch (const UsageError& e) {
+    CHECK(std::string(e.what()).find("did you mean") == std::string::npos);  // a file name, not a host
+  }
+}
+
+TEST_CASE("--user-agent replaces adrprobe/<version>; one line") {
+  cli::ProbeArgs a;
+  CHECK(cli::to_settings(a, "https://h/v1").client.user_agent.rfind("adrprobe/", 0) == 0);
+  a.user_agent = "audit-bot/2 (+https://example.nl)";
+  CHECK(cli::to_settings(a, "https://h/v1").client.user_agent == "audit-bot/2 (+https://example.nl)");
+  a.user_agent = "a\r\nX-Injected: 1";
+  CHECK_THROWS_AS(cli::to_settings(a, "https://h/v1"), UsageError);
+}
+
+namespace {
+std::string temp_file(const std::string& body) {
+  char path[] = "/tmp/adrprobe-headers-XXXXXX";
+  int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  REQUIRE(write(fd, body.data(), body.size()) == static_cast<ssize_t>(body.size()));
+  close(fd);
+  return path;
+}
+// The message of the UsageError f throws ("" when none).
+template <class F>
+std::string usage_error(F f) {
+  try {
+    f();
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("${VAR} in a header value is read from the environment; an unset one is named, no value ever shown") {
+  setenv("ADRPROBE_TEST_KEY", "geheim-uit-env", 1);
+  unsetenv("ADRPROBE_TEST_UNSET");
+  CHECK(cli::expand_env("Bearer ${ADRPROBE_TEST_KEY}", "-H X") == "Bearer geheim-uit-env");
+  CHECK(cli::expand_env("${ADRPROBE_TEST_KEY}-${ADRPROBE_TEST_KEY}", "-H X") == "geheim-uit-env-geheim-uit-env");
+  CHECK(cli::expand_env("no variables $HOME {x} $", "-H X") == "no variables $HOME {x} $");
+  std::string e = usage_error([] { cli::expand_env("a${ADRPROBE_TEST_UNSET}", "-H X-Api-Key"); });
+  CHECK(e == "-H X-Api-Key: the environment variable ADRPROBE_TEST_UNSET is not set");
+  for (const char* bad : {"${", "${}", "${1X}", "${A-B}", "${OPEN"}) {
+    CAPTURE(bad);
+    CHECK(usage_error([&] { cli::expand_env(bad, "-H X"); }).find("variable name") != std::string::npos);
+  }
+  setenv("ADRPROBE_TEST_TWO_LINES", "a\r\nInjected: 1", 1);
+  CHECK(usage_error([] { cli::expand_env("${ADRPROBE_TEST_TWO_LINES}", "-H X"); }).find("more than one line") !=
+        std::string::npos);
+
+  cli::ProbeArgs a;
+  a.headers = {"Authorization: Bearer ${ADRPROBE_TEST_KEY}"};
+  auto s = cli::to_settings(a, "https://h/v1");
+  CHECK(s.headers == std::vector<http::Header>{{"Authorization", "Bearer geheim-uit-env"}});
+  a.headers = {"X-Api-Key: ${ADRPROBE_TEST_UNSET}"};
+  e = usage_error([&] { cli::to_settings(a, "https://h/v1"); });
+  CHECK(e.find("ADRPROBE_TEST_UNSET") != std::string::npos);
+  unsetenv("ADRPROBE_TEST_KEY");
+  unsetenv("ADRPROBE_TEST_TWO_LINES");
+}
+
+TEST_CASE("--header-file: one 'Name: value' a line, comments and blank lines skipped, errors name the line only") {
+  setenv("ADRPROBE_TEST_TOKEN", "tok-uit-env-123", 1);
+  std::string path = temp_file(
+      "# API keys for the nightly run\r\n"
+      "\n"
+      "X-Api-Key: file-secret-value-1\r\n"
+      "   # indented comment\n"
+      "Authorization: Bearer ${ADRPROBE_TEST_TOKEN}\n"
+      "X-Note: a # is part of a value\n");
+  auto headers = cli::read_header_file(path);
+  CHECK(headers == std::vector<http::Header>{{"X-Api-Key", "file-secret-value-1"},
+                                             {"Authorization", "Bearer tok-uit-env-123"},
+                                             {"X-Note", "a # is part of a value"}});
+  // With -H: both become the run's headers (and so the Redactor's secrets).
+  cli::ProbeArgs a;
+  a.headers = {"X-Trace: 1"};
+  a.header_files = {path};
+  auto s = cli::to_settings(a, "https://h/v1");
+  REQUIRE(s.headers.size() == 4);
+  CHECK(s.headers[0].first == "X-Trace");
+  CHECK(s.headers[2].second == "Bearer tok-uit-env-123");
+  std::remove(path.c_str());
+
+  path = temp_file("X-Ok: 1\n\nthis line has no colon secret-in-line\n");
+  std::string e = usage_error([&] { cli::read_header_file(path); });
+  CHECK(e.find("line 3") != std::string::npos);
+  CHECK(e.find("secret-in-line") == std::string::npos);
+  std::remove(path.c_str());
+  path = temp_file("Bad Name: secret-in-line\n");
+  e = usage_error([&] { cli::read_header_file(path); });
+  CHECK(e.find("line 1") != std::string::npos);
+  CHECK(e.find("secret-in-line") == std::string::npos);
+  std::remove(path.c_str());
+  path = temp_file("\nX-Key: ${ADRPROBE_TEST_NOT_SET_ANYWHERE}\n");
+  e = usage_error([&] { cli::read_header_file(path); });
+  CHECK(e.find("line 2") != std::string::npos);
+  CHECK(e.find("ADRPROBE_TEST_NOT_SET_ANYWHERE is not set") != std::string::npos);
+  std::remove(path.c_str());
+  CHECK(usage_error([] { cli::read_header_file("/nonexistent/headers.txt"); }).find("cannot read") != std::string::npos);
+  CHECK_FALSE(usage_error([] { cli::read_header_file("/tmp"); }).empty());  // a directory
+  unsetenv("ADRPROBE_TEST_TOKEN");
 }

@@ -54,10 +54,73 @@ TEST_CASE("json: valid JSON even with invalid UTF-8 from a server") {
   auto j = nlohmann::json::parse(out);
   CHECK(j["schema"] == "adrprobe-report/1");
   CHECK(j["rules"][0]["checks"][0]["exchanges"][0] == 1);
-  CHECK_FALSE(j.contains("run"));  // check reports carry no run object yet
+  CHECK_FALSE(j.contains("run"));  // a report made without a command (tests) has none
   report::Report lint = sample();
   lint.mode = "lint";
   CHECK(nlohmann::json::parse(report::render("json", lint))["run"]["command"] == "lint");
+}
+
+TEST_CASE("json: the run's options and libraries for auditors; each rule's level and link") {
+  report::Report r = sample();
+  r.rules[0].level = "MUST";
+  r.rules[0].url = "https://gitdocumentatie.logius.nl/publicatie/api/adr/2.0.0/#/core/no-trailing-slash";
+  report::RunInfo run;
+  run.command = "check";
+  run.edition_asked = "2.0.1";
+  run.edition_note = "editorial changes only";
+  run.timeout_s = 10;
+  run.rate = 20;
+  run.deadline_s = 600;
+  run.concurrency = 4;
+  run.max_paths = 250;
+  run.ca_file = true;
+  run.user_agent = "adrprobe/0.2.0";
+  run.ref_hosts = "public";
+  run.header_names = {"X-Api-Key"};
+  run.libraries = {{"libcurl", "7.88.1"}, {"openssl", "3.0.19"}};
+  r.run = run;
+  auto j = nlohmann::json::parse(report::render("json", r, {}));
+  CHECK(j["edition"] == "2.0.0");
+  CHECK(j["rules"][0]["level"] == "MUST");
+  CHECK(j["rules"][0]["url"] == r.rules[0].url);
+  const auto& o = j["run"]["options"];
+  CHECK(j["run"]["command"] == "check");
+  CHECK(o["edition"] == "2.0.0");
+  CHECK(o["edition_asked"] == "2.0.1");
+  CHECK(o["edition_note"] == "editorial changes only");
+  CHECK(o["timeout"] == 10.0);
+  CHECK(o["max_paths"] == 250);
+  CHECK(o["ca_file"] == true);
+  CHECK(o["client_cert"] == false);
+  CHECK(o["header_names"] == nlohmann::json::array({"X-Api-Key"}));
+  CHECK(j["run"]["libraries"]["libcurl"] == "7.88.1");
+}
+
+TEST_CASE("text: the edition asked and the catalogue used; -v links each rule; -q keeps the target and the score") {
+  report::Report r = sample();
+  r.rules[0].level = "MUST";
+  r.rules[0].url = "https://example.nl/adr/#/core/no-trailing-slash";
+  report::RunInfo run;
+  run.edition_asked = "2.0.1";
+  run.edition_note = "editorial changes only";
+  r.run = run;
+  std::string out = report::render("text", r, {false, 0, report::FailOn::fail});
+  CHECK(out.find("edition 2.0.1 (judged by the 2.0.0 catalogue: editorial changes only)") != std::string::npos);
+  CHECK(out.find("https://example.nl/adr/") == std::string::npos);  // links only with -v
+  std::string verbose = report::render("text", r, {false, 1, report::FailOn::fail});
+  CHECK(verbose.find("MUST · https://example.nl/adr/#/core/no-trailing-slash") != std::string::npos);
+  r.run->edition_asked = "latest";
+  r.run->edition_note.clear();
+  CHECK(report::render("text", r, {false, 0, report::FailOn::fail}).find("REST API Design Rules 2.0.0 (--edition latest)") !=
+        std::string::npos);
+  std::string quiet = report::render("text", r, {false, -1, report::FailOn::fail});
+  CHECK(quiet.rfind(" Target   https://api.example.nl/v1\n", 0) == 0);
+  CHECK(quiet.find("FAIL   /core/no-trailing-slash") != std::string::npos);
+  CHECK(quiet.find("Score") != std::string::npos);
+  CHECK(quiet.find("adrprobe 0.2.0") == std::string::npos);
+  r.mode = "lint";
+  r.openapi_url = "openapi.yaml";
+  CHECK(report::render("text", r, {false, -1, report::FailOn::fail}).rfind(" Document openapi.yaml\n", 0) == 0);
 }
 
 TEST_CASE("text: one line a rule, the failing check with its evidence, the score; colour only when asked") {
@@ -69,4 +132,44 @@ TEST_CASE("text: one line a rule, the failing check with its evidence, the score
   CHECK(plain.find('\x1b') == std::string::npos);
   std::string coloured = report::render("text", sample(), {true, 0, report::FailOn::fail});
   CHECK(coloured.find("\x1b[") != std::string::npos);
+}
+
+TEST_CASE("text: server text shows control characters and invalid UTF-8 as \\xNN; only the colour codes are raw") {
+  report::Report r = sample();
+  r.exchanges[0].response_headers = {{"api-version", "1.0.0\x1b]0;pwned\x07"}, {"location", "/v1/a\xc2\x9b" "31m\xff"}};
+  r.rules[0].checks[0].message = "API-Version \"1.0.0\x1b]0;pwned\x07\"";
+  r.rules[0].hints = {"Server: nginx/1.25\x1b[2J"};
+  r.notes = {"not probed: /a\x1b[1m"};
+  r.base_url = "https://h/v1\r\n";
+  for (bool colour : {false, true}) {
+    std::string out = report::render("text", r, {colour, 1, report::FailOn::fail});
+    CHECK(out.find("API-Version \"1.0.0\\x1b]0;pwned\\x07\"") != std::string::npos);
+    CHECK(out.find("location: /v1/a\\xc2\\x9b31m\\xff") != std::string::npos);
+    CHECK(out.find("not probed: /a\\x1b[1m") != std::string::npos);
+    CHECK(out.find("https://h/v1\\x0d\\x0a") != std::string::npos);
+    CHECK(out.find('\x07') == std::string::npos);
+    CHECK(out.find('\r') == std::string::npos);
+    CHECK(out.find("\xc2\x9b") == std::string::npos);
+    // Every ESC left is the start of one of the renderer's own SGR sequences.
+    for (std::size_t i = out.find('\x1b'); i != std::string::npos; i = out.find('\x1b', i + 1)) {
+      CHECK(colour);
+      std::size_t m = out.find('m', i);
+      REQUIRE(m != std::string::npos);
+      CHECK(out.substr(i + 1, 1) == "[");
+      CHECK(out.substr(i + 2, m - i - 2).find_first_not_of("0123456789;") == std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("json: control characters from a server are \\u escapes, C1 included; the values load back intact") {
+  report::Report r = sample();
+  r.exchanges[0].response_headers = {{"api-version", "1.0.0\x1b]0;pwned\x07"}, {"location", "/a\xc2\x9b" "31m é"}};
+  std::string out = report::render("json", r, {});
+  CHECK(out.find('\x1b') == std::string::npos);
+  CHECK(out.find('\x07') == std::string::npos);
+  CHECK(out.find("\xc2\x9b") == std::string::npos);
+  CHECK(out.find("\\u001b]0;pwned\\u0007") != std::string::npos);
+  CHECK(out.find("\\u009b31m é") != std::string::npos);  // other non-ASCII stays as it is
+  auto j = nlohmann::json::parse(out);
+  CHECK(j["exchanges"][0]["response_headers"]["location"] == "/a\xc2\x9b" "31m é");
 }

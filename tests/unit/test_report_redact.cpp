@@ -39,3 +39,32 @@ TEST_CASE("redaction: a short value echoed whole is masked; lowercase percent-en
   CHECK(out.find("ab1") == std::string::npos);
   CHECK(out.find("tok") == std::string::npos);
 }
+
+TEST_CASE("redaction: the password of a URL given, in every form it can take") {
+  report::Redactor red(std::vector<http::Header>{});
+  CHECK(red.empty());
+  red.add_url("https://api.example.nl/v1");  // no password: nothing to mask
+  CHECK(red.empty());
+  CHECK_FALSE(red.url_password());
+  red.add_url("https://user:p%40ss-w0rd@api.example.nl/v1");
+  CHECK(red.url_password());
+  CHECK(red.apply("https://user:p%40ss-w0rd@api.example.nl/v1/x") == "https://user:***@api.example.nl/v1/x");
+  CHECK(red.apply("echo p@ss-w0rd") == "echo ***");                   // decoded
+  CHECK(red.apply("echo P%40SS-W0RD p%40ss-w0rd") == "echo P%40SS-W0RD ***");
+  report::Report r;
+  http::Exchange e;
+  e.id = 1;
+  e.url = "https://user:p%40ss-w0rd@api.example.nl/v1";
+  e.response_headers = {{"x-echo-authorization", "Basic dXNlcjpwQHNzLXcwcmQ="}, {"x-pw", "p@ss-w0rd"}};
+  r.exchanges.push_back(e);
+  r.base_url = e.url;
+  red.apply(r);
+  std::string json = report::render("json", r, {});
+  CHECK(json.find("w0rd") == std::string::npos);
+  CHECK(json.find("dXNlcjpwQHNzLXcwcmQ") == std::string::npos);
+  CHECK(r.base_url == "https://user:***@api.example.nl/v1");
+
+  report::Redactor short_pw(std::vector<http::Header>{});
+  short_pw.add_url("http://u:ab@h/v1");  // too short to mask inside other text, masked in the userinfo
+  CHECK(short_pw.apply("http://u:ab@h/v1/tab") == "http://u:***@h/v1/tab");
+}

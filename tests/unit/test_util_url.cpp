@@ -55,3 +55,17 @@ TEST_CASE("url: under {base} is the same origin and a path at or below base's") 
   CHECK(under_base("https://h/anything", "https://h"));
   CHECK_FALSE(under_base("not a url", "https://h/v1"));
 }
+
+TEST_CASE("url: userinfo parts; the password masked in any text") {
+  auto u = parse_url("https://user:p%40ss@api.example.nl/v1");
+  REQUIRE(u);
+  CHECK(u->user == "user");
+  CHECK(u->password == "p%40ss");
+  CHECK(u->host == "api.example.nl");
+  CHECK(parse_url("https://api.example.nl/v1")->password.empty());
+  CHECK(mask_url_password("https://user:secret@h/v1") == "https://user:***@h/v1");
+  CHECK(mask_url_password("'http://user:se@cret@h:8080' is not valid") == "'http://user:***@h:8080' is not valid");
+  CHECK(mask_url_password("http://user@h/v1 and https://h/a:b@c") == "http://user@h/v1 and https://h/a:b@c");
+  CHECK(mask_url_password("a http://x:y@h b https://z:w@k") == "a http://x:***@h b https://z:***@k");
+  CHECK(mask_url_password("no url at all: x@y") == "no url at all: x@y");
+}

@@ -1,0 +1,14 @@
+// What an auditor needs to know about the tool itself: its version, the
+// libraries that make its requests and handshakes, the editions it knows.
+#pragma once
+#include <map>
+#include <string>
+
+namespace adrprobe::cli {
+
+// {"libcurl": "7.88.1", "openssl": "3.0.15"}: the versions running, not the ones built against.
+std::map<std::string, std::string> library_versions();
+// adrprobe --version
+std::string version_text();
+
+}  // namespace adrprobe::cli
