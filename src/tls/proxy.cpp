@@ -1,4 +1,5 @@
 #include "tls/proxy.hpp"
+#include "util/url.hpp"
 
 #include <arpa/inet.h>
 #include <curl/curl.h>
@@ -58,17 +59,6 @@ std::string bracketed(const std::string& host) {
   return host.find(':') != std::string::npos ? "[" + host + "]" : host;
 }
 
-struct UrlHandle {
-  CURLU* h = curl_url();
-  ~UrlHandle() { curl_url_cleanup(h); }
-  std::optional<std::string> get(CURLUPart part, unsigned flags = 0) const {
-    char* out = nullptr;
-    if (curl_url_get(h, part, &out, flags) != CURLUE_OK || !out) return std::nullopt;
-    std::string s(out);
-    curl_free(out);
-    return s;
-  }
-};
 
 // Reads the proxy's answer up to the end of its header, never beyond it
 // (what follows belongs to the tunnelled connection).

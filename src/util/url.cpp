@@ -8,21 +8,6 @@
 #include "util/strings.hpp"
 
 namespace adrprobe {
-namespace {
-
-struct UrlHandle {
-  CURLU* h = curl_url();
-  ~UrlHandle() { curl_url_cleanup(h); }
-  std::optional<std::string> get(CURLUPart part, unsigned flags = 0) const {
-    char* out = nullptr;
-    if (curl_url_get(h, part, &out, flags) != CURLUE_OK || !out) return std::nullopt;
-    std::string s(out);
-    curl_free(out);
-    return s;
-  }
-};
-
-}  // namespace
 
 std::string Url::origin() const {
   bool default_port = (scheme == "http" && port == 80) || (scheme == "https" && port == 443);
