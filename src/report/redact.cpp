@@ -23,10 +23,19 @@ Redactor::Redactor(const std::vector<http::Header>& secrets) {
   }
   std::sort(needles_.begin(), needles_.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
   needles_.erase(std::unique(needles_.begin(), needles_.end()), needles_.end());
+  for (const auto& n : needles_)
+    if (n.find('*') != std::string::npos) mask_can_form_ = true;
 }
 
 std::string Redactor::apply(std::string text) const {
-  for (const auto& n : needles_) text = replace_all(std::move(text), n, mask);
+  // A needle with a '*' can appear again where a mask meets the text around it
+  // (the value "**ab" in "**abab" leaves "***ab"): then repeat until a pass
+  // masks nothing. Each mask is shorter than its needle, so this ends.
+  for (bool again = true; again;) {
+    std::size_t before = text.size();
+    for (const auto& n : needles_) text = replace_all(std::move(text), n, mask);
+    again = mask_can_form_ && text.size() != before;
+  }
   return text;
 }
 
