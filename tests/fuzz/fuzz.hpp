@@ -2,6 +2,7 @@
 // parts, property checks that abort, and in-memory documents behind the
 // oas::Fetcher interface (no network).
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -65,13 +66,17 @@ inline void assert_dumps(const adrprobe::oas::json& value) {
 // The root document is at root_url; document k (1-based) answers any URL
 // whose last path segment starts with "d<k>." (d1.json, d2.yaml#...). Other
 // URLs fail, half of them as transport errors. The first control byte picks
-// the deadline: 0 none, 1 already past, 2.. that many hundred microseconds.
+// the deadline: below '0' (or none) no deadline, '0' already past, '1' and up
+// that many hundred microseconds. The second, from '0' up, picks tight limits
+// (a few documents of a few hundred bytes); below '0' (or none) the defaults.
 struct Documents {
   static constexpr const char* root_url = "https://api.example.nl/v1/openapi.json";
   std::string_view control;
   std::string_view root;
   std::vector<std::string_view> external;
   std::size_t fetch_calls = 0;
+  std::size_t fetched_urls = 0;   // over all calls
+  std::size_t fetched_bytes = 0;  // received, as the client counts them
 
   explicit Documents(std::string_view input) {
     auto parts = split_parts(input);
@@ -83,12 +88,27 @@ struct Documents {
   // Microseconds until the deadline; -1: no deadline.
   long deadline_us() const {
     unsigned c = control.empty() ? 0 : static_cast<unsigned char>(control[0]);
-    if (c == 0) return -1;
-    return static_cast<long>(c - 1) * 100;
+    if (c < '0') return -1;
+    return static_cast<long>(c - '0') * 100;
+  }
+
+  adrprobe::oas::Limits limits() const {
+    adrprobe::oas::Limits l;
+    unsigned c = control.size() > 1 ? static_cast<unsigned char>(control[1]) : 0;
+    if (c < '0') return l;
+    c -= '0';
+    l.max_external_documents = 1 + (c & 3);
+    l.max_document_bytes = std::size_t{64} << ((c >> 2) & 7);
+    l.max_closure_bytes = std::size_t{128} << (c >> 5);
+    l.max_depth = 8 + (c & 15);
+    l.max_nodes = 64 + c;
+    return l;
   }
 
   std::map<std::string, adrprobe::oas::FetchedDocument> fetch(const std::vector<std::string>& urls) {
     ++fetch_calls;
+    fetched_urls += urls.size();
+    adrprobe::oas::Limits l = limits();
     std::map<std::string, adrprobe::oas::FetchedDocument> out;
     for (const auto& url : urls) {
       auto& f = out[url];
@@ -99,8 +119,10 @@ struct Documents {
         while (i < last.size() && i < 6 && last[i] >= '0' && last[i] <= '9') k = k * 10 + static_cast<std::size_t>(last[i++] - '0');
       if (i > 1 && i < last.size() && last[i] == '.' && k >= 1 && k <= external.size()) {
         std::string_view text = external[k - 1];
-        f.bytes = text.size();
-        auto parsed = adrprobe::oas::parse_any(text);
+        // The client stops reading a body at the document size limit.
+        f.bytes = std::min(text.size(), l.max_document_bytes + 1);
+        fetched_bytes += f.bytes;
+        auto parsed = adrprobe::oas::parse_any(text.substr(0, f.bytes), l);
         if (parsed.ok) {
           f.ok = true;
           f.value = std::move(parsed.value);

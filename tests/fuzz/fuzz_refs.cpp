@@ -1,10 +1,12 @@
 // oas/refs: $ref resolution across documents, over in-memory documents
 // behind the Fetcher interface (fuzz.hpp, Documents: control NUL root NUL
-// d1 NUL d2 ...), with a deadline.
+// d1 NUL d2 ...), with a deadline and, as the input asks, tight limits.
 #include <time.h>
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "fuzz.hpp"
@@ -31,11 +33,15 @@ constexpr std::chrono::milliseconds kMargin{200};
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   fuzz::Documents input(fuzz::as_text(data, size));
-  auto root = parse_any(input.root);
-  if (!root.ok) return 0;
+  Limits limits = input.limits();
+  auto root = parse_any(input.root, limits);
+  if (!root.ok) {
+    if (std::getenv("FUZZ_VERBOSE")) std::fprintf(stderr, "%s: root not loaded: %s\n", "fuzz_refs", root.error.c_str());
+    return 0;
+  }
   fuzz::assert_dumps(root.value);
 
-  DocumentSet docs(fuzz::Documents::root_url, std::move(root.value));
+  DocumentSet docs(fuzz::Documents::root_url, std::move(root.value), limits);
   auto fetch = [&](const std::vector<std::string>& urls) { return input.fetch(urls); };
   long budget_us = input.deadline_us();
   auto start_cpu = cpu_now();
@@ -45,7 +51,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto used = cpu_now() - start_cpu;
   if (budget_us >= 0) FUZZ_ASSERT(used <= std::chrono::microseconds(budget_us) + kMargin);
 
-  FUZZ_ASSERT(docs.external_count() <= Limits{}.max_external_documents);
+  // Within the limits: documents fetched, and bytes (a wave asks for no more
+  // than the budget left can take, at least one document).
+  FUZZ_ASSERT(input.fetched_urls <= limits.max_external_documents);
+  FUZZ_ASSERT(input.fetched_bytes <= limits.max_closure_bytes + limits.max_document_bytes + 1);
+  if (std::getenv("FUZZ_VERBOSE"))  // what a seed reaches
+    std::fprintf(stderr, "fuzz_refs: %zu external documents, %zu fetches, %zu unresolved, %lld us CPU (deadline %ld us)\n",
+                 docs.external_count(), input.fetch_calls, unresolved.size(), static_cast<long long>(used.count()), budget_us);
   for (const auto& u : unresolved) {
     FUZZ_ASSERT(!u.reason.empty());
     FUZZ_ASSERT(!u.where.empty());
