@@ -52,10 +52,19 @@ void Redactor::sort() {
     return a.first.size() != b.first.size() ? a.first.size() > b.first.size() : a < b;
   });
   needles_.erase(std::unique(needles_.begin(), needles_.end()), needles_.end());
+  for (const auto& [needle, with] : needles_)
+    if (needle.find('*') != std::string::npos) mask_can_form_ = true;
 }
 
 std::string Redactor::apply(std::string text) const {
-  for (const auto& [needle, with] : needles_) text = replace_all(std::move(text), needle, with);
+  // A needle with a '*' can appear again where a mask meets the text around it
+  // (the value "**ab" in "**abab" leaves "***ab"): then repeat until a pass
+  // masks nothing. Each mask is shorter than its needle, so this ends.
+  for (bool again = true; again;) {
+    std::size_t before = text.size();
+    for (const auto& [needle, with] : needles_) text = replace_all(std::move(text), needle, with);
+    again = mask_can_form_ && text.size() != before;
+  }
   return text;
 }
 

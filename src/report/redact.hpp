@@ -38,6 +38,7 @@ class Redactor {
   std::vector<std::string> names_;    // lower-case header names given with -H
   std::vector<std::string> values_;   // the values, masked whole wherever a header carries exactly one
   bool url_password_ = false;
+  bool mask_can_form_ = false;        // a needle holds '*': a mask may complete one with the text around it
 };
 
 }  // namespace adrprobe::report

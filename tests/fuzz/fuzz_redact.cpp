@@ -1,0 +1,82 @@
+// report/redact: -H values never appear in a report, whatever a server echoes.
+// Input: secrets NUL text NUL text ...; the first part holds the -H values,
+// one a line (trimmed, as -H reads them).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fuzz.hpp"
+#include "http/exchange.hpp"
+#include "report/model.hpp"
+#include "report/redact.hpp"
+#include "util/strings.hpp"
+
+using namespace adrprobe;
+using namespace adrprobe::report;
+
+namespace {
+
+void assert_clean(const std::string& s, const std::vector<std::string>& secrets) {
+  for (const auto& secret : secrets) FUZZ_ASSERT(s.find(secret) == std::string::npos);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  auto parts = fuzz::split_parts(fuzz::as_text(data, size));
+  std::vector<http::Header> headers;
+  std::vector<std::string> secrets;  // those Redactor promises to find anywhere
+  for (const auto& line : split(fuzz::part(parts, 0), '\n')) {
+    std::string value = trim(line);
+    if (value.find('\r') != std::string::npos) continue;  // -H refuses it
+    headers.push_back({"X-Key-" + std::to_string(headers.size()), value});
+    if (value.size() >= Redactor::min_substring) secrets.push_back(value);
+  }
+  Redactor redactor(headers);
+
+  std::vector<std::string> texts;
+  for (std::size_t i = 1; i < parts.size(); ++i) texts.emplace_back(parts[i]);
+  for (const auto& t : texts) assert_clean(redactor.apply(t), secrets);
+
+  // Every string of a report that can hold server text or a -H value.
+  Report rep;
+  auto text = [&](std::size_t i) { return texts.empty() ? std::string() : texts[i % texts.size()]; };
+  rep.base_url = text(0);
+  rep.openapi_url = text(1);
+  rep.notes = {text(2)};
+  RuleResult rule;
+  rule.summary = text(3);
+  rule.hints = {text(4)};
+  rule.checks.push_back(CheckResult{"X-1", Verdict::fail, text(5), {1}});
+  rep.rules.push_back(rule);
+  http::Exchange e;
+  e.url = text(6);
+  e.request_headers = headers;
+  e.request_headers.push_back({"X-Other", text(7)});
+  for (std::size_t i = 0; i < texts.size(); ++i) e.response_headers["x-echo-" + std::to_string(i)] = texts[i];
+  e.error = text(8);
+  e.body = text(9);
+  rep.exchanges.push_back(e);
+  redactor.apply(rep);
+
+  assert_clean(rep.base_url, secrets);
+  assert_clean(*rep.openapi_url, secrets);
+  for (const auto& n : rep.notes) assert_clean(n, secrets);
+  for (const auto& r : rep.rules) {
+    assert_clean(r.summary, secrets);
+    for (const auto& h : r.hints) assert_clean(h, secrets);
+    for (const auto& c : r.checks) assert_clean(c.message, secrets);
+  }
+  for (const auto& x : rep.exchanges) {
+    assert_clean(x.url, secrets);
+    for (std::size_t i = 0; i < x.request_headers.size(); ++i) {
+      assert_clean(x.request_headers[i].second, secrets);
+      // A -H header itself is masked whole, however short its value.
+      if (i < headers.size()) FUZZ_ASSERT(x.request_headers[i].second == Redactor::mask);
+    }
+    for (const auto& [name, value] : x.response_headers) assert_clean(value, secrets);
+    assert_clean(*x.error, secrets);
+    assert_clean(x.body, secrets);
+  }
+  return 0;
+}
