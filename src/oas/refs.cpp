@@ -193,16 +193,17 @@ Resolved DocumentSet::resolve_ref(const std::string& doc_url, const std::string&
     return r;
   }
   r.node = find(it->second.value, *tokens);
+  r.pointer = make_pointer(*tokens);
   if (!r.node) r.reason = "no value at '#" + t.fragment + "'";
   return r;
 }
 
 Resolved DocumentSet::deref(const std::string& doc_url, const json& node) const {
-  Resolved cur{doc_url, &node, "", false};
+  Resolved cur{doc_url, &node, "", false, ""};
   std::unordered_set<const json*> seen;
   while (const std::string* ref = ref_of(*cur.node)) {
     if (auto m = memo_.value.find(cur.node); m != memo_.value.end()) return m->second;
-    if (!seen.insert(cur.node).second) return Resolved{cur.doc_url, nullptr, "circular $ref chain", false};
+    if (!seen.insert(cur.node).second) return Resolved{cur.doc_url, nullptr, "circular $ref chain", false, ""};
     Resolved next = resolve_ref(cur.doc_url, *ref);
     if (!next.node) return next;
     cur = next;
@@ -315,7 +316,7 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
   std::vector<const json*> path;
   for (const auto& occ : occurrences) {
     Resolved result;
-    Resolved cur{occ.doc_url, occ.node, "", false};
+    Resolved cur{occ.doc_url, occ.node, "", false, ""};
     path.clear();
     while (true) {
       const std::string* ref = ref_of(*cur.node);
@@ -328,12 +329,12 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
         break;
       }
       if (!on_path.insert(cur.node).second) {
-        result = Resolved{cur.doc_url, nullptr, "circular $ref chain", false};
+        result = Resolved{cur.doc_url, nullptr, "circular $ref chain", false, ""};
         break;
       }
       path.push_back(cur.node);
       if (stop.reached()) {
-        result = Resolved{cur.doc_url, nullptr, kDeadline, true};
+        result = Resolved{cur.doc_url, nullptr, kDeadline, true, ""};
         break;
       }
       Resolved next = resolve_ref(cur.doc_url, *ref);

@@ -40,6 +40,7 @@ struct Resolved {
   const json* node = nullptr;  // nullptr: does not resolve
   std::string reason;          // when node is nullptr
   bool transport_error = false;
+  std::string pointer;         // where node stands in doc_url (JSON pointer), when it was reached by a $ref
 };
 
 class DocumentSet {

@@ -1,0 +1,126 @@
+#include "oas/walk.hpp"
+
+#include "oas/paths.hpp"
+#include "oas/pointer.hpp"
+#include "util/strings.hpp"
+
+namespace adrprobe::oas {
+
+Node Walker::root() const {
+  Node n;
+  n.value = &docs_.root();
+  n.at = {docs_.root_url(), ""};
+  return n;
+}
+
+Node Walker::child(const Node& n, const std::string& key) const {
+  Node out;
+  out.at = {n.at.doc, n.at.pointer + "/" + escape_token(key)};
+  out.via = n.via;
+  out.via_at = n.via_at;
+  if (n.value && n.value->is_object())
+    if (auto it = n.value->find(key); it != n.value->end()) out.value = &*it;
+  return out;
+}
+
+Node Walker::item(const Node& n, std::size_t i) const {
+  Node out;
+  out.at = {n.at.doc, n.at.pointer + "/" + std::to_string(i)};
+  out.via = n.via;
+  out.via_at = n.via_at;
+  if (n.value && n.value->is_array() && i < n.value->size()) out.value = &(*n.value)[i];
+  return out;
+}
+
+Node Walker::deref(const Node& n) const {
+  if (!n.value || !n.value->is_object()) return n;
+  auto ref = n.value->find("$ref");
+  if (ref == n.value->end() || !ref->is_string()) return n;
+  Resolved r = docs_.deref(n.at.doc, *n.value);
+  Node out;
+  out.value = r.node;
+  out.at = {r.doc_url, r.pointer};
+  out.via = n.via.empty() ? ref->get<std::string>() : n.via;
+  out.via_at = n.via.empty() ? n.at : n.via_at;
+  return out;
+}
+
+namespace {
+// The folder of a URL ("file:///a/b/openapi.yaml" → "file:///a/b/").
+std::string folder(const std::string& url) {
+  auto q = url.find_first_of("?#");
+  std::string path = url.substr(0, q);
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash + 1);
+}
+}  // namespace
+
+std::string Walker::show(const Place& p) const {
+  if (p.doc == docs_.root_url()) return p.pointer.empty() ? "#" : p.pointer;
+  std::string base = folder(docs_.root_url());
+  std::string doc = !base.empty() && p.doc.rfind(base, 0) == 0 ? p.doc.substr(base.size()) : p.doc;
+  return doc + "#" + p.pointer;
+}
+
+std::string Walker::show_target(const Place& p) const {
+  std::string s = show(p);
+  return p.doc == docs_.root_url() ? "#" + p.pointer : s;
+}
+
+std::string Walker::where(const Node& n) const {
+  if (n.via.empty()) return show(n.at);
+  return show(n.via_at) + " → " + (n.value ? show_target(n.at) : n.via);
+}
+
+std::string Operation::upper_method() const { return to_upper(method); }
+
+std::vector<Operation> operations(const Walker& w) {
+  std::vector<Operation> out;
+  Node paths = w.member(w.root(), "paths");
+  if (!paths.is_object()) return out;
+  for (auto it = paths.value->begin(); it != paths.value->end(); ++it) {
+    Node item = w.member(paths, it.key());
+    if (!item.is_object()) continue;
+    for (const auto& key : operation_keys()) {
+      Node op = w.member(item, key);
+      if (op.is_object()) out.push_back({it.key(), key, item, op});
+    }
+    Node extra = w.member(item, "additionalOperations");
+    if (extra.is_object())
+      for (auto e = extra.value->begin(); e != extra.value->end(); ++e) {
+        Node op = w.member(extra, e.key());
+        if (op.is_object()) out.push_back({it.key(), e.key(), item, op});
+      }
+  }
+  return out;
+}
+
+std::vector<Parameter> effective_parameters(const Walker& w, const Operation& op) {
+  std::vector<Parameter> out;
+  auto gather = [&](const Node& owner) {
+    Node list = w.child(owner, "parameters");
+    if (!list.value || !list.value->is_array()) return;
+    for (std::size_t i = 0; i < list.value->size(); ++i) {
+      Node p = w.deref(w.item(list, i));
+      if (!p.is_object()) continue;
+      auto name = p.value->find("name");
+      auto in = p.value->find("in");
+      Parameter param{p, name != p.value->end() && name->is_string() ? name->get<std::string>() : "",
+                      in != p.value->end() && in->is_string() ? in->get<std::string>() : ""};
+      bool replaced = false;
+      for (auto& have : out)
+        if (have.name == param.name && have.in == param.in) {
+          have = param;
+          replaced = true;
+        }
+      if (!replaced) out.push_back(std::move(param));
+    }
+  };
+  gather(op.path_item);
+  gather(op.op);
+  return out;
+}
+
+bool is_swagger2(const json& root) { return root.is_object() && root.contains("swagger") && !root.contains("openapi"); }
+
+}  // namespace adrprobe::oas

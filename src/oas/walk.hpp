@@ -1,0 +1,80 @@
+// Walking a description document the way the static checks of edition 2.2.0
+// read it: operations, their effective parameters, and values reached through
+// $refs, each with the place it is written for messages.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "oas/refs.hpp"
+
+namespace adrprobe::oas {
+
+// Where a value is written: its document (URL) and JSON pointer.
+struct Place {
+  std::string doc;
+  std::string pointer;
+  bool operator<(const Place& o) const { return doc != o.doc ? doc < o.doc : pointer < o.pointer; }
+  bool operator==(const Place& o) const { return doc == o.doc && pointer == o.pointer; }
+};
+
+// A value reached by a walk, and the first $ref followed on the way there.
+struct Node {
+  const json* value = nullptr;  // nullptr: missing, or a $ref that does not resolve
+  Place at;                     // where value is written
+  std::string via;              // the first $ref followed on the way, as written ("" when none)
+  Place via_at;                 // where that $ref is written
+  explicit operator bool() const { return value != nullptr; }
+  bool is_object() const { return value && value->is_object(); }
+};
+
+class Walker {
+ public:
+  explicit Walker(const DocumentSet& docs) : docs_(docs) {}
+  const DocumentSet& docs() const { return docs_; }
+
+  Node root() const;
+  // The member key of an object node, or the element i of an array node (no $ref followed).
+  Node child(const Node& n, const std::string& key) const;
+  Node item(const Node& n, std::size_t i) const;
+  // Follows n while it is a {"$ref": ...} object; the first $ref is kept in via.
+  // value is nullptr when the chain does not resolve or loops (DO-2 reports it).
+  Node deref(const Node& n) const;
+  // child() then deref().
+  Node member(const Node& n, const std::string& key) const { return deref(child(n, key)); }
+
+  // A place for messages: the pointer in the root document ("/paths/~1a"),
+  // else "<file relative to the root>#<pointer>" ("common.yaml#/components/x").
+  std::string show(const Place& p) const;
+  // The place of a $ref target as a $ref would name it ("#/components/x").
+  std::string show_target(const Place& p) const;
+  // show(n.at), or "<where the first $ref stands> → <its target>" when n was reached through one.
+  std::string where(const Node& n) const;
+
+ private:
+  const DocumentSet& docs_;
+};
+
+struct Operation {
+  std::string path;    // the key in {oas}.paths
+  std::string method;  // "get", ..., "query", or an additionalOperations key as written
+  Node path_item;      // after $ref
+  Node op;             // after $ref
+  std::string upper_method() const;
+};
+// Every operation of {oas}.paths in document order: get, put, post, delete,
+// options, head, patch, trace, OAS 3.2 query and additionalOperations.
+// Callbacks and webhooks are not the API's own operations and are left out.
+std::vector<Operation> operations(const Walker& w);
+
+struct Parameter {
+  Node node;  // after $ref (an object)
+  std::string name, in;
+};
+// The path item's parameters and the operation's, after $ref; an operation
+// parameter replaces a path-level one with the same name and in.
+std::vector<Parameter> effective_parameters(const Walker& w, const Operation& op);
+
+// True for a document written for Swagger 2.0 (a "swagger" key and no "openapi").
+bool is_swagger2(const json& root);
+
+}  // namespace adrprobe::oas

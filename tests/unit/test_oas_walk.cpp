@@ -1,0 +1,90 @@
+// oas/walk: operations, effective parameters, and places for messages.
+#include <doctest/doctest.h>
+
+#include "oas/walk.hpp"
+
+using namespace adrprobe;
+using namespace adrprobe::oas;
+
+namespace {
+
+DocumentSet load(json doc, std::map<std::string, json> external = {}) {
+  DocumentSet docs("https://api.example.nl/v1/openapi.json", std::move(doc));
+  docs.resolve_all([&](const std::vector<std::string>& urls) {
+    std::map<std::string, FetchedDocument> out;
+    for (const auto& u : urls) {
+      auto it = external.find(u);
+      if (it != external.end()) out[u] = {true, it->second, "", false, {}, 0};
+      else out[u].error = "not fetched";
+    }
+    return out;
+  });
+  return docs;
+}
+
+}  // namespace
+
+TEST_CASE("operations: every method, path items by $ref, OAS 3.2 query and additionalOperations, not callbacks") {
+  auto docs = load(json::parse(R"({
+    "openapi": "3.2.0",
+    "paths": {
+      "/a": {"get": {"responses": {}}, "post": {"callbacks": {"cb": {"{$url}": {"post": {}}}}}},
+      "/b": {"$ref": "#/components/pathItems/B"},
+      "/c": {"query": {}, "additionalOperations": {"COPY": {}}}
+    },
+    "webhooks": {"w": {"post": {}}},
+    "components": {"pathItems": {"B": {"delete": {}}}}
+  })"));
+  Walker w(docs);
+  auto ops = operations(w);
+  std::vector<std::string> seen;
+  for (const auto& o : ops) seen.push_back(o.upper_method() + " " + o.path);
+  CHECK(seen == std::vector<std::string>{"GET /a", "POST /a", "DELETE /b", "QUERY /c", "COPY /c"});
+  CHECK(w.show(ops[2].op.at) == "/components/pathItems/B/delete");
+  CHECK(w.where(ops[2].op) == "/paths/~1b → #/components/pathItems/B/delete");
+  CHECK(w.show(ops[0].op.at) == "/paths/~1a/get");
+}
+
+TEST_CASE("effective parameters: an operation parameter replaces the path item's with the same name and in") {
+  auto docs = load(json::parse(R"({
+    "paths": {"/a": {
+      "parameters": [{"name": "q", "in": "query", "description": "path"}, {"name": "id", "in": "header"},
+                     {"$ref": "#/components/parameters/P"}],
+      "get": {"parameters": [{"name": "q", "in": "query", "description": "op"}, {"name": "id", "in": "query"}]}}},
+    "components": {"parameters": {"P": {"name": "pageSize", "in": "query"}}}
+  })"));
+  Walker w(docs);
+  auto ops = operations(w);
+  REQUIRE(ops.size() == 1);
+  auto params = effective_parameters(w, ops[0]);
+  REQUIRE(params.size() == 4);
+  CHECK(params[0].name == "q");
+  CHECK(params[0].node.value->at("description") == "op");
+  CHECK(params[1].in == "header");
+  CHECK(params[2].name == "pageSize");
+  CHECK(w.where(params[2].node) == "/paths/~1a/parameters/2 → #/components/parameters/P");
+  CHECK(params[3].in == "query");
+}
+
+TEST_CASE("places in another file are shown relative to the root document") {
+  auto docs = load(json::parse(R"({"paths": {"/a": {"get": {"responses": {"404": {"$ref": "common.json#/components/responses/E"}}}}}})"),
+                   {{"https://api.example.nl/v1/common.json", json::parse(R"({"components": {"responses": {"E": {"description": "x"}}}})")}});
+  Walker w(docs);
+  auto ops = operations(w);
+  REQUIRE(ops.size() == 1);
+  Node r = w.member(w.member(ops[0].op, "responses"), "404");
+  REQUIRE(r.is_object());
+  CHECK(w.show(r.at) == "common.json#/components/responses/E");
+  CHECK(w.where(r) == "/paths/~1a/get/responses/404 → common.json#/components/responses/E");
+  Node missing = w.member(ops[0].op, "nothing");
+  CHECK_FALSE(missing);
+}
+
+TEST_CASE("a $ref that does not resolve or loops gives no value") {
+  auto docs = load(json::parse(R"({"paths": {"/a": {"$ref": "#/nowhere"}, "/b": {"$ref": "#/paths/~1b"}}})"));
+  Walker w(docs);
+  CHECK(operations(w).empty());
+  CHECK_FALSE(w.member(w.member(w.root(), "paths"), "/a"));
+  CHECK(is_swagger2(json::parse(R"({"swagger": "2.0"})")));
+  CHECK_FALSE(is_swagger2(json::parse(R"({"openapi": "3.0.0"})")));
+}
