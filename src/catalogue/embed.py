@@ -22,7 +22,7 @@ def main() -> int:
     entries = []
     for i, path in enumerate(inputs):
         data = open(path, 'rb').read()
-        body = ','.join(str(b) for b in data)
+        body = ','.join(str(b if b < 128 else b - 256) for b in data)  # char may be signed: no narrowing
         lines.append(f'const char file_{i}[] = {{{body},0}};')
         entries.append(f'{{"{os.path.basename(path)}", std::string_view(file_{i}, {len(data)})}}')
     lines.append('}  // namespace')

@@ -74,6 +74,10 @@ struct Check {
 struct HintProducer {
   std::string_view name;
   std::vector<std::string> (*produce)(const Evidence&);
+  // Checks whose requests the hints are made from: a run plans them (with
+  // default parameters) even when no rule of the edition lists them, so their
+  // responses are evidence (2.2.0's http-methods hints read HM-0..HM-3's).
+  std::vector<std::string_view> uses{};
 };
 
 // The registry (checks/registry.cpp): every check and hint producer.

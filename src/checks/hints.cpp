@@ -212,6 +212,10 @@ std::vector<std::string> collections(const Evidence& ev) { return naming(ev, tru
 
 }  // namespace
 
+// Defined beside the checks they read.
+std::vector<std::string> http_methods_hints(const Evidence& ev);  // http_methods.cpp
+std::vector<std::string> timezone_hints(const Evidence& ev);      // date_time.cpp
+
 const std::vector<HintProducer>& hint_producers() {
   static const std::vector<HintProducer> producers{
       {"naming", verbs},
@@ -221,6 +225,8 @@ const std::vector<HintProducer>& hint_producers() {
       {"stateless", stateless},
       {"geospatial", geospatial},
       {"sensitive-uris", sensitive_uris},
+      {"http-methods", http_methods_hints, {"HM-0", "HM-1", "HM-2", "HM-3"}},
+      {"timezone", timezone_hints, {"DT-1", "DT-5"}},
   };
   return producers;
 }

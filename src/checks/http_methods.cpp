@@ -1,6 +1,8 @@
 // /core/http-methods (API-03): HM-0 (document), HM-1..HM-3 (live).
 #include <fmt/format.h>
 
+#include <set>
+
 #include "checks/check.hpp"
 #include "checks/findings.hpp"
 #include "http/allow.hpp"
@@ -31,25 +33,57 @@ void plan_hm1(Planner& p, const engine::Settings&, const Target& t, const CheckR
   p.add(engine::probe_request("HEAD", t.url), ref.id);
 }
 
-CheckResult judge_hm1(const Evidence& ev, const CheckRef& ref) {
-  Findings f(ref.id);
-  std::size_t n = 0;
+// One judged request of HM-1..HM-3: what the check makes of it, and what
+// 2.2.0's http-methods hints make of it.
+struct Outcome {
+  Verdict verdict;
+  std::string message;           // for fail and warn
+  int exchange = 0;              // 0: not sent
+  const http::Exchange* error = nullptr;  // a transport error
+  std::string target;            // the URL path of the probed target
+};
+
+void feed(Findings& f, const std::vector<Outcome>& outcomes) {
+  for (const auto& o : outcomes) {
+    if (o.error) f.add_error(*o.error);
+    else if (o.exchange == 0) f.add(o.verdict, o.message);
+    else f.add(o.verdict, o.verdict == Verdict::pass ? "" : o.message, {o.exchange});
+  }
+}
+
+Outcome sent(const Evidence& ev, const http::Result* r, const std::string& method, const Target& t) {
+  if (!r) return {Verdict::error, fmt::format("{} {} was not sent", method, url_path(t.url)), 0, nullptr, url_path(t.url)};
+  int id = r->last();
+  const auto& e = ev.ex(id);
+  return {Verdict::pass, "", id, e.error ? &e : nullptr, url_path(t.url)};
+}
+
+std::vector<Outcome> hm1_outcomes(const Evidence& ev) {
+  std::vector<Outcome> out;
   for (const auto& t : ev.targets) {
     if (!t.has_get()) continue;
     for (const char* method : {"GET", "HEAD"}) {
-      const http::Result* r = ev.result(engine::probe_request(method, t.url));
-      if (!r) {
-        f.add(Verdict::error, fmt::format("{} {} was not sent", method, url_path(t.url)));
-        continue;
+      Outcome o = sent(ev, ev.result(engine::probe_request(method, t.url)), method, t);
+      if (o.exchange && !o.error) {
+        const auto& e = ev.ex(o.exchange);
+        if (*e.status == 405) {
+          o.verdict = Verdict::fail;
+          o.message = fmt::format("{} {} → 405", e.method, url_path(e.url));
+        }
       }
-      int id = r->last();
-      const auto& e = ev.ex(id);
-      std::size_t before = f.size();
-      if (e.error) f.add_error(e);
-      else if (*e.status == 405) f.add(Verdict::fail, fmt::format("{} {} → 405", e.method, url_path(e.url)), {id});
-      else f.add(Verdict::pass, "", {id});
-      n += f.size() - before;  // a request shared by two targets (a documented '/') counts once
+      out.push_back(std::move(o));
     }
+  }
+  return out;
+}
+
+CheckResult judge_hm1(const Evidence& ev, const CheckRef& ref) {
+  Findings f(ref.id);
+  std::size_t n = 0;
+  for (const auto& o : hm1_outcomes(ev)) {
+    std::size_t before = f.size();
+    feed(f, {o});
+    n += f.size() - before;  // a request shared by two targets (a documented '/') counts once
   }
   CheckResult out = f.result(fmt::format("GET and HEAD are not refused with 405 ({} requests)", n));
   // Every documented path answering 404 says nothing about the methods the API supports.
@@ -95,27 +129,27 @@ void plan_hm2(Planner& p, const engine::Settings& s, const Target& t, const Chec
   for (const auto& m : supported(s, t).sent) p.add(engine::probe_request(m, t.url), ref.id);
 }
 
+std::vector<Outcome> hm2_outcomes(const Evidence& ev) {
+  std::vector<Outcome> out;
+  for (const auto& t : ev.targets)
+    for (const auto& method : supported(ev.settings, t).sent) {
+      Outcome o = sent(ev, ev.result(engine::probe_request(method, t.url)), method, t);
+      if (o.exchange && !o.error && *ev.ex(o.exchange).status == 405) {
+        o.verdict = Verdict::fail;
+        o.message = fmt::format("{} {} → 405, although the document says it is supported", method,
+                                url_path(ev.ex(o.exchange).url));
+      }
+      out.push_back(std::move(o));
+    }
+  return out;
+}
+
 CheckResult judge_hm2(const Evidence& ev, const CheckRef& ref) {
   Findings f(ref.id);
+  feed(f, hm2_outcomes(ev));
   std::vector<std::string> unsent;
-  for (const auto& t : ev.targets) {
-    auto methods = supported(ev.settings, t);
-    for (const auto& method : methods.sent) {
-      const http::Result* r = ev.result(engine::probe_request(method, t.url));
-      if (!r) {
-        f.add(Verdict::error, fmt::format("{} {} was not sent", method, url_path(t.url)));
-        continue;
-      }
-      int id = r->last();
-      const auto& e = ev.ex(id);
-      if (e.error) f.add_error(e);
-      else if (*e.status == 405)
-        f.add(Verdict::fail, fmt::format("{} {} → 405, although the document says it is supported", method, url_path(e.url)),
-              {id});
-      else f.add(Verdict::pass, "", {id});
-    }
-    for (const auto& m : methods.unsent) unsent.push_back(m + " " + t.path.template_path);
-  }
+  for (const auto& t : ev.targets)
+    for (const auto& m : supported(ev.settings, t).unsent) unsent.push_back(m + " " + t.path.template_path);
   if (f.empty()) {
     if (!unsent.empty())
       return {ref.id, Verdict::skip, fmt::format("documented {}: needs --allow-unsafe", join(unsent, ", ", 6)), {}};
@@ -143,44 +177,49 @@ void plan_hm3(Planner& p, const engine::Settings& s, const Target& t, const Chec
   for (const auto& m : unsupported(s, t)) p.add(engine::probe_request(m, t.url), ref.id);
 }
 
-CheckResult judge_hm3(const Evidence& ev, const CheckRef& ref) {
-  Findings f(ref.id);
+std::vector<Outcome> hm3_outcomes(const Evidence& ev) {
+  std::vector<Outcome> out;
   for (const auto& t : ev.targets) {
     for (const auto& method : unsupported(ev.settings, t)) {
-      const http::Result* r = ev.result(engine::probe_request(method, t.url));
+      Outcome o = sent(ev, ev.result(engine::probe_request(method, t.url)), method, t);
       std::string req = fmt::format("{} {}", method, url_path(t.url));
-      if (!r) {
-        f.add(Verdict::error, req + " was not sent");
+      if (!o.exchange || o.error) {
+        out.push_back(std::move(o));
         continue;
       }
-      int id = r->last();
-      const auto& e = ev.ex(id);
-      if (e.error) {
-        f.add_error(e);
-        continue;
-      }
+      const auto& e = ev.ex(o.exchange);
+      auto judged = [&](Verdict v, std::string message) {
+        o.verdict = v;
+        o.message = std::move(message);
+        out.push_back(o);
+      };
       if (*e.status != 405) {
-        f.add(Verdict::fail, fmt::format("{} → {} (expected 405 with Allow)", req, *e.status), {id});
+        judged(Verdict::fail, fmt::format("{} → {} (expected 405 with Allow)", req, *e.status));
         continue;
       }
       const std::string* allow = e.header("allow");
       if (!allow) {
-        f.add(Verdict::fail, req + " → 405 without an Allow header", {id});
+        judged(Verdict::fail, req + " → 405 without an Allow header");
         continue;
       }
       auto allowed = http::parse_allow(*allow);
       std::vector<std::string> omitted;
       for (const auto& m : t.path.methods)
         if (!allowed.count(m)) omitted.push_back(m);
-      if (allowed.count(method)) f.add(Verdict::warn, fmt::format("{} → 405 but Allow: {} lists {}", req, *allow, method), {id});
+      if (allowed.count(method)) judged(Verdict::warn, fmt::format("{} → 405 but Allow: {} lists {}", req, *allow, method));
       else if (allowed.empty() && !omitted.empty())  // present, but lists no method (RFC 9110), as Apache's TraceEnable Off sends it
-        f.add(Verdict::warn, fmt::format("{} → 405 with an empty Allow, which omits documented {}", req, join(omitted, ", ")),
-              {id});
+        judged(Verdict::warn, fmt::format("{} → 405 with an empty Allow, which omits documented {}", req, join(omitted, ", ")));
       else if (!omitted.empty())
-        f.add(Verdict::warn, fmt::format("{} → 405, Allow: {} omits documented {}", req, *allow, join(omitted, ", ")), {id});
-      else f.add(Verdict::pass, "", {id});
+        judged(Verdict::warn, fmt::format("{} → 405, Allow: {} omits documented {}", req, *allow, join(omitted, ", ")));
+      else judged(Verdict::pass, "");
     }
   }
+  return out;
+}
+
+CheckResult judge_hm3(const Evidence& ev, const CheckRef& ref) {
+  Findings f(ref.id);
+  feed(f, hm3_outcomes(ev));
   if (f.empty()) {
     bool any_path = ev.targets.size() > 1;
     std::string why = any_path ? "no unsupported method to send (every probed path documents TRACE)" : "no documented path probed";
@@ -191,6 +230,58 @@ CheckResult judge_hm3(const Evidence& ev, const CheckRef& ref) {
 }
 
 }  // namespace
+
+// 2.2.0's /core/http-methods is functional: what HM-0..HM-3 would have judged
+// becomes hints, never a verdict. Each outcome that would fail or warn is one
+// hint; the ones that would pass are counted.
+std::vector<std::string> http_methods_hints(const Evidence& ev) {
+  constexpr std::size_t kShown = 10;
+  std::vector<std::string> out;
+  if (ev.doc()) {
+    std::vector<std::string> outside;
+    for (const auto& p : ev.paths)
+      for (const auto& m : p.methods)
+        if (m != "GET" && m != "POST" && m != "PUT" && m != "PATCH" && m != "DELETE") outside.push_back(m + " " + p.template_path);
+    if (!outside.empty())
+      out.push_back(fmt::format("HM-0: documented operations outside get/put/post/delete/patch: {} (RFC 9110 methods are "
+                                "allowed; check that each keeps its RFC 9110 semantics)",
+                                join(outside, ", ", kShown)));
+  }
+  struct Family {
+    const char* id;
+    std::vector<Outcome> outcomes;
+    const char* why;     // appended to a finding
+    const char* passed;  // "{n} ..." for the outcomes that would pass
+  };
+  Family families[] = {
+      {"HM-1", hm1_outcomes(ev), "; RFC 9110 §9.1: GET and HEAD MUST be supported", "answered GET or HEAD without 405"},
+      {"HM-2", hm2_outcomes(ev), "", "documented optional methods answered without 405"},
+      {"HM-3", hm3_outcomes(ev), "", "undocumented methods answered 405 with a fitting Allow"},
+  };
+  std::size_t findings = 0, more = 0;
+  for (auto& fam : families) {
+    std::set<int> passed, failed;
+    std::size_t errors = 0;
+    for (const auto& o : fam.outcomes) {
+      if (o.exchange == 0) continue;  // not sent: nothing to show
+      if (o.error) {
+        ++errors;
+        continue;
+      }
+      if (o.verdict == Verdict::pass) {
+        passed.insert(o.exchange);
+        continue;
+      }
+      if (!failed.insert(o.exchange).second) continue;
+      if (findings++ < kShown) out.push_back(fmt::format("{}: {}{} (exchange #{})", fam.id, o.message, fam.why, o.exchange));
+      else ++more;
+    }
+    if (!passed.empty()) out.push_back(fmt::format("{}: {} {}", fam.id, passed.size(), fam.passed));
+    if (errors) out.push_back(fmt::format("{}: {} without a response", fam.id, plural(errors, "request", "requests")));
+  }
+  if (more) out.push_back(fmt::format("and {} more findings like these", more));
+  return out;
+}
 
 extern const Check hm0{
     .id = "HM-0",

@@ -18,7 +18,11 @@
   X(hm0) X(hm1)                               /* http_methods.cpp */ \
   X(nt1) X(nt2)                               /* trailing_slash.cpp */ \
   X(hm2) X(hm3)                               /* http_methods.cpp */ \
-  X(ts1) X(ts2) X(ts3) X(ts4) X(ts5) X(ts6) X(ts7) /* transport.cpp */
+  X(ts1) X(ts2) X(ts3) X(ts4) X(ts5) X(ts6) X(ts7) /* transport.cpp */ \
+  X(kc1) X(kc2)                               /* kebab_case.cpp */ \
+  X(qk1)                                      /* query_keys.cpp */ \
+  X(dt1) X(dt2) X(dt3) X(dt4) X(dt5)          /* date_time.cpp */ \
+  X(eh1) X(eh2) X(ei1)                        /* error_handling.cpp */
 
 namespace adrprobe::checks {
 
@@ -55,6 +59,9 @@ std::vector<std::string> validate(const catalogue::Catalogue& cat) {
     if (c->title.empty() || c->sends.empty() || c->passes.empty())
       problems.push_back(fmt::format("check {} does not say what it sends and what passes", c->id));
   }
+  for (const auto& h : hint_producers())
+    for (auto id : h.uses)
+      if (!find_check(id)) problems.push_back(fmt::format("hint producer {} uses unknown check {}", h.name, id));
   for (const auto& name : cat.edition_names()) {
     const auto* e = cat.edition(name);
     for (const auto& rule : e->rules) {

@@ -26,15 +26,24 @@ CheckResult judge_nt1(const Evidence& ev, const CheckRef& ref) {
 // NT-2: GET {url}/, redirects not followed.
 RequestSpec slash(const Target& t) { return engine::probe_request("GET", t.url + "/"); }
 
+// Edition parameter root: exempt (2.2.0): the root resource may be served with
+// a trailing slash, so {base}/ and a documented '/' are not probed.
+bool probed(const Target& t, const CheckRef& ref) {
+  if (!t.has_get()) return false;
+  auto root = ref.params.find("root");
+  bool exempt = root != ref.params.end() && root->second == "exempt";
+  return !(exempt && (t.is_base || t.path.template_path == "/"));
+}
+
 void plan_nt2(Planner& p, const engine::Settings&, const Target& t, const CheckRef& ref) {
-  if (t.has_get()) p.add(slash(t), ref.id);
+  if (probed(t, ref)) p.add(slash(t), ref.id);
 }
 
 CheckResult judge_nt2(const Evidence& ev, const CheckRef& ref) {
   Findings f(ref.id);
   std::size_t urls = 0;
   for (const auto& t : ev.targets) {
-    if (!t.has_get()) continue;
+    if (!probed(t, ref)) continue;
     const http::Result* r = ev.result(slash(t));
     if (!r) {
       f.add(Verdict::error, fmt::format("GET {}/ was not sent", url_path(t.url)));
@@ -61,6 +70,8 @@ CheckResult judge_nt2(const Evidence& ev, const CheckRef& ref) {
       f.add(Verdict::warn, fmt::format("{} → {}: behind authentication, supply -H", req, status), {id});
     else f.add(Verdict::fail, fmt::format("{} → {} (expected 404)", req, status), {id});
   }
+  if (f.empty())
+    return {ref.id, Verdict::skip, "nothing to probe: the root resource is exempt and no other documented path with a GET was probed", {}};
   CheckResult out = f.result(fmt::format("{} with a trailing slash answered 404", plural(urls, "URL", "URLs")));
   // Every documented path answering 404 even without the slash says nothing about the API.
   if (out.verdict == Verdict::pass && ev.all_documented_404()) {
@@ -83,9 +94,10 @@ extern const Check nt2{
     .id = "NT-2",
     .needs = requests,
     .title = "Trailing slash is answered 404",
-    .sends = "GET {base}{path}/ for the base URL and every probed path with a GET operation, redirects not followed",
+    .sends = "GET {base}{path}/ for the base URL and every probed path with a GET operation, redirects not followed; with root: exempt (2.2.0) not for the base URL and a documented '/'",
     .passes = "404 pass; 3xx fail (redirects to <Location>); 2xx fail (served); 401/403 warn (behind authentication, supply -H); else fail; warn where it would pass when every probed documented path answered GET with 404 (is the base URL right?)",
     .per_path = PerPath::with_get,
+    .params = {{"root", {"probe", "exempt"}}},
     .plan_target = plan_nt2,
     .judge = judge_nt2};
 

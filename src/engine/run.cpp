@@ -31,12 +31,25 @@ std::string now_rfc3339() {
 }
 
 // The checks of an edition, in registry order (the order requests are sent), with their parameters.
+// A check a hint producer uses and no rule lists is planned with default parameters.
 std::vector<std::pair<const checks::Check*, catalogue::CheckRef>> edition_checks(const catalogue::Edition& edition) {
   std::vector<std::pair<const checks::Check*, catalogue::CheckRef>> out;
-  for (const checks::Check* c : checks::registry())
+  for (const checks::Check* c : checks::registry()) {
+    bool listed = false;
     for (const auto& rule : edition.rules)
       for (const auto& ref : rule.checks)
-        if (ref.id == c->id) out.emplace_back(c, ref);
+        if (ref.id == c->id) {
+          out.emplace_back(c, ref);
+          listed = true;
+        }
+    if (listed) continue;
+    bool used = false;
+    for (const auto& rule : edition.rules)
+      for (const auto& name : rule.hints)
+        if (const auto* h = checks::find_hints(name))
+          for (auto id : h->uses) used = used || id == c->id;
+    if (used) out.emplace_back(c, catalogue::CheckRef{std::string(c->id), {}});
+  }
   return out;
 }
 

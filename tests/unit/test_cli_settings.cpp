@@ -88,12 +88,12 @@ TEST_CASE("editions: an alias or latest resolves to the catalogue that judges it
   CHECK(out.edition->edition == "2.0.0");
   CHECK(out.edition_asked == "2.0.1");
   a.edition = "latest";
-  CHECK(cli::to_output(a).edition->edition == "2.1.0");
+  CHECK(cli::to_output(a).edition->edition == "2.2.0");
   CHECK(cli::edition_or_throw("2.0.2").edition == "2.0.0");
   CHECK_THROWS_WITH_AS(cli::edition_or_throw("2.0.3"), doctest::Contains("2.0.1, 2.0.2"), UsageError);
   std::string help = cli::edition_help();
   CHECK(help.find("2.0.1 and 2.0.2 are judged as 2.0.0 (editorial changes only)") != std::string::npos);
-  CHECK(help.find("latest is 2.1.0") != std::string::npos);
+  CHECK(help.find("latest is 2.2.0") != std::string::npos);
 }
 
 TEST_CASE("help and option checks: choices listed from the catalogue and the format table, clear messages") {
@@ -104,7 +104,7 @@ TEST_CASE("help and option checks: choices listed from the catalogue and the for
     auto* cmd = app.add_subcommand(name);
     cli::add_output_options(cmd, out);
     std::string help = cmd->help();
-    CHECK(help.find("{1.0,2.0.0,2.0.1,2.0.2,2.1.0,latest}") != std::string::npos);
+    CHECK(help.find("{1.0,2.0.0,2.0.1,2.0.2,2.1.0,2.2.0,latest}") != std::string::npos);
     CHECK(help.find("{text,json}") != std::string::npos);
     CHECK(help.find("{fail,warn,never}") != std::string::npos);
     CHECK(help.find("Exit status") != std::string::npos);
