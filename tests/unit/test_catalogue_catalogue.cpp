@@ -30,8 +30,9 @@ TEST_CASE("the built-in catalogue has every rule of both editions") {
 }
 
 TEST_CASE("the NCSC TLS table is data: levels and verdicts") {
-  const auto* n = catalogue::Catalogue::builtin().ncsc();
+  const auto* n = catalogue::Catalogue::builtin().ncsc("2.1");
   REQUIRE(n);
+  CHECK(n->version == "2.1");
   CHECK(n->protocol_level("TLSv1.3") == "good");
   CHECK(n->protocol_level("TLSv1.1") == "phase_out");
   CHECK(n->protocol_level("SSLv3") == "insufficient");
@@ -45,6 +46,64 @@ TEST_CASE("the NCSC TLS table is data: levels and verdicts") {
   CHECK(n->verdict_of("phase_out") == "warn");
   CHECK(n->verdict_of("insufficient") == "fail");
   CHECK(n->expiry_warn_days == 14);
+}
+
+TEST_CASE("the NCSC TLS table 2025-05 loads with its own levels and is the newest") {
+  const auto& cat = catalogue::Catalogue::builtin();
+  const auto* n = cat.ncsc("2025-05");
+  REQUIRE(n);
+  CHECK(n->version == "2025-05");
+  CHECK(cat.ncsc() == n);  // "2025-05" sorts after "2.1": the default for an edition without ncsc
+  // protocols: TLS 1.0/1.1 are insufficient now (phase out in 2.1)
+  CHECK(n->protocol_level("TLSv1.3") == "good");
+  CHECK(n->protocol_level("TLSv1.2") == "sufficient");
+  CHECK(n->protocol_level("TLSv1.1") == "insufficient");
+  CHECK(n->protocol_level("TLSv1") == "insufficient");
+  CHECK(n->protocol_level("SSLv3") == "insufficient");
+  // cipher suites
+  CHECK(n->cipher_level("TLS_AES_256_GCM_SHA384") == "good");
+  CHECK(n->cipher_level("TLS_CHACHA20_POLY1305_SHA256") == "good");
+  CHECK(n->cipher_level("TLS_AES_128_GCM_SHA256") == "sufficient");
+  CHECK(n->cipher_level("TLS_AES_128_CCM_8_SHA256") == "insufficient");
+  CHECK(n->cipher_level("ECDHE-RSA-AES128-GCM-SHA256") == "sufficient");
+  CHECK(n->cipher_level("ECDHE-ECDSA-AES128-CCM") == "sufficient");
+  CHECK(n->cipher_level("ECDHE-RSA-AES256-SHA384") == "phase_out");
+  CHECK(n->cipher_level("DHE-RSA-AES256-GCM-SHA384") == "phase_out");
+  CHECK(n->cipher_level("ECDHE-RSA-AES128-SHA") == "insufficient");  // SHA-1 MAC
+  CHECK(n->cipher_level("AES128-GCM-SHA256") == "insufficient");     // static RSA
+  CHECK(n->cipher_level("DES-CBC3-SHA") == "insufficient");
+  CHECK(n->cipher_level("RC4-SHA") == "insufficient");
+  // key exchange groups
+  CHECK(n->group_level("X25519MLKEM768") == "good");
+  CHECK(n->group_level("SecP384r1MLKEM1024") == "good");
+  CHECK(n->group_level("x25519") == "sufficient");
+  CHECK(n->group_level("secp256r1") == "sufficient");
+  CHECK(n->group_level("brainpoolP256r1tls13") == "sufficient");
+  CHECK(n->group_level("secp224r1") == "phase_out");
+  CHECK(n->group_level("ffdhe3072") == "phase_out");
+  CHECK(n->group_level("ffdhe2048") == "insufficient");
+  // verdicts and certificates as in 2.1
+  CHECK(n->verdict_of("good") == "pass");
+  CHECK(n->verdict_of("sufficient") == "pass");
+  CHECK(n->verdict_of("phase_out") == "warn");
+  CHECK(n->verdict_of("insufficient") == "fail");
+  CHECK(n->rsa_min_bits == 2048);
+  CHECK(n->insufficient_signatures == std::vector<std::string>{"sha1", "md5"});
+  CHECK(n->expiry_warn_days == 14);
+}
+
+TEST_CASE("editions 1.0, 2.0.0 and 2.1.0 judge by the NCSC TLS table 2.1") {
+  const auto& cat = catalogue::Catalogue::builtin();
+  const auto* v21 = cat.ncsc("2.1");
+  REQUIRE(v21);
+  for (const char* name : {"1.0", "2.0.0", "2.1.0", "2.0.1", "2.0.2"}) {
+    CAPTURE(name);
+    const auto* e = cat.resolve(name);
+    REQUIRE(e);
+    CHECK(e->ncsc == "2.1");  // 2.1.0 inherits it from 2.0.0
+    CHECK(cat.ncsc(e->ncsc) == v21);
+    CHECK(cat.ncsc(e->ncsc)->protocol_level("TLSv1.1") == "phase_out");
+  }
 }
 
 TEST_CASE("edition 2.1.0: 26 rules, security headers fail instead of warn") {
