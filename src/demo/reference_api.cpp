@@ -8,9 +8,12 @@
 #include <httplib.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
-#include <chrono>
 #include <thread>
 
 namespace adrprobe::demo {
@@ -21,14 +24,132 @@ namespace {
 
 const char* kVersion = "1.0.0";
 
+// The data the API serves. Dates are calendar dates, times UTC with `Z`.
+struct Gebouw {
+  const char* identificatie;
+  int bouwjaar;
+  const char* status;
+  const char* registratie_datum;          // format date
+  const char* tijdstip_laatste_wijziging;  // format date-time, UTC
+};
+const Gebouw kGebouwen[] = {
+    {"0363100012345678", 1923, "in gebruik", "2023-04-01", "2024-05-17T09:30:00Z"},
+    {"0363100012171966", 1964, "in gebruik", "2019-11-12", "2024-02-29T16:05:12Z"},
+};
+constexpr int kPaginaGrootte = 20;
+
+json schema_ref(const std::string& name) { return {{"$ref", "#/components/schemas/" + name}}; }
+
+// The conformant profile documents every error as problem details (RFC 9457)
+// through shared component responses; the broken one as plain JSON without
+// the problem members, the way many frameworks answer by default.
 json description(Profile profile) {
   bool broken = profile == Profile::broken;
-  json gebouw = {{"type", "object"},
-                 {"required", {"identificatie", "bouwjaar"}},
-                 {"properties",
-                  {{"identificatie", {{"type", "string"}, {"description", "Pandidentificatie uit de BAG."}}},
-                   {"bouwjaar", {{"type", "integer"}, {"example", 1923}}},
-                   {"status", {{"type", "string"}, {"enum", {"in gebruik", "gesloopt"}}}}}}};
+  json gebouw_properties = {
+      {"identificatie", {{"type", "string"}, {"description", "Pandidentificatie uit de BAG."}}},
+      {"bouwjaar", {{"type", "integer"}, {"example", 1923}}},
+      {"status", {{"type", "string"}, {"enum", {"in gebruik", "gesloopt"}}}}};
+  if (broken) {
+    // A date documented as date-time, a datetime without offset, a date without format.
+    gebouw_properties["registratieDatum"] = {{"type", "string"}, {"format", "date-time"}};
+    gebouw_properties["tijdstipLaatsteWijziging"] = {{"type", "string"}, {"format", "date-time-local"}};
+    gebouw_properties["sloopDatum"] = {{"type", "string"}, {"nullable", true}};
+  } else {
+    gebouw_properties["identificatie"]["pattern"] = "^[0-9]{16}$";
+    gebouw_properties["registratieDatum"] = {{"type", "string"},
+                                             {"format", "date"},
+                                             {"description", "Datum waarop het gebouw is geregistreerd."},
+                                             {"example", "2023-04-01"}};
+    gebouw_properties["tijdstipLaatsteWijziging"] = {{"type", "string"},
+                                                     {"format", "date-time"},
+                                                     {"description", "Tijdstip van de laatste wijziging, in UTC."},
+                                                     {"example", "2024-05-17T09:30:00Z"}};
+  }
+  json gebouw = {{"type", "object"}, {"required", {"identificatie", "bouwjaar"}}, {"properties", gebouw_properties}};
+
+  json schemas = {
+      {"Gebouw", gebouw},
+      {"GebouwCollectie",
+       {{"type", "object"}, {"properties", {{"gebouwen", {{"type", "array"}, {"items", schema_ref("Gebouw")}}}}}}}};
+  json parameters = {{"identificatie",
+                      {{"name", "identificatie"},
+                       {"in", "path"},
+                       {"required", true},
+                       {"schema", broken ? json{{"type", "string"}} : json{{"type", "string"}, {"pattern", "^[0-9]{16}$"}}},
+                       {"example", "0363100012345678"}}},
+                     {"pagina",
+                      {{"name", "pagina"},
+                       {"in", "query"},
+                       {"description", fmt::format("Paginanummer; een pagina bevat ten hoogste {} gebouwen.", kPaginaGrootte)},
+                       {"schema", {{"type", "integer"}, {"minimum", 1}, {"default", 1}}}}}};
+  // The query key of the year filter: camelCase, or snake_case in the broken profile.
+  const char* vanaf = broken ? "bouwjaar_vanaf" : "bouwjaarVanaf";
+  parameters[vanaf] = {{"name", vanaf},
+                       {"in", "query"},
+                       {"description", "Alleen gebouwen met dit bouwjaar of later."},
+                       {"schema", {{"type", "integer"}}},
+                       {"example", 1900}};
+  json components = {{"parameters", parameters}, {"schemas", schemas}};
+
+  auto version_header = json{{"API-Version", {{"$ref", "#/components/headers/API-Version"}}}};
+  auto ok = [&](const std::string& schema) {
+    json r = {{"description", "OK"}, {"content", {{"application/json", {{"schema", schema_ref(schema)}}}}}};
+    if (!broken) r["headers"] = version_header;
+    return r;
+  };
+  auto response_ref = [](const std::string& name) { return json{{"$ref", "#/components/responses/" + name}}; };
+  auto param_ref = [](const std::string& name) { return json{{"$ref", "#/components/parameters/" + name}}; };
+
+  json zoek = {{"operationId", "zoekGebouwen"},
+               {"summary", "Alle gebouwen"},
+               {"parameters", {param_ref("pagina"), param_ref(vanaf)}},
+               {"responses", {{"200", ok("GebouwCollectie")}}}};
+  json raadpleeg = {{"operationId", "raadpleegGebouw"},
+                    {"summary", "Eén gebouw"},
+                    {"parameters", {param_ref("identificatie")}},
+                    {"responses", {{"200", ok(broken ? "Bouwwerk" : "Gebouw")}}}};
+  if (broken) {
+    // Errors as plain JSON ({code, message}), not as problem details; no 400 for the query parameters.
+    components["schemas"]["Foutbericht"] = {
+        {"type", "object"},
+        {"properties", {{"code", {{"type", "integer"}}}, {"message", {{"type", "string"}}}}}};
+    raadpleeg["responses"]["404"] = {{"description", "Niet gevonden"},
+                                     {"content", {{"application/json", {{"schema", schema_ref("Foutbericht")}}}}}};
+  } else {
+    components["headers"] = {{"API-Version",
+                              {{"description", "De volledige versie van de API (Semantic Versioning)."},
+                               {"schema", {{"type", "string"}, {"example", kVersion}}}}}};
+    components["schemas"]["Probleem"] = {
+        {"type", "object"},
+        {"description", "Problem details (RFC 9457)."},
+        {"required", {"status", "title", "detail"}},
+        {"properties",
+         {{"type", {{"type", "string"}, {"format", "uri-reference"}, {"description", "Soort probleem; standaard about:blank."}}},
+          {"title", {{"type", "string"}, {"description", "Korte omschrijving van het soort probleem."}}},
+          {"status", {{"type", "integer"}, {"minimum", 400}, {"maximum", 599}, {"description", "De HTTP-statuscode."}}},
+          {"detail", {{"type", "string"}, {"description", "Uitleg bij dit geval van het probleem."}}},
+          {"instance", {{"type", "string"}, {"format", "uri-reference"}}},
+          {"invalidParams",
+           {{"type", "array"},
+            {"description", "Alle ongeldige parameters van het verzoek (bij 400)."},
+            {"items",
+             {{"type", "object"},
+              {"properties", {{"name", {{"type", "string"}}}, {"reason", {{"type", "string"}}}}}}}}}}}};
+    auto problem_response = [&](const std::string& description) {
+      return json{{"description", description},
+                  {"headers", version_header},
+                  {"content", {{"application/problem+json", {{"schema", schema_ref("Probleem")}}}}}};
+    };
+    components["responses"] = {{"OngeldigeInvoer", problem_response("Ongeldige invoer: een parameter is ongeldig.")},
+                               {"NietGevonden", problem_response("Niet gevonden.")},
+                               {"Fout", problem_response("Onverwachte fout.")}};
+    zoek["responses"]["400"] = response_ref("OngeldigeInvoer");
+    zoek["responses"]["default"] = response_ref("Fout");
+    raadpleeg["responses"]["400"] = response_ref("OngeldigeInvoer");
+    raadpleeg["responses"]["404"] = response_ref("NietGevonden");
+    raadpleeg["responses"]["default"] = response_ref("Fout");
+  }
+
   json doc = {
       {"openapi", "3.0.3"},
       {"info",
@@ -38,26 +159,9 @@ json description(Profile profile) {
         {"contact", {{"name", "Team adrprobe"}, {"url", "https://adrprobe.example/contact"}, {"email", "api@adrprobe.example"}}}}},
       {"servers", {{{"url", broken ? "/api/v1.0" : "/v1"}}}},
       {"paths", json::object()},
-      {"components",
-       {{"parameters",
-         {{"identificatie",
-           {{"name", "identificatie"}, {"in", "path"}, {"required", true}, {"schema", {{"type", "string"}}},
-            {"example", "0363100012345678"}}}}},
-        {"schemas",
-         {{"Gebouw", gebouw},
-          {"GebouwCollectie", {{"type", "object"}, {"properties", {{"gebouwen", {{"type", "array"}, {"items", {{"$ref", "#/components/schemas/Gebouw"}}}}}}}}},
-          {"Foutbericht", {{"type", "object"}, {"properties", {{"status", {{"type", "integer"}}}, {"title", {{"type", "string"}}}}}}}}}}}};
-  auto ok = [](const std::string& schema) {
-    return json{{"description", "OK"},
-                {"content", {{"application/json", {{"schema", {{"$ref", "#/components/schemas/" + schema}}}}}}}};
-  };
-  doc["paths"]["/gebouwen"] = {{"get", {{"operationId", "zoekGebouwen"}, {"summary", "Alle gebouwen"}, {"responses", {{"200", ok("GebouwCollectie")}}}}}};
-  doc["paths"]["/gebouwen/{identificatie}"] = {
-      {"get",
-       {{"operationId", "raadpleegGebouw"},
-        {"summary", "Eén gebouw"},
-        {"parameters", {{{"$ref", "#/components/parameters/identificatie"}}}},
-        {"responses", {{"200", ok(broken ? "Bouwwerk" : "Gebouw")}, {"404", ok("Foutbericht")}}}}}};
+      {"components", components}};
+  doc["paths"]["/gebouwen"] = {{"get", zoek}};
+  doc["paths"]["/gebouwen/{identificatie}"] = {{"get", raadpleeg}};
   if (broken) {
     doc["paths"]["/getGebouwen/"] = {{"get", {{"responses", {{"200", ok("GebouwCollectie")}}}}}};
     doc["paths"]["/gebouwen"]["head"] = {{"responses", {{"200", {{"description", "OK"}}}}}};
@@ -92,8 +196,46 @@ std::string to_yaml(const json& v) {
   return std::string(out.c_str()) + "\n";
 }
 
-json problem(int status, const std::string& title) {
-  return {{"status", status}, {"title", title}};
+// JSON text of a body; text from the request (a path) may be any bytes.
+std::string dump(const json& body) { return body.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// Problem titles by status, for the errors of the HTTP layer too (400 for an
+// unparsable request, 413, 414, 431, ...).
+std::string title_of(int status) {
+  switch (status) {
+    case 400: return "Ongeldig verzoek";
+    case 401: return "Niet geauthenticeerd";
+    case 403: return "Geen toegang";
+    case 404: return "Niet gevonden";
+    case 405: return "Methode niet toegestaan";
+    case 413: return "Verzoek te groot";
+    case 414: return "URI te lang";
+    case 416: return "Bereik niet beschikbaar";
+    case 431: return "Headers te groot";
+    case 500: return "Interne fout";
+    case 501: return "Niet geïmplementeerd";
+    case 503: return "Dienst niet beschikbaar";
+    default: return status < 500 ? "Fout in het verzoek" : "Fout in de server";
+  }
+}
+
+bool is_identificatie(const std::string& s) {
+  return s.size() == 16 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+json gebouw_json(const Gebouw& g, bool broken) {
+  json out = {{"identificatie", g.identificatie}, {"bouwjaar", g.bouwjaar}, {"status", g.status}};
+  if (broken) {
+    // As documented there: the date as a datetime, times without offset.
+    std::string tijdstip = g.tijdstip_laatste_wijziging;
+    out["registratieDatum"] = std::string(g.registratie_datum) + "T00:00:00";
+    out["tijdstipLaatsteWijziging"] = tijdstip.substr(0, tijdstip.size() - 1);
+    out["sloopDatum"] = nullptr;
+  } else {
+    out["registratieDatum"] = g.registratie_datum;
+    out["tijdstipLaatsteWijziging"] = g.tijdstip_laatste_wijziging;
+  }
+  return out;
 }
 
 }  // namespace
@@ -106,18 +248,14 @@ struct ReferenceApi::Impl {
   std::thread thread;
   std::string json_text, yaml_text;
 
-  void respond(const httplib::Request& req, httplib::Response& res) {
-    bool broken = profile == Profile::broken;
-    const std::string& m = req.method;
-    const std::string& p = req.path;
-    auto send = [&](int status, const json& body, const char* type = "application/json") {
-      res.status = status;
-      res.set_content(body.dump(), type);
-    };
-    // Headers of every response (security headers for the transport checks).
-    if (!broken || p == "/v1") res.set_header("API-Version", broken ? "v1.0" : kVersion);
+  bool broken() const { return profile == Profile::broken; }
+
+  // Headers of every response, the HTTP layer's errors included (security
+  // headers for the transport checks).
+  void common_headers(const httplib::Request& req, httplib::Response& res) const {
+    if (!broken() || req.path == "/v1") res.set_header("API-Version", broken() ? "v1.0" : kVersion);
     res.set_header("X-Content-Type-Options", "nosniff");
-    if (!broken) {
+    if (!broken()) {
       res.set_header("Cache-Control", "no-store");
       res.set_header("X-Frame-Options", "DENY");
       res.set_header("Content-Security-Policy", "frame-ancestors 'none'");
@@ -126,21 +264,84 @@ struct ReferenceApi::Impl {
       res.set_header("X-Powered-By", "Express");
       res.set_header("Set-Cookie", "JSESSIONID=demo-session; Path=/");
     }
+  }
+
+  // An error response: problem details (RFC 9457) with status, title and
+  // detail; the broken profile answers plain JSON ({code, message}) instead.
+  void error(const httplib::Request& req, httplib::Response& res, int status, const std::string& detail,
+             const json& invalid_params = json::array()) const {
+    res.status = status;
+    if (broken()) {
+      std::string message = status == 404 ? "Cannot " + req.method + " " + req.path : detail;
+      res.set_content(dump({{"code", status}, {"message", message}}), "application/json");
+      return;
+    }
+    json body = {{"status", status}, {"title", title_of(status)}, {"detail", detail}};
+    if (!invalid_params.empty()) body["invalidParams"] = invalid_params;
+    res.set_content(dump(body), "application/problem+json");
+  }
+
+  // GET /v1/gebouwen[?pagina=N][&bouwjaarVanaf=J]: every invalid query
+  // parameter is named in one answer (400; 422 in the broken profile).
+  void list(const httplib::Request& req, httplib::Response& res) const {
+    const char* vanaf_key = broken() ? "bouwjaar_vanaf" : "bouwjaarVanaf";
+    json invalid = json::array();
+    auto integer = [&](const char* name, int minimum, int& out) {
+      if (!req.has_param(name)) return;
+      std::string text = req.get_param_value(name);
+      int value = 0;
+      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+      if (ec != std::errc() || end != text.data() + text.size())
+        invalid.push_back({{"name", name}, {"reason", "moet een geheel getal zijn"}});
+      else if (value < minimum)
+        invalid.push_back({{"name", name}, {"reason", fmt::format("moet ten minste {} zijn", minimum)}});
+      else
+        out = value;
+    };
+    int pagina = 1, vanaf = std::numeric_limits<int>::min();
+    integer("pagina", 1, pagina);
+    integer(vanaf_key, std::numeric_limits<int>::min(), vanaf);
+    if (!invalid.empty()) {
+      std::string names;
+      for (const auto& i : invalid) names += (names.empty() ? "" : ", ") + i["name"].get<std::string>();
+      if (broken()) return error(req, res, 422, "invalid query parameters: " + names);
+      return error(req, res, 400, "Ongeldige queryparameters: " + names + ".", invalid);
+    }
+    json gebouwen = json::array();
+    int skip = (pagina - 1) * kPaginaGrootte;
+    for (const auto& g : kGebouwen) {
+      if (g.bouwjaar < vanaf || skip-- > 0) continue;
+      if (static_cast<int>(gebouwen.size()) < kPaginaGrootte) gebouwen.push_back(gebouw_json(g, broken()));
+    }
+    res.status = 200;
+    res.set_content(dump({{"gebouwen", gebouwen}}), "application/json");
+  }
+
+  void respond(const httplib::Request& req, httplib::Response& res) {
+    bool broken = this->broken();
+    const std::string& m = req.method;
+    const std::string& p = req.path;
+    auto send = [&](int status, const json& body) {
+      res.status = status;
+      res.set_content(dump(body), "application/json");
+    };
+    common_headers(req, res);
+    // Trailing slash, the root `/v1/` included: 404 (the broken profile redirects).
     if (p.size() > 1 && p.back() == '/') {
       if (broken) {
         res.status = 301;
         res.set_header("Location", p.substr(0, p.size() - 1));
         return;
       }
-      return send(404, problem(404, "Niet gevonden: een URI eindigt nooit op een slash"), "application/problem+json");
+      return error(req, res, 404, "Een URI eindigt nooit op een slash: gebruik hem zonder de slash aan het eind.");
     }
     bool readable = m == "GET" || m == "HEAD";
     auto not_allowed = [&] {
-      if (broken) return send(501, problem(501, "Not Implemented"), "application/problem+json");
+      if (broken) return error(req, res, 501, m + " is not implemented");
       res.set_header("Allow", "GET, HEAD");
-      send(405, problem(405, "Methode niet toegestaan"), "application/problem+json");
+      error(req, res, 405, "Deze resource ondersteunt alleen GET en HEAD, niet " + m + ".");
     };
-    if (broken && m == "HEAD" && p.rfind("/v1/gebouwen", 0) == 0) return send(405, problem(405, "HEAD not allowed"));
+    if (broken && m == "HEAD" && p.rfind("/v1/gebouwen", 0) == 0) return error(req, res, 405, "HEAD not allowed");
     if (p == "/v1/openapi.json" || p == "/v1/openapi.yaml") {
       if (!readable) return not_allowed();
       if (!broken) res.set_header("Access-Control-Allow-Origin", "*");
@@ -155,15 +356,19 @@ struct ReferenceApi::Impl {
     }
     if (p == "/v1/gebouwen") {
       if (!readable) return not_allowed();
-      return send(200, {{"gebouwen", {{{"identificatie", "0363100012345678"}, {"bouwjaar", 1923}, {"status", "in gebruik"}}}}});
+      return list(req, res);
     }
     if (p.rfind("/v1/gebouwen/", 0) == 0 && p.find('/', 13) == std::string::npos) {
       if (!readable) return not_allowed();
-      if (p.substr(13) == "0363100012345678")
-        return send(200, {{"identificatie", "0363100012345678"}, {"bouwjaar", 1923}, {"status", "in gebruik"}});
-      return send(404, problem(404, "Gebouw niet gevonden"), "application/problem+json");
+      std::string id = p.substr(13);
+      if (!broken && !is_identificatie(id))
+        return error(req, res, 400, "Een identificatie bestaat uit 16 cijfers.",
+                     json::array({{{"name", "identificatie"}, {"reason", "moet uit 16 cijfers bestaan"}}}));
+      for (const auto& g : kGebouwen)
+        if (id == g.identificatie) return send(200, gebouw_json(g, broken));
+      return error(req, res, 404, "Er is geen gebouw met deze identificatie.");
     }
-    send(404, problem(404, "Niet gevonden"), "application/problem+json");
+    error(req, res, 404, "Deze URI bestaat niet in de Gebouwen API.");
   }
 };
 
@@ -199,6 +404,19 @@ std::string ReferenceApi::start() {
   impl->server().set_pre_routing_handler([impl](const httplib::Request& req, httplib::Response& res) {
     impl->respond(req, res);
     return httplib::Server::HandlerResponse::Handled;
+  });
+  // Errors of the HTTP layer itself (an unparsable request, a URI too long, ...)
+  // get the same headers and error format as the API's own.
+  impl->server().set_error_handler(httplib::Server::HandlerWithResponse([impl](const httplib::Request& req, httplib::Response& res) {
+    if (res.has_header("Content-Type")) return httplib::Server::HandlerResponse::Unhandled;  // the API's own error
+    impl->common_headers(req, res);
+    impl->error(req, res, res.status, "Het verzoek kon niet worden verwerkt.");
+    return httplib::Server::HandlerResponse::Handled;
+  }));
+  impl->server().set_exception_handler([impl](const httplib::Request& req, httplib::Response& res, std::exception_ptr) {
+    res.headers.clear();
+    impl->common_headers(req, res);
+    impl->error(req, res, 500, "Er ging iets mis in de server.");
   });
   impl->server().set_keep_alive_max_count(1000);
   int port = impl->server().bind_to_any_port("127.0.0.1");

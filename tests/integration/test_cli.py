@@ -293,6 +293,11 @@ class Demo(ProbeCase):
         self.assertTrue(report["target"]["base_url"].startswith("https://127.0.0.1:"), report["target"])
         for i in harness.technical_ids("1.0"):
             self.assertRule(report, i, ("pass", "warn", "skip"))
+        # Every error it answers is problem details (RFC 9457), as edition 2.2.0 asks.
+        errors = [e for e in report["exchanges"] if (e["status"] or 0) >= 400]
+        self.assertTrue(errors, "no error response observed (trailing slash, TRACE)")
+        for e in errors:
+            self.assertEqual(e["response_headers"].get("content-type"), "application/problem+json", e)
 
     def test_demo_conformant_passes_transport_security(self):
         # The demo serves HTTPS with a CA made for the run and probes with it.
@@ -320,6 +325,10 @@ class Demo(ProbeCase):
         self.assertEqual(run.rc, 1, run.describe())
         failing = [r["id"] for r in report["rules"] if r["verdict"] == "fail"]
         self.assertTrue(failing)
+        # Its errors are plain JSON, not problem details.
+        types = {e["response_headers"].get("content-type") for e in report["exchanges"]
+                 if (e["status"] or 0) >= 400 and e["method"] != "HEAD"}
+        self.assertEqual(types, {"application/json"}, report["exchanges"])
 
 
 if __name__ == "__main__":
