@@ -1,12 +1,119 @@
-// /core/path-segments-kebab-case (2.2.0): KC-1, KC-2 (document).
+// /core/path-segments-kebab-case (2.2.0): KC-1 (the paths), KC-2 (the server URLs); both static.
 #include <fmt/format.h>
 
 #include "checks/check.hpp"
+#include "checks/findings.hpp"
+#include "oas/pointer.hpp"
+#include "oas/walk.hpp"
+#include "util/strings.hpp"
+#include "util/url.hpp"
 
 namespace adrprobe::checks {
 namespace {
 
-CheckResult not_yet(const Evidence&, const CheckRef& ref) { return {ref.id, Verdict::skip, "not implemented yet", {}}; }
+bool is_kebab(std::string_view s) {
+  if (s.empty() || s.front() == '-' || s.back() == '-') return false;
+  char prev = 0;
+  for (char c : s) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+    if (!ok || (c == '-' && prev == '-')) return false;
+    prev = c;
+  }
+  return true;
+}
+
+bool is_template(std::string_view s) {
+  if (s.size() < 3 || s.front() != '{' || s.back() != '}') return false;
+  std::string_view name = s.substr(1, s.size() - 2);
+  return name.find_first_of("{}/") == std::string_view::npos;
+}
+
+std::string segment_problem(std::string_view s, bool last) {
+  if (s.empty()) return "an empty segment";
+  if (is_template(s) || is_kebab(s)) return "";
+  if (last && s.front() == '_' && is_kebab(s.substr(1))) return "";
+  std::string q = "'" + escape_control(std::string(s.substr(0, 60))) + "'";
+  if (s.find_first_of("{}") != std::string_view::npos) return "a template mixed with literal text in " + q;
+  bool upper = false, non_ascii = false;
+  for (char c : s) {
+    upper = upper || (c >= 'A' && c <= 'Z');
+    non_ascii = non_ascii || static_cast<unsigned char>(c) >= 0x80;
+  }
+  if (upper) return "uppercase letters in " + q;
+  if (non_ascii) return "non-ASCII characters in " + q;
+  if (auto u = s.find('_'); u != std::string_view::npos)
+    return u == 0 ? "'_' begins a segment other than the last in " + q : "'_' inside " + q;
+  if (s.find('.') != std::string_view::npos) return "a dot (file extension) in " + q;
+  if (s.find('%') != std::string_view::npos) return "percent-encoding in " + q;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'))
+      return fmt::format("the character '{}' in {}", escape_control(std::string(1, c)), q);
+  return "a leading, trailing or doubled hyphen in " + q;
+}
+
+CheckResult judge_kc1(const Evidence& ev, const CheckRef& ref) {
+  const oas::json* doc = ev.doc();
+  if (!doc) return ev.prerequisite(ref.id);
+  auto paths = doc->is_object() ? doc->find("paths") : doc->end();
+  if (!doc->is_object() || paths == doc->end() || !paths->is_object())
+    return {ref.id, Verdict::skip, "no paths in the document (see DO-3)", {}};
+  Findings f(ref.id);
+  CheckResult out;
+  std::size_t judged = 0;
+  for (auto it = paths->begin(); it != paths->end(); ++it) {
+    const std::string& key = it.key();
+    if (key == "/" || key == "/openapi.json" || key == "/openapi.yaml") continue;
+    ++judged;
+    std::string where = "/paths/" + oas::escape_token(key);
+    std::string shown = escape_control(key.substr(0, 200));
+    std::string problem;
+    if (key.empty() || key.front() != '/') problem = "does not begin with '/'";
+    else {
+      std::string rest = key.substr(1);
+      if (!rest.empty() && rest.back() == '/') rest.pop_back();  // NT-1 reports it
+      auto segs = split(rest, '/');
+      for (std::size_t i = 0; i < segs.size() && problem.empty(); ++i) problem = segment_problem(segs[i], i + 1 == segs.size());
+    }
+    if (problem.empty()) continue;
+    std::string finding = fmt::format("{}: {} ({})", shown, problem, where);
+    out.details.push_back(finding);
+    f.add(Verdict::fail, std::move(finding));
+  }
+  CheckResult r = f.result(judged ? fmt::format("the segments of {} are kebab-case", plural(judged, "path", "paths"))
+                                  : "no path to judge (only '/' and the openapi.json/yaml locations)",
+                           10, 1000);
+  r.details = std::move(out.details);
+  return r;
+}
+
+// The non-empty segments of a URL's path that are neither kebab-case nor a template.
+void judge_url_segments(Findings& f, const std::string& label, const std::string& url) {
+  std::string path = url_path(url);
+  for (const auto& s : split(path, '/')) {
+    if (s.empty() || is_kebab(s) || is_template(s)) continue;
+    f.add(Verdict::warn, fmt::format("{}: '{}'", escape_control(label), escape_control(s.substr(0, 60))));
+  }
+}
+
+CheckResult judge_kc2(const Evidence& ev, const CheckRef& ref) {
+  const oas::json* doc = ev.doc();
+  if (!doc) return ev.prerequisite(ref.id);
+  Findings f(ref.id);
+  std::size_t urls = 0;
+  if (ev.settings.live()) {
+    ++urls;
+    judge_url_segments(f, "base URL " + ev.settings.base_url, ev.settings.base_url);
+  }
+  if (auto servers = doc->is_object() ? doc->find("servers") : doc->end(); servers != doc->end() && servers->is_array())
+    for (const auto& s : *servers) {
+      std::string url = oas::expand_server_url(s);
+      if (url.empty()) continue;
+      ++urls;
+      judge_url_segments(f, url, resolve_url(ev.document.url, url).value_or(url));
+    }
+  if (urls == 0) return {ref.id, Verdict::pass, "no servers urls to judge", {}};
+  return f.result(fmt::format("the path segments of {} are kebab-case", plural(urls, "URL", "URLs")), 10, 1000);
+}
 
 }  // namespace
 
@@ -14,15 +121,15 @@ extern const Check kc1{
     .id = "KC-1",
     .needs = document,
     .title = "Path segments are kebab-case",
-    .sends = "nothing (static); reads the keys of {oas}.paths",
-    .passes = "every segment kebab-case, a whole {template}, or _kebab-case in the last segment: pass; else fail",
-    .judge = not_yet};
+    .sends = "nothing (static); reads the keys of {oas}.paths except '/', /openapi.json and /openapi.yaml (one trailing '/' left to NT-1)",
+    .passes = "every segment is kebab-case ([a-z0-9] with single hyphens between), a whole {template}, or in the last segment '_' followed by kebab-case: pass; else fail, naming the path, its first offending segment and why",
+    .judge = judge_kc1};
 extern const Check kc2{
     .id = "KC-2",
     .needs = document,
     .title = "Server URL segments are kebab-case",
-    .sends = "nothing (static); reads servers[].url and, in check, the base URL",
-    .passes = "every non-empty segment kebab-case or a template: pass; else warn",
-    .judge = not_yet};
+    .sends = "nothing (static); reads every servers[].url (variables by their default, relative ones resolved) and, in check, the base URL",
+    .passes = "every non-empty path segment kebab-case or a template: pass; else warn (the How to test looks at resource paths only)",
+    .judge = judge_kc2};
 
 }  // namespace adrprobe::checks

@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "checks/check.hpp"
+#include "oas/walk.hpp"
 #include "checks/findings.hpp"
 #include "util/semver.hpp"
 #include "util/strings.hpp"
@@ -38,16 +39,6 @@ UriVersion uri_version(const std::string& url) {
     else if (std::regex_match(seg, full_version_segment()) && !out.too_precise) out.too_precise = seg;
   }
   return out;
-}
-
-// Server URL variables are replaced by their defaults ("{scheme}://host/v1").
-std::string expand_server_url(const oas::json& server) {
-  std::string url = server.value("url", "");
-  if (auto vars = server.find("variables"); vars != server.end() && vars->is_object())
-    for (auto v = vars->begin(); v != vars->end(); ++v)
-      if (v.value().is_object() && v.value().contains("default") && v.value()["default"].is_string())
-        url = replace_all(url, "{" + v.key() + "}", v.value()["default"].get<std::string>());
-  return url;
 }
 
 CheckResult judge_sv1(const Evidence& ev, const CheckRef& ref) {
@@ -93,7 +84,7 @@ CheckResult judge_uv2(const Evidence& ev, const CheckRef& ref) {
       continue;
     }
     std::string written = s["url"].get<std::string>();
-    std::string url = expand_server_url(s);
+    std::string url = oas::expand_server_url(s);
     std::string absolute = resolve_url(ev.document.url, url).value_or(url);
     UriVersion uv = uri_version(absolute);
     std::string label = defaulted ? "no servers: the default '/' (" + absolute + ")"
@@ -115,7 +106,7 @@ std::vector<std::string> server_majors(const Evidence& ev, const oas::json& doc)
   if (it == doc.end() || !it->is_array()) return out;
   for (const auto& s : *it) {
     if (!s.is_object() || !s.contains("url") || !s["url"].is_string()) continue;
-    std::string url = expand_server_url(s);
+    std::string url = oas::expand_server_url(s);
     auto major = uri_version(resolve_url(ev.document.url, url).value_or(url)).major;
     if (major && std::find(out.begin(), out.end(), *major) == out.end()) out.push_back(*major);
   }

@@ -121,6 +121,15 @@ std::vector<Parameter> effective_parameters(const Walker& w, const Operation& op
   return out;
 }
 
+std::string expand_server_url(const json& server) {
+  std::string url = server.is_object() ? server.value("url", "") : "";
+  if (auto vars = server.find("variables"); vars != server.end() && vars->is_object())
+    for (auto v = vars->begin(); v != vars->end(); ++v)
+      if (v.value().is_object() && v.value().contains("default") && v.value()["default"].is_string())
+        url = replace_all(url, "{" + v.key() + "}", v.value()["default"].get<std::string>());
+  return url;
+}
+
 bool is_swagger2(const json& root) { return root.is_object() && root.contains("swagger") && !root.contains("openapi"); }
 
 }  // namespace adrprobe::oas

@@ -74,6 +74,9 @@ struct Parameter {
 // parameter replaces a path-level one with the same name and in.
 std::vector<Parameter> effective_parameters(const Walker& w, const Operation& op);
 
+// A servers[] entry's url with its variables replaced by their defaults ("{scheme}://host/v1").
+std::string expand_server_url(const json& server);
+
 // True for a document written for Swagger 2.0 (a "swagger" key and no "openapi").
 bool is_swagger2(const json& root);
 
