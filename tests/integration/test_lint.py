@@ -10,12 +10,13 @@ the transport rules have no static check: `skip`, "needs a live API".
 Functional rules are `manual`.
 
 Each case asserts exactly which technical rules do not pass, with their verdict,
-and the verdict of every static check that decides them. The expectations are
-for the editions the tool has (1.0, 2.0.0, 2.1.0); the table in probes.md is for
-2.2.0, whose new rules (kebab-case paths, query keys, date-time, problem
-details, invalid input) do not exist before it, so their cases give no finding
-here. docs/linter-agreement.md sets the linter's findings beside the 2.1.0
-results, case by case.
+and the verdict of every static check that decides them, in every edition. The
+new rules of 2.2.0 (kebab-case paths, query keys, date-time, problem details,
+invalid input) do not exist before it, so their cases give no finding in 1.0,
+2.0.0 and 2.1.0; for 2.2.0 the expectations are probes.md's table ("The official
+linter's test cases"): 25 of 26 agree with the linter by design.
+docs/linter-agreement.md sets the linter's findings beside the results, case by
+case.
 """
 
 import sys
@@ -39,7 +40,14 @@ STATIC = {
     "/core/uri-version": ("UV-2", "UV-3"),
     "/core/no-trailing-slash": ("NT-1",),
     "/core/http-methods": ("HM-0",),
-    "/core/doc-openapi-contact": ("CT-1",),  # 2.1.0 only
+    "/core/doc-openapi-contact": ("CT-1",),  # 2.1.0 on
+    # 2.2.0 (DT-5 and EH-2 are live: skip in lint)
+    "/core/path-segments-kebab-case": ("KC-1", "KC-2"),
+    "/core/query-keys-camel-case": ("QK-1",),
+    "/core/date-time/format": ("DT-1", "DT-2", "DT-3"),
+    "/core/date-time/date-omit-time-portion": ("DT-4",),
+    "/core/error-handling/problem-details": ("EH-1",),
+    "/core/error-handling/invalid-input": ("EI-1",),
 }
 # rules with no static check: skip, "needs a live API"
 LIVE_ONLY = ("/core/publish-openapi", "/core/version-header", "/core/transport-security",
@@ -122,7 +130,27 @@ EXPECTED_1_0.update({
     "semver-patch": {SEMVER: ("fail", {"SV-1": "fail"})},   # 1.0.1-correct.1 likewise
 })
 
-EXPECTED = {"1.0": EXPECTED_1_0, "2.0.0": EXPECTED_2_0_0, "2.1.0": EXPECTED_2_1_0}
+# Edition 2.2.0: probes.md's table. http-methods is functional (manual, HM-0 a hint).
+KEBAB, QUERY, DT_FORMAT, DT_DATE, PROBLEM, INVALID = (
+    "/core/path-segments-kebab-case", "/core/query-keys-camel-case", "/core/date-time/format",
+    "/core/date-time/date-omit-time-portion", "/core/error-handling/problem-details",
+    "/core/error-handling/invalid-input")
+EXPECTED_2_2_0 = dict(EXPECTED_2_1_0)
+EXPECTED_2_2_0.update({
+    # 23 error responses as application/json or hal+json (EH-1); /laatsteWijziging (KC-1);
+    # afgifteDatum, laatstAangepastDatum, intrekDatum -> LocalDateTime, a date-time (DT-4)
+    "cor-api": {PROBLEM: ("fail", {"EH-1": "fail"}), KEBAB: ("fail", {"KC-1": "fail"}),
+                DT_DATE: ("fail", {"DT-4": "fail"})},
+    # date-time-local and time (DT-1), missingFormatDate (DT-3); seven date names as date-time (DT-4)
+    "date-time": {DT_FORMAT: ("fail", {"DT-1": "fail", "DT-3": "fail"}), DT_DATE: ("fail", {"DT-4": "fail"})},
+    "error-type": {PROBLEM: ("fail", {"EH-1": "fail"})},
+    "error-type-invalid-input": {INVALID: ("fail", {"EI-1": "fail"})},
+    "error-type-missing-required": {PROBLEM: ("fail", {"EH-1": "fail"})},
+    "paths-kebab-incorrect": {KEBAB: ("fail", {"KC-1": "fail"})},
+    "query-keys-camel-case": {QUERY: ("fail", {"QK-1": "fail"})},
+})
+
+EXPECTED = {"1.0": EXPECTED_1_0, "2.0.0": EXPECTED_2_0_0, "2.1.0": EXPECTED_2_1_0, "2.2.0": EXPECTED_2_2_0}
 
 
 def catalogue(edition):
@@ -207,6 +235,10 @@ def _add_tests(cls, edition):
     return cls
 
 
+class Lint_2_2_0(LintCase):
+    edition = "2.2.0"
+
+
 class Lint_2_1_0(LintCase):
     edition = "2.1.0"
 
@@ -219,7 +251,7 @@ class Lint_1_0(LintCase):
     edition = "1.0"
 
 
-for _cls in (Lint_2_1_0, Lint_2_0_0, Lint_1_0):
+for _cls in (Lint_2_2_0, Lint_2_1_0, Lint_2_0_0, Lint_1_0):
     _add_tests(_cls, _cls.edition)
 
 
@@ -282,6 +314,29 @@ class LintSources(unittest.TestCase):
         run = harness.run_adrprobe(["lint", "/nonexistent/openapi.json"], timeout=30)
         self.assertEqual(run.rc, 2, run.describe())
         self.assertIn("cannot read", run.stderr)
+
+    def test_version_header_missing_is_the_one_difference(self):
+        """probes.md: 25 of 26 cases agree with the linter; version-header-missing does not,
+        because the version header is judged live."""
+        run = lint("version-header-missing", "2.2.0")
+        report = json.loads(run.stdout)
+        rule = [r for r in report["rules"] if r["id"] == "/core/version-header"][0]
+        self.assertEqual(rule["verdict"], "skip")
+        self.assertIn(LIVE_API, rule["summary"])
+
+    def test_http_methods_is_manual_with_hm0_hint_in_2_2_0(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            doc = Path(tmp, "openapi.json")
+            doc.write_text(json.dumps({
+                "openapi": "3.0.3", "info": {"title": "t", "version": "1.0.0"}, "servers": [{"url": "/v1"}],
+                "paths": {"/a": {"get": {"responses": {"200": {"description": "ok"}}},
+                                 "head": {"responses": {"200": {"description": "ok"}}}}}}))
+            report, rules = self.verdicts(harness.run_adrprobe(["lint", "--edition", "2.2.0", doc, "-f", "json"],
+                                                               timeout=60))
+        hm = rules["/core/http-methods"]
+        self.assertEqual(hm["verdict"], "manual")
+        self.assertEqual(hm["kind"], "functional")
+        self.assertTrue(any("HM-0" in h and "HEAD /a" in h for h in hm.get("hints", [])), hm)
 
     def test_rules_marks_static_checks(self):
         run = harness.run_adrprobe(["rules", "--edition", "2.1.0", "-f", "json"], timeout=30)
