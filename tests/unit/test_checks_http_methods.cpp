@@ -365,3 +365,51 @@ TEST_CASE("HM-0: a document without paths is skip, as NT-1 is") {
   expect(run.judge("HM-0"), Verdict::skip, {"no paths in the document (see DO-3)"});
   expect(run.judge("NT-1"), Verdict::skip, {"no paths in the document (see DO-3)"});
 }
+
+namespace {
+std::vector<std::string> http_methods_hints(const engine::Evidence& ev) {
+  const auto* h = checks::find_hints("http-methods");
+  REQUIRE(h);
+  return h->produce(ev);
+}
+bool mentions(const std::vector<std::string>& hints, std::string_view fragment) {
+  for (const auto& h : hints)
+    if (h.find(fragment) != std::string::npos) return true;
+  return false;
+}
+}  // namespace
+
+TEST_CASE("http-methods hints (2.2.0): would-fail outcomes one each, would-pass ones counted, HM-0 as information") {
+  FakeRun run("https://api.example.nl/v1", "2.2.0");
+  run.document(openapi_doc({{"/gebouwen", {{"get", oas::json::object()}, {"head", oas::json::object()}}},
+                            {"/zaken", {{"get", oas::json::object()}}}}));
+  run.probe_paths();
+  const std::string b = "https://api.example.nl/v1";
+  for (const char* p : {"", "/zaken"}) {
+    run.respond(engine::probe_request("GET", b + p), 200);
+    run.respond(engine::probe_request("HEAD", b + p), 200);
+  }
+  run.respond(engine::probe_request("GET", b + "/gebouwen"), 200);
+  int head405 = run.respond(engine::probe_request("HEAD", b + "/gebouwen"), 405);
+  run.respond(engine::probe_request("TRACE", b + "/gebouwen"), 405);
+  run.respond(engine::probe_request("TRACE", b + "/zaken"), 405, {{"allow", "GET, HEAD"}});
+  auto hints = http_methods_hints(run.ev);
+  INFO(hints);
+  CHECK(mentions(hints, "HM-0: documented operations outside get/put/post/delete/patch: HEAD /gebouwen"));
+  CHECK(mentions(hints, "HM-1: HEAD /v1/gebouwen → 405; RFC 9110 §9.1: GET and HEAD MUST be supported (exchange #" + std::to_string(head405) + ")"));
+  CHECK(mentions(hints, "HM-1: 5 answered GET or HEAD without 405"));
+  CHECK(mentions(hints, "HM-3: TRACE /v1/gebouwen → 405 without an Allow header"));
+  CHECK(mentions(hints, "HM-3: 1 undocumented methods answered 405"));
+}
+
+TEST_CASE("http-methods hints: the producer uses HM-0..HM-3, so a 2.2.0 run still sends their requests") {
+  const auto* h = checks::find_hints("http-methods");
+  REQUIRE(h);
+  CHECK(h->uses == std::vector<std::string_view>{"HM-0", "HM-1", "HM-2", "HM-3"});
+  const auto* e = catalogue::Catalogue::builtin().edition("2.2.0");
+  for (const auto& rule : e->rules)
+    if (rule.id == "/core/http-methods") {
+      CHECK(rule.kind == "functional");
+      CHECK(rule.hints == std::vector<std::string>{"http-methods"});
+    }
+}

@@ -139,3 +139,40 @@ TEST_CASE("NT-2: only paths with a GET are probed; a documented '/' is the base 
       if (c.message.find("not probed: /zaken/{id}/_zoek") == 0) listed_under.push_back(c.id);
   CHECK(listed_under == std::vector<std::string>{"HM-2", "HM-3"});
 }
+
+TEST_CASE("NT-2 root: exempt (2.2.0): {base}/ and a documented '/' are not probed; the other paths as before") {
+  FakeRun run("https://api.example.nl/v1", "2.2.0");
+  run.document(openapi_doc({{"/", {{"get", oas::json::object()}}}, {"/gebouwen", {{"get", oas::json::object()}}}}));
+  run.probe_paths();
+  auto planned = run.plan("NT-2", {{"root", "exempt"}});
+  REQUIRE(planned.size() == 1);
+  CHECK(planned[0].url == "https://api.example.nl/v1/gebouwen/");
+  // {base}/ served (correct in 2.2.0) is not judged; /gebouwen/ is.
+  run.respond(engine::probe_request("GET", "https://api.example.nl/v1/gebouwen/"), 404);
+  expect(run.judge("NT-2", {{"root", "exempt"}}), Verdict::pass, {"1 URL with a trailing slash answered 404"});
+  run.respond(engine::probe_request("GET", "https://api.example.nl/v1/"), 200);
+  expect(run.judge("NT-2", {{"root", "exempt"}}), Verdict::pass);
+  expect(run.judge("NT-2"), Verdict::fail, {"GET /v1/ served (200)"});  // editions before 2.2.0
+}
+
+TEST_CASE("NT-2 root: exempt with nothing else to probe is skip") {
+  FakeRun run("https://api.example.nl/v1", "2.2.0");
+  run.document(openapi_doc({{"/", {{"get", oas::json::object()}}}, {"/zaken", {{"post", oas::json::object()}}}}));
+  run.probe_paths();
+  CHECK(run.plan("NT-2", {{"root", "exempt"}}).empty());
+  expect(run.judge("NT-2", {{"root", "exempt"}}), Verdict::skip, {"root resource is exempt"});
+}
+
+TEST_CASE("NT-2 root: edition 2.2.0 sets it; earlier editions probe the root") {
+  const auto& cat = catalogue::Catalogue::builtin();
+  for (const char* e : {"1.0", "2.0.0", "2.1.0", "2.2.0"}) {
+    CAPTURE(e);
+    const catalogue::CheckRef* nt2 = nullptr;
+    for (const auto& rule : cat.edition(e)->rules)
+      for (const auto& ref : rule.checks)
+        if (ref.id == "NT-2") nt2 = &ref;
+    REQUIRE(nt2);
+    bool exempt = nt2->params.count("root") && nt2->params.at("root") == "exempt";
+    CHECK(exempt == (std::string(e) == "2.2.0"));
+  }
+}
