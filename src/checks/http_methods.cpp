@@ -254,29 +254,34 @@ std::vector<std::string> http_methods_hints(const Evidence& ev) {
     const char* passed;  // "{n} ..." for the outcomes that would pass
   };
   Family families[] = {
-      {"HM-1", hm1_outcomes(ev), "; RFC 9110 §9.1: GET and HEAD MUST be supported", "answered GET or HEAD without 405"},
-      {"HM-2", hm2_outcomes(ev), "", "documented optional methods answered without 405"},
-      {"HM-3", hm3_outcomes(ev), "", "undocumented methods answered 405 with a fitting Allow"},
+      {"HM-1", hm1_outcomes(ev), "; RFC 9110 §9.1: GET and HEAD MUST be supported", "GET and HEAD"},
+      {"HM-2", hm2_outcomes(ev), "", "their documented optional methods without 405"},
+      {"HM-3", hm3_outcomes(ev), "", "undocumented methods with 405 and a fitting Allow"},
   };
   std::size_t findings = 0, more = 0;
   for (auto& fam : families) {
-    std::set<int> passed, failed;
+    std::set<int> failed;
+    std::set<std::string> passed, not_passed;  // targets (URL paths)
     std::size_t errors = 0;
     for (const auto& o : fam.outcomes) {
       if (o.exchange == 0) continue;  // not sent: nothing to show
       if (o.error) {
         ++errors;
+        not_passed.insert(o.target);
         continue;
       }
       if (o.verdict == Verdict::pass) {
-        passed.insert(o.exchange);
+        passed.insert(o.target);
         continue;
       }
+      not_passed.insert(o.target);
       if (!failed.insert(o.exchange).second) continue;
       if (findings++ < kShown) out.push_back(fmt::format("{}: {}{} (exchange #{})", fam.id, o.message, fam.why, o.exchange));
       else ++more;
     }
-    if (!passed.empty()) out.push_back(fmt::format("{}: {} {}", fam.id, passed.size(), fam.passed));
+    for (const auto& t : not_passed) passed.erase(t);
+    if (!passed.empty()) out.push_back(fmt::format("{}: {} {} {}", fam.id, plural(passed.size(), "path", "paths"),
+                                                    passed.size() == 1 ? "answers" : "answer", fam.passed));
     if (errors) out.push_back(fmt::format("{}: {} without a response", fam.id, plural(errors, "request", "requests")));
   }
   if (more) out.push_back(fmt::format("and {} more findings like these", more));
