@@ -179,5 +179,31 @@ class HM3(ProbeCase):
         self.assertCheck(p.report, HM, "HM-3", "fail", contains="PATCH")
 
 
+class HttpMethods22(ProbeCase):
+    """2.2.0: /core/http-methods is functional. HM-1..HM-3 are still sent; their outcomes
+    are hints, never a verdict, and the rule is outside the score."""
+
+    def test_manual_with_hints_and_requests_still_sent(self):
+        p = probe({"head": "405"}, edition="2.2.0")
+        r = self.assertRule(p.report, "/core/http-methods", "manual")
+        self.assertEqual(r.get("kind"), "functional")
+        self.assertFalse(r.get("checks"), r)
+        hints = r.get("hints", [])
+        self.assertTrue(any(h.startswith("HM-1: HEAD /v1/gebouwen → 405") and "RFC 9110" in h for h in hints), hints)
+        self.assertTrue(any(h.startswith("HM-3: ") for h in hints), hints)
+        sent = {(q["method"], q["path"]) for q in p.requests}
+        for req in (("HEAD", "/v1/gebouwen"), ("TRACE", "/v1/gebouwen")):
+            self.assertIn(req, sent)
+        # the score counts technical rules only: no http-methods there
+        self.assertNotIn("/core/http-methods", [x["id"] for x in p.report["rules"] if x.get("kind") == "technical"])
+
+    def test_documented_head_is_information(self):
+        p = probe({"doc_patch": extra_ops("/gebouwen", head={"responses": {"200": {"description": "OK"}}})},
+                  edition="2.2.0")
+        hints = self.assertRule(p.report, "/core/http-methods", "manual").get("hints", [])
+        self.assertTrue(any("HM-0: documented operations outside get/put/post/delete/patch: HEAD /gebouwen" in h
+                            for h in hints), hints)
+
+
 if __name__ == "__main__":
     harness.main()

@@ -127,5 +127,26 @@ class WrongBaseUrl(ProbeCase):
         self.assertEqual([n for n in p.report["notes"] if "is the base URL" in n], [])
 
 
+class NT2RootExempt(ProbeCase):
+    """2.2.0 exempts the root resource: {base}/ is not probed, the other paths are."""
+
+    def test_root_not_probed_in_2_2_0(self):
+        p = probe(edition="2.2.0")
+        sent = {(r["method"], r["path"]) for r in p.requests}
+        self.assertNotIn(("GET", "/v1/"), sent)
+        for path in ("/v1/gebouwen/", "/v1/gebouwen/1/"):
+            self.assertIn(("GET", path), sent)
+        self.assertCheck(p.report, "/core/no-trailing-slash", "NT-2", "pass", contains="2 URLs")
+
+    def test_other_paths_still_fail_in_2_2_0(self):
+        p = probe({"trailing_slash": 301}, edition="2.2.0")
+        self.assertCheck(p.report, "/core/no-trailing-slash", "NT-2", "fail", contains=("redirects to", "/v1/gebouwen"))
+        self.assertNotIn(("GET", "/v1/"), {(r["method"], r["path"]) for r in p.requests})
+
+    def test_root_still_probed_before_2_2_0(self):
+        p = probe(edition="2.1.0")
+        self.assertIn(("GET", "/v1/"), {(r["method"], r["path"]) for r in p.requests})
+
+
 if __name__ == "__main__":
     harness.main()
