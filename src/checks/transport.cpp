@@ -287,7 +287,7 @@ extern const Check ts2{
     .needs = handshake,
     .title = "Only good TLS protocol versions are accepted",
     .sends = "one handshake per protocol version, OpenSSL pinned to that version (security level lowered for the probe)",
-    .passes = "TLS 1.3 good, TLS 1.2 sufficient; TLS 1.1/1.0 accepted warn (phase-out); SSL 3.0 accepted fail (insufficient); no TLS 1.2 or 1.3 fail",
+    .passes = "each accepted version by the edition's NCSC table (2.1: TLS 1.3 good, 1.2 sufficient, 1.1/1.0 phase-out warn, SSL 3.0 insufficient fail; 2025-05: TLS 1.1/1.0 insufficient, fail); no TLS 1.2 or 1.3 fail",
     .judge = judge_ts2};
 extern const Check ts3{
     .id = "TS-3",

@@ -28,6 +28,8 @@ int print_rules(const std::string& edition_name, const std::string& format) {
     j["name"] = edition.name;
     j["source"] = edition.source;
     if (!edition.extends.empty()) j["extends"] = edition.extends;
+    if (const auto* t = catalogue::Catalogue::builtin().ncsc(edition.ncsc))
+      j["tls_guidelines"] = {{"version", t->version}, {"title", t->title}, {"file", "probes/ncsc-tls-" + t->version + ".yaml"}};
     for (const auto& r : edition.rules) {
       nlohmann::ordered_json jr{{"id", r.id},       {"aliases", r.aliases}, {"kind", r.kind},
                                 {"level", r.level}, {"title", r.title},     {"statement", r.statement},
@@ -55,6 +57,8 @@ int print_rules(const std::string& edition_name, const std::string& format) {
   fmt::print("{} ({} rules: {} technical, {} functional)\n{}\n", edition.name, edition.rules.size(), technical,
              edition.rules.size() - technical, edition.source);
   if (!edition.extends.empty()) fmt::print("extends edition {}\n", edition.extends);
+  if (const auto* t = catalogue::Catalogue::builtin().ncsc(edition.ncsc))
+    fmt::print("TS-2..TS-4 judge by: {} (probes/ncsc-tls-{}.yaml)\n", t->title, t->version);
   if (!edition.aliases.empty())
     fmt::print("{} are judged by this catalogue too: {}\n", join(edition.aliases, ", "), edition.aliases_note);
   fmt::print("Checks marked static need only the document: `adrprobe lint` runs them.\n");
