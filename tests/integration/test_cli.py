@@ -313,6 +313,31 @@ class Demo(ProbeCase):
             self.assertTrue(report["tls"]["trusted"])
             self.assertGreater(report["tls"]["certificate"]["days_left"], 14)
 
+    def test_demo_conformant_passes_every_2_2_0_technical_rule(self):
+        run = run_adrprobe(["demo", "-f", "json", "--edition", "2.2.0"], timeout=120)
+        report = run.json()
+        self.assertEqual(run.rc, 0, run.describe())
+        technical = [r for r in report["rules"] if r["kind"] == "technical"]
+        self.assertEqual(len(technical), 16)
+        for r in technical:
+            self.assertRule(report, r["id"], "pass")
+        self.assertEqual(report["score"]["percent"], 100.0, report["score"])
+        # EH-2 judged the error responses the run received; DT-5 the dates in the bodies.
+        self.assertCheck(report, "/core/error-handling/problem-details", "EH-2", "pass")
+        self.assertCheck(report, "/core/date-time/format", "DT-5", "pass")
+        self.assertRule(report, "/core/http-methods", "manual")
+
+    def test_demo_broken_fails_the_new_2_2_0_rules(self):
+        run = run_adrprobe(["demo", "--profile", "broken", "-f", "json", "--edition", "2.2.0"], timeout=120)
+        report = run.json()
+        self.assertEqual(run.rc, 1, run.describe())
+        for rule_id in ("/core/path-segments-kebab-case", "/core/query-keys-camel-case", "/core/date-time/format",
+                        "/core/date-time/date-omit-time-portion", "/core/error-handling/problem-details",
+                        "/core/error-handling/invalid-input"):
+            self.assertRule(report, rule_id, "fail")
+        self.assertCheck(report, "/core/error-handling/problem-details", "EH-2", "fail")
+        self.assertCheck(report, "/core/date-time/format", "DT-5", "fail")
+
     def test_demo_broken_is_plain_http(self):
         run = run_adrprobe(["demo", "--profile", "broken", "-f", "json"], timeout=120)
         report = run.json()
