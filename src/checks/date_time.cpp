@@ -421,6 +421,7 @@ constexpr std::size_t kMaxClosures = 500'000;
 
 // What a schema says after $ref (with its siblings) and allOf.
 struct Shape {
+  bool unresolved = false;  // a $ref on the way does not resolve (DO-2 reports it)
   std::set<std::string> types;
   bool properties = false;
   bool items_other = false;  // items that is not a schema object (a tuple)
@@ -435,7 +436,11 @@ Shape shape(const Walker& w, const Node& start, std::size_t& budget) {
     stack.pop_back();
     if (!n.is_object() || !seen.insert(n.at).second) continue;
     --budget;
-    if (has_ref(n)) stack.push_back(w.deref(n));
+    if (has_ref(n)) {
+      Node t = w.deref(n);
+      if (t.value) stack.push_back(t);
+      else out.unresolved = true;
+    }
     const json& s = *n.value;
     if (auto t = s.find("type"); t != s.end()) {
       if (t->is_string()) out.types.insert(t->get<std::string>());
@@ -456,13 +461,14 @@ Shape shape(const Walker& w, const Node& start, std::size_t& budget) {
 }
 
 // The schema a date-named field is judged by: its own, or for an array its
-// items (arrays of arrays too); nullopt when it is not string-like.
+// items (arrays of arrays too); nullopt when it is not string-like, or when an
+// unresolvable $ref leaves its type unknown.
 std::optional<Node> string_like(const Walker& w, Node schema, std::size_t& budget) {
   for (int depth = 0; depth < 8; ++depth) {
     if (!schema.is_object()) return std::nullopt;
     Shape s = shape(w, schema, budget);
     s.types.erase("null");
-    if (s.properties) return std::nullopt;
+    if (s.properties || s.unresolved) return std::nullopt;
     bool array = s.types == std::set<std::string>{"array"} || (s.types.empty() && (!s.items.empty() || s.items_other));
     if (array) {
       if (s.items.empty() || s.items_other) return std::nullopt;
@@ -534,7 +540,7 @@ DateFields date_fields(const Schemas& s) {
     }
     Formats formats = effective_formats(s.walker(), *judged, budget);
     if (budget == 0) ++out.unjudged;
-    else out.list.push_back({&f, strength, std::move(formats)});
+    else if (!formats.unresolved || !formats.found.empty()) out.list.push_back({&f, strength, std::move(formats)});
   }
   return out;
 }
@@ -590,7 +596,7 @@ CheckResult judge_dt3(const Evidence& ev, const CheckRef& ref) {
   std::vector<Group> groups;
   std::vector<std::string> details;
   for (const auto& d : fields.list) {
-    if (!d.formats.found.empty() || d.formats.unresolved) continue;
+    if (!d.formats.found.empty()) continue;
     Verdict v = verdict_of(d.strength);
     add_to(groups, v, "", "no format", d.field->label, s->place(d.field->parent));
     details.push_back(fmt::format("{}: {} has no format", report::to_string(v), s->place(d.field->at)));

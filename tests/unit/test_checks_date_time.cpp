@@ -64,8 +64,11 @@ std::optional<std::filesystem::path> linter_case(const std::string& name) {
   if (file.is_absolute()) candidates.push_back(file);
   else {
     candidates.push_back(fs::current_path(ec) / file);
+    // The compiler ran in the build directory, which holds this test binary or one of its parents.
     auto exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) candidates.push_back(exe.parent_path() / file);
+    if (!ec)
+      for (fs::path dir = exe.parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path())
+        candidates.push_back(dir / file);
   }
   for (const auto& c : candidates) {
     // <repo>/tests/unit/this.cpp → <repo>/../shared/anchors/linter-testcases/<name>/openapi.json
@@ -235,6 +238,16 @@ TEST_CASE("DT-1..DT-4: no document is the prerequisite") {
   FakeRun run(kBase, "2.2.0");
   run.unpublished(404);
   for (const char* id : {"DT-1", "DT-2", "DT-3", "DT-4"}) expect(run.judge(id), Verdict::fail, {"prerequisite not met"});
+}
+
+TEST_CASE("DT-1..DT-4: what an unresolvable $ref would contribute is left out (DO-2 reports it)") {
+  auto run = run_over(props_doc({{"a", {{"$ref", "#/components/schemas/Ontbreekt"}}},
+                                 {"geboorteDatum", {{"$ref", "#/components/schemas/Ontbreekt"}}},
+                                 {"b", string_format("date")}}));
+  expect(run.judge("DT-1"), Verdict::pass, {"1 date/time format"});
+  expect(run.judge("DT-2"), Verdict::pass);
+  expect(run.judge("DT-3"), Verdict::pass, {"no date-named string fields"});
+  expect(run.judge("DT-4"), Verdict::pass, {"no date-named string fields"});
 }
 
 // ---- DT-2 -------------------------------------------------------------------
@@ -423,6 +436,16 @@ TEST_CASE("DT-4: arrays by their items, composition and parameters included") {
   CHECK(r.details.size() == 3);
 }
 
+TEST_CASE("DT-4: properties inside allOf, oneOf and anyOf members are fields too") {
+  json schema = {{"allOf", json::array({object({{"ingangsDatum", string_format("date-time")}})})},
+                 {"oneOf", json::array({object({{"eindDatum", string_format("date-time")}})})},
+                 {"anyOf", json::array({object({{"peilDatum", string_format("date")}})})}};
+  auto r = run_over(response_doc(schema)).judge("DT-4");
+  const std::string at = "/paths/~1items/get/responses/200/content/application~1json/schema";
+  expect(r, Verdict::fail, {"ingangsDatum: date-time (" + at + "/allOf/0/properties)", "eindDatum: date-time (" + at + "/oneOf/0/properties)"});
+  CHECK(r.details.size() == 2);
+}
+
 // ---- the official linter's test cases ---------------------------------------
 
 TEST_CASE("linter case date-time: DT-1 fails date-time-local and time, DT-3 missingFormatDate, DT-4 exactly seven fields") {
@@ -495,6 +518,7 @@ json organisaties_doc(json responses = nullptr) {
                                         {"properties", {{"laatstGewijzigd", {{"$ref", "#/components/schemas/Moment"}}},
                                                         {"openingstijd", string_format("time-local")},
                                                         {"keuze", {{"oneOf", json::array({string_format("date")})}}},
+                                                        {"ander", {{"anyOf", json::array({string_format("date-time")})}}},
                                                         {"extra", {{"type", "object"}, {"additionalProperties", string_format("date")}}}}}}},
                        {"Moment", string_format("date-time")}}}};
   if (responses.is_null())
@@ -521,6 +545,15 @@ std::string one(const std::string& member, const std::string& value) {
 }
 
 }  // namespace
+
+TEST_CASE("DT-5: sends nothing of its own and lists the unprobed paths with a GET") {
+  auto run = dt5_run(one("afgifteDatum", "2022-03-10"));
+  CHECK(run.plan("DT-5").empty());
+  CHECK(checks::find_check("DT-5")->per_path == checks::PerPath::with_get);
+  // HM-1 plans the GET whose answer DT-5 reads, under the same key.
+  auto hm1 = run.plan("HM-1");
+  CHECK(std::any_of(hm1.begin(), hm1.end(), [](const http::Request& r) { return r.method == "GET" && r.url == kBase + "/organisaties"; }));
+}
 
 TEST_CASE("DT-5: values that match their grammar pass") {
   json body = {{"organisaties", json::array({{{"afgifteDatum", "2024-02-29"},
@@ -619,6 +652,7 @@ TEST_CASE("DT-5: long values are cut at 40 characters; a long string does not hu
 TEST_CASE("DT-5: oneOf, anyOf and additionalProperties are not walked; null and other types are skipped") {
   json body = {{"organisaties", json::array({{{"keuze", "gisteren"},
                                               {"extra", {{"x", "gisteren"}}},
+                                              {"ander", "gisteren"},
                                               {"afgifteDatum", 20220310},
                                               {"laatstGewijzigd", nullptr}}})}};
   expect(dt5_run(body.dump()).judge("DT-5"), Verdict::skip,
