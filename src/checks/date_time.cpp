@@ -1,53 +1,1039 @@
 // /core/date-time/format and /core/date-time/date-omit-time-portion (2.2.0): DT-1..DT-4 (document), DT-5 (live).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <string_view>
+#include <unordered_map>
+
 #include "checks/check.hpp"
+#include "checks/findings.hpp"
+#include "oas/parse.hpp"
+#include "oas/paths.hpp"
+#include "oas/pointer.hpp"
+#include "oas/walk.hpp"
+#include "util/strings.hpp"
+#include "util/url.hpp"
 
 namespace adrprobe::checks {
 namespace {
 
-CheckResult not_yet(const Evidence&, const CheckRef& ref) { return {ref.id, Verdict::skip, "not implemented yet", {}}; }
+using oas::json;
+using oas::Node;
+using oas::Place;
+using oas::Walker;
+
+constexpr std::size_t kShown = 10;  // findings listed in a message (probes.md: "the first 10")
+
+const std::string* string_member(const json* object, const char* key) {
+  if (!object || !object->is_object()) return nullptr;
+  auto it = object->find(key);
+  return it != object->end() && it->is_string() ? &it->get_ref<const std::string&>() : nullptr;
+}
+bool has_ref(const Node& n) { return string_member(n.value, "$ref") != nullptr; }
+bool is_extension(const std::string& key) { return key.rfind("x-", 0) == 0; }
+
+// Walker::child for the member an iterator stands on: ordered_json finds a key
+// by looking at every member, which over all members of a large object
+// (100,000 properties) would be quadratic.
+Node entry(const Node& n, json::const_iterator it) {
+  Node out;
+  out.value = &it.value();
+  out.at = {n.at.doc, n.at.pointer + "/" + oas::escape_token(it.key())};
+  out.via = n.via;
+  out.via_at = n.via_at;
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Every Schema Object of the document (probes.md, scope of DT-1..DT-4).
+
+// A date-named candidate: a property, or an effective query or path parameter.
+struct Field {
+  std::string name;
+  std::string label;  // "birthDate", "query parameter geboortedatum"
+  Node at;            // the property's value as written, or the parameter after $ref
+  Node schema;        // what describes its value (may be a $ref)
+  Node parent;        // the properties object, or the parameter itself
+};
+
+class Schemas {
+ public:
+  Schemas(const Walker& w, bool swagger2) : w_(w), swagger2_(swagger2) { walk(); }
+
+  // Every Schema Object once (a $ref target once, however many $refs lead to
+  // it), in walk order: what paths and webhooks reach first, then components.
+  std::vector<Node> objects;
+  std::vector<Field> fields;
+
+  // Where a judged value is written, for messages: its pointer (with the
+  // first $ref on the way, Walker::where); inside a $ref target that several
+  // $refs use, the target's pointer and how many use it.
+  std::string place(const Node& n) const {
+    auto tokens = oas::pointer_tokens(n.at.pointer);
+    if (tokens) {
+      std::vector<std::string> prefixes{""};
+      for (const auto& t : *tokens) prefixes.push_back(prefixes.back() + "/" + oas::escape_token(t));
+      for (std::size_t k = prefixes.size(); k-- > 0;) {
+        auto it = uses_.find(Place{n.at.doc, prefixes[k]});
+        if (it == uses_.end()) continue;
+        if (it->second.size() < 2) break;
+        Place target{n.at.doc, prefixes[k]};
+        if (target == n.at) return fmt::format("{} ({} $refs use it)", w_.show(n.at), it->second.size());
+        return fmt::format("{} ({} $refs use {})", w_.show(n.at), it->second.size(), w_.show_target(target));
+      }
+    }
+    return w_.where(n);
+  }
+  const Walker& walker() const { return w_; }
+
+ private:
+  enum class Kind { schema, path_item, parameter, response, request_body, media_type, callback };
+  struct Item {
+    Kind kind;
+    Node node;
+    std::string key;  // a path item's key
+  };
+
+  // deref() that counts the $ref as a use of its target.
+  Node follow(const Node& n) {
+    if (!has_ref(n)) return n;
+    Node d = w_.deref(n);
+    if (d.value && !(d.at == n.at)) uses_[d.at].insert(n.at);
+    return d;
+  }
+  void push(Kind k, const Node& n, std::string key = "") {
+    if (n.value) queue_.push_back({k, n, std::move(key)});
+  }
+  void push_each(Kind k, const Node& map, bool skip_extensions = false) {
+    if (!map.is_object()) return;
+    for (auto it = map.value->begin(); it != map.value->end(); ++it)
+      if (!skip_extensions || !is_extension(it.key())) push(k, entry(map, it), it.key());
+  }
+  void push_items(Kind k, const Node& list) {
+    if (!list.value || !list.value->is_array()) return;
+    for (std::size_t i = 0; i < list.value->size(); ++i) push(k, w_.item(list, i));
+  }
+  bool first_time(const Node& n) { return n.is_object() && seen_.insert(n.at).second; }
+
+  void walk() {
+    Node root = w_.root();
+    push_each(Kind::path_item, w_.member(root, "paths"), true);
+    push_each(Kind::path_item, w_.member(root, "webhooks"), true);
+    drain();
+    if (swagger2_) {
+      push_each(Kind::schema, w_.member(root, "definitions"));
+      push_each(Kind::parameter, w_.member(root, "parameters"));
+      push_each(Kind::response, w_.member(root, "responses"));
+    } else {
+      Node c = w_.member(root, "components");
+      push_each(Kind::schema, w_.member(c, "schemas"));
+      push_each(Kind::parameter, w_.member(c, "parameters"));
+      push_each(Kind::response, w_.member(c, "responses"));
+      push_each(Kind::request_body, w_.member(c, "requestBodies"));
+      push_each(Kind::media_type, w_.member(c, "mediaTypes"));
+      push_each(Kind::callback, w_.member(c, "callbacks"));
+      push_each(Kind::path_item, w_.member(c, "pathItems"));
+    }
+    drain();
+  }
+
+  void drain() {
+    while (!queue_.empty()) {
+      Item it = std::move(queue_.front());
+      queue_.pop_front();
+      switch (it.kind) {
+        case Kind::schema: schema(it.node); break;
+        case Kind::path_item: path_item(it.node, it.key); break;
+        case Kind::parameter: parameter(it.node); break;
+        case Kind::response: response(it.node); break;
+        case Kind::request_body: {
+          Node body = follow(it.node);
+          if (first_time(body)) push_each(Kind::media_type, w_.member(body, "content"));
+          break;
+        }
+        case Kind::media_type: media_type(it.node); break;
+        case Kind::callback: {
+          Node cb = follow(it.node);
+          if (first_time(cb)) push_each(Kind::path_item, cb, true);
+          break;
+        }
+      }
+    }
+  }
+
+  void schema(const Node& n) {
+    if (!n.is_object()) return;
+    if (has_ref(n)) {
+      push(Kind::schema, follow(n));
+      // OAS 3.1: keywords beside a $ref count too.
+      if (n.value->size() == 1) return;
+    }
+    if (!schema_seen_.insert(n.at).second) return;
+    objects.push_back(n);
+    Node props = w_.child(n, "properties");
+    if (props.is_object())
+      for (auto it = props.value->begin(); it != props.value->end(); ++it) {
+        Node p = entry(props, it);
+        fields.push_back({it.key(), truncate_utf8(it.key(), 60), p, p, props});
+        push(Kind::schema, p);
+      }
+    push_each(Kind::schema, w_.child(n, "patternProperties"));
+    push_each(Kind::schema, w_.child(n, "$defs"));
+    Node items = w_.child(n, "items");
+    if (items.is_object()) push(Kind::schema, items);
+    else push_items(Kind::schema, items);
+    push_items(Kind::schema, w_.child(n, "prefixItems"));
+    Node additional = w_.child(n, "additionalProperties");
+    if (additional.is_object()) push(Kind::schema, additional);
+    for (const char* k : {"allOf", "oneOf", "anyOf"}) push_items(Kind::schema, w_.child(n, k));
+    Node negated = w_.child(n, "not");
+    if (negated.is_object()) push(Kind::schema, negated);
+  }
+
+  void path_item(const Node& n, const std::string& key) {
+    Node item = follow(n);
+    if (!first_time(item)) return;
+    push_items(Kind::parameter, w_.child(item, "parameters"));
+    auto operation = [&](const std::string& method, const Node& as_written) {
+      Node op = follow(as_written);
+      if (!first_time(op)) return;
+      for (const auto& p : oas::effective_parameters(w_, oas::Operation{key, method, item, op})) param_field(p);
+      push_items(Kind::parameter, w_.child(op, "parameters"));
+      push(Kind::request_body, w_.child(op, "requestBody"));
+      push_each(Kind::response, w_.member(op, "responses"), true);
+      push_each(Kind::callback, w_.member(op, "callbacks"), true);
+    };
+    for (const auto& m : oas::operation_keys()) {
+      Node op = w_.child(item, m);
+      if (op.is_object()) operation(m, op);
+    }
+    Node extra = w_.member(item, "additionalOperations");
+    if (extra.is_object())
+      for (auto it = extra.value->begin(); it != extra.value->end(); ++it) operation(it.key(), entry(extra, it));
+  }
+
+  // HTTP defines the values of headers and cookies: those schemas are left out.
+  static bool http_defined(const std::string& in) { return in == "header" || in == "cookie"; }
+
+  void parameter(const Node& n) {
+    Node p = follow(n);
+    if (!first_time(p)) return;
+    const std::string* in = string_member(p.value, "in");
+    if (in && http_defined(*in)) return;
+    if (swagger2_ && !(in && *in == "body")) {
+      push(Kind::schema, p);  // a non-body Swagger 2.0 parameter carries type and format itself
+      return;
+    }
+    push(Kind::schema, w_.child(p, "schema"));
+    push_each(Kind::media_type, w_.member(p, "content"));
+  }
+
+  void param_field(const oas::Parameter& p) {
+    bool judged = p.in == "query" || p.in == "path" || (swagger2_ && p.in == "formData");
+    if (!judged || !p.node.is_object() || !param_seen_.insert(p.node.at).second) return;
+    Node schema = swagger2_ ? p.node : w_.child(p.node, "schema");
+    if (!schema.value) {
+      Node content = w_.member(p.node, "content");
+      if (content.is_object() && !content.value->empty())
+        schema = w_.child(follow(entry(content, content.value->cbegin())), "schema");
+    }
+    fields.push_back({p.name, p.in + " parameter " + truncate_utf8(p.name, 60), p.node, schema, p.node});
+  }
+
+  void response(const Node& n) {
+    Node r = follow(n);
+    if (!first_time(r)) return;
+    if (swagger2_) push(Kind::schema, w_.child(r, "schema"));
+    else push_each(Kind::media_type, w_.member(r, "content"));
+  }
+  void media_type(const Node& n) {
+    Node m = follow(n);
+    if (!first_time(m)) return;
+    push(Kind::schema, w_.child(m, "schema"));
+    push(Kind::schema, w_.child(m, "itemSchema"));  // OAS 3.2
+  }
+
+  const Walker& w_;
+  bool swagger2_;
+  std::deque<Item> queue_;
+  std::set<Place> seen_, schema_seen_, param_seen_;
+  std::map<Place, std::set<Place>> uses_;  // $ref target -> where the $refs to it stand
+};
+
+std::optional<Schemas> schemas_of(const Evidence& ev, std::optional<Walker>& w) {
+  if (!ev.document.docs) return std::nullopt;
+  w.emplace(*ev.document.docs);
+  return Schemas(*w, oas::is_swagger2(ev.document.docs->root()));
+}
+
+// ---------------------------------------------------------------------------
+// DT-1 and DT-2: the formats.
+
+bool allowed_format(const std::string& f) { return f == "date" || f == "date-time" || f == "time-local"; }
+
+// A format that names a date or time (any spelling), judged by DT-1.
+bool date_time_format(const std::string& f) {
+  static const std::set<std::string> names{
+      "date", "date-time", "time-local", "date-time-local", "time", "http-date", "unixtime", "unix-time",
+      "timestamp", "datetime", "date_time", "full-date", "full-time", "partial-time", "local-date", "local-time",
+      "local-date-time", "iso8601", "iso-8601"};
+  return names.count(to_lower(f)) > 0;
+}
+
+struct FormatUse {
+  std::string format;
+  Node at;  // the format member
+};
+std::vector<FormatUse> date_time_formats(const Schemas& s) {
+  std::vector<FormatUse> out;
+  for (const auto& n : s.objects)
+    if (const std::string* f = string_member(n.value, "format"); f && date_time_format(*f))
+      out.push_back({*f, s.walker().child(n, "format")});
+  return out;
+}
+
+CheckResult judge_dt1(const Evidence& ev, const CheckRef& ref) {
+  std::optional<Walker> w;
+  auto s = schemas_of(ev, w);
+  if (!s) return ev.prerequisite(ref.id);
+  auto uses = date_time_formats(*s);
+  if (uses.empty()) return {ref.id, Verdict::pass, "no date or time formats in the schemas", {}};
+  Findings f(ref.id);
+  std::vector<std::string> details;
+  for (const auto& u : uses) {
+    if (allowed_format(u.format)) continue;
+    std::string lower = to_lower(u.format);
+    std::string why = lower == "date-time-local" ? " (no offset)"
+                      : lower == "time"          ? " (with offset; the table has time-local)"
+                      : allowed_format(lower)    ? fmt::format(" (the table writes {})", lower)
+                                                 : "";
+    std::string line = fmt::format("'{}'{} at {}", truncate_utf8(u.format, 40), why, s->place(u.at));
+    f.add(Verdict::fail, line);
+    details.push_back(line);
+  }
+  CheckResult out = f.result(
+      fmt::format("{}, all date, date-time or time-local", plural(uses.size(), "date/time format", "date/time formats")), kShown);
+  if (out.verdict != Verdict::pass) out.details = std::move(details);
+  return out;
+}
+
+CheckResult judge_dt2(const Evidence& ev, const CheckRef& ref) {
+  std::optional<Walker> w;
+  auto s = schemas_of(ev, w);
+  if (!s) return ev.prerequisite(ref.id);
+  Findings f(ref.id);
+  std::vector<std::string> details;
+  std::size_t judged = 0;
+  for (const auto& n : s->objects) {
+    const std::string* format = string_member(n.value, "format");
+    if (!format || !allowed_format(*format)) continue;
+    ++judged;
+    auto type = n.value->find("type");
+    std::string line;
+    Verdict v = Verdict::fail;
+    if (type == n.value->end()) {
+      v = Verdict::warn;
+      line = fmt::format("{} without a type at {}", *format, s->place(n));
+    } else {
+      bool ok = *type == "string";
+      if (type->is_array()) {
+        bool string = false, other = false;
+        for (const auto& t : *type) {
+          string = string || t == "string";
+          other = other || !(t == "string" || t == "null");
+        }
+        ok = string && !other;
+      }
+      if (ok) continue;
+      line = fmt::format("{} on type {} at {}", *format, truncate_utf8(type->dump(), 60), s->place(w->child(n, "type")));
+    }
+    f.add(v, line);
+    details.push_back(fmt::format("{}: {}", report::to_string(v), line));
+  }
+  if (judged == 0) return {ref.id, Verdict::pass, "no date, date-time or time-local formats in the schemas", {}};
+  CheckResult out = f.result(
+      fmt::format("{} with type string", plural(judged, "date, date-time or time-local format", "date, date-time and time-local formats")),
+      kShown);
+  if (out.verdict != Verdict::pass) out.details = std::move(details);
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// DT-3 and DT-4: date-named fields.
+
+// The words of a name: split at '_', '-' and '.', between a lowercase letter or
+// digit and an uppercase letter, and before the last capital of a run of
+// capitals followed by a lowercase letter ("ISODate" → "ISO", "Date").
+std::vector<std::string> words(std::string_view name) {
+  std::vector<std::string> out;
+  std::string cur;
+  auto flush = [&] {
+    if (!cur.empty()) out.push_back(std::move(cur));
+    cur.clear();
+  };
+  auto upper = [](char c) { return std::isupper(static_cast<unsigned char>(c)) != 0; };
+  auto lower = [](char c) { return std::islower(static_cast<unsigned char>(c)) != 0; };
+  auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    char c = name[i];
+    if (c == '_' || c == '-' || c == '.') {
+      flush();
+      continue;
+    }
+    if (upper(c) && !cur.empty()) {
+      char prev = name[i - 1];
+      bool next_lower = i + 1 < name.size() && lower(name[i + 1]);
+      if (lower(prev) || digit(prev) || (upper(prev) && next_lower)) flush();
+    }
+    cur += c;
+  }
+  flush();
+  return out;
+}
+
+enum class DateName { none, weak, strong };
+
+DateName date_name(std::string_view name) {
+  auto ws = words(name);
+  for (auto& w : ws) {
+    w = to_lower(w);
+    if (w == "time" || w == "tijd" || w == "tijdstip" || w == "timestamp") return DateName::none;
+  }
+  std::string lname = to_lower(name);
+  if (lname == "date" || lname == "datum") return DateName::strong;
+  if (!ws.empty() && (ws.back() == "date" || ws.back() == "datum")) return DateName::strong;
+  for (const auto& w : ws)
+    if (w == "date" || w == "datum") return DateName::weak;
+  if (lname.ends_with("datum")) return DateName::weak;
+  return DateName::none;
+}
+
+constexpr std::size_t kMaxClosure = 1000;  // schema objects looked at per field
+// ... and for all fields of a document together (real documents need a few
+// thousand): a hostile document (100,000 date-named fields over one long allOf
+// chain) stays bounded; the fields left after it is spent are not judged.
+constexpr std::size_t kMaxClosures = 500'000;
+
+// What a schema says after $ref (with its siblings) and allOf.
+struct Shape {
+  bool unresolved = false;  // a $ref on the way does not resolve (DO-2 reports it)
+  std::set<std::string> types;
+  bool properties = false;
+  bool items_other = false;  // items that is not a schema object (a tuple)
+  std::vector<Node> items;
+};
+Shape shape(const Walker& w, const Node& start, std::size_t& budget) {
+  Shape out;
+  std::vector<Node> stack{start};
+  std::set<Place> seen;
+  while (!stack.empty() && seen.size() < kMaxClosure && budget > 0) {
+    Node n = stack.back();
+    stack.pop_back();
+    if (!n.is_object() || !seen.insert(n.at).second) continue;
+    --budget;
+    if (has_ref(n)) {
+      Node t = w.deref(n);
+      if (t.value) stack.push_back(t);
+      else out.unresolved = true;
+    }
+    const json& s = *n.value;
+    if (auto t = s.find("type"); t != s.end()) {
+      if (t->is_string()) out.types.insert(t->get<std::string>());
+      else if (t->is_array())
+        for (const auto& e : *t)
+          if (e.is_string()) out.types.insert(e.get<std::string>());
+    }
+    if (auto p = s.find("properties"); p != s.end() && p->is_object() && !p->empty()) out.properties = true;
+    if (auto i = s.find("items"); i != s.end()) {
+      if (i->is_object()) out.items.push_back(w.child(n, "items"));
+      else out.items_other = true;
+    }
+    Node all = w.child(n, "allOf");
+    if (all.value && all.value->is_array())
+      for (std::size_t k = all.value->size(); k-- > 0;) stack.push_back(w.item(all, k));
+  }
+  return out;
+}
+
+// The schema a date-named field is judged by: its own, or for an array its
+// items (arrays of arrays too); nullopt when it is not string-like, or when an
+// unresolvable $ref leaves its type unknown.
+std::optional<Node> string_like(const Walker& w, Node schema, std::size_t& budget) {
+  for (int depth = 0; depth < 8; ++depth) {
+    if (!schema.is_object()) return std::nullopt;
+    Shape s = shape(w, schema, budget);
+    s.types.erase("null");
+    if (s.properties || s.unresolved) return std::nullopt;
+    bool array = s.types == std::set<std::string>{"array"} || (s.types.empty() && (!s.items.empty() || s.items_other));
+    if (array) {
+      if (s.items.empty() || s.items_other) return std::nullopt;
+      schema = s.items.front();
+      continue;
+    }
+    if (!(s.types.empty() || s.types == std::set<std::string>{"string"}) || !s.items.empty() || s.items_other)
+      return std::nullopt;
+    return schema;
+  }
+  return std::nullopt;
+}
+
+// The effective formats of a schema: its own and those of the members of its
+// $ref, allOf, oneOf and anyOf, recursively; each with the $ref target it
+// came through (doc empty: written in the field's own schema).
+struct Formats {
+  std::vector<std::pair<std::string, Place>> found;
+  bool unresolved = false;  // a $ref on the way does not resolve (DO-2 reports it)
+};
+Formats effective_formats(const Walker& w, const Node& start, std::size_t& budget) {
+  Formats out;
+  std::vector<std::pair<Node, Place>> stack{{start, Place{}}};
+  std::set<Place> seen;
+  while (!stack.empty() && seen.size() < kMaxClosure && budget > 0) {
+    auto [n, via] = stack.back();
+    stack.pop_back();
+    if (!n.is_object() || !seen.insert(n.at).second) continue;
+    --budget;
+    if (has_ref(n)) {
+      Node t = w.deref(n);
+      if (t.value) stack.push_back({t, t.at});
+      else out.unresolved = true;
+    }
+    if (const std::string* f = string_member(n.value, "format")) out.found.push_back({*f, via});
+    for (const char* k : {"anyOf", "oneOf", "allOf"}) {
+      Node list = w.child(n, k);
+      if (list.value && list.value->is_array())
+        for (std::size_t i = list.value->size(); i-- > 0;) stack.push_back({w.item(list, i), via});
+    }
+  }
+  return out;
+}
+
+struct DateField {
+  const Field* field;
+  DateName strength;
+  Formats formats;
+};
+
+struct DateFields {
+  std::vector<DateField> list;
+  std::size_t unjudged = 0;  // date-named fields left when kMaxClosures was spent
+};
+DateFields date_fields(const Schemas& s) {
+  DateFields out;
+  std::size_t budget = kMaxClosures;
+  for (const auto& f : s.fields) {
+    DateName strength = date_name(f.name);
+    if (strength == DateName::none) continue;
+    if (budget == 0) {
+      ++out.unjudged;
+      continue;
+    }
+    auto judged = string_like(s.walker(), f.schema, budget);
+    if (!judged) {
+      out.unjudged += budget == 0 ? 1 : 0;
+      continue;
+    }
+    Formats formats = effective_formats(s.walker(), *judged, budget);
+    if (budget == 0) ++out.unjudged;
+    else if (!formats.unresolved || !formats.found.empty()) out.list.push_back({&f, strength, std::move(formats)});
+  }
+  return out;
+}
+
+// Says so when some date-named fields could not be judged.
+CheckResult with_unjudged(CheckResult r, const DateFields& fields) {
+  if (fields.unjudged)
+    r.message += fmt::format("; {} not judged: the schemas behind them are too large to follow",
+                             plural(fields.unjudged, "date-named field", "date-named fields"));
+  return r;
+}
+
+// Findings of DT-3 and DT-4 are grouped: the fields of one properties object
+// (with its pointer), or for DT-4 the fields whose format comes through one
+// $ref target (with that target), are one entry of the message; every field,
+// with its pointer, is one line of details.
+struct Group {
+  Verdict verdict;
+  std::string target;  // "#/components/schemas/LocalDateTime", or ""
+  std::string what;    // "date-time", "no format"
+  std::string parent;  // where the fields are written, when target is ""
+  std::vector<std::string> labels;
+};
+void add_to(std::vector<Group>& groups, Verdict v, const std::string& target, const std::string& what,
+            const std::string& label, const std::string& parent) {
+  std::string where = target.empty() ? parent : "";
+  auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
+    return g.verdict == v && g.what == what && g.target == target && g.parent == where;
+  });
+  if (g == groups.end()) groups.push_back({v, target, what, where, {label}});
+  else g->labels.push_back(label);
+}
+CheckResult grouped_result(const std::string& id, const std::vector<Group>& groups, std::vector<std::string> details,
+                           const std::string& pass_message) {
+  Findings f(id);
+  for (const auto& g : groups)
+    f.add(g.verdict, g.target.empty()
+                         ? fmt::format("{}: {} ({})", join(g.labels, ", ", kShown), g.what, g.parent)
+                         : fmt::format("{} → {}: {}", join(g.labels, ", ", kShown), g.target, g.what));
+  CheckResult out = f.result(pass_message, kShown);
+  if (out.verdict != Verdict::pass) out.details = std::move(details);
+  return out;
+}
+
+Verdict verdict_of(DateName strength) { return strength == DateName::strong ? Verdict::fail : Verdict::warn; }
+
+CheckResult judge_dt3(const Evidence& ev, const CheckRef& ref) {
+  std::optional<Walker> w;
+  auto s = schemas_of(ev, w);
+  if (!s) return ev.prerequisite(ref.id);
+  auto fields = date_fields(*s);
+  if (fields.list.empty()) return with_unjudged({ref.id, Verdict::pass, "no date-named string fields", {}}, fields);
+  std::vector<Group> groups;
+  std::vector<std::string> details;
+  for (const auto& d : fields.list) {
+    if (!d.formats.found.empty()) continue;
+    Verdict v = verdict_of(d.strength);
+    add_to(groups, v, "", "no format", d.field->label, s->place(d.field->parent));
+    details.push_back(fmt::format("{}: {} has no format", report::to_string(v), s->place(d.field->at)));
+  }
+  return with_unjudged(grouped_result(ref.id, groups, std::move(details),
+                                      fields.list.size() == 1
+                                          ? std::string("1 date-named field, with a format")
+                                          : fmt::format("{} date-named fields, each with a format", fields.list.size())),
+                       fields);
+}
+
+CheckResult judge_dt4(const Evidence& ev, const CheckRef& ref) {
+  std::optional<Walker> w;
+  auto s = schemas_of(ev, w);
+  if (!s) return ev.prerequisite(ref.id);
+  auto fields = date_fields(*s);
+  if (fields.list.empty()) return with_unjudged({ref.id, Verdict::pass, "no date-named string fields", {}}, fields);
+  std::vector<Group> groups;
+  std::vector<std::string> details;
+  for (const auto& d : fields.list) {
+    const std::pair<std::string, Place>* hit = nullptr;
+    for (const auto& f : d.formats.found)
+      if ((f.first == "date-time" || f.first == "date-time-local") && (!hit || (!hit->second.doc.empty() && f.second.doc.empty())))
+        hit = &f;  // a format in the field's own schema first
+    if (!hit) continue;
+    Verdict v = verdict_of(d.strength);
+    std::string target = hit->second.doc.empty() ? "" : s->walker().show_target(hit->second);
+    add_to(groups, v, target, hit->first, d.field->label, s->place(d.field->parent));
+    details.push_back(fmt::format("{}: {}: {}{}", report::to_string(v), s->place(d.field->at), hit->first,
+                                  target.empty() ? "" : " → " + target));
+  }
+  return with_unjudged(grouped_result(ref.id, groups, std::move(details),
+                                      fields.list.size() == 1
+                                          ? std::string("1 date-named field, not date-time or date-time-local")
+                                          : fmt::format("{} date-named fields, none date-time or date-time-local",
+                                                        fields.list.size())),
+                       fields);
+}
+
+// ---------------------------------------------------------------------------
+// DT-5: the values in responses. Hand-written grammars: server data never
+// meets std::regex (its recursion overflows the stack on long strings).
+
+bool digits(std::string_view s, std::size_t pos, std::size_t n) {
+  if (pos + n > s.size()) return false;
+  for (std::size_t i = pos; i < pos + n; ++i)
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+  return true;
+}
+int number(std::string_view s, std::size_t pos, std::size_t n) {
+  int v = 0;
+  for (std::size_t i = pos; i < pos + n; ++i) v = v * 10 + (s[i] - '0');
+  return v;
+}
+bool leap(int y) { return y % 4 == 0 && (y % 100 != 0 || y % 400 == 0); }
+
+// YYYY-MM-DD at the start of s: false when the shape is wrong; calendar says
+// whether it is a real date.
+bool full_date(std::string_view s, bool& calendar) {
+  if (!(digits(s, 0, 4) && s.size() >= 10 && s[4] == '-' && digits(s, 5, 2) && s[7] == '-' && digits(s, 8, 2)))
+    return false;
+  static constexpr int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  int y = number(s, 0, 4), m = number(s, 5, 2), d = number(s, 8, 2);
+  calendar = m >= 1 && m <= 12 && d >= 1 && d <= days[m - 1] + (m == 2 && leap(y) ? 1 : 0);
+  return true;
+}
+
+enum class TimeShape { ok, no_seconds, bad };
+// HH:MM:SS[.frac] at pos (RFC 3339 partial-time); pos moves past it.
+TimeShape partial_time(std::string_view s, std::size_t& pos, bool& valid) {
+  if (!(digits(s, pos, 2) && pos + 5 <= s.size() && s[pos + 2] == ':' && digits(s, pos + 3, 2))) return TimeShape::bad;
+  int h = number(s, pos, 2), m = number(s, pos + 3, 2);
+  if (!(pos + 8 <= s.size() && s[pos + 5] == ':' && digits(s, pos + 6, 2))) return TimeShape::no_seconds;
+  int sec = number(s, pos + 6, 2);
+  valid = h <= 23 && m <= 59 && sec <= 60;  // 60: a leap second
+  pos += 8;
+  if (pos < s.size() && s[pos] == '.') {
+    if (!digits(s, pos + 1, 1)) return TimeShape::bad;
+    ++pos;
+    while (pos < s.size() && std::isdigit(static_cast<unsigned char>(s[pos]))) ++pos;
+  }
+  return TimeShape::ok;
+}
+
+struct Judged {
+  std::vector<std::string> problems;  // each breaks the grammar (fail)
+  std::string suffix;                 // an RFC 9557 suffix (warn)
+  std::string offset;                 // an offset other than Z, +00:00 and -00:00 (a timezone hint)
+};
+
+Judged judge_date(std::string_view v) {
+  bool calendar = false;
+  if (!full_date(v, calendar)) return {{"not YYYY-MM-DD"}, "", ""};
+  if (v.size() > 10)
+    return {{v[10] == 'T' || v[10] == 't' || v[10] == ' ' ? "a time portion after the date" : "not YYYY-MM-DD"}, "", ""};
+  if (!calendar) return {{"not a calendar date"}, "", ""};
+  return {};
+}
+
+Judged judge_date_time(std::string_view v) {
+  Judged out;
+  const std::vector<std::string> shape{"not an RFC 3339 date-time"};
+  bool calendar = false;
+  if (!full_date(v, calendar)) return {shape, "", ""};
+  if (!calendar) out.problems.push_back("not a calendar date");
+  if (v.size() == 10) {
+    out.problems.push_back("no time");
+    return out;
+  }
+  if (v[10] == 't') out.problems.push_back("lowercase t");
+  else if (v[10] == ' ') out.problems.push_back("a space instead of T");
+  else if (v[10] != 'T') return {shape, "", ""};
+  std::size_t pos = 11;
+  bool valid = false;
+  switch (partial_time(v, pos, valid)) {
+    case TimeShape::bad: return {shape, "", ""};
+    case TimeShape::no_seconds: out.problems.push_back("no seconds"); return out;
+    case TimeShape::ok: break;
+  }
+  if (!valid) out.problems.push_back("not a valid time");
+  if (pos == v.size() || v[pos] == '[') {
+    out.problems.push_back("no offset");
+  } else if (v[pos] == 'Z') {
+    ++pos;
+  } else if (v[pos] == 'z') {
+    out.problems.push_back("lowercase z");
+    ++pos;
+  } else if ((v[pos] == '+' || v[pos] == '-') && digits(v, pos + 1, 2) && pos + 6 <= v.size() && v[pos + 3] == ':' &&
+             digits(v, pos + 4, 2)) {
+    std::string_view offset = v.substr(pos, 6);
+    if (number(v, pos + 1, 2) > 23 || number(v, pos + 4, 2) > 59) out.problems.push_back("not a valid offset");
+    else if (offset == "-00:00") out.problems.push_back("offset -00:00");
+    else if (offset != "+00:00") out.offset = std::string(offset);
+    pos += 6;
+  } else {
+    return {shape, "", ""};
+  }
+  // RFC 9557 suffixes: [Europe/Amsterdam], [!u-ca=iso8601], ...
+  std::size_t suffix_start = pos;
+  while (pos < v.size()) {
+    std::size_t close = v.find(']', pos);
+    if (v[pos] != '[' || close == std::string_view::npos) return {shape, "", ""};
+    std::string_view inner = v.substr(pos + 1, close - pos - 1);
+    if (!inner.empty() && inner.front() == '!') inner.remove_prefix(1);
+    if (inner.empty() || inner.find('[') != std::string_view::npos) return {shape, "", ""};
+    pos = close + 1;
+  }
+  out.suffix = std::string(v.substr(suffix_start));
+  return out;
+}
+
+Judged judge_time_local(std::string_view v) {
+  std::size_t pos = 0;
+  bool valid = false;
+  TimeShape t = partial_time(v, pos, valid);
+  if (t == TimeShape::no_seconds) return {{"no seconds"}, "", ""};
+  if (t == TimeShape::bad) return {{"not HH:MM:SS"}, "", ""};
+  if (pos < v.size())
+    return {{v[pos] == 'Z' || v[pos] == 'z' || v[pos] == '+' || v[pos] == '-' ? "an offset" : "not HH:MM:SS"}, "", ""};
+  if (!valid) return {{"not a valid time"}, "", ""};
+  return {};
+}
+
+// The first 40 characters of a value, quoted as JSON.
+std::string quoted(const std::string& v) {
+  std::size_t chars = 0, end = 0;
+  while (end < v.size() && chars < 40) {
+    ++chars;
+    ++end;
+    while (end < v.size() && (static_cast<unsigned char>(v[end]) & 0xC0) == 0x80) ++end;
+  }
+  std::string out = json(v.substr(0, end)).dump(-1, ' ', false, json::error_handler_t::replace);
+  return end < v.size() ? out + "…" : out;
+}
+
+std::string media_type_of(std::string_view content_type) { return to_lower(trim(content_type.substr(0, content_type.find(';')))); }
+bool json_media_type(const std::string& mt) {
+  return mt == "application/json" || (mt.rfind("application/", 0) == 0 && mt.size() > 17 && mt.ends_with("+json"));
+}
+
+// The documented schema of the response to GET template_path with this status and media type.
+Node response_schema(const Walker& w, bool swagger2, const std::string& template_path, int status, const std::string& mt) {
+  for (const auto& op : oas::operations(w)) {
+    if (op.path != template_path || op.method != "get") continue;
+    Node responses = w.member(op.op, "responses");
+    if (!responses.is_object()) return {};
+    Node r = w.member(responses, std::to_string(status));
+    if (!r.is_object())
+      for (auto it = responses.value->begin(); it != responses.value->end(); ++it)
+        if (iequals(it.key(), fmt::format("{}XX", status / 100))) r = w.deref(entry(responses, it));
+    if (!r.is_object()) r = w.member(responses, "default");
+    if (!r.is_object()) return {};
+    if (swagger2) return w.child(r, "schema");
+    Node content = w.member(r, "content");
+    if (!content.is_object()) return {};
+    for (const std::string& want : {mt, std::string("application/json")})
+      for (auto it = content.value->begin(); it != content.value->end(); ++it)
+        if (media_type_of(it.key()) == want) return w.child(w.deref(entry(content, it)), "schema");
+    return {};
+  }
+  return {};
+}
+
+struct Dt5 {
+  struct Finding {
+    Verdict verdict;
+    std::string message;
+    int exchange;
+  };
+  struct Offset {
+    int exchange;
+    std::string request, pointer, value, offset;
+  };
+  std::vector<Finding> findings;
+  std::vector<Offset> offsets;
+  std::vector<int> judged_exchanges;
+  std::size_t values = 0, gets = 0, success = 0, not_json = 0, truncated = 0, unparsable = 0, undocumented = 0;
+};
+
+Dt5 dt5_outcomes(const Evidence& ev) {
+  Dt5 out;
+  if (!ev.document.docs) return out;
+  Walker w(*ev.document.docs);
+  bool swagger2 = oas::is_swagger2(ev.document.docs->root());
+  // A property of a schema by name; a large properties object gets an index
+  // (ordered_json finds a key by looking at every member).
+  std::map<const json*, std::unordered_map<std::string_view, json::const_iterator>> indexes;
+  auto property = [&](const json& props, const std::string& key) {
+    if (props.size() <= 32) return props.find(key);
+    auto [index, fresh] = indexes.try_emplace(&props);
+    if (fresh)
+      for (auto it = props.cbegin(); it != props.cend(); ++it) index->second.emplace(it.key(), it);
+    auto hit = index->second.find(key);
+    return hit == index->second.end() ? props.cend() : hit->second;
+  };
+  std::set<int> done;
+  for (const auto& t : ev.targets) {
+    if (t.is_base || !t.has_get()) continue;
+    const http::Result* r = ev.result(engine::probe_request("GET", t.url));
+    if (!r || r->chain.empty()) continue;
+    const http::Exchange& e = ev.ex(r->last());
+    if (!done.insert(e.id).second) continue;
+    ++out.gets;
+    if (e.error || !e.is_success()) continue;
+    ++out.success;
+    const std::string* ct = e.header("content-type");
+    std::string mt = ct ? media_type_of(*ct) : "";
+    if (!json_media_type(mt)) {
+      ++out.not_json;
+      continue;
+    }
+    if (e.body_truncated) {
+      ++out.truncated;
+      continue;
+    }
+    auto parsed = oas::parse_json(e.body, ev.settings.limits);
+    if (!parsed.ok) {
+      ++out.unparsable;
+      continue;
+    }
+    Node schema = response_schema(w, swagger2, t.path.template_path, *e.status, mt);
+    if (!schema.is_object()) {
+      ++out.undocumented;
+      continue;
+    }
+    std::string request = fmt::format("{} {} {}", e.method, url_path(e.url), *e.status);
+    // Walk the body along properties, items, allOf and $ref.
+    struct Work {
+      const json* value;
+      Node schema;
+      std::string pointer;
+    };
+    std::vector<Work> stack{{&parsed.value, schema, ""}};
+    std::set<std::pair<const json*, Place>> seen;
+    std::set<std::pair<std::string, std::string>> judged;  // pointer, format
+    std::size_t before = out.values;
+    while (!stack.empty() && seen.size() < 200000) {
+      Work work = std::move(stack.back());
+      stack.pop_back();
+      if (!work.schema.is_object() || !seen.insert({work.value, work.schema.at}).second) continue;
+      std::vector<Work> next;
+      if (has_ref(work.schema)) next.push_back({work.value, w.deref(work.schema), work.pointer});
+      const std::string* format = string_member(work.schema.value, "format");
+      if (format && allowed_format(*format) && work.value->is_string() && judged.insert({work.pointer, *format}).second) {
+        ++out.values;
+        const std::string& v = work.value->get_ref<const std::string&>();
+        Judged j = *format == "date" ? judge_date(v) : *format == "date-time" ? judge_date_time(v) : judge_time_local(v);
+        std::string where = work.pointer.empty() ? "(the body)" : work.pointer;
+        if (!j.problems.empty()) {
+          if (!j.suffix.empty()) j.problems.push_back("an RFC 9557 suffix");
+          out.findings.push_back({Verdict::fail, fmt::format("{}: {} = {} ({})", request, where, quoted(v), join(j.problems, ", ")), e.id});
+        } else if (!j.suffix.empty()) {
+          out.findings.push_back({Verdict::warn,
+                                  fmt::format("{}: {} = {} (RFC 9557 suffix {}: ISO 8601-1 has none)", request, where,
+                                              quoted(v), truncate_utf8(j.suffix, 40)),
+                                  e.id});
+        }
+        if (!j.offset.empty()) out.offsets.push_back({e.id, request, where, quoted(v), j.offset});
+      }
+      Node all = w.child(work.schema, "allOf");
+      if (all.value && all.value->is_array())
+        for (std::size_t i = 0; i < all.value->size(); ++i) next.push_back({work.value, w.item(all, i), work.pointer});
+      if (work.value->is_object()) {
+        Node props = w.child(work.schema, "properties");
+        if (props.is_object())
+          for (auto it = work.value->begin(); it != work.value->end(); ++it)
+            if (auto p = property(*props.value, it.key()); p != props.value->end())
+              next.push_back({&it.value(), entry(props, p), work.pointer + "/" + oas::escape_token(it.key())});
+      } else if (work.value->is_array()) {
+        Node items = w.child(work.schema, "items");
+        if (items.is_object())
+          for (std::size_t i = 0; i < work.value->size(); ++i)
+            next.push_back({&(*work.value)[i], items, work.pointer + "/" + std::to_string(i)});
+      }
+      // In document order: the stack takes the last first.
+      for (auto it = next.rbegin(); it != next.rend(); ++it) stack.push_back(std::move(*it));
+    }
+    if (out.values > before) out.judged_exchanges.push_back(e.id);
+  }
+  return out;
+}
+
+CheckResult judge_dt5(const Evidence& ev, const CheckRef& ref) {
+  if (!ev.document.docs)
+    return {ref.id, Verdict::skip, "no description document: the response schemas are not known", {}};
+  Dt5 d = dt5_outcomes(ev);
+  std::vector<std::string> unjudged;
+  if (d.truncated) unjudged.push_back(fmt::format("{} over the probe limit (8 KiB)", plural(d.truncated, "body", "bodies")));
+  if (d.not_json) unjudged.push_back(fmt::format("{} not JSON", plural(d.not_json, "2xx response", "2xx responses")));
+  if (d.unparsable) unjudged.push_back(fmt::format("{} that does not parse", plural(d.unparsable, "JSON body", "JSON bodies")));
+  if (d.undocumented)
+    unjudged.push_back(fmt::format("{} without a documented schema", plural(d.undocumented, "response", "responses")));
+  if (d.values == 0) {
+    std::string why = d.gets == 0                ? "no GET of a documented path was sent"
+                      : d.success == 0           ? fmt::format("no 2xx response to the {}", plural(d.gets, "GET of a documented path", "GETs of documented paths"))
+                                                 : "no date, date-time or time-local value in the JSON 2xx responses";
+    if (!unjudged.empty()) why += "; not judged: " + join(unjudged, ", ");
+    return {ref.id, Verdict::skip, why, {}};
+  }
+  Findings f(ref.id);
+  std::vector<std::string> details;
+  for (int id : d.judged_exchanges) f.add(Verdict::pass, "", {id});
+  for (const auto& x : d.findings) {
+    f.add(x.verdict, x.message, {x.exchange});
+    details.push_back(fmt::format("{}: {}", report::to_string(x.verdict), x.message));
+  }
+  std::string pass = fmt::format("{} in {}, {}", plural(d.values, "date/time value", "date/time values"),
+                                 plural(d.judged_exchanges.size(), "response", "responses"),
+                                 d.values == 1 ? "matching its format" : "each matching its format");
+  if (!unjudged.empty()) pass += "; not judged: " + join(unjudged, ", ");
+  CheckResult out = f.result(pass, kShown);
+  if (out.verdict != Verdict::pass) out.details = std::move(details);
+  return out;
+}
 
 }  // namespace
 
 // /core/date-time/timezone (functional): DT-1's date-time-local and time
 // formats and DT-5's non-UTC response values, as hints.
-std::vector<std::string> timezone_hints(const Evidence&) { return {}; }
+std::vector<std::string> timezone_hints(const Evidence& ev) {
+  constexpr std::size_t kMaxHints = 10;
+  std::vector<std::string> out;
+  std::size_t more = 0;
+  auto add = [&](std::string hint) {
+    if (out.size() < kMaxHints) out.push_back(std::move(hint));
+    else ++more;
+  };
+  std::optional<Walker> w;
+  if (auto s = schemas_of(ev, w)) {
+    for (const auto& u : date_time_formats(*s)) {
+      std::string f = to_lower(u.format);
+      if (f == "date-time-local")
+        add(fmt::format("DT-1: format '{}' at {}: a datetime without offset; requests MUST accept any offset, use "
+                        "date-time (UTC in responses)", u.format, s->place(u.at)));
+      else if (f == "time")
+        add(fmt::format("DT-1: format '{}' at {}: a time with offset; the rule's table wants time-local, and an "
+                        "offset that matters goes in a separate time-offset field", u.format, s->place(u.at)));
+    }
+  }
+  // One hint per response and offset.
+  Dt5 d = dt5_outcomes(ev);
+  std::vector<std::pair<std::pair<int, std::string>, std::vector<const Dt5::Offset*>>> groups;
+  for (const auto& o : d.offsets) {
+    auto key = std::make_pair(o.exchange, o.offset);
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
+    if (g == groups.end()) groups.push_back({key, {&o}});
+    else g->second.push_back(&o);
+  }
+  for (const auto& [key, list] : groups) {
+    const auto& first = *list.front();
+    std::string which = list.size() == 1 ? fmt::format("{} = {}", first.pointer, first.value)
+                                         : fmt::format("{} values, e.g. {} = {}", list.size(), first.pointer, first.value);
+    add(fmt::format("DT-5: {}: {} has offset {}, not UTC; response datetimes SHOULD be UTC (exchange #{})", first.request,
+                    which, first.offset, first.exchange));
+  }
+  if (more) out.push_back(fmt::format("and {} more like these", more));
+  return out;
+}
 
 extern const Check dt1{
     .id = "DT-1",
     .needs = document,
     .title = "Date and time formats are date, date-time or time-local",
-    .sends = "nothing (static); reads every format in the schemas",
-    .passes = "only date, date-time, time-local among the date/time formats: pass; else fail",
-    .judge = not_yet};
+    .sends = "nothing (static); reads the format of every Schema Object (not those of headers, nor of header or cookie parameters)",
+    .passes = "only date, date-time, time-local among the date/time formats: pass; date-time-local, time, "
+              "another name (datetime, unix-time, ...) or spelling (Date): fail; none: pass",
+    .judge = judge_dt1};
 extern const Check dt2{
     .id = "DT-2",
     .needs = document,
     .title = "Date and time formats are on type string",
-    .sends = "nothing (static); reads the schemas with a date/time format",
-    .passes = "type string: pass; another type fail; no type warn",
-    .judge = not_yet};
+    .sends = "nothing (static); reads the Schema Objects with format date, date-time or time-local",
+    .passes = "type string (OAS 3.1: or [string, null]): pass; another type: fail; no type: warn",
+    .judge = judge_dt2};
 extern const Check dt3{
     .id = "DT-3",
     .needs = document,
     .title = "Date-named fields have a format",
-    .sends = "nothing (static); reads date-named string fields",
-    .passes = "a format: pass; none: fail (strong name) or warn (weak name)",
-    .judge = not_yet};
+    .sends = "nothing (static); reads date-named string fields (properties, query and path parameters)",
+    .passes = "a format: pass; none: fail (strong name: date, datum, or last word Date/Datum) or warn (weak name); "
+              "no date-named field: pass",
+    .judge = judge_dt3};
 extern const Check dt4{
     .id = "DT-4",
     .needs = document,
     .title = "Date-named fields omit the time portion",
-    .sends = "nothing (static); reads date-named string fields",
-    .passes = "no date-time format: pass; else fail (strong name) or warn (weak name)",
-    .judge = not_yet};
+    .sends = "nothing (static); reads date-named string fields (properties, query and path parameters)",
+    .passes = "no date-time or date-time-local format: pass; else fail (strong name) or warn (weak name)",
+    .judge = judge_dt4};
 extern const Check dt5{
     .id = "DT-5",
     .needs = requests | document,
     .title = "Date and time values in responses follow the grammar",
-    .sends = "nothing of its own; reads the JSON 2xx responses to the GETs of documented paths",
-    .passes = "every value matches its format: pass; a value that does not: fail; a [zone] suffix: warn; nothing judged: skip",
-    .judge = not_yet};
+    .sends = "nothing of its own; reads the JSON 2xx responses to HM-1's GETs of documented paths",
+    .passes = "every date, date-time and time-local value matches its grammar: pass; a value that does not: fail; "
+              "an RFC 9557 [zone] suffix: warn; nothing judged: skip",
+    .per_path = PerPath::with_get,
+    .judge = judge_dt5};
 
 }  // namespace adrprobe::checks
