@@ -186,11 +186,11 @@ class HelpAndVersion(ProbeCase):
         for cmd in ("check", "lint", "demo"):
             with self.subTest(cmd=cmd):
                 out = self.help(cmd)
-                self.assertIn("{1.0,2.0.0,2.0.1,2.0.2,2.1.0,latest}", out)
+                self.assertIn("{1.0,2.0.0,2.0.1,2.0.2,2.1.0,2.2.0,latest}", out)
                 self.assertIn("-f,--format TEXT:{text,json}", out)
                 self.assertIn("Exit status", out)
                 self.assertIn("--fail-on", out)
-        self.assertIn("{1.0,2.0.0,2.0.1,2.0.2,2.1.0,latest}", self.help("rules"))
+        self.assertIn("{1.0,2.0.0,2.0.1,2.0.2,2.1.0,2.2.0,latest}", self.help("rules"))
         self.assertIn("1.0, 2.0.0 and 2.1.0", self.help())
 
     def test_rules_help_has_no_fail_on_footer(self):
