@@ -191,7 +191,7 @@ class HelpAndVersion(ProbeCase):
                 self.assertIn("Exit status", out)
                 self.assertIn("--fail-on", out)
         self.assertIn("{1.0,2.0.0,2.0.1,2.0.2,2.1.0,2.2.0,latest}", self.help("rules"))
-        self.assertIn("1.0, 2.0.0 and 2.1.0", self.help())
+        self.assertIn("1.0, 2.0.0, 2.1.0 and 2.2.0", self.help())
 
     def test_rules_help_has_no_fail_on_footer(self):
         out = self.help("rules")
