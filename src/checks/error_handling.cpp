@@ -1,6 +1,5 @@
 // /core/error-handling/problem-details and /core/error-handling/invalid-input (2.2.0): EH-1, EI-1 (document), EH-2 (live).
 #include <fmt/format.h>
-#include <pugixml.hpp>
 
 #include <algorithm>
 #include <limits>
@@ -9,6 +8,7 @@
 
 #include "checks/check.hpp"
 #include "checks/findings.hpp"
+#include "http/problem.hpp"
 #include "oas/parse.hpp"
 #include "oas/walk.hpp"
 #include "util/strings.hpp"
@@ -23,17 +23,9 @@ using oas::Walker;
 // probes.md: a message lists the first 10 findings and "and N more"; the JSON
 // report's details list every one.
 constexpr std::size_t kShown = 10;
-constexpr const char* kProblemJson = "application/problem+json";
-constexpr const char* kProblemXml = "application/problem+xml";
-constexpr const char* kProblemNs = "urn:ietf:rfc:7807";  // RFC 9457 Appendix B
 
-// The media type of a Content-Type value or a content key: type/subtype,
-// parameters dropped, as written ("application/problem+json; charset=utf-8").
-std::string media_type(std::string_view value) { return trim(value.substr(0, value.find(';'))); }
-bool is_problem(std::string_view value) {
-  std::string m = media_type(value);
-  return iequals(m, kProblemJson) || iequals(m, kProblemXml);
-}
+using http::is_problem;
+using http::media_type;
 
 // Findings' message for more than `shown` findings ends in "; … (+N more)";
 // probes.md words the tail "and N more".
@@ -369,114 +361,6 @@ CheckResult judge_eh1(const Evidence& ev, const CheckRef& ref) {
 // ---------------------------------------------------------------------------
 // EH-2
 
-// Why one received error response is not a problem details object.
-struct Judgement {
-  std::vector<std::string> fails;
-  bool truncated = false;
-};
-
-std::string shown_value(const oas::json& v) { return truncate_utf8(v.dump(), 40); }
-
-void judge_json(const http::Exchange& e, const oas::Limits& limits, Judgement& j) {
-  auto parsed = oas::parse_json(e.body, limits);
-  if (!parsed.ok) {
-    j.fails.push_back("body is not JSON");
-    return;
-  }
-  const oas::json& body = parsed.value;
-  if (!body.is_object()) {
-    j.fails.push_back("body is not a JSON object");
-    return;
-  }
-  int status = *e.status;
-  auto s = body.find("status");
-  if (s == body.end()) j.fails.push_back("no status");
-  else if (s->is_string()) j.fails.push_back(fmt::format("status {} is a string", shown_value(*s)));
-  else if (!s->is_number()) j.fails.push_back(fmt::format("status {} is not a number", shown_value(*s)));
-  else if (s->get<double>() != static_cast<double>(status))
-    j.fails.push_back(fmt::format("status {}, not {}", shown_value(*s), status));
-  for (const char* m : {"title", "detail"}) {
-    auto it = body.find(m);
-    if (it == body.end()) j.fails.push_back(fmt::format("no {}", m));
-    else if (!it->is_string()) j.fails.push_back(fmt::format("{} is not a string", m));
-  }
-  for (const char* m : {"type", "instance"}) {
-    auto it = body.find(m);
-    if (it != body.end() && !it->is_string()) j.fails.push_back(fmt::format("{} is not a string", m));
-  }
-}
-
-// XML namespaces by hand (pugixml does not resolve them): the namespace an
-// element's prefix (or the default namespace) is bound to in scope.
-std::string local_name(const pugi::xml_node& n) {
-  std::string_view name = n.name();
-  auto colon = name.find(':');
-  return std::string(colon == std::string_view::npos ? name : name.substr(colon + 1));
-}
-std::string namespace_of(const pugi::xml_node& n) {
-  std::string_view name = n.name();
-  auto colon = name.find(':');
-  std::string attr = colon == std::string_view::npos ? "xmlns" : "xmlns:" + std::string(name.substr(0, colon));
-  for (pugi::xml_node x = n; x && x.type() == pugi::node_element; x = x.parent())
-    if (pugi::xml_attribute a = x.attribute(attr.c_str())) return a.value();
-  return "";
-}
-
-void judge_xml(const http::Exchange& e, Judgement& j) {
-  pugi::xml_document doc;
-  pugi::xml_parse_result parsed = doc.load_buffer(e.body.data(), e.body.size(), pugi::parse_default);
-  std::size_t roots = 0;
-  for (pugi::xml_node n : doc.children())
-    if (n.type() == pugi::node_element) ++roots;
-  if (!parsed || roots != 1) {
-    j.fails.push_back("body is not well-formed XML");
-    return;
-  }
-  pugi::xml_node root = doc.document_element();
-  if (local_name(root) != "problem" || namespace_of(root) != kProblemNs) {
-    std::string ns = namespace_of(root);
-    j.fails.push_back(fmt::format("root element {}{} is not problem in {}", truncate_utf8(local_name(root), 40),
-                                  ns.empty() ? "" : " in " + truncate_utf8(ns, 60), kProblemNs));
-    return;
-  }
-  auto child = [&](const char* name) -> pugi::xml_node {
-    for (pugi::xml_node c : root.children())
-      if (c.type() == pugi::node_element && local_name(c) == name && namespace_of(c) == kProblemNs) return c;
-    return {};
-  };
-  if (pugi::xml_node s = child("status")) {
-    std::string text = trim(s.text().get());
-    bool integer = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-    if (!integer) j.fails.push_back(fmt::format("status \"{}\" is not an integer", truncate_utf8(text, 40)));
-    else if (text.size() > 3 || std::stoi(text) != *e.status)
-      j.fails.push_back(fmt::format("status {}, not {}", truncate_utf8(text, 40), *e.status));
-  } else {
-    j.fails.push_back("no status");
-  }
-  for (const char* m : {"title", "detail"})
-    if (!child(m)) j.fails.push_back(fmt::format("no {}", m));
-}
-
-Judgement judge_problem(const http::Exchange& e, const oas::Limits& limits) {
-  Judgement j;
-  const std::string* ct = e.header("content-type");
-  std::string media = ct ? media_type(*ct) : "";
-  bool json = iequals(media, kProblemJson), xml = iequals(media, kProblemXml);
-  if (!ct) j.fails.push_back("no Content-Type");
-  else if (!json && !xml) j.fails.push_back("Content-Type " + (media.empty() ? "\"\"" : truncate_utf8(media, 60)));
-  if (e.body.empty()) {
-    j.fails.push_back("empty body");
-    return j;
-  }
-  if (e.body_truncated) {
-    j.truncated = true;
-    return j;
-  }
-  if (json) judge_json(e, limits, j);
-  else if (xml) judge_xml(e, j);
-  return j;
-}
-
 CheckResult judge_eh2(const Evidence& ev, const CheckRef& ref) {
   // Responses with the same text (one URL asked for by two checks) are one entry, with how many.
   struct Entry {
@@ -504,7 +388,7 @@ CheckResult judge_eh2(const Evidence& ev, const CheckRef& ref) {
       continue;
     }
     ++judged;
-    Judgement j = judge_problem(e, ev.settings.limits);
+    http::ProblemJudgement j = http::judge_problem(e, ev.settings.limits);
     if (!j.fails.empty()) {
       ++failing;
       if (j.truncated) j.fails.push_back("body over 8 KiB, not judged");
