@@ -102,6 +102,7 @@ report::Report assemble(const Settings& s, const catalogue::Edition& edition, Se
 // Why a documented path is not probed.
 std::string not_probed_reason(const oas::PathPlan& p) {
   if (p.template_path.empty() || p.template_path.front() != '/') return "does not begin with '/' (see DO-3)";
+  if (p.unresolved) return "its path item does not resolve (see DO-2)";
   std::vector<std::string> hints;
   for (const auto& m : p.missing) hints.push_back("--param " + m + "=VALUE");
   return fmt::format("no value for {} (give {})", join(p.missing, ", "), join(hints, " "));

@@ -74,6 +74,7 @@ std::vector<PathPlan> enumerate_paths(const DocumentSet& docs, const std::map<st
     plan.template_path = it.key();
     Resolved item = docs.deref(docs.root_url(), it.value());
     if (!item.node || !item.node->is_object()) {
+      plan.unresolved = true;
       plans.push_back(plan);
       continue;
     }

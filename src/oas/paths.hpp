@@ -17,10 +17,14 @@ struct PathPlan {
   std::string concrete;               // with values filled in: "/gebouwen/1" (empty when skipped)
   std::set<std::string> methods;      // documented operations, upper case ("GET", "POST", ...)
   std::vector<std::string> missing;   // path parameters without a value
+  bool unresolved = false;            // the path item is a $ref that does not resolve (DO-2 reports it)
   bool has_get() const { return methods.count("GET") > 0; }
-  // Every path parameter has a value, and the key begins with '/' (a key that
-  // does not is reported by DO-3, not probed). With or without a GET.
-  bool probed() const { return missing.empty() && !template_path.empty() && template_path.front() == '/'; }
+  // Every path parameter has a value, the key begins with '/' (a key that
+  // does not is reported by DO-3, not probed) and the path item resolves.
+  // With or without a GET.
+  bool probed() const {
+    return missing.empty() && !unresolved && !template_path.empty() && template_path.front() == '/';
+  }
 };
 
 // Every path of doc.paths in document order. Values for path parameters come

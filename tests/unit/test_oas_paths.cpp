@@ -37,6 +37,17 @@ TEST_CASE("path enumeration: parameters from --param, examples and schemas") {
   CHECK(with_param[1].concrete == "/gebouwen/9");
 }
 
+TEST_CASE("a path item $ref that does not resolve is not probed (found by fuzz_paths)") {
+  json root = json::parse(R"({"paths": {"/c": {"$ref": "#/nowhere"}, "/d": {"get": {}}}})");
+  DocumentSet docs("https://h/v1/openapi.json", root);
+  auto plans = enumerate_paths(docs, {});
+  REQUIRE(plans.size() == 2);
+  CHECK(plans[0].unresolved);
+  CHECK(plans[0].missing.empty());
+  CHECK_FALSE(plans[0].probed());
+  CHECK(plans[1].probed());
+}
+
 TEST_CASE("long path templates do not exhaust the stack") {
   json root = {{"paths", {{"/x/{" + std::string(200000, 'a') + "}", {{"get", json::object()}}}}}};
   oas::DocumentSet docs("https://h/v1/openapi.json", root);
