@@ -4,7 +4,7 @@
 # bench/large_oas.py writes an ADR-conformant OpenAPI 3.0.3 JSON document with
 # N_PATHS paths into a temporary directory; then, RUNS times each (default 3),
 #   spectral lint -r ../shared/anchors/adr-spectral-ruleset.yaml DOC
-#   adrprobe lint --edition 2.1.0 DOC -f json
+#   adrprobe lint --edition $EDITION DOC -f json
 # run under /usr/bin/time -f '%e %M' (peak RSS; wall time is taken with
 # nanosecond clock readings around it, since %e has only 10 ms resolution).
 # Printed: the median wall time and the highest peak RSS of each tool, the
@@ -16,13 +16,14 @@
 # Exit: 0 targets met; 1 a target missed; 2 something missing or a tool failed;
 # 3 adrprobe has no `lint` yet (Spectral's figures are still printed).
 # Environment: ADRPROBE (default build/adrprobe), RULESET (default
-# ../shared/anchors/adr-spectral-ruleset.yaml), RUNS (default 3).
+# ../shared/anchors/adr-spectral-ruleset.yaml), RUNS (default 3), EDITION (default 2.2.0).
 # Nothing but the npm registry (for `npm ci`, once) is contacted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N_PATHS="${1:-1000}"
 RUNS="${RUNS:-3}"
 BIN="${ADRPROBE:-build/adrprobe}"
+EDITION="${EDITION:-2.2.0}"  # the edition the official ruleset is written for
 RULESET="${RULESET:-../shared/anchors/adr-spectral-ruleset.yaml}"
 SPECTRAL_DIR=bench/spectral
 SPECTRAL="$SPECTRAL_DIR/node_modules/.bin/spectral"
@@ -96,7 +97,7 @@ lint_note=""
 : >"$TMP/adrprobe.runs"
 for _ in $(seq "$RUNS"); do
   rc=0
-  measure adrprobe "$BIN" lint --edition 2.1.0 "$DOC" -f json || rc=$?
+  measure adrprobe "$BIN" lint --edition $EDITION "$DOC" -f json || rc=$?
   if [ "$rc" -eq 2 ] && grep -qi "not available" "$TMP/adrprobe.err"; then
     lint_available=0
     lint_note=$(head -n 1 "$TMP/adrprobe.err")
@@ -119,9 +120,9 @@ printf '%-28s %16s %16s   %s\n' "spectral-cli $spectral_version" "$s_wall" "$(mi
 if [ "$lint_available" -eq 1 ]; then
   a_wall=$(cut -d' ' -f1 "$TMP/adrprobe.runs" | median)
   a_rss=$(cut -d' ' -f2 "$TMP/adrprobe.runs" | max)
-  printf '%-28s %16s %16s   %s\n' "adrprobe lint --edition 2.1.0" "$a_wall" "$(mib "$a_rss")" "$(fmt_runs "$TMP/adrprobe.runs")"
+  printf '%-28s %16s %16s   %s\n' "adrprobe lint --edition $EDITION" "$a_wall" "$(mib "$a_rss")" "$(fmt_runs "$TMP/adrprobe.runs")"
 else
-  printf '%-28s %16s %16s   %s\n' "adrprobe lint --edition 2.1.0" "-" "-" "adrprobe lint not available"
+  printf '%-28s %16s %16s   %s\n' "adrprobe lint --edition $EDITION" "-" "-" "adrprobe lint not available"
 fi
 echo
 echo "spectral findings: $spectral_findings"
