@@ -31,25 +31,13 @@ using oas::Walker;
 
 constexpr std::size_t kShown = 10;  // findings listed in a message (probes.md: "the first 10")
 
-const std::string* string_member(const json* object, const char* key) {
-  if (!object || !object->is_object()) return nullptr;
-  auto it = object->find(key);
-  return it != object->end() && it->is_string() ? &it->get_ref<const std::string&>() : nullptr;
-}
+using oas::string_member;
 bool has_ref(const Node& n) { return string_member(n.value, "$ref") != nullptr; }
 bool is_extension(const std::string& key) { return key.rfind("x-", 0) == 0; }
 
 // Walker::child for the member an iterator stands on: ordered_json finds a key
 // by looking at every member, which over all members of a large object
 // (100,000 properties) would be quadratic.
-Node entry(const Node& n, json::const_iterator it) {
-  Node out;
-  out.value = &it.value();
-  out.at = {n.at.doc, n.at.pointer + "/" + oas::escape_token(it.key())};
-  out.via = n.via;
-  out.via_at = n.via_at;
-  return out;
-}
 
 // ---------------------------------------------------------------------------
 // Every Schema Object of the document (probes.md, scope of DT-1..DT-4).
@@ -114,7 +102,7 @@ class Schemas {
   void push_each(Kind k, const Node& map, bool skip_extensions = false) {
     if (!map.is_object()) return;
     for (auto it = map.value->begin(); it != map.value->end(); ++it)
-      if (!skip_extensions || !is_extension(it.key())) push(k, entry(map, it), it.key());
+      if (!skip_extensions || !is_extension(it.key())) push(k, w_.entry(map, it), it.key());
   }
   void push_items(Kind k, const Node& list) {
     if (!list.value || !list.value->is_array()) return;
@@ -180,7 +168,7 @@ class Schemas {
     Node props = w_.child(n, "properties");
     if (props.is_object())
       for (auto it = props.value->begin(); it != props.value->end(); ++it) {
-        Node p = entry(props, it);
+        Node p = w_.entry(props, it);
         fields.push_back({it.key(), truncate_utf8(it.key(), 60), p, p, props});
         push(Kind::schema, p);
       }
@@ -216,7 +204,7 @@ class Schemas {
     }
     Node extra = w_.member(item, "additionalOperations");
     if (extra.is_object())
-      for (auto it = extra.value->begin(); it != extra.value->end(); ++it) operation(it.key(), entry(extra, it));
+      for (auto it = extra.value->begin(); it != extra.value->end(); ++it) operation(it.key(), w_.entry(extra, it));
   }
 
   // HTTP defines the values of headers and cookies: those schemas are left out.
@@ -242,7 +230,7 @@ class Schemas {
     if (!schema.value) {
       Node content = w_.member(p.node, "content");
       if (content.is_object() && !content.value->empty())
-        schema = w_.child(follow(entry(content, content.value->cbegin())), "schema");
+        schema = w_.child(follow(w_.entry(content, content.value->cbegin())), "schema");
     }
     fields.push_back({p.name, p.in + " parameter " + truncate_utf8(p.name, 60), p.node, schema, p.node});
   }
@@ -424,6 +412,7 @@ constexpr std::size_t kMaxClosures = 500'000;
 // What a schema says after $ref (with its siblings) and allOf.
 struct Shape {
   bool unresolved = false;  // a $ref on the way does not resolve (DO-2 reports it)
+  bool capped = false;      // kMaxClosure schema objects were looked at and more were left
   std::set<std::string> types;
   bool properties = false;
   bool items_other = false;  // items that is not a schema object (a tuple)
@@ -459,18 +448,20 @@ Shape shape(const Walker& w, const Node& start, std::size_t& budget) {
     if (all.value && all.value->is_array())
       for (std::size_t k = all.value->size(); k-- > 0;) stack.push_back(w.item(all, k));
   }
+  out.capped = !stack.empty();
   return out;
 }
 
 // The schema a date-named field is judged by: its own, or for an array its
 // items (arrays of arrays too); nullopt when it is not string-like, or when an
 // unresolvable $ref leaves its type unknown.
-std::optional<Node> string_like(const Walker& w, Node schema, std::size_t& budget) {
+std::optional<Node> string_like(const Walker& w, Node schema, std::size_t& budget, bool& capped) {
   for (int depth = 0; depth < 8; ++depth) {
     if (!schema.is_object()) return std::nullopt;
     Shape s = shape(w, schema, budget);
     s.types.erase("null");
-    if (s.properties || s.unresolved) return std::nullopt;
+    capped = capped || s.capped;
+    if (s.properties || s.unresolved || s.capped) return std::nullopt;
     bool array = s.types == std::set<std::string>{"array"} || (s.types.empty() && (!s.items.empty() || s.items_other));
     if (array) {
       if (s.items.empty() || s.items_other) return std::nullopt;
@@ -490,6 +481,7 @@ std::optional<Node> string_like(const Walker& w, Node schema, std::size_t& budge
 struct Formats {
   std::vector<std::pair<std::string, Place>> found;
   bool unresolved = false;  // a $ref on the way does not resolve (DO-2 reports it)
+  bool capped = false;      // kMaxClosure schema objects were looked at and more were left
 };
 Formats effective_formats(const Walker& w, const Node& start, std::size_t& budget) {
   Formats out;
@@ -512,6 +504,7 @@ Formats effective_formats(const Walker& w, const Node& start, std::size_t& budge
         for (std::size_t i = list.value->size(); i-- > 0;) stack.push_back({w.item(list, i), via});
     }
   }
+  out.capped = !stack.empty();
   return out;
 }
 
@@ -535,13 +528,14 @@ DateFields date_fields(const Schemas& s) {
       ++out.unjudged;
       continue;
     }
-    auto judged = string_like(s.walker(), f.schema, budget);
+    bool capped = false;
+    auto judged = string_like(s.walker(), f.schema, budget, capped);
     if (!judged) {
-      out.unjudged += budget == 0 ? 1 : 0;
+      out.unjudged += budget == 0 || capped ? 1 : 0;
       continue;
     }
     Formats formats = effective_formats(s.walker(), *judged, budget);
-    if (budget == 0) ++out.unjudged;
+    if (budget == 0 || formats.capped) ++out.unjudged;
     else if (!formats.unresolved || !formats.found.empty()) out.list.push_back({&f, strength, std::move(formats)});
   }
   return out;
@@ -668,7 +662,7 @@ Node response_schema(const Walker& w, bool swagger2, const std::string& template
     Node r = w.member(responses, std::to_string(status));
     if (!r.is_object())
       for (auto it = responses.value->begin(); it != responses.value->end(); ++it)
-        if (iequals(it.key(), fmt::format("{}XX", status / 100))) r = w.deref(entry(responses, it));
+        if (iequals(it.key(), fmt::format("{}XX", status / 100))) r = w.deref(w.entry(responses, it));
     if (!r.is_object()) r = w.member(responses, "default");
     if (!r.is_object()) return {};
     if (swagger2) return w.child(r, "schema");
@@ -676,7 +670,7 @@ Node response_schema(const Walker& w, bool swagger2, const std::string& template
     if (!content.is_object()) return {};
     for (const std::string& want : {mt, std::string("application/json")})
       for (auto it = content.value->begin(); it != content.value->end(); ++it)
-        if (media_type_of(it.key()) == want) return w.child(w.deref(entry(content, it)), "schema");
+        if (media_type_of(it.key()) == want) return w.child(w.deref(w.entry(content, it)), "schema");
     return {};
   }
   return {};
@@ -786,7 +780,7 @@ Dt5 dt5_outcomes(const Evidence& ev) {
         if (props.is_object())
           for (auto it = work.value->begin(); it != work.value->end(); ++it)
             if (auto p = property(*props.value, it.key()); p != props.value->end())
-              next.push_back({&it.value(), entry(props, p), work.pointer + "/" + oas::escape_token(it.key())});
+              next.push_back({&it.value(), w.entry(props, p), work.pointer + "/" + oas::escape_token(it.key())});
       } else if (work.value->is_array()) {
         Node items = w.child(work.schema, "items");
         if (items.is_object())

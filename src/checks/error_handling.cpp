@@ -121,12 +121,16 @@ class Members {
     visits_ = 0;
     return of(n);
   }
+  // The document's budget is spent (a hostile document): no schema is judged any more.
+  bool exhausted() const { return total_ >= kMaxTotalVisits; }
 
  private:
   static constexpr std::size_t kMaxVisits = 20000;
+  static constexpr std::size_t kMaxTotalVisits = 1'000'000;
+  std::size_t total_ = 0;
   std::vector<Alternative> of(const Node& n) {
     std::vector<Alternative> alts{Alternative{}};
-    if (!n.is_object() || stack_.size() >= kMaxDepth || ++visits_ > kMaxVisits) return alts;
+    if (!n.is_object() || stack_.size() >= kMaxDepth || ++visits_ > kMaxVisits || ++total_ > kMaxTotalVisits) return alts;
     if (std::find(stack_.begin(), stack_.end(), n.at) != stack_.end()) return alts;
     stack_.push_back(n.at);
     auto ref = n.value->find("$ref");
@@ -232,18 +236,29 @@ struct Eh1 {
   Members members;
   std::map<oas::Place, std::vector<Alternative>> walked;  // by the judged schema's place
   Eh1Findings found;
+  std::size_t unjudged = 0;  // schemas left when the document's budget was spent
 
   // The members of a problem schema (step 4 of probes.md).
   void schema(const Node& raw, const std::string& media, const Eh1Findings::Use& use, Verdict strict) {
     Node target = w.deref(raw);
     if (!target.value) return;  // does not resolve: DO-2's finding
-    // The judged schema is the $ref target, unless the $ref's siblings count too.
-    bool bare_ref = raw.is_object() && raw.value->contains("$ref") && (!siblings || raw.value->size() == 1);
+    // The judged schema is the $ref target, unless the $ref's siblings count
+    // too and declare members (a description beside it does not).
+    bool member_siblings = false;
+    if (raw.is_object())
+      for (const char* k : {"properties", "allOf", "oneOf", "anyOf"}) member_siblings = member_siblings || raw.value->contains(k);
+    bool bare_ref = raw.is_object() && raw.value->contains("$ref") && (!siblings || !member_siblings);
     const Node& judged = bare_ref ? target : raw;
     std::string where = w.where(judged);
     // A shared schema is walked once; a boolean schema (OAS 3.1) declares nothing.
     auto cached = walked.find(judged.at);
-    if (cached == walked.end()) cached = walked.emplace(judged.at, members(raw)).first;
+    if (cached == walked.end()) {
+      if (members.exhausted()) {
+        ++unjudged;
+        return;
+      }
+      cached = walked.emplace(judged.at, members(bare_ref ? target : raw)).first;
+    }
     const auto& alts = cached->second;
     bool none_declared = std::all_of(alts.begin(), alts.end(), [](const Alternative& a) { return a.members.empty(); });
     if (none_declared) {
@@ -336,7 +351,7 @@ CheckResult judge_eh1(const Evidence& ev, const CheckRef& ref) {
     for (auto it = list.value->begin(); it != list.value->end(); ++it) {
       ErrorKey kind = error_key(it.key());
       if (kind == ErrorKey::none) continue;
-      Node r = w.member(list, it.key());
+      Node r = w.deref(w.entry(list, it));
       if (!r.is_object()) continue;  // an unresolved $ref: DO-2's finding
       ++responses;
       operations.insert(label);
@@ -355,6 +370,9 @@ CheckResult judge_eh1(const Evidence& ev, const CheckRef& ref) {
   if (items.size() > 1)
     r.message = fmt::format("{} in {} of {}: {}", plural(items.size(), "finding", "findings"), flagged,
                             plural(responses, "error response", "error responses"), r.message);
+  if (eh.unjudged)
+    r.message += fmt::format("; {} not judged: the document's schemas are too large to follow",
+                             plural(eh.unjudged, "problem schema", "problem schemas"));
   return r;
 }
 

@@ -34,14 +34,14 @@ std::string join_within(const std::vector<std::string>& parts, std::size_t max_b
 }
 
 void Findings::add(report::Verdict verdict, std::string message, std::vector<int> exchanges) {
-  for (const auto& i : items_)
-    if (i.verdict == verdict && i.message == message && i.exchanges == exchanges && i.error.empty()) return;
+  // Kept in sets: a document may give tens of thousands of findings.
+  if (!seen_.insert({static_cast<int>(verdict), message, exchanges}).second) return;
+  if (exchanges.size() == 1) single_exchange_.insert(exchanges.front());
   items_.push_back({verdict, std::move(message), std::move(exchanges), "", ""});
 }
 
 void Findings::add_error(const http::Exchange& e) {
-  for (const auto& i : items_)
-    if (i.exchanges == std::vector<int>{e.id}) return;
+  if (!single_exchange_.insert(e.id).second) return;
   std::string request = fmt::format("{} {}", e.method, url_path(e.url));
   std::string error = e.error.value_or("no response");
   items_.push_back({report::Verdict::error, fmt::format("{}: {}", request, error), {e.id}, request, error});

@@ -1,7 +1,9 @@
 // Gathers per-path findings of one check into its single report entry: the
 // worst verdict, a message led by the worst findings, and the evidence ids.
 #pragma once
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "http/exchange.hpp"
@@ -40,6 +42,8 @@ class Findings {
   };
   std::string id_;
   std::vector<Item> items_;
+  std::set<std::tuple<int, std::string, std::vector<int>>> seen_;  // (verdict, message, exchanges) of add()
+  std::set<int> single_exchange_;  // items with exactly one exchange (add_error keeps one per exchange)
 };
 
 // Joins parts with "; " as long as the result stays within max_bytes, then

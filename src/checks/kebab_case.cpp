@@ -32,7 +32,7 @@ std::string segment_problem(std::string_view s, bool last) {
   if (s.empty()) return "an empty segment";
   if (is_template(s) || is_kebab(s)) return "";
   if (last && s.front() == '_' && is_kebab(s.substr(1))) return "";
-  std::string q = "'" + escape_control(std::string(s.substr(0, 60))) + "'";
+  std::string q = "'" + escape_control(truncate_utf8(std::string(s), 60)) + "'";
   if (s.find_first_of("{}") != std::string_view::npos) return "a template mixed with literal text in " + q;
   bool upper = false, non_ascii = false;
   for (char c : s) {
@@ -41,8 +41,13 @@ std::string segment_problem(std::string_view s, bool last) {
   }
   if (upper) return "uppercase letters in " + q;
   if (non_ascii) return "non-ASCII characters in " + q;
-  if (auto u = s.find('_'); u != std::string_view::npos)
-    return u == 0 ? "'_' begins a segment other than the last in " + q : "'_' inside " + q;
+  if (auto u = s.find('_'); u != std::string_view::npos) {
+    if (u != 0) return "'_' inside " + q;
+    if (!last) return "'_' begins a segment other than the last in " + q;
+    if (s.find('_', 1) != std::string_view::npos) return "'_' inside " + q;
+    s.remove_prefix(1);  // the last segment's '_': judge what follows it
+    if (s.empty()) return "nothing after '_' in " + q;
+  }
   if (s.find('.') != std::string_view::npos) return "a dot (file extension) in " + q;
   if (s.find('%') != std::string_view::npos) return "percent-encoding in " + q;
   for (char c : s)
@@ -65,7 +70,7 @@ CheckResult judge_kc1(const Evidence& ev, const CheckRef& ref) {
     if (key == "/" || key == "/openapi.json" || key == "/openapi.yaml") continue;
     ++judged;
     std::string where = "/paths/" + oas::escape_token(key);
-    std::string shown = escape_control(key.substr(0, 200));
+    std::string shown = escape_control(truncate_utf8(key, 200));
     std::string problem;
     if (key.empty() || key.front() != '/') problem = "does not begin with '/'";
     else {
@@ -86,12 +91,27 @@ CheckResult judge_kc1(const Evidence& ev, const CheckRef& ref) {
   return r;
 }
 
+// The path of a server URL as written: after the scheme and authority (which
+// may hold a {variable} that has no default), before any query or fragment;
+// a relative URL is a path already.
+std::string server_path(const std::string& url) {
+  std::string path = url.substr(0, url.find_first_of("?#"));
+  if (auto scheme = path.find("://"); scheme != std::string::npos) {
+    auto slash = path.find('/', scheme + 3);
+    path = slash == std::string::npos ? "" : path.substr(slash);
+  } else if (path.rfind("//", 0) == 0) {  // network-path reference
+    auto slash = path.find('/', 2);
+    path = slash == std::string::npos ? "" : path.substr(slash);
+  }
+  return path;
+}
+
 // The non-empty segments of a URL's path that are neither kebab-case nor a template.
-void judge_url_segments(Findings& f, const std::string& label, const std::string& url) {
-  std::string path = url_path(url);
+void judge_url_segments(Findings& f, const std::string& label, const std::string& path) {
   for (const auto& s : split(path, '/')) {
     if (s.empty() || is_kebab(s) || is_template(s)) continue;
-    f.add(Verdict::warn, fmt::format("{}: '{}'", escape_control(label), escape_control(s.substr(0, 60))));
+    f.add(Verdict::warn, fmt::format("{}: '{}'", escape_control(truncate_utf8(label, 200)),
+                                     escape_control(truncate_utf8(s, 60))));
   }
 }
 
@@ -102,14 +122,14 @@ CheckResult judge_kc2(const Evidence& ev, const CheckRef& ref) {
   std::size_t urls = 0;
   if (ev.settings.live()) {
     ++urls;
-    judge_url_segments(f, "base URL " + ev.settings.base_url, ev.settings.base_url);
+    judge_url_segments(f, "base URL " + ev.settings.base_url, url_path(ev.settings.base_url));
   }
   if (auto servers = doc->is_object() ? doc->find("servers") : doc->end(); servers != doc->end() && servers->is_array())
     for (const auto& s : *servers) {
       std::string url = oas::expand_server_url(s);
       if (url.empty()) continue;
       ++urls;
-      judge_url_segments(f, url, resolve_url(ev.document.url, url).value_or(url));
+      judge_url_segments(f, url, server_path(url));
     }
   if (urls == 0) return {ref.id, Verdict::pass, "no servers urls to judge", {}};
   return f.result(fmt::format("the path segments of {} are kebab-case", plural(urls, "URL", "URLs")), 10, 1000);

@@ -1,6 +1,7 @@
 // /core/query-keys-camel-case (2.2.0): QK-1 (static).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "checks/check.hpp"
@@ -64,15 +65,18 @@ void parameter_keys(const oas::Walker& w, const oas::Parameter& p, Keys& keys) {
   bool explode = param.contains("explode") && param["explode"].is_boolean() ? param["explode"].get<bool>() : style == "form";
   oas::Node schema = w.member(p.node, "schema");
   oas::Node props = schema.is_object() ? w.child(schema, "properties") : oas::Node{};
-  bool object = schema.is_object() && props.is_object() &&
-                (!schema.value->contains("type") || (*schema.value)["type"] == "object");
+  auto type = schema.is_object() ? schema.value->find("type") : oas::json::const_iterator{};
+  bool typed_object = schema.is_object() &&
+                      (type == schema.value->end() || *type == "object" ||
+                       (type->is_array() && std::find(type->begin(), type->end(), oas::json("object")) != type->end()));
+  bool object = typed_object && props.is_object();
   if (object && style == "form" && explode) {
-    for (auto it = props.value->begin(); it != props.value->end(); ++it) keys.add(it.key(), w.child(props, it.key()));
+    for (auto it = props.value->begin(); it != props.value->end(); ++it) keys.add(it.key(), w.entry(props, it));
     return;
   }
   keys.add(p.name, w.child(p.node, "name"));
   if (object && style == "deepObject")
-    for (auto it = props.value->begin(); it != props.value->end(); ++it) keys.add(it.key(), w.child(props, it.key()));
+    for (auto it = props.value->begin(); it != props.value->end(); ++it) keys.add(it.key(), w.entry(props, it));
 }
 
 CheckResult judge_qk1(const Evidence& ev, const CheckRef& ref) {
@@ -89,8 +93,10 @@ CheckResult judge_qk1(const Evidence& ev, const CheckRef& ref) {
   oas::Node schemes = w.member(w.member(w.root(), "components"), "securitySchemes");
   if (schemes.is_object())
     for (auto it = schemes.value->begin(); it != schemes.value->end(); ++it) {
-      oas::Node s = w.member(schemes, it.key());
-      if (!s.is_object() || s.value->value("type", "") != "apiKey" || s.value->value("in", "") != "query") continue;
+      oas::Node s = w.deref(w.entry(schemes, it));
+      const std::string* type = oas::string_member(s.value, "type");
+      const std::string* in = oas::string_member(s.value, "in");
+      if (!type || *type != "apiKey" || !in || *in != "query") continue;
       oas::Node name = w.child(s, "name");
       if (name.value && name.value->is_string()) keys.add(name.value->get<std::string>(), name);
     }
@@ -99,7 +105,7 @@ CheckResult judge_qk1(const Evidence& ev, const CheckRef& ref) {
   for (const auto& k : keys.all()) {
     std::string problem = key_problem(k.name);
     if (problem.empty()) continue;
-    std::string finding = fmt::format("'{}': {} ({}{})", escape_control(k.name.substr(0, 80)), problem, w.where(k.at),
+    std::string finding = fmt::format("'{}': {} ({}{})", escape_control(truncate_utf8(k.name, 80)), problem, w.where(k.at),
                                       k.uses > 1 ? fmt::format(", used {} times", k.uses) : "");
     out.details.push_back(finding);
     f.add(Verdict::fail, std::move(finding));

@@ -1,5 +1,7 @@
 #include "oas/walk.hpp"
 
+#include <map>
+
 #include "oas/paths.hpp"
 #include "oas/pointer.hpp"
 #include "util/strings.hpp"
@@ -20,6 +22,15 @@ Node Walker::child(const Node& n, const std::string& key) const {
   out.via_at = n.via_at;
   if (n.value && n.value->is_object())
     if (auto it = n.value->find(key); it != n.value->end()) out.value = &*it;
+  return out;
+}
+
+Node Walker::entry(const Node& n, json::const_iterator it) const {
+  Node out;
+  out.value = &it.value();
+  out.at = {n.at.doc, n.at.pointer + "/" + escape_token(it.key())};
+  out.via = n.via;
+  out.via_at = n.via_at;
   return out;
 }
 
@@ -79,7 +90,7 @@ std::vector<Operation> operations(const Walker& w) {
   Node paths = w.member(w.root(), "paths");
   if (!paths.is_object()) return out;
   for (auto it = paths.value->begin(); it != paths.value->end(); ++it) {
-    Node item = w.member(paths, it.key());
+    Node item = w.deref(w.entry(paths, it));
     if (!item.is_object()) continue;
     for (const auto& key : operation_keys()) {
       Node op = w.member(item, key);
@@ -88,7 +99,7 @@ std::vector<Operation> operations(const Walker& w) {
     Node extra = w.member(item, "additionalOperations");
     if (extra.is_object())
       for (auto e = extra.value->begin(); e != extra.value->end(); ++e) {
-        Node op = w.member(extra, e.key());
+        Node op = w.deref(w.entry(extra, e));
         if (op.is_object()) out.push_back({it.key(), e.key(), item, op});
       }
   }
@@ -97,6 +108,7 @@ std::vector<Operation> operations(const Walker& w) {
 
 std::vector<Parameter> effective_parameters(const Walker& w, const Operation& op) {
   std::vector<Parameter> out;
+  std::map<std::pair<std::string, std::string>, std::size_t> index;  // (name, in) -> position in out
   auto gather = [&](const Node& owner) {
     Node list = w.child(owner, "parameters");
     if (!list.value || !list.value->is_array()) return;
@@ -107,13 +119,9 @@ std::vector<Parameter> effective_parameters(const Walker& w, const Operation& op
       auto in = p.value->find("in");
       Parameter param{p, name != p.value->end() && name->is_string() ? name->get<std::string>() : "",
                       in != p.value->end() && in->is_string() ? in->get<std::string>() : ""};
-      bool replaced = false;
-      for (auto& have : out)
-        if (have.name == param.name && have.in == param.in) {
-          have = param;
-          replaced = true;
-        }
-      if (!replaced) out.push_back(std::move(param));
+      auto [slot, fresh] = index.try_emplace({param.name, param.in}, out.size());
+      if (fresh) out.push_back(std::move(param));
+      else out[slot->second] = std::move(param);
     }
   };
   gather(op.path_item);
@@ -121,8 +129,15 @@ std::vector<Parameter> effective_parameters(const Walker& w, const Operation& op
   return out;
 }
 
+const std::string* string_member(const json* object, const char* key) {
+  if (!object || !object->is_object()) return nullptr;
+  auto it = object->find(key);
+  return it != object->end() && it->is_string() ? &it->get_ref<const std::string&>() : nullptr;
+}
+
 std::string expand_server_url(const json& server) {
-  std::string url = server.is_object() ? server.value("url", "") : "";
+  const std::string* written = string_member(&server, "url");
+  std::string url = written ? *written : "";
   if (auto vars = server.find("variables"); vars != server.end() && vars->is_object())
     for (auto v = vars->begin(); v != vars->end(); ++v)
       if (v.value().is_object() && v.value().contains("default") && v.value()["default"].is_string())

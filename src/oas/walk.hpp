@@ -36,6 +36,9 @@ class Walker {
   // The member key of an object node, or the element i of an array node (no $ref followed).
   Node child(const Node& n, const std::string& key) const;
   Node item(const Node& n, std::size_t i) const;
+  // child() for a member reached by iterating n's object: no lookup (an
+  // ordered_json object searches its keys one by one).
+  Node entry(const Node& n, json::const_iterator it) const;
   // Follows n while it is a {"$ref": ...} object; the first $ref is kept in via.
   // value is nullptr when the chain does not resolve or loops (DO-2 reports it).
   Node deref(const Node& n) const;
@@ -73,6 +76,9 @@ struct Parameter {
 // The path item's parameters and the operation's, after $ref; an operation
 // parameter replaces a path-level one with the same name and in.
 std::vector<Parameter> effective_parameters(const Walker& w, const Operation& op);
+
+// object[key] when object is an object and that member a string, else nullptr.
+const std::string* string_member(const json* object, const char* key);
 
 // A servers[] entry's url with its variables replaced by their defaults ("{scheme}://host/v1").
 std::string expand_server_url(const json& server);

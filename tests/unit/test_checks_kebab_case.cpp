@@ -77,3 +77,23 @@ TEST_CASE("KC-2: server URL and base URL segments warn when not kebab-case; vari
   lint.document(none, "file:///tmp/openapi.json");
   expect(lint.judge("KC-2"), Verdict::pass, {"no servers urls"});
 }
+
+TEST_CASE("KC-1: the last segment's '_' is judged by what follows it") {
+  expect(kc1({"/x/_"}), Verdict::fail, {"nothing after '_'"});
+  expect(kc1({"/x/_Zoek"}), Verdict::fail, {"uppercase letters in '_Zoek'"});
+  expect(kc1({"/x/_zo_ek"}), Verdict::fail, {"'_' inside"});
+  // A long non-ASCII segment is cut between characters, never inside one.
+  std::string long_key = "/" + std::string(70, 'a');
+  for (int i = 0; i < 10; ++i) long_key += "\xc3\xa8";
+  auto r = kc1({long_key.c_str()});
+  CHECK(r.message.find("\xc3'") == std::string::npos);
+}
+
+TEST_CASE("KC-2: the path of a server URL as written: no query, a templated host, relative URLs; a non-string url") {
+  FakeRun run("", "2.2.0");
+  oas::json doc = openapi_doc();
+  doc["servers"] = {{{"url", "https://{tenant}.example.nl/v1"}}, {{"url", "https://api.example.nl/v1?Foo=Bar"}},
+                    {{"url", "v1"}}, {{"url", 5}}};
+  run.document(doc, "file:///tmp/My_Dir/openapi.json");
+  expect(run.judge("KC-2"), Verdict::pass, {"3 URLs"});
+}

@@ -78,3 +78,15 @@ TEST_CASE("QK-1: callbacks, webhooks and unused components are not judged; no pa
   none.erase("paths");
   expect(qk1(none), Verdict::skip, {"see DO-3"});
 }
+
+TEST_CASE("QK-1: a security scheme with a type or in that is not a string is no apiKey; OAS 3.1 object types") {
+  oas::json schema = oas::json::parse(R"({"type": ["object", "null"], "properties": {"page_size": {"type": "integer"}}})");
+  oas::json params = oas::json::array({q("f", {{"schema", schema}})});
+  oas::json doc = openapi_doc({{"/a", {{"get", {{"parameters", params}}}}}});
+  doc["components"] = {{"securitySchemes", {{"k", {{"type", 5}, {"in", "query"}, {"name", "X_Y"}}},
+                                            {"l", {{"type", "apiKey"}, {"in", oas::json::array()}, {"name", "Z_Z"}}}}}};
+  auto r = qk1(doc);
+  expect(r, Verdict::fail, {"'page_size'"});
+  CHECK(r.message.find("X_Y") == std::string::npos);
+  CHECK(r.message.find("Z_Z") == std::string::npos);
+}
