@@ -309,6 +309,7 @@ CheckResult judge_dt1(const Evidence& ev, const CheckRef& ref) {
   CheckResult out = f.result(
       fmt::format("{}, all date, date-time or time-local", plural(uses.size(), "date/time format", "date/time formats")), kShown);
   if (out.verdict != Verdict::pass) out.details = std::move(details);
+  and_more(out);
   return out;
 }
 
@@ -350,6 +351,7 @@ CheckResult judge_dt2(const Evidence& ev, const CheckRef& ref) {
       fmt::format("{} with type string", plural(judged, "date, date-time or time-local format", "date, date-time and time-local formats")),
       kShown);
   if (out.verdict != Verdict::pass) out.details = std::move(details);
+  and_more(out);
   return out;
 }
 
@@ -578,6 +580,7 @@ CheckResult grouped_result(const std::string& id, const std::vector<Group>& grou
                          : fmt::format("{} → {}: {}", join(g.labels, ", ", kShown), g.target, g.what));
   CheckResult out = f.result(pass_message, kShown);
   if (out.verdict != Verdict::pass) out.details = std::move(details);
+  and_more(out);
   return out;
 }
 
@@ -825,6 +828,7 @@ CheckResult judge_dt5(const Evidence& ev, const CheckRef& ref) {
   if (!unjudged.empty()) pass += "; not judged: " + join(unjudged, ", ");
   CheckResult out = f.result(pass, kShown);
   if (out.verdict != Verdict::pass) out.details = std::move(details);
+  and_more(out);
   return out;
 }
 

@@ -27,16 +27,6 @@ constexpr std::size_t kShown = 10;
 using http::is_problem;
 using http::media_type;
 
-// Findings' message for more than `shown` findings ends in "; … (+N more)";
-// probes.md words the tail "and N more".
-void reword_tail(CheckResult& r) {
-  static const std::string head = "; … (+";
-  auto at = r.message.rfind(head);
-  if (at == std::string::npos || !r.message.ends_with(" more)")) return;
-  std::string n = r.message.substr(at + head.size(), r.message.size() - at - head.size() - 6);
-  if (n.empty() || !std::all_of(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; })) return;
-  r.message = r.message.substr(0, at) + "; and " + n + " more";
-}
 
 // One message from the findings: the first kShown, worst first, "and N more";
 // every finding (worst first) in details.
@@ -45,7 +35,7 @@ CheckResult listed(const std::string& id, const std::vector<std::pair<Verdict, s
   Findings f(id);
   for (const auto& [v, m] : items) f.add(v, m);
   CheckResult r = f.result(pass_message, kShown, std::numeric_limits<std::size_t>::max());
-  reword_tail(r);
+  and_more(r);
   if (r.verdict != Verdict::pass && items.size() > kShown) {
     std::vector<std::pair<Verdict, std::string>> sorted = items;
     std::stable_sort(sorted.begin(), sorted.end(),
@@ -438,7 +428,7 @@ CheckResult judge_eh2(const Evidence& ev, const CheckRef& ref) {
   if (!apart.empty()) counts += ", " + apart;
   CheckResult r = f.result(counts + ": all problem details", kShown, std::numeric_limits<std::size_t>::max());
   if (r.verdict != Verdict::pass) {
-    reword_tail(r);
+    and_more(r);
     r.message = counts + ": " + r.message;
     if (items.size() > kShown)
       for (const auto& [v, m] : items) r.details.push_back(fmt::format("{}: {}", report::to_string(v), m));

@@ -33,6 +33,15 @@ std::string join_within(const std::vector<std::string>& parts, std::size_t max_b
   return out;
 }
 
+void and_more(report::CheckResult& r) {
+  static const std::string head = "; … (+";
+  auto at = r.message.rfind(head);
+  if (at == std::string::npos || !r.message.ends_with(" more)")) return;
+  std::string n = r.message.substr(at + head.size(), r.message.size() - at - head.size() - 6);
+  if (n.empty() || !std::all_of(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; })) return;
+  r.message = r.message.substr(0, at) + "; and " + n + " more";
+}
+
 void Findings::add(report::Verdict verdict, std::string message, std::vector<int> exchanges) {
   // Kept in sets: a document may give tens of thousands of findings.
   if (!seen_.insert({static_cast<int>(verdict), message, exchanges}).second) return;

@@ -46,6 +46,10 @@ class Findings {
   std::set<int> single_exchange_;  // items with exactly one exchange (add_error keeps one per exchange)
 };
 
+// The 2.2.0 checks word a cut list as probes.md does: "; … (+N more)" at the
+// end of r's message becomes "; and N more".
+void and_more(report::CheckResult& r);
+
 // Joins parts with "; " as long as the result stays within max_bytes, then
 // "; … (+N more)" for the rest (N counts the parts left out plus `more`).
 std::string join_within(const std::vector<std::string>& parts, std::size_t max_bytes, std::size_t more = 0);

@@ -88,6 +88,7 @@ CheckResult judge_kc1(const Evidence& ev, const CheckRef& ref) {
                                   : "no path to judge (only '/' and the openapi.json/yaml locations)",
                            10, 1000);
   r.details = std::move(out.details);
+  and_more(r);
   return r;
 }
 
@@ -132,7 +133,9 @@ CheckResult judge_kc2(const Evidence& ev, const CheckRef& ref) {
       judge_url_segments(f, url, server_path(url));
     }
   if (urls == 0) return {ref.id, Verdict::pass, "no servers urls to judge", {}};
-  return f.result(fmt::format("the path segments of {} are kebab-case", plural(urls, "URL", "URLs")), 10, 1000);
+  CheckResult r = f.result(fmt::format("the path segments of {} are kebab-case", plural(urls, "URL", "URLs")), 10, 1000);
+  and_more(r);
+  return r;
 }
 
 }  // namespace

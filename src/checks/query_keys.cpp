@@ -113,6 +113,7 @@ CheckResult judge_qk1(const Evidence& ev, const CheckRef& ref) {
   if (keys.all().empty()) return {ref.id, Verdict::pass, "no query keys documented", {}};
   CheckResult r = f.result(fmt::format("{} camelCase", plural(keys.all().size(), "query key is", "query keys are")), 10, 1000);
   r.details = std::move(out.details);
+  and_more(r);
   return r;
 }
 
