@@ -45,12 +45,6 @@ CheckResult listed(const std::string& id, const std::vector<std::pair<Verdict, s
   return r;
 }
 
-// "no paths in the document (see DO-3)", as NT-1 says it.
-bool has_paths(const oas::json& doc) {
-  if (!doc.is_object()) return false;
-  auto it = doc.find("paths");
-  return it != doc.end() && it->is_object();
-}
 
 // ---------------------------------------------------------------------------
 // EH-1
@@ -327,9 +321,8 @@ struct Eh1 {
 };
 
 CheckResult judge_eh1(const Evidence& ev, const CheckRef& ref) {
+  if (auto stop = ev.without_paths(ref.id)) return *stop;
   const oas::json* doc = ev.doc();
-  if (!doc) return ev.prerequisite(ref.id);
-  if (!has_paths(*doc)) return {ref.id, Verdict::skip, "no paths in the document (see DO-3)", {}};
   Walker w(*ev.document.docs);
   Eh1 eh(w, oas::is_swagger2(*doc), ref_siblings_count(*doc));
   std::size_t responses = 0, flagged = 0;  // judged, and with a finding
@@ -441,9 +434,8 @@ CheckResult judge_eh2(const Evidence& ev, const CheckRef& ref) {
 // EI-1
 
 CheckResult judge_ei1(const Evidence& ev, const CheckRef& ref) {
+  if (auto stop = ev.without_paths(ref.id)) return *stop;
   const oas::json* doc = ev.doc();
-  if (!doc) return ev.prerequisite(ref.id);
-  if (!has_paths(*doc)) return {ref.id, Verdict::skip, "no paths in the document (see DO-3)", {}};
   Walker w(*ev.document.docs);
   bool swagger2 = oas::is_swagger2(*doc);
   std::size_t taking = 0;

@@ -13,11 +13,7 @@ namespace adrprobe::checks {
 namespace {
 
 CheckResult judge_hm0(const Evidence& ev, const CheckRef& ref) {
-  const oas::json* doc = ev.doc();
-  if (!doc) return ev.prerequisite(ref.id);
-  auto paths = doc->is_object() ? doc->find("paths") : doc->end();
-  if (!doc->is_object() || paths == doc->end() || !paths->is_object())
-    return {ref.id, Verdict::skip, "no paths in the document (see DO-3)", {}};  // as NT-1
+  if (auto stop = ev.without_paths(ref.id)) return *stop;
   Findings f(ref.id);
   for (const auto& p : ev.paths)
     for (const auto& m : p.methods)

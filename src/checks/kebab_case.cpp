@@ -57,11 +57,8 @@ std::string segment_problem(std::string_view s, bool last) {
 }
 
 CheckResult judge_kc1(const Evidence& ev, const CheckRef& ref) {
-  const oas::json* doc = ev.doc();
-  if (!doc) return ev.prerequisite(ref.id);
-  auto paths = doc->is_object() ? doc->find("paths") : doc->end();
-  if (!doc->is_object() || paths == doc->end() || !paths->is_object())
-    return {ref.id, Verdict::skip, "no paths in the document (see DO-3)", {}};
+  if (auto stop = ev.without_paths(ref.id)) return *stop;
+  const oas::json* paths = ev.doc_paths();
   Findings f(ref.id);
   CheckResult out;
   std::size_t judged = 0;

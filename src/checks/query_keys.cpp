@@ -80,11 +80,7 @@ void parameter_keys(const oas::Walker& w, const oas::Parameter& p, Keys& keys) {
 }
 
 CheckResult judge_qk1(const Evidence& ev, const CheckRef& ref) {
-  const oas::json* doc = ev.doc();
-  if (!doc) return ev.prerequisite(ref.id);
-  auto paths = doc->is_object() ? doc->find("paths") : doc->end();
-  if (!doc->is_object() || paths == doc->end() || !paths->is_object())
-    return {ref.id, Verdict::skip, "no paths in the document (see DO-3)", {}};
+  if (auto stop = ev.without_paths(ref.id)) return *stop;
   oas::Walker w(*ev.document.docs);
   Keys keys;
   for (const auto& op : oas::operations(w))

@@ -10,11 +10,8 @@ namespace adrprobe::checks {
 namespace {
 
 CheckResult judge_nt1(const Evidence& ev, const CheckRef& ref) {
-  const oas::json* doc = ev.doc();
-  if (!doc) return ev.prerequisite(ref.id);
-  auto paths = doc->is_object() ? doc->find("paths") : doc->end();
-  if (!doc->is_object() || paths == doc->end() || !paths->is_object())
-    return {ref.id, Verdict::skip, "no paths in the document (see DO-3)", {}};
+  if (auto stop = ev.without_paths(ref.id)) return *stop;
+  const oas::json* paths = ev.doc_paths();
   std::vector<std::string> bad;
   for (auto it = paths->begin(); it != paths->end(); ++it)
     if (it.key() != "/" && !it.key().empty() && it.key().back() == '/') bad.push_back(it.key());

@@ -29,6 +29,19 @@ CheckResult Evidence::prerequisite(const std::string& id) const {
                      "prerequisite not met: " + document.missing_reason, {}};
 }
 
+const oas::json* Evidence::doc_paths() const {
+  const oas::json* d = doc();
+  if (!d || !d->is_object()) return nullptr;
+  auto it = d->find("paths");
+  return it != d->end() && it->is_object() ? &*it : nullptr;
+}
+
+std::optional<report::CheckResult> Evidence::without_paths(const std::string& id) const {
+  if (!doc()) return prerequisite(id);
+  if (!doc_paths()) return report::CheckResult{id, report::Verdict::skip, "no paths in the document (see DO-3)", {}};
+  return std::nullopt;
+}
+
 std::string Evidence::describe(int exchange_id) const {
   const auto& e = ex(exchange_id);
   std::string what = fmt::format("{} {}", e.method, url_path(e.url));

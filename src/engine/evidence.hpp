@@ -92,6 +92,11 @@ struct Evidence {
   // Wording shared by checks.
   // The result for a check that needs the document when there is none.
   report::CheckResult prerequisite(const std::string& id) const;
+  // {oas}.paths when the document has it as an object, else nullptr.
+  const oas::json* doc_paths() const;
+  // For a check that reads {oas}.paths: the prerequisite without a document,
+  // skip ("no paths in the document (see DO-3)") without paths, else nullopt.
+  std::optional<report::CheckResult> without_paths(const std::string& id) const;
   // "GET /v1/gebouwen/ → 301" (or the transport error) for messages.
   std::string describe(int exchange_id) const;
   // error with the transport problem, when the exchange has one.

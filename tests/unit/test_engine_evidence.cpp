@@ -95,3 +95,26 @@ TEST_CASE("evidence: the published document is what PO-3 compares with") {
   CHECK(engine::info_version(openapi_doc()) != nullptr);
   CHECK(engine::info_version(oas::json{{"info", {{"version", 1}}}}) == nullptr);
 }
+
+TEST_CASE("without_paths: the prerequisite without a document, skip without paths, nothing with them") {
+  adrprobe::testing::FakeRun none;
+  none.unpublished(404);
+  auto r = none.ev.without_paths("KC-1");
+  REQUIRE(r);
+  CHECK(r->verdict == adrprobe::report::Verdict::fail);
+  CHECK(r->message.rfind("prerequisite not met", 0) == 0);
+  adrprobe::testing::FakeRun no_paths;
+  adrprobe::oas::json doc = adrprobe::testing::openapi_doc();
+  doc["paths"] = adrprobe::oas::json::array();
+  no_paths.document(doc);
+  r = no_paths.ev.without_paths("KC-1");
+  REQUIRE(r);
+  CHECK(r->verdict == adrprobe::report::Verdict::skip);
+  CHECK(r->message == "no paths in the document (see DO-3)");
+  CHECK(no_paths.ev.doc_paths() == nullptr);
+  adrprobe::testing::FakeRun ok;
+  ok.document(adrprobe::testing::openapi_doc({{"/a", {{"get", adrprobe::oas::json::object()}}}}));
+  CHECK_FALSE(ok.ev.without_paths("KC-1"));
+  REQUIRE(ok.ev.doc_paths());
+  CHECK(ok.ev.doc_paths()->contains("/a"));
+}
