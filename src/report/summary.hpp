@@ -1,0 +1,38 @@
+// The summary of a batch (CLI.md, summary.json): one row per target, read by
+// summary.json, summary.html and summary.prom. `adrprobe summary DIR...` merges
+// the summaries of several shards into one.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/model.hpp"
+
+namespace adrprobe::report {
+
+// What changed against a baseline: rule ids (of the target's edition).
+struct Changes {
+  std::vector<std::string> new_fail, fixed, regressed;
+};
+
+struct SummaryTarget {
+  std::string name;
+  std::string base_url;  // passwords masked
+  std::string edition;
+  std::string report;    // the JSON report's file name, relative to the summary
+  Score score;
+  std::vector<std::string> failing;    // rules with verdict fail
+  std::vector<std::string> erroring;   // rules with verdict error
+  std::optional<Changes> change;       // null without a baseline
+  std::optional<int> cert_days_left;   // the certificate of an https target
+  std::string note;                    // the report's first leading note (e.g. "could not reach ...")
+  int exit_status = 0;                 // CLI.md's status of this target alone
+};
+
+struct Summary {
+  std::string tool_version;
+  std::string generated_at;  // RFC 3339, UTC
+  std::vector<SummaryTarget> targets;
+};
+
+}  // namespace adrprobe::report
