@@ -35,4 +35,13 @@ struct Summary {
   std::vector<SummaryTarget> targets;
 };
 
+// summary.json (CLI.md, "adrprobe-summary/1") and back (adrprobe summary DIR...);
+// parse throws std::runtime_error on a file that is not one.
+std::string render_summary_json(const Summary& summary);
+Summary parse_summary_json(const std::string& text);
+// summary.html: one self-contained page, a row per target, linking each report.
+std::string render_summary_html(const Summary& summary);
+// summary.prom: the per-target gauges of the OpenMetrics format.
+std::string render_summary_openmetrics(const Summary& summary);
+
 }  // namespace adrprobe::report
