@@ -194,6 +194,21 @@ Catalogue Catalogue::load(const std::vector<std::pair<std::string, std::string>>
       cat.ncsc_[n.version] = std::move(n);
       continue;
     }
+    if (auto b = doc["baseline"]) {
+      static const std::vector<std::string> changes{"new-fail", "regressed", "fixed"};
+      static const std::vector<std::string> verdicts{"pass", "warn", "fail", "error", "skip", "manual", "absent"};
+      for (const auto& line : b) {
+        ChangeRule c{text(line, "change", true, name), list(line, "now"), list(line, "before")};
+        if (std::find(changes.begin(), changes.end(), c.change) == changes.end())
+          throw std::runtime_error(fmt::format("{}: unknown change '{}'", name, c.change));
+        for (const auto* vs : {&c.now, &c.before})
+          for (const auto& v : *vs)
+            if (std::find(verdicts.begin(), verdicts.end(), v) == verdicts.end())
+              throw std::runtime_error(fmt::format("{}: unknown verdict '{}' in change {}", name, v, c.change));
+        cat.baseline_.push_back(std::move(c));
+      }
+      continue;
+    }
     if (!doc["edition"]) continue;  // other tables
     std::string edition = text(doc, "edition", true, name);
     if (raw.count(edition)) throw std::runtime_error(fmt::format("{}: edition {} is defined twice", name, edition));

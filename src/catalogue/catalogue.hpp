@@ -63,6 +63,14 @@ struct NcscTable {
   std::string verdict_of(const std::string& level) const;  // "pass" | "warn" | "fail"
 };
 
+// One line of probes/baseline.yaml: a rule whose verdict is one of `now`
+// and whose verdict in the earlier report was one of `before` ("absent": the
+// earlier report does not have the rule) is marked `change`.
+struct ChangeRule {
+  std::string change;  // new-fail | regressed | fixed
+  std::vector<std::string> now, before;
+};
+
 class Catalogue {
  public:
   // The catalogue compiled into the binary (parsed once).
@@ -83,9 +91,12 @@ class Catalogue {
   // The NCSC TLS table of that version, or the newest when version is empty
   // (nullptr when there is none).
   const NcscTable* ncsc(const std::string& version = "") const;
+  // How a verdict compares with a baseline's (probes/baseline.yaml), first match wins.
+  const std::vector<ChangeRule>& baseline() const { return baseline_; }
 
  private:
   std::map<std::string, NcscTable> ncsc_;  // by version
+  std::vector<ChangeRule> baseline_;
   std::vector<Edition> editions_;
 };
 

@@ -2,6 +2,7 @@
 
 #include "cli/about.hpp"
 #include "cli/progress.hpp"
+#include "report/baseline.hpp"
 
 #include <fmt/format.h>
 
@@ -13,6 +14,7 @@ namespace adrprobe::cli {
 
 int write_report(report::Report& rep, const Output& output, const report::Redactor& redactor) {
   redactor.apply(rep);
+  if (output.baseline) report::apply_baseline(rep, *output.baseline, catalogue::Catalogue::builtin().baseline());
   int status = report::exit_status(rep, output.fail_on);
   auto to_stdout = [](const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); };
   for (const auto& [format, path] : output.files) {

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "report/json.hpp"
 #include "tls/client_cert.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
@@ -89,6 +90,9 @@ void add_output_options(CLI::App* cmd, OutputArgs& out) {
       ->check(choice("{" + join(available_formats(), ",") + "}=PATH", [](const std::string& v) { format_or_throw(parse_assignment(v, "-o").first); }));
   cmd->add_option("--fail-on", out.fail_on, "Which verdicts make the exit status 1: fail (default), warn, never")
       ->check(choice("{fail,warn,never}", [](const std::string& v) { parse_fail_on(v); }));
+  cmd->add_option("--baseline", out.baseline,
+                  "An earlier JSON report (-o json=...) of this API: mark each rule new-fail, regressed, fixed or "
+                  "unchanged against it, in every format");
   cmd->add_flag("--no-color", out.no_color, "No colour, even on a terminal");
   cmd->add_flag("-q,--quiet", out.quiet, "Only the target, the rules that do not pass, and the score");
   cmd->add_flag("-v,--verbose", out.verbose,
@@ -125,7 +129,6 @@ void add_probe_options(CLI::App* cmd, ProbeArgs& a) {
   cmd->add_option("--cert", a.cert_file, "Client certificate (PEM) for APIs that require mutual TLS; with --key");
   cmd->add_option("--key", a.key_file, "Private key (PEM, unencrypted) of --cert; never shown in any output");
   cmd->add_flag("--allow-unsafe", a.allow_unsafe, "Also send POST/PUT/PATCH/DELETE probes (never by default)");
-  cmd->add_option("--baseline", a.baseline, "Earlier JSON report to compare with (not available in this version)");
 }
 
 const catalogue::Edition& edition_or_throw(const std::string& name) {
@@ -184,6 +187,24 @@ bool color_wanted(const OutputArgs& out) {
 
 }  // namespace
 
+report::Report read_baseline(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(fmt::format("{} {}: cannot read the file", what, path));
+  // A report is a few MiB at most; a baseline far bigger is not one.
+  constexpr std::size_t limit = 256u << 20;
+  std::string text;
+  char buf[65536];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > limit) throw UsageError(fmt::format("{} {}: larger than 256 MiB, not a report", what, path));
+  }
+  try {
+    return report::parse_json_report(text);
+  } catch (const std::exception& e) {
+    throw UsageError(fmt::format("{} {}: {}", what, path, escape_control(e.what())));
+  }
+}
+
 Output to_output(const OutputArgs& args) {
   Output out;
   out.edition = &edition_or_throw(args.edition);
@@ -207,6 +228,7 @@ Output to_output(const OutputArgs& args) {
   out.format = stdout_taken ? nullptr : &format_or_throw(args.format.empty() ? "text" : args.format);
   if (out.format && !out.format->to_stdout)
     throw UsageError(fmt::format("format '{}' is written to a file only: -o {}=PATH", out.format->name, out.format->name));
+  if (!args.baseline.empty()) out.baseline = read_baseline(args.baseline, "--baseline");
   out.quiet = args.quiet;
   out.verbose = args.verbose;
   int verbosity = args.quiet ? -1 : (args.verbose ? 1 : 0);
@@ -268,7 +290,6 @@ engine::Settings to_settings(const ProbeArgs& a, const std::string& base_url) {
   }
   // Both or neither, readable, and the key belongs to the certificate.
   if (auto why = tls::check_client_certificate(a.cert_file, a.key_file); !why.empty()) throw UsageError(why);
-  if (!a.baseline.empty()) throw UsageError("--baseline is not available in this version of adrprobe");
   s.client.timeout_s = a.timeout;
   s.client.concurrency = a.concurrency;
   s.client.rate = a.rate;

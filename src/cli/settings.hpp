@@ -31,6 +31,7 @@ struct OutputArgs {
   bool no_color = false;
   bool quiet = false;
   bool verbose = false;
+  std::string baseline;  // --baseline OLD.json
 };
 
 // Options of the requests a run sends (check; lint takes the few that apply).
@@ -50,7 +51,6 @@ struct ProbeArgs {
   bool allow_unsafe = false;
   std::string ref_hosts = "public";  // --ref-hosts public|any
   std::string user_agent;            // --user-agent; empty: adrprobe/<version>
-  std::string baseline;
 };
 
 void add_output_options(CLI::App* cmd, OutputArgs& out);
@@ -69,8 +69,12 @@ struct Output {
   report::RenderOptions terminal;  // for stdout
   report::RenderOptions file;      // for files (never colour)
   bool quiet = false, verbose = false;
+  std::optional<report::Report> baseline;  // --baseline, read and checked
 };
 Output to_output(const OutputArgs& args);
+// An earlier JSON report (--baseline, batch --baseline-dir, diff): UsageError
+// naming `what` and the path when it cannot be read or is no report.
+report::Report read_baseline(const std::string& path, const std::string& what);
 // The edition --edition names: an edition, an alias of one, or "latest".
 const catalogue::Edition& edition_or_throw(const std::string& name);
 

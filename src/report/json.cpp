@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/formats.hpp"
+#include "report/json.hpp"
 
 namespace adrprobe::report {
 
@@ -157,6 +158,89 @@ std::string render_json(const Report& r, const RenderOptions&) {
     }
   }
   return escaped + "\n";
+}
+
+namespace {
+// Reads a member of the expected type; a missing one is `fallback`, a wrong one an error.
+template <typename T>
+T member(const nlohmann::json& j, const char* key, T fallback, const std::string& where) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return fallback;
+  try {
+    return it->get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw std::runtime_error(fmt::format("{}.{} has the wrong type", where, key));
+  }
+}
+}  // namespace
+
+Report parse_json_report(const std::string& text) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(fmt::format("not JSON ({})", e.what()));
+  }
+  if (!j.is_object() || member<std::string>(j, "schema", "", "report") != "adrprobe-report/1")
+    throw std::runtime_error("not an adrprobe report (no \"schema\": \"adrprobe-report/1\")");
+  Report r;
+  auto object = [](const nlohmann::json& parent, const char* key) {
+    auto it = parent.find(key);
+    return it != parent.end() && it->is_object() ? *it : nlohmann::json::object();
+  };
+  r.tool_version = member<std::string>(object(j, "tool"), "version", "", "tool");
+  auto target = object(j, "target");
+  r.base_url = member<std::string>(target, "base_url", "", "target");
+  if (auto url = member<std::string>(target, "openapi_url", "", "target"); !url.empty()) r.openapi_url = url;
+  if (auto name = member<std::string>(target, "name", "", "target"); !name.empty()) r.name = name;
+  r.edition = member<std::string>(j, "edition", "", "report");
+  r.generated_at = member<std::string>(j, "generated_at", "", "report");
+  r.duration_ms = member<long long>(j, "duration_ms", 0, "report");
+  auto score = object(j, "score");
+  r.score.pass = member<int>(score, "pass", 0, "score");
+  r.score.warn = member<int>(score, "warn", 0, "score");
+  r.score.fail = member<int>(score, "fail", 0, "score");
+  r.score.error = member<int>(score, "error", 0, "score");
+  r.score.applicable = member<int>(score, "applicable", 0, "score");
+  if (score.contains("percent") && score["percent"].is_number()) r.score.percent = score["percent"].get<double>();
+  auto rules = j.find("rules");
+  if (rules == j.end() || !rules->is_array()) throw std::runtime_error("not an adrprobe report (no \"rules\" list)");
+  for (const auto& jr : *rules) {
+    if (!jr.is_object()) throw std::runtime_error("rules[] holds something that is not a rule");
+    RuleResult rule;
+    rule.id = member<std::string>(jr, "id", "", "rule");
+    if (rule.id.empty()) throw std::runtime_error("a rule without an id");
+    std::string where = "rule " + rule.id;
+    rule.aliases = member<std::vector<std::string>>(jr, "aliases", {}, where);
+    rule.title = member<std::string>(jr, "title", "", where);
+    rule.kind = member<std::string>(jr, "kind", "", where);
+    rule.level = member<std::string>(jr, "level", "", where);
+    rule.url = member<std::string>(jr, "url", "", where);
+    auto verdict = verdict_from_string(member<std::string>(jr, "verdict", "", where));
+    if (!verdict) throw std::runtime_error(where + " has no valid verdict");
+    rule.verdict = *verdict;
+    rule.summary = member<std::string>(jr, "summary", "", where);
+    if (auto change = member<std::string>(jr, "change", "", where); !change.empty()) rule.change = change;
+    rule.hints = member<std::vector<std::string>>(jr, "hints", {}, where);
+    rule.review = member<std::string>(jr, "review", "", where);
+    if (auto checks = jr.find("checks"); checks != jr.end() && checks->is_array()) {
+      for (const auto& jc : *checks) {
+        if (!jc.is_object()) continue;
+        CheckResult c;
+        c.id = member<std::string>(jc, "id", "", where);
+        c.verdict = verdict_from_string(member<std::string>(jc, "verdict", "", where)).value_or(Verdict::skip);
+        c.message = member<std::string>(jc, "message", "", where);
+        c.exchanges = member<std::vector<int>>(jc, "exchanges", {}, where);
+        c.details = member<std::vector<std::string>>(jc, "details", {}, where);
+        rule.checks.push_back(std::move(c));
+      }
+    }
+    r.rules.push_back(std::move(rule));
+  }
+  r.notes = member<std::vector<std::string>>(j, "notes", {}, "report");
+  if (auto run = j.find("run"); run != j.end() && run->is_object())
+    r.mode = member<std::string>(*run, "command", "check", "run") == "lint" ? "lint" : "check";
+  return r;
 }
 
 }  // namespace adrprobe::report

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "report/baseline.hpp"
 #include "report/formats.hpp"
 #include "util/strings.hpp"
 
@@ -137,7 +138,11 @@ std::string render_text(const Report& r, const RenderOptions& style) {
       // title, with the checks that give the reason on the lines below.
       std::string reason = technical && ok ? rule.summary : rule.title;
       if (style.verbosity <= 0) reason = truncate_utf8(reason, 110);
-      line(fmt::format("  {} {:<{}}  {}", label(rule.verdict, paint), E(rule.id), width, E(reason)));
+      // Against a baseline: what changed, before the reason (unchanged says nothing).
+      std::string change = rule.change && *rule.change != "unchanged"
+                               ? paint("[" + *rule.change + "] ", *rule.change == "fixed" ? "32" : "1;31")
+                               : "";
+      line(fmt::format("  {} {:<{}}  {}{}", label(rule.verdict, paint), E(rule.id), width, change, E(reason)));
       if (technical && ok && style.verbosity > 0) line(fmt::format("         {}", E(rule.title)));
       if (style.verbosity > 0 && (!rule.level.empty() || !rule.url.empty()))
         line(fmt::format("         {}{}{}", E(rule.level), !rule.level.empty() && !rule.url.empty() ? " · " : "",
@@ -174,6 +179,11 @@ std::string render_text(const Report& r, const RenderOptions& style) {
   line(fmt::format(" {}  {}  {} pass · {} warn · {} fail · {} error of {} applicable technical rules",
                    paint("Score", "1"), percent, r.score.pass, r.score.warn, r.score.fail, r.score.error,
                    r.score.applicable));
+  if (auto c = changes(r)) {
+    auto list = [&](const std::vector<std::string>& ids) { return ids.empty() ? std::string() : ": " + E(join(ids, ", ")); };
+    line(fmt::format(" {}  {} new-fail{} · {} regressed{} · {} fixed{}", paint("Since baseline", "1"), c->new_fail.size(),
+                     list(c->new_fail), c->regressed.size(), list(c->regressed), c->fixed.size(), list(c->fixed)));
+  }
   return out;
 }
 

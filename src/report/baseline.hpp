@@ -1,0 +1,33 @@
+// --baseline: each rule of a report marked against the same rule in an earlier
+// report (new-fail, regressed, fixed, unchanged), by the table of
+// probes/baseline.yaml. Rules are matched by id or alias, so a baseline of
+// another edition compares too.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalogue/catalogue.hpp"
+#include "report/model.hpp"
+#include "report/summary.hpp"
+
+namespace adrprobe::report {
+
+// The mark of one rule: `before` is nullopt when the earlier report does not
+// have the rule ("absent" in the table). Functional rules are always unchanged.
+std::string change_of(const std::vector<catalogue::ChangeRule>& table, const RuleResult& now,
+                      std::optional<Verdict> before);
+
+// The rule of `before` that is `rule`: same id, or an id or alias in common.
+const RuleResult* find_rule(const Report& before, const RuleResult& rule);
+
+// Sets RuleResult::change of every rule of `now`.
+void apply_baseline(Report& now, const Report& before, const std::vector<catalogue::ChangeRule>& table);
+
+// The rule ids of `report` (after apply_baseline) by mark; nullopt when no
+// rule has a mark (no baseline).
+std::optional<Changes> changes(const Report& report);
+// Whether anything got worse: a rule new-fail or regressed.
+bool regressed(const Changes& changes);
+
+}  // namespace adrprobe::report
