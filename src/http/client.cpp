@@ -223,15 +223,16 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     finish(ex);
   };
 
-  auto start = [&](Pending p) {
+  // Whether a transfer was started (else the exchange is recorded as not sent).
+  auto start = [&](Pending p) -> bool {
     if (!p.exchange_id && exchanges_.size() >= settings_.max_exchanges) {
       fail_unsent(p, fmt::format("request cap reached ({} requests)", settings_.max_exchanges));
-      return;
+      return false;
     }
     if (!settings_.allow_unsafe && (!is_safe_method(p.request.method) || p.request.body)) {
       fail_unsent(p, fmt::format("refused: {} needs --allow-unsafe (read-only by default)",
                                  p.request.body ? "a request body" : p.request.method));
-      return;
+      return false;
     }
     auto t = std::make_unique<Transfer>();
     Exchange& ex = exchange_for(p);
@@ -312,6 +313,7 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     t->pending = std::move(p);
     curl_multi_add_handle(impl_->multi, e);
     active.push_back(std::move(t));
+    return true;
   };
 
   auto complete = [&](Transfer* t, CURLcode code) {
@@ -379,6 +381,7 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     curl_multi_remove_handle(impl_->multi, t->easy);
     curl_easy_cleanup(t->easy);
     curl_slist_free_all(t->headers);
+    if (settings_.gate) settings_.gate->finished();
     active.erase(std::find_if(active.begin(), active.end(), [&](auto& p) { return p.get() == t; }));
   };
 
@@ -403,15 +406,23 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     auto wait = std::chrono::milliseconds(100);
     while (!queue.empty() && static_cast<int>(active.size()) < std::max(1, settings_.concurrency)) {
       auto key = host_key_of(queue.front().request.url);
-      auto& slot = impl_->next_slot[key];
-      if (slot > now) {
-        wait = std::min(wait, std::chrono::ceil<std::chrono::milliseconds>(slot - now));
-        break;
+      if (settings_.gate) {
+        Clock::duration until{};
+        if (!settings_.gate->try_start(key, now, interval, until)) {
+          wait = std::min(wait, std::max(std::chrono::milliseconds(1), std::chrono::ceil<std::chrono::milliseconds>(until)));
+          break;
+        }
+      } else {
+        auto& slot = impl_->next_slot[key];
+        if (slot > now) {
+          wait = std::min(wait, std::chrono::ceil<std::chrono::milliseconds>(slot - now));
+          break;
+        }
+        slot = now + interval;
       }
-      slot = now + interval;
       Pending p = std::move(queue.front());
       queue.pop_front();
-      start(std::move(p));
+      if (!start(std::move(p)) && settings_.gate) settings_.gate->finished();
     }
     int running = 0;
     curl_multi_perform(impl_->multi, &running);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "http/exchange.hpp"
+#include "http/gate.hpp"
 
 namespace adrprobe::http {
 
@@ -42,6 +43,9 @@ struct ClientSettings {
   // A response with more header lines than this is cut ("more than N response
   // headers"); real APIs send a few dozen. libcurl bounds the bytes of headers.
   std::size_t max_response_headers = 200;
+  // A batch's clients share one (per-host rate slots, requests in flight over
+  // all targets); nullptr: this client keeps its own rate slots.
+  std::shared_ptr<Gate> gate;
 };
 
 // Which addresses a request may connect to, judged on every resolved address
