@@ -16,7 +16,8 @@ Command check_command(CLI::App& parent);
 Command lint_command(CLI::App& parent);
 Command demo_command(CLI::App& parent);
 Command rules_command(CLI::App& parent);
-// Commands of the contract (CLI.md) not built yet: batch, diff, summary.
-std::vector<Command> planned_commands(CLI::App& parent);
+Command batch_command(CLI::App& parent);
+Command diff_command(CLI::App& parent);
+Command summary_command(CLI::App& parent);
 
 }  // namespace adrprobe::cli

@@ -17,6 +17,11 @@
 #include "util/url.hpp"
 
 namespace adrprobe::engine {
+
+std::string now_rfc3339() {
+  auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(t));
+}
 namespace {
 
 std::string random_origin() {
@@ -25,10 +30,6 @@ std::string random_origin() {
   return fmt::format("https://adrprobe-{:012x}.example", gen() & 0xffffffffffffULL);
 }
 
-std::string now_rfc3339() {
-  auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(t));
-}
 
 // The checks of an edition, in registry order (the order requests are sent), with their parameters.
 // A check a hint producer uses and no rule lists is planned with default parameters.

@@ -10,6 +10,8 @@ namespace adrprobe::engine {
 // adrprobe check: probes the live API at settings.base_url.
 report::Report run_check(const Settings& settings, const catalogue::Edition& edition, Observer* observer = nullptr);
 // adrprobe lint: the static checks on the document at settings.openapi (a file or URL).
+// The time now, RFC 3339 UTC ("2026-11-23T02:00:00Z"), as reports give it.
+std::string now_rfc3339();
 report::Report run_lint(const Settings& settings, const catalogue::Edition& edition, Observer* observer = nullptr);
 
 }  // namespace adrprobe::engine

@@ -9,6 +9,7 @@ namespace adrprobe::report {
 // The renderers, one file each (report/<format>.cpp).
 std::string render_text(const Report&, const RenderOptions&);
 std::string render_json(const Report&, const RenderOptions&);
+std::string render_openmetrics(const Report&, const RenderOptions&);
 
 const std::vector<Format>& formats() {
   static const std::vector<Format> table{
@@ -18,8 +19,8 @@ const std::vector<Format>& formats() {
       {"html", "html", true, "auditors: one self-contained file", nullptr},
       {"markdown", "md", true, "merge-request comments", nullptr},
       {"sarif", "sarif", true, "code scanning of a document in a repository", nullptr},
-      {"gitlab", "json", true, "GitLab Code Quality widget", nullptr},
-      {"openmetrics", "prom", true, "Prometheus textfile collector", nullptr},
+      {"gitlab", "gitlab.json", true, "GitLab Code Quality widget", nullptr},
+      {"openmetrics", "prom", true, "Prometheus textfile collector", render_openmetrics},
   };
   return table;
 }

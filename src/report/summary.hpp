@@ -27,6 +27,10 @@ struct SummaryTarget {
   std::optional<int> cert_days_left;   // the certificate of an https target
   std::string note;                    // the report's first leading note (e.g. "could not reach ...")
   int exit_status = 0;                 // CLI.md's status of this target alone
+  bool reachable = true;               // false: neither the base URL nor the document answered
+  std::string generated_at;            // of the target's report
+  // Every technical rule with its verdict, in the edition's order (per-rule gauges).
+  std::vector<std::pair<std::string, Verdict>> verdicts;
 };
 
 struct Summary {
@@ -34,6 +38,10 @@ struct Summary {
   std::string generated_at;  // RFC 3339, UTC
   std::vector<SummaryTarget> targets;
 };
+
+// A target's row, from its finished report (secrets already masked):
+// `report_file` is the JSON report's name relative to the summary.
+SummaryTarget summarize(const Report& report, const std::string& name, const std::string& report_file, FailOn fail_on);
 
 // summary.json (CLI.md, "adrprobe-summary/1") and back (adrprobe summary DIR...);
 // parse throws std::runtime_error on a file that is not one.

@@ -1,0 +1,172 @@
+#include "batch/targets.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+#include "util/strings.hpp"
+#include "util/url.hpp"
+
+namespace adrprobe::batch {
+
+const std::vector<std::string>& option_keys() {
+  static const std::vector<std::string> keys{"edition",    "openapi",  "timeout",      "rate",
+                                             "concurrency", "max_paths", "deadline",     "ca_file",
+                                             "insecure",   "allow_unsafe", "user_agent", "ref_hosts"};
+  return keys;
+}
+
+namespace {
+
+struct Raw {
+  std::map<std::string, std::string> options;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::map<std::string, std::string> params;
+};
+
+std::string scalar(const YAML::Node& node, const std::string& where) {
+  if (!node.IsScalar()) throw std::runtime_error(fmt::format("{}: expected a single value", where));
+  return node.Scalar();
+}
+
+// The keys of a target or of `defaults` (into `raw`, over what it holds).
+void read_entry(const YAML::Node& node, const std::string& where, Raw& raw, std::string* name, std::string* base_url) {
+  if (!node.IsMap()) throw std::runtime_error(fmt::format("{}: expected a mapping of keys", where));
+  for (const auto& kv : node) {
+    std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "?";
+    std::string at = fmt::format("{}: {}", where, escape_control(key));
+    if (key == "name" && name) {
+      *name = scalar(kv.second, at);
+    } else if (key == "base_url" && base_url) {
+      *base_url = scalar(kv.second, at);
+    } else if (key == "headers") {
+      if (!kv.second.IsMap()) throw std::runtime_error(at + ": expected a mapping {Name: value}");
+      for (const auto& h : kv.second) {
+        std::string hname = h.first.IsScalar() ? h.first.Scalar() : "";
+        // The value may be a secret: an error names the header, never shows the value.
+        if (!h.second.IsScalar())
+          throw std::runtime_error(fmt::format("{}: header {}: expected a single value", at, escape_control(hname)));
+        auto it = std::find_if(raw.headers.begin(), raw.headers.end(),
+                               [&](const auto& p) { return iequals(p.first, hname); });
+        if (it != raw.headers.end()) it->second = h.second.Scalar();
+        else raw.headers.emplace_back(hname, h.second.Scalar());
+      }
+    } else if (key == "params") {
+      if (!kv.second.IsMap()) throw std::runtime_error(at + ": expected a mapping {name: value}");
+      for (const auto& p : kv.second) raw.params[scalar(p.first, at)] = scalar(p.second, at);
+    } else if (std::find(option_keys().begin(), option_keys().end(), key) != option_keys().end()) {
+      raw.options[key] = scalar(kv.second, at);
+    } else {
+      throw std::runtime_error(fmt::format("{}: unknown key '{}' (known: name, base_url, headers, params, {})", where,
+                                           escape_control(key), join(option_keys(), ", ")));
+    }
+  }
+}
+
+}  // namespace
+
+std::string stem_of(const std::string& base_url) {
+  auto url = parse_url(base_url);
+  std::string raw;
+  if (url) {
+    raw = url->host;
+    std::string text = base_url.substr(base_url.find("://") + 3);
+    auto slash = text.find('/');
+    std::string authority = text.substr(0, slash);
+    // An explicit port is part of the name: two APIs on one host, two ports.
+    if (auto at = authority.rfind(':'); at != std::string::npos && authority.find(']', at) == std::string::npos)
+      raw += "_" + std::to_string(url->port);
+    for (const auto& segment : url->segments()) raw += "_" + segment;
+  } else {
+    raw = base_url;
+  }
+  std::string out;
+  for (char c : raw) {
+    bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
+    out += keep ? c : '-';
+  }
+  // Never a hidden file or a relative path component.
+  while (!out.empty() && out.front() == '.') out.erase(out.begin());
+  if (out.size() > 120) out.resize(120);
+  return out.empty() ? "target" : out;
+}
+
+std::vector<Target> parse_targets(const std::string& yaml_text, const std::string& file) {
+  YAML::Node doc;
+  try {
+    doc = YAML::Load(yaml_text);
+  } catch (const YAML::Exception& e) {
+    throw std::runtime_error(fmt::format("{}: not valid YAML: {}", file, escape_control(e.what())));
+  }
+  if (!doc.IsMap()) throw std::runtime_error(fmt::format("{}: expected a mapping with 'targets' (and 'defaults')", file));
+  for (const auto& kv : doc) {
+    std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "?";
+    if (key != "defaults" && key != "targets")
+      throw std::runtime_error(fmt::format("{}: unknown key '{}' (expected defaults and targets)", file, escape_control(key)));
+  }
+  Raw defaults;
+  if (doc["defaults"]) read_entry(doc["defaults"], file + ": defaults", defaults, nullptr, nullptr);
+  YAML::Node list = doc["targets"];
+  if (!list || !list.IsSequence() || list.size() == 0)
+    throw std::runtime_error(fmt::format("{}: 'targets' must be a non-empty list", file));
+  std::vector<Target> out;
+  std::set<std::string> names;
+  std::map<std::string, std::size_t> stems;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    std::string where = fmt::format("{}: targets[{}]", file, i);
+    Raw raw = defaults;
+    Target t;
+    t.index = i;
+    read_entry(list[i], where, raw, &t.name, &t.base_url);
+    if (!t.name.empty()) where += " (" + escape_control(t.name) + ")";
+    if (t.base_url.empty()) throw std::runtime_error(where + ": 'base_url' is missing");
+    t.options = std::move(raw.options);
+    t.headers = std::move(raw.headers);
+    t.params = std::move(raw.params);
+    t.stem = stem_of(strip_trailing_slash(t.base_url));
+    out.push_back(std::move(t));
+  }
+  // Stems unique over the whole register (not per shard), so a target's file
+  // is named the same on every machine and every night (--baseline-dir).
+  for (auto& t : out) ++stems[t.stem];
+  std::map<std::string, int> seen;
+  for (auto& t : out) {
+    if (stems[t.stem] > 1) {
+      int n = ++seen[t.stem];
+      t.stem = n == 1 ? t.stem : fmt::format("{}-{}", t.stem, n);
+    }
+    if (t.name.empty()) t.name = t.stem;
+    if (!names.insert(t.name).second)
+      throw std::runtime_error(fmt::format("{}: targets[{}]: the name '{}' is used twice", file, t.index, escape_control(t.name)));
+  }
+  return out;
+}
+
+Shard parse_shard(const std::string& text) {
+  auto slash = text.find('/');
+  auto number = [&](const std::string& s) -> long {
+    if (s.empty() || s.size() > 6 || s.find_first_not_of("0123456789") != std::string::npos)
+      throw std::invalid_argument(fmt::format("--shard '{}': expected K/N with whole numbers, e.g. 0/2", escape_control(text)));
+    return std::stol(s);
+  };
+  if (slash == std::string::npos)
+    throw std::invalid_argument(fmt::format("--shard '{}': expected K/N, e.g. 0/2 (K counts from 0)", escape_control(text)));
+  long k = number(text.substr(0, slash)), n = number(text.substr(slash + 1));
+  if (n < 1) throw std::invalid_argument(fmt::format("--shard '{}': N must be 1 or more", escape_control(text)));
+  if (k >= n)
+    throw std::invalid_argument(fmt::format("--shard '{}': K counts from 0, so it must be less than N (GitLab's 1-based "
+                                            "$CI_NODE_INDEX becomes $((CI_NODE_INDEX-1)))", escape_control(text)));
+  return Shard{static_cast<std::size_t>(k), static_cast<std::size_t>(n)};
+}
+
+std::vector<Target> select(const std::vector<Target>& all, Shard shard) {
+  std::vector<Target> out;
+  for (const auto& t : all)
+    if (t.index % shard.n == shard.k) out.push_back(t);
+  return out;
+}
+
+}  // namespace adrprobe::batch

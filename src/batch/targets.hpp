@@ -1,0 +1,45 @@
+// The register of a batch (CLI.md, "Batch file"): TARGETS.yaml read into one
+// entry per API, the shard a machine takes of it, and the file names of the
+// reports. Nothing here sends a request.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+namespace adrprobe::batch {
+
+struct Target {
+  std::size_t index = 0;  // position in the register (0-based): what --shard splits
+  std::string name;       // `name`, else the report's stem
+  std::string base_url;   // as written (validated by the command)
+  std::string stem;       // report file name without extension: host[_port]_path, unique in the register
+  // Every other key, file defaults first, then the target's own: edition,
+  // openapi, timeout, rate, ... (scalars as written).
+  std::map<std::string, std::string> options;
+  // headers: {Name: value}, defaults' then the target's; ${VAR} not yet expanded.
+  std::vector<std::pair<std::string, std::string>> headers;
+  // params: {name: value} (path parameter values, as --param).
+  std::map<std::string, std::string> params;
+};
+
+// The keys a target (or `defaults`) may have besides name, base_url, headers and params.
+const std::vector<std::string>& option_keys();
+
+// Parses TARGETS.yaml; `file` names it in errors. Throws std::runtime_error
+// naming the file, the target and the key ("targets.yaml: targets[2] (kvk):
+// unknown key 'rat'"), never a header value.
+std::vector<Target> parse_targets(const std::string& yaml_text, const std::string& file);
+
+// The report stem of a base URL: host, port when given, and path segments,
+// joined by '_' and kept to [A-Za-z0-9.-] ("api.example.nl_bag_v2").
+std::string stem_of(const std::string& base_url);
+
+struct Shard {
+  std::size_t k = 0, n = 1;  // this machine takes every n-th target starting at k (0-based)
+};
+// "K/N" with 0 <= K < N; throws std::invalid_argument saying what is wrong.
+Shard parse_shard(const std::string& text);
+// The targets of `shard`, in register order: index % n == k.
+std::vector<Target> select(const std::vector<Target>& all, Shard shard);
+
+}  // namespace adrprobe::batch

@@ -1,0 +1,81 @@
+#include "cli/batch_output.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cli/settings.hpp"
+#include "util/strings.hpp"
+
+namespace adrprobe::cli {
+
+void write_summary(const std::string& dir, const report::Summary& summary) {
+  for (auto [name, text] : {std::pair{"summary.json", report::render_summary_json(summary)},
+                            std::pair{"summary.html", report::render_summary_html(summary)},
+                            std::pair{"summary.prom", report::render_summary_openmetrics(summary)}}) {
+    auto path = std::filesystem::path(dir) / name;
+    // Written beside and renamed: a collector or a browser never reads half a file.
+    auto part = path;
+    part += ".part";
+    {
+      std::ofstream f(part, std::ios::binary);
+      f << text;
+      if (!f) throw UsageError(fmt::format("cannot write {}", path.string()));
+    }
+    std::error_code ec;
+    std::filesystem::rename(part, path, ec);
+    if (ec) throw UsageError(fmt::format("cannot write {}: {}", path.string(), ec.message()));
+  }
+}
+
+namespace {
+std::string state_of(const report::SummaryTarget& t) {
+  if (!t.reachable) return "down";
+  if (t.score.fail > 0) return "fail";
+  if (t.score.error > 0) return "error";
+  if (t.score.warn > 0) return "warn";
+  return "pass";
+}
+}  // namespace
+
+std::string target_line(const report::SummaryTarget& t, bool color) {
+  std::string state = state_of(t);
+  const char* code = state == "pass" ? "32" : state == "warn" ? "33" : state == "error" ? "35" : "1;31";
+  std::string shown = color ? fmt::format("\x1b[{}m{:<5}\x1b[0m", code, state) : fmt::format("{:<5}", state);
+  std::string percent = t.score.percent ? fmt::format("{:5.1f} %", *t.score.percent) : "  n/a  ";
+  std::string counts = fmt::format("{} fail · {} error", t.score.fail, t.score.error);
+  // Names come from the register, URLs, rule ids and notes partly from servers and files: shown escaped.
+  auto E = [](const std::string& text) { return escape_control(text); };
+  std::string change;
+  if (t.change) {
+    if (!t.change->new_fail.empty()) change += "  new-fail: " + E(join(t.change->new_fail, ", "));
+    if (!t.change->regressed.empty()) change += "  regressed: " + E(join(t.change->regressed, ", "));
+    if (!t.change->fixed.empty()) change += "  fixed: " + E(join(t.change->fixed, ", "));
+  }
+  std::string note = t.reachable || t.note.empty() ? "" : "  " + E(t.note);
+  return fmt::format("  {} {}  {}  {}  {}{}{}", shown, E(t.name), E(t.base_url), percent, counts, change, note);
+}
+
+std::string totals_line(const report::Summary& s, const std::string& dir) {
+  int pass = 0, fail = 0, untested = 0;
+  for (const auto& t : s.targets) {
+    if (t.exit_status == Exit::rule_failed) ++fail;
+    else if (t.exit_status == Exit::incomplete) ++untested;
+    else ++pass;
+  }
+  return escape_control(fmt::format("{} targets: {} without a failing rule, {} failing, {} not completely tested · {}",
+                                    s.targets.size(), pass, fail, untested,
+                                    (std::filesystem::path(dir) / "summary.html").string()));
+}
+
+int summary_exit_status(const report::Summary& s) {
+  bool any_error = false;
+  for (const auto& t : s.targets) {
+    if (t.exit_status == Exit::rule_failed) return Exit::rule_failed;
+    if (t.exit_status == Exit::incomplete) any_error = true;
+  }
+  return any_error ? Exit::incomplete : Exit::ok;
+}
+
+}  // namespace adrprobe::cli

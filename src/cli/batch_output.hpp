@@ -1,0 +1,21 @@
+// What `batch` and `summary` both write: summary.json, summary.html and
+// summary.prom in a directory, a line per target on stdout, and the exit
+// status of many targets.
+#pragma once
+#include <string>
+
+#include "report/summary.hpp"
+
+namespace adrprobe::cli {
+
+// Writes summary.json, summary.html, summary.prom into dir; throws UsageError when it cannot.
+void write_summary(const std::string& dir, const report::Summary& summary);
+// One line of the table on stdout: "  fail   bag  https://...  87.5 %  2 fail · 1 error  new-fail: ..."
+std::string target_line(const report::SummaryTarget& t, bool color);
+// The closing line: how many targets, passing, failing, not tested.
+std::string totals_line(const report::Summary& summary, const std::string& dir);
+// CLI.md's status over targets: 1 when one has a rule at the --fail-on level,
+// else 3 when one could not be completed, else 0.
+int summary_exit_status(const report::Summary& summary);
+
+}  // namespace adrprobe::cli

@@ -1,0 +1,389 @@
+// adrprobe batch TARGETS.yaml --out-dir DIR: probe many APIs (CLI.md, "Batch
+// file"). Targets run concurrently; every client shares one http::Gate, so
+// --rate holds per host across all targets (many APIs sit behind one gateway)
+// and --concurrency bounds the requests in flight over the whole batch. Each
+// target gets <stem>.json (+ the -o formats), the directory summary.json,
+// summary.html and summary.prom. A target that is down gets error verdicts;
+// the others finish.
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "batch/targets.hpp"
+#include "cli/about.hpp"
+#include "cli/batch_output.hpp"
+#include "cli/command.hpp"
+#include "cli/output.hpp"
+#include "cli/settings.hpp"
+#include "engine/run.hpp"
+#include "util/strings.hpp"
+#include "util/url.hpp"
+
+namespace adrprobe::cli {
+namespace {
+
+struct Args {
+  std::string file, out_dir, shard, baseline_dir, edition, fail_on = "fail";
+  std::vector<std::string> formats;
+  bool no_color = false, quiet = false, verbose = false;
+  ProbeArgs probe;
+};
+
+// One target, validated: what the engine runs and where its files go.
+struct Job {
+  batch::Target target;
+  engine::Settings settings;
+  Output output;  // edition, the report files, --baseline-dir's report
+  std::string baseline_problem;
+};
+
+double number_option(const batch::Target& t, const std::string& key, double fallback, const std::string& where) {
+  auto it = t.options.find(key);
+  if (it == t.options.end()) return fallback;
+  try {
+    std::size_t used = 0;
+    double v = std::stod(it->second, &used);
+    if (used != it->second.size()) throw std::invalid_argument("trailing");
+    return v;
+  } catch (const std::exception&) {
+    throw UsageError(fmt::format("{}: {}: expected a number, not '{}'", where, key, escape_control(it->second)));
+  }
+}
+
+bool flag_option(const batch::Target& t, const std::string& key, bool fallback, const std::string& where) {
+  auto it = t.options.find(key);
+  if (it == t.options.end()) return fallback;
+  std::string v = to_lower(it->second);
+  if (v == "true" || v == "yes" || v == "on") return true;
+  if (v == "false" || v == "no" || v == "off") return false;
+  throw UsageError(fmt::format("{}: {}: expected true or false, not '{}'", where, key, escape_control(it->second)));
+}
+
+std::string text_option(const batch::Target& t, const std::string& key, const std::string& fallback) {
+  auto it = t.options.find(key);
+  return it == t.options.end() ? fallback : it->second;
+}
+
+// The command line gives the defaults; the file's `defaults`, then the target, override them.
+Job make_job(const Args& a, const batch::Target& t, const std::vector<const report::Format*>& formats,
+             const std::shared_ptr<http::Gate>& gate) {
+  std::string where = fmt::format("{}: target '{}'", a.file, escape_control(t.name));
+  Job job;
+  job.target = t;
+  ProbeArgs p = a.probe;
+  p.openapi = text_option(t, "openapi", "");
+  p.timeout = number_option(t, "timeout", p.timeout, where);
+  p.rate = number_option(t, "rate", p.rate, where);
+  p.concurrency = static_cast<int>(number_option(t, "concurrency", p.concurrency, where));
+  p.max_paths = static_cast<int>(number_option(t, "max_paths", p.max_paths, where));
+  p.deadline = number_option(t, "deadline", p.deadline, where);
+  p.ca_file = text_option(t, "ca_file", p.ca_file);
+  p.insecure = flag_option(t, "insecure", p.insecure, where);
+  p.allow_unsafe = flag_option(t, "allow_unsafe", p.allow_unsafe, where);
+  p.user_agent = text_option(t, "user_agent", p.user_agent);
+  p.ref_hosts = text_option(t, "ref_hosts", p.ref_hosts);
+  if (p.ref_hosts != "public" && p.ref_hosts != "any") throw UsageError(where + ": ref_hosts: expected public or any");
+  for (const auto& [name, value] : t.params) p.params.push_back(name + "=" + value);
+  try {
+    job.settings = to_settings(p, parse_base_url(t.base_url));
+    for (const auto& [name, value] : t.headers) {
+      // Checked as -H is; the error names the header, never its value.
+      auto header = parse_header(name + ": " + value, where + " header " + escape_control(name));
+      job.settings.headers.emplace_back(header.first, expand_env(header.second, where + " header " + header.first));
+    }
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("{}: {}", where, e.what()));
+  }
+  job.settings.client.gate = gate;
+  std::string edition = text_option(t, "edition", a.edition);
+  try {
+    job.output.edition = &edition_or_throw(edition);
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("{}: {}", where, e.what()));
+  }
+  job.output.edition_asked = edition;
+  job.output.fail_on = parse_fail_on(a.fail_on);
+  job.output.format = nullptr;
+  job.output.file = report::RenderOptions{false, a.verbose ? 1 : 0, job.output.fail_on};
+  auto dir = std::filesystem::path(a.out_dir);
+  job.output.files.emplace_back(report::find_format("json"), (dir / (t.stem + ".json")).string());
+  for (const auto* f : formats)
+    if (f->name != "json") job.output.files.emplace_back(f, (dir / (t.stem + "." + std::string(f->extension))).string());
+  if (!a.baseline_dir.empty()) {
+    auto path = std::filesystem::path(a.baseline_dir) / (t.stem + ".json");
+    // No earlier report: the target is new in the register, no change to show.
+    if (std::filesystem::exists(path)) {
+      try {
+        job.output.baseline = read_baseline(path.string(), "--baseline-dir");
+      } catch (const UsageError& e) {
+        job.baseline_problem = e.what();
+      }
+    }
+  }
+  return job;
+}
+
+// Every target's requests and results, for the terminal: a live line on a TTY
+// (targets done, requests, which targets run), a request log with -v.
+class BatchProgress {
+ public:
+  BatchProgress(std::size_t targets, bool live, bool verbose, const report::Redactor& redactor)
+      : targets_(targets), live_(live), verbose_(verbose), redactor_(redactor) {}
+  ~BatchProgress() { clear(); }
+
+  struct ForTarget : engine::Observer {
+    BatchProgress* batch;
+    std::string name;
+    void request_done(const http::Exchange& e, std::size_t, std::size_t) override { batch->request(name, e); }
+  };
+
+  void started(const std::string& name) {
+    std::lock_guard lock(mutex_);
+    running_.push_back(name);
+    draw();
+  }
+  void request(const std::string& name, const http::Exchange& e) {
+    std::lock_guard lock(mutex_);
+    ++requests_;
+    if (verbose_) {
+      std::string what = e.error ? *e.error : std::to_string(e.status.value_or(0));
+      spdlog::debug("{}", escape_control(redactor_.apply(
+                              fmt::format("[{}] #{} {} {} → {} ({:.0f} ms)", name, e.id, e.method, e.url, what, e.duration_ms))));
+    }
+    draw();
+  }
+  // A finished target's line goes to stdout; the live line is redrawn below it.
+  void finished(const std::string& name, const std::string& line, bool print) {
+    std::lock_guard lock(mutex_);
+    ++done_;
+    running_.erase(std::remove(running_.begin(), running_.end(), name), running_.end());
+    erase();
+    if (print) {
+      fmt::print("{}\n", line);
+      std::fflush(stdout);
+    }
+    draw();
+  }
+  void clear() {
+    std::lock_guard lock(mutex_);
+    erase();
+  }
+
+ private:
+  void erase() {
+    if (shown_) fmt::print(stderr, "\r\x1b[K");
+    std::fflush(stderr);
+    shown_ = false;
+  }
+  void draw() {
+    if (!live_) return;
+    std::string names = escape_control(join(running_, ", ", 3));
+    fmt::print(stderr, "\r\x1b[K  batch: {}/{} targets done · {} requests · running: {}", done_, targets_, requests_,
+               truncate_utf8(names, 60));
+    std::fflush(stderr);
+    shown_ = true;
+  }
+  std::mutex mutex_;
+  std::size_t targets_, done_ = 0, requests_ = 0;
+  bool live_, verbose_, shown_ = false;
+  const report::Redactor& redactor_;
+  std::vector<std::string> running_;
+};
+
+// A report of `error` verdicts for a target whose run could not be made at all.
+report::Report failed_report(const Job& job, const std::string& why) {
+  report::Report r;
+  r.tool_version = ADRPROBE_VERSION;
+  r.base_url = job.settings.base_url;
+  r.edition = job.output.edition->edition;
+  r.edition_name = job.output.edition->name;
+  r.unreachable = true;
+  r.notes.push_back("the run of this target stopped: " + why);
+  r.leading_notes = 1;
+  for (const auto& rule : job.output.edition->rules) {
+    report::RuleResult rr;
+    rr.id = rule.id;
+    rr.aliases = rule.aliases;
+    rr.title = rule.title;
+    rr.kind = rule.kind;
+    rr.level = rule.level;
+    rr.statement = rule.statement;
+    rr.review = rule.review;
+    rr.url = rule.url;
+    rr.verdict = rule.technical() ? report::Verdict::error : report::Verdict::manual;
+    rr.summary = rule.technical() ? "the run stopped: " + why : "";
+    r.rules.push_back(std::move(rr));
+  }
+  r.score = report::compute_score(r.rules);
+  return r;
+}
+
+int run_batch(const Args& a) {
+  // Everything is validated before the first request: the file, every target, the directories.
+  std::ifstream in(a.file, std::ios::binary);
+  if (!in) throw UsageError(fmt::format("{}: cannot read the file", a.file));
+  std::stringstream text;
+  text << in.rdbuf();
+  std::vector<batch::Target> all;
+  try {
+    all = batch::parse_targets(text.str(), a.file);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+  batch::Shard shard;
+  if (!a.shard.empty()) {
+    try {
+      shard = batch::parse_shard(a.shard);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  }
+  if (!a.probe.openapi.empty()) throw UsageError("--openapi: give each target's document in the file (openapi: URL)");
+  if (!a.probe.cert_file.empty() || !a.probe.key_file.empty())
+    throw UsageError("--cert/--key are not taken by batch: a client certificate belongs to one API");
+  std::vector<const report::Format*> formats;
+  for (const auto& name : a.formats) {
+    if (name.find('=') != std::string::npos)
+      throw UsageError(fmt::format("-o {}: batch names the report files itself: give the format only (-o junit)", name));
+    const auto* f = report::find_format(name);
+    if (!f || !f->render) throw UsageError(fmt::format("-o {}: unknown format (available: {})", name, report::format_names()));
+    formats.push_back(f);
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(a.out_dir, ec);
+  if (ec || !std::filesystem::is_directory(a.out_dir))
+    throw UsageError(fmt::format("--out-dir {}: cannot create the directory", a.out_dir));
+  if (access(a.out_dir.c_str(), W_OK) != 0) throw UsageError(fmt::format("--out-dir {}: not writable", a.out_dir));
+  if (!a.baseline_dir.empty() && !std::filesystem::is_directory(a.baseline_dir))
+    throw UsageError(fmt::format("--baseline-dir {}: not a directory", a.baseline_dir));
+
+  auto gate = std::make_shared<http::Gate>(a.probe.concurrency);
+  std::vector<batch::Target> mine = batch::select(all, shard);
+  std::vector<Job> jobs;
+  for (const auto& t : mine) jobs.push_back(make_job(a, t, formats, gate));
+
+  // One redactor over every target's secrets: no value given for one target
+  // shows in any file, line or log of the batch.
+  std::vector<http::Header> secrets;
+  for (const auto& j : jobs) secrets.insert(secrets.end(), j.settings.headers.begin(), j.settings.headers.end());
+  report::Redactor redactor(secrets);
+  for (const auto& j : jobs) {
+    redactor.add_url(j.settings.base_url);
+    if (j.settings.openapi) redactor.add_url(*j.settings.openapi);
+  }
+
+  bool live = !a.quiet && !a.verbose && isatty(STDERR_FILENO);
+  bool color = !a.no_color && std::getenv("NO_COLOR") == nullptr && isatty(STDOUT_FILENO);
+  if (!a.quiet)
+    fmt::print("adrprobe {} batch · {} of {} targets{} · {}\n", ADRPROBE_VERSION, jobs.size(), all.size(),
+               a.shard.empty() ? "" : fmt::format(" (shard {}/{})", shard.k, shard.n), escape_control(a.out_dir));
+  std::fflush(stdout);
+  BatchProgress progress(jobs.size(), live, a.verbose, redactor);
+  std::vector<report::SummaryTarget> rows(jobs.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex write_mutex;
+  std::string write_error;
+
+  auto work = [&] {
+    for (std::size_t i = next++; i < jobs.size(); i = next++) {
+      Job& job = jobs[i];
+      progress.started(job.target.name);
+      BatchProgress::ForTarget observer;
+      observer.batch = &progress;
+      observer.name = job.target.name;
+      report::Report rep;
+      try {
+        rep = engine::run_check(job.settings, *job.output.edition, &observer);
+      } catch (const std::exception& e) {
+        rep = failed_report(job, e.what());
+      }
+      rep.name = job.target.name;
+      rep.run = run_info("check", job.settings, job.output);
+      if (!job.baseline_problem.empty()) rep.notes.push_back(job.baseline_problem + " (no change shown)");
+      if (redactor.url_password())
+        rep.notes.push_back("a URL in the batch file carries a password: it is masked (user:***@) in every output; "
+                            "give credentials as headers with ${VAR} instead");
+      int status = write_report(rep, job.output, redactor);
+      if (status == Exit::usage) {
+        std::lock_guard lock(write_mutex);
+        write_error = fmt::format("cannot write the reports of {}", job.target.name);
+      }
+      rows[i] = report::summarize(rep, job.target.name, job.target.stem + ".json", job.output.fail_on);
+      progress.finished(job.target.name, target_line(rows[i], color), !a.quiet || rows[i].exit_status != Exit::ok);
+    }
+  };
+  std::size_t workers = std::min<std::size_t>(jobs.size(), static_cast<std::size_t>(std::max(1, a.probe.concurrency)));
+  std::vector<std::thread> threads;
+  for (std::size_t w = 0; w < workers; ++w) threads.emplace_back(work);
+  for (auto& t : threads) t.join();
+  progress.clear();
+
+  report::Summary summary;
+  summary.tool_version = ADRPROBE_VERSION;
+  summary.generated_at = engine::now_rfc3339();
+  summary.targets = std::move(rows);
+  write_summary(a.out_dir, summary);
+  if (!a.quiet) fmt::print("{}\n", totals_line(summary, a.out_dir));
+  if (!write_error.empty()) {
+    fmt::print(stderr, "adrprobe: error: {}\n", escape_control(write_error));
+    return Exit::usage;
+  }
+  return summary_exit_status(summary);
+}
+
+}  // namespace
+
+Command batch_command(CLI::App& parent) {
+  auto a = std::make_shared<Args>();
+  auto* cmd = parent.add_subcommand("batch", "Probe many APIs from a TARGETS.yaml: one report each and a summary");
+  cmd->add_option("TARGETS", a->file, "The register: a YAML file with defaults and targets (see below)")->required();
+  cmd->add_option("--out-dir", a->out_dir,
+                  "Directory for <host_path>.json per target (+ the -o formats) and summary.json, summary.html, summary.prom")
+      ->required();
+  cmd->add_option("--shard", a->shard,
+                  "K/N: probe only every N-th target starting at K (0-based), so N machines split a register");
+  cmd->add_option("--baseline-dir", a->baseline_dir,
+                  "--out-dir of an earlier run: mark each target's rules new-fail, regressed, fixed or unchanged");
+  cmd->add_option("--edition", a->edition, fmt::format("Edition of targets that name none: {} (default 2.0.0)", edition_help()))
+      ->check(edition_validator())
+      ->default_str("2.0.0");
+  a->edition = "2.0.0";
+  cmd->add_option("-o,--output", a->formats,
+                  fmt::format("Also write this format per target (repeatable): {}", report::format_names()));
+  cmd->add_option("--fail-on", a->fail_on, "Which verdicts make the exit status 1: fail (default), warn, never")
+      ->check(CLI::IsMember({"fail", "warn", "never"}));
+  cmd->add_flag("--no-color", a->no_color, "No colour, even on a terminal");
+  cmd->add_flag("-q,--quiet", a->quiet, "Only the targets that do not pass");
+  cmd->add_flag("-v,--verbose", a->verbose, "Log each request to stderr, with its target");
+  add_probe_options(cmd, a->probe);
+  cmd->footer(
+      "The command line's options are the defaults of every target; the file's `defaults:`, then each\n"
+      "target, override them. --concurrency bounds the requests in flight over the whole batch, and --rate\n"
+      "holds per host across all targets (many APIs sit behind one gateway).\n\n"
+      "TARGETS.yaml:\n"
+      "  defaults: {edition: 2.0.0, rate: 10}\n"
+      "  targets:\n"
+      "    - name: bag\n"
+      "      base_url: https://api.example.nl/bag/v2\n"
+      "      headers: {X-Api-Key: ${BAG_KEY}}   # ${VAR} is read from the environment, never shown\n"
+      "    - name: kvk\n"
+      "      base_url: https://api.example.nl/kvk/v1\n"
+      "      edition: 1.0\n"
+      "  Keys of a target or of defaults: name, base_url, headers, params, " + join(batch::option_keys(), ", ") + "\n\n" +
+      exit_status_help() + "\n"
+      "  (over all targets: 1 when any target has a rule at the --fail-on level, else 3 when any could not be\n"
+      "  completed, e.g. a target that is down)");
+  return {cmd, [a] { return run_batch(*a); }};
+}
+
+}  // namespace adrprobe::cli

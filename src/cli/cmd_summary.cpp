@@ -1,0 +1,105 @@
+// adrprobe summary DIR...: merges the --out-dir of several batch shards into
+// one summary.json, summary.html and summary.prom (in --out-dir, default the
+// current directory), each target's report linked from where the summary is.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include "cli/batch_output.hpp"
+#include "cli/command.hpp"
+#include "cli/settings.hpp"
+#include "engine/run.hpp"
+#include "util/strings.hpp"
+
+namespace adrprobe::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Args {
+  std::vector<std::string> dirs;
+  std::string out_dir = ".";
+  bool no_color = false, quiet = false;
+};
+
+int merge(const Args& a) {
+  std::error_code ec;
+  fs::create_directories(a.out_dir, ec);
+  if (!fs::is_directory(a.out_dir)) throw UsageError(fmt::format("--out-dir {}: cannot create the directory", a.out_dir));
+  fs::path out = fs::absolute(a.out_dir);
+  report::Summary merged;
+  merged.tool_version = ADRPROBE_VERSION;
+  merged.generated_at = engine::now_rfc3339();
+  std::vector<std::string> missing;
+  std::set<std::pair<std::string, std::string>> seen;  // (name, base_url)
+  for (const auto& dir : a.dirs) {
+    fs::path file = fs::path(dir) / "summary.json";
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+      // A shard whose job died left no summary: the others still merge, and the status says so.
+      missing.push_back(fmt::format("{}: no summary.json (did that shard run?)", dir));
+      continue;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    report::Summary s;
+    try {
+      s = report::parse_summary_json(text.str());
+    } catch (const std::exception& e) {
+      missing.push_back(fmt::format("{}: {}", file.string(), e.what()));
+      continue;
+    }
+    for (auto& t : s.targets) {
+      if (!seen.insert({t.name, t.base_url}).second) {
+        fmt::print(stderr, "adrprobe: warning: {} is in more than one shard; the first is kept\n", escape_control(t.name));
+        continue;
+      }
+      if (!t.report.empty()) t.report = (fs::absolute(dir) / t.report).lexically_normal().lexically_relative(out).string();
+      merged.targets.push_back(std::move(t));
+    }
+  }
+  if (merged.targets.empty() && !missing.empty()) {
+    for (const auto& m : missing) fmt::print(stderr, "adrprobe: error: {}\n", escape_control(m));
+    throw UsageError("no shard summary could be read");
+  }
+  // Register order is not known across shards: by name, then URL, so a merge is the same whatever the shard order.
+  std::sort(merged.targets.begin(), merged.targets.end(), [](const auto& x, const auto& y) {
+    return std::tie(x.name, x.base_url) < std::tie(y.name, y.base_url);
+  });
+  write_summary(a.out_dir, merged);
+  bool color = !a.no_color && std::getenv("NO_COLOR") == nullptr && isatty(STDOUT_FILENO);
+  for (const auto& t : merged.targets)
+    if (!a.quiet || t.exit_status != Exit::ok) fmt::print("{}\n", target_line(t, color));
+  if (!a.quiet) fmt::print("{}\n", totals_line(merged, a.out_dir));
+  for (const auto& m : missing) fmt::print(stderr, "adrprobe: error: {}\n", escape_control(m));
+  int status = summary_exit_status(merged);
+  // A missing shard is a target set not tested: at least "could not be completed".
+  if (!missing.empty() && status == Exit::ok) status = Exit::incomplete;
+  return status;
+}
+
+}  // namespace
+
+Command summary_command(CLI::App& parent) {
+  auto a = std::make_shared<Args>();
+  auto* cmd = parent.add_subcommand("summary", "Merge batch output directories (shards) into one summary");
+  cmd->add_option("DIR", a->dirs, "The --out-dir of each shard's batch run")->required();
+  cmd->add_option("--out-dir", a->out_dir, "Where summary.json, summary.html and summary.prom go")->capture_default_str();
+  cmd->add_flag("--no-color", a->no_color, "No colour, even on a terminal");
+  cmd->add_flag("-q,--quiet", a->quiet, "Only the targets that do not pass");
+  cmd->footer(
+      "Exit status:\n"
+      "  0  no target has a rule at its --fail-on level\n"
+      "  1  a target has a rule at its --fail-on level\n"
+      "  2  usage error, or no shard's summary.json could be read\n"
+      "  3  nothing failed, but a target could not be completed, or a shard left no summary.json");
+  return {cmd, [a] { return merge(*a); }};
+}
+
+}  // namespace adrprobe::cli

@@ -1,0 +1,120 @@
+// OpenMetrics text (-o openmetrics=FILE, summary.prom) for a Prometheus
+// textfile collector: per-target gauges (score, verdict counts, days until the
+// certificate expires, reachable, when it ran, regressions) and one gauge per
+// technical rule, so a dashboard can alert on a regression or an expiring
+// certificate. Only gauges, which the Prometheus text format and OpenMetrics
+// both read; ends with "# EOF".
+#include <fmt/format.h>
+
+#include <ctime>
+#include <map>
+#include <optional>
+
+#include "report/formats.hpp"
+#include "report/summary.hpp"
+#include "util/strings.hpp"
+
+namespace adrprobe::report {
+
+namespace {
+
+// A label value: valid UTF-8 (server text is not trusted), with \, " and
+// newline escaped as both formats require.
+std::string label_value(const std::string& s) {
+  std::string in = escape_control(s);  // control characters and invalid UTF-8 made visible first
+  std::string out;
+  for (char c : in) {
+    if (c == '\\') out += "\\\\";
+    else if (c == '"') out += "\\\"";
+    else if (c == '\n') out += "\\n";
+    else out += c;
+  }
+  return out;
+}
+
+std::string labels(const std::vector<std::pair<std::string, std::string>>& pairs) {
+  std::vector<std::string> parts;
+  for (const auto& [k, v] : pairs) parts.push_back(fmt::format("{}=\"{}\"", k, label_value(v)));
+  return "{" + join(parts, ",") + "}";
+}
+
+// Seconds since the epoch of an RFC 3339 UTC time ("2026-11-22T02:00:00Z").
+std::optional<long long> epoch_of(const std::string& t) {
+  std::tm tm{};
+  if (t.size() < 19 || !strptime(t.c_str(), "%Y-%m-%dT%H:%M:%S", &tm)) return std::nullopt;
+  return static_cast<long long>(timegm(&tm));
+}
+
+std::string number(double v) { return fmt::format("{}", v); }
+
+struct Family {
+  std::string name, help;
+  std::vector<std::string> samples;
+};
+
+}  // namespace
+
+std::string render_summary_openmetrics(const Summary& summary) {
+  std::vector<Family> families{
+      {"adrprobe_score_percent", "Share of the applicable technical rules that pass or warn (absent: no verdict)", {}},
+      {"adrprobe_rules", "Technical rules by verdict", {}},
+      {"adrprobe_rule_verdict", "1 for the verdict of each technical rule", {}},
+      {"adrprobe_rule_failing", "1 when the technical rule fails, else 0", {}},
+      {"adrprobe_changes", "Rules by change against the baseline (absent without one)", {}},
+      {"adrprobe_certificate_days_left", "Days until the TLS certificate of the target expires", {}},
+      {"adrprobe_target_reachable", "1 when the base URL or the document answered, else 0", {}},
+      {"adrprobe_last_run_timestamp_seconds", "When the target's report was made", {}},
+  };
+  auto family = [&](const char* name) -> Family& {
+    for (auto& f : families)
+      if (f.name == name) return f;
+    return families.front();
+  };
+  for (const auto& t : summary.targets) {
+    std::vector<std::pair<std::string, std::string>> target{{"target", t.name}, {"base_url", t.base_url}, {"edition", t.edition}};
+    auto with = [&](std::vector<std::pair<std::string, std::string>> more) {
+      auto all = target;
+      all.insert(all.end(), more.begin(), more.end());
+      return labels(all);
+    };
+    if (t.score.percent) family("adrprobe_score_percent").samples.push_back(labels(target) + " " + number(*t.score.percent));
+    std::map<Verdict, int> counts{{Verdict::pass, t.score.pass}, {Verdict::warn, t.score.warn},
+                                  {Verdict::fail, t.score.fail}, {Verdict::error, t.score.error}, {Verdict::skip, 0}};
+    for (const auto& [id, v] : t.verdicts)
+      if (v == Verdict::skip) ++counts[Verdict::skip];
+    for (Verdict v : {Verdict::pass, Verdict::warn, Verdict::fail, Verdict::error, Verdict::skip})
+      family("adrprobe_rules").samples.push_back(with({{"verdict", to_string(v)}}) + " " + std::to_string(counts[v]));
+    for (const auto& [id, v] : t.verdicts) {
+      family("adrprobe_rule_verdict").samples.push_back(with({{"rule", id}, {"verdict", to_string(v)}}) + " 1");
+      family("adrprobe_rule_failing").samples.push_back(with({{"rule", id}}) + (v == Verdict::fail ? " 1" : " 0"));
+    }
+    if (t.change) {
+      for (auto [name, list] : {std::pair{"new-fail", &t.change->new_fail}, std::pair{"regressed", &t.change->regressed},
+                                std::pair{"fixed", &t.change->fixed}})
+        family("adrprobe_changes").samples.push_back(with({{"change", name}}) + " " + std::to_string(list->size()));
+    }
+    if (t.cert_days_left)
+      family("adrprobe_certificate_days_left").samples.push_back(labels(target) + " " + std::to_string(*t.cert_days_left));
+    family("adrprobe_target_reachable").samples.push_back(labels(target) + (t.reachable ? " 1" : " 0"));
+    if (auto at = epoch_of(t.generated_at))
+      family("adrprobe_last_run_timestamp_seconds").samples.push_back(labels(target) + " " + std::to_string(*at));
+  }
+  std::string out;
+  for (const auto& f : families) {
+    out += fmt::format("# HELP {} {}\n# TYPE {} gauge\n", f.name, f.help, f.name);
+    for (const auto& s : f.samples) out += f.name + s + "\n";
+  }
+  out += "# EOF\n";
+  return out;
+}
+
+std::string render_openmetrics(const Report& r, const RenderOptions& options) {
+  Summary s;
+  s.tool_version = r.tool_version;
+  s.generated_at = r.generated_at;
+  s.targets.push_back(summarize(r, r.name.value_or(r.mode == "lint" ? r.openapi_url.value_or(r.base_url) : r.base_url),
+                                "", options.fail_on));
+  return render_summary_openmetrics(s);
+}
+
+}  // namespace adrprobe::report
