@@ -53,7 +53,8 @@ ul.notes { margin: 4px 0; padding-left: 20px; }
 .rule.fail { border-left: 6px solid var(--fail); } .rule.error { border-left: 6px solid var(--error); }
 .rule.warn { border-left: 6px solid var(--warn); } .rule.pass { border-left: 6px solid var(--pass); }
 .rule.skip { border-left: 6px solid var(--skip); } .rule.manual { border-left: 6px solid var(--manual); }
-.rule-head { display: flex; gap: 10px; align-items: baseline; flex-wrap: wrap; }
+.rule-head { display: flex; gap: 10px; align-items: baseline; }
+.rule-head h3 { flex: 1; min-width: 0; overflow-wrap: anywhere; }
 .rule-head .id { font-family: "DejaVu Sans Mono", monospace; font-weight: bold; }
 .rule-meta { color: var(--muted); font-size: 12.5px; margin: 2px 0 6px; }
 .check { border-top: 1px solid var(--line); padding: 6px 0 4px; break-inside: avoid; page-break-inside: avoid; }
@@ -74,11 +75,13 @@ table.ex td.ms { width: 70px; text-align: right; white-space: nowrap; color: var
 .hdrs .key b { color: #0550ae; }
 .err { color: var(--fail); font-weight: bold; }
 .review { border: 1px solid var(--line); border-radius: 8px; margin: 14px 0; padding: 10px 14px;
-  border-left: 6px solid var(--manual); break-inside: avoid; page-break-inside: avoid; }
+  border-left: 6px solid var(--manual); }
+.rule-head, .rule-meta { break-after: avoid; page-break-after: avoid; }
 .review h4 { margin: 8px 0 2px; font-size: 13px; }
 .review p { margin: 2px 0; }
 .review ul { margin: 2px 0; padding-left: 20px; }
-.conclusion { margin-top: 10px; border: 1.5px solid var(--fg); border-radius: 6px; padding: 8px 12px; }
+.conclusion { margin-top: 10px; border: 1.5px solid var(--fg); border-radius: 6px; padding: 8px 12px;
+  break-inside: avoid; page-break-inside: avoid; }
 .conclusion .boxes { display: flex; gap: 28px; flex-wrap: wrap; font-size: 15px; }
 .conclusion .line { border-bottom: 1px solid var(--muted); height: 24px; }
 .conclusion .sign { display: flex; gap: 24px; margin-top: 8px; font-size: 12px; color: var(--muted); }
@@ -96,6 +99,8 @@ footer { margin-top: 32px; color: var(--muted); font-size: 12px; border-top: 1px
   nav.toc { display: none; }
   .rule, .review, .score, .notice { box-shadow: none; }
   h2.page { break-before: page; page-break-before: always; }
+  .rule, .review { padding: 6px 10px; margin: 8px 0; }
+  .conclusion .line { height: 20px; }
 }
 )CSS";
 
