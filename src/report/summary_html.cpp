@@ -20,9 +20,10 @@ std::string rule_list(const std::vector<std::string>& ids) {
 
 std::string score_cell(const Score& s) {
   std::string out = fmt::format("<div class=\"pct-s\">{}</div>", s.percent ? fmt::format("{:.1f} %", *s.percent) : "n/a");
-  out += fmt::format("<div class=\"counts small\">{} {} · {} {} · {} {} · {} {}</div>", s.pass,
-                     html::verdict_label(Verdict::pass), s.warn, html::verdict_label(Verdict::warn), s.fail,
-                     html::verdict_label(Verdict::fail), s.error, html::verdict_label(Verdict::error));
+  out += fmt::format("<div class=\"small\"><span class=\"n v-pass\">✔ {} pass</span> · <span class=\"n v-warn\">⚠ {} "
+                     "warn</span> · <span class=\"n v-fail\">✖ {} fail</span> · <span class=\"n v-error\">! {} "
+                     "error</span></div>",
+                     s.pass, s.warn, s.fail, s.error);
   return out;
 }
 
@@ -50,7 +51,8 @@ std::string reports_cell(const std::string& report) {
   if (report.empty()) return "<span class=\"muted\">—</span>";
   std::string stem = report;
   if (stem.size() > 5 && stem.compare(stem.size() - 5, 5, ".json") == 0) stem.resize(stem.size() - 5);
-  return html::file_link(stem + ".html", "HTML") + " · " + html::file_link(report, "JSON");
+  return "<span class=\"n\">" + html::file_link(stem + ".html", "HTML") + " · " + html::file_link(report, "JSON") +
+         "</span>";
 }
 
 }  // namespace
@@ -86,7 +88,7 @@ std::string render_summary_html(const Summary& summary) {
       "<footer>adrprobe {} · {} · This file is self-contained: it loads nothing from the network and runs no "
       "script.</footer>\n",
       esc(summary.tool_version), esc(summary.generated_at));
-  return html::page("ADR batch summary", body, ".pct-s { font-size: 18px; font-weight: bold; }\n");
+  return html::page("ADR batch summary", body, ".pct-s { font-size: 18px; font-weight: bold; }\n.n { white-space: nowrap; }\n");
 }
 
 }  // namespace adrprobe::report
