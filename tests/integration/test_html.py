@@ -120,8 +120,10 @@ def chromium(*args, user_data_dir):
     cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
            "--disable-background-networking", "--disable-component-update", "--disable-sync",
            "--user-data-dir=%s" % user_data_dir] + list(args)
+    # Chromium is no sanitizer build: the ASan/UBSan settings of ./dev test-asan are adrprobe's only.
+    env = {k: v for k, v in os.environ.items() if k not in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LD_PRELOAD")}
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+                            env=env, start_new_session=True)
     try:
         out, err = proc.communicate(timeout=CHROMIUM_TIMEOUT)
     except subprocess.TimeoutExpired:
