@@ -187,7 +187,7 @@ class HelpAndVersion(ProbeCase):
             with self.subTest(cmd=cmd):
                 out = self.help(cmd)
                 self.assertIn("{1.0,2.0.0,2.0.1,2.0.2,2.1.0,2.2.0,latest}", out)
-                self.assertIn("-f,--format TEXT:{text,json}", out)
+                self.assertRegex(out, r"-f,--format TEXT:\{text,json(,[a-z]+)*\}")  # and the formats built since
                 self.assertIn("Exit status", out)
                 self.assertIn("--fail-on", out)
         self.assertIn("{1.0,2.0.0,2.0.1,2.0.2,2.1.0,2.2.0,latest}", self.help("rules"))

@@ -1,0 +1,477 @@
+// The HTML audit report: one self-contained file an auditor opens offline or
+// prints on A4. Which rules fail, why (each check's message), and the requests
+// that prove it (listed under the check that cites them, anchored #x<id>);
+// the TLS facts; the functional rules as a checklist for the reviewer; how the
+// run was made. The page skeleton, CSS and escaping are report/html_page.*.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+
+#include "report/formats.hpp"
+#include "report/html_page.hpp"
+#include "util/strings.hpp"
+
+namespace adrprobe::report {
+namespace {
+
+using html::esc;
+
+// The response headers a check is most often about: shown first, highlighted.
+bool key_header(const std::string& name) {
+  static const std::set<std::string> names{"location", "allow", "api-version", "content-type",
+                                           "strict-transport-security", "content-security-policy",
+                                           "x-frame-options", "cache-control", "www-authenticate"};
+  return names.count(name) || name.rfind("access-control-", 0) == 0;
+}
+
+// Catalogue text (statement, review) written over several YAML lines: one
+// paragraph per blank-line-separated block, its line breaks as spaces.
+std::string paragraphs(const std::string& text) {
+  std::string out, current;
+  auto flush = [&] {
+    std::string p = trim(current);
+    if (!p.empty()) out += "<p>" + esc(p) + "</p>";
+    current.clear();
+  };
+  for (const auto& line : split(text, '\n')) {
+    if (trim(line).empty()) flush();
+    else current += (current.empty() ? "" : " ") + trim(line);
+  }
+  flush();
+  return out;
+}
+
+// "exchange #7" in a hint (escaped already) links to that exchange.
+std::string link_exchanges(const std::string& escaped, const std::set<int>& ids) {
+  static const std::string word = "exchange #";
+  std::string out;
+  std::size_t pos = 0;
+  while (true) {
+    std::size_t at = escaped.find(word, pos);
+    if (at == std::string::npos) break;
+    std::size_t digits = at + word.size(), end = digits;
+    while (end < escaped.size() && end - digits < 9 && std::isdigit(static_cast<unsigned char>(escaped[end]))) ++end;
+    out.append(escaped, pos, at - pos);
+    if (end > digits && ids.count(std::stoi(escaped.substr(digits, end - digits)))) {
+      std::string id = escaped.substr(digits, end - digits);
+      out += fmt::format("exchange <a href=\"#x{0}\">#{0}</a>", id);
+    } else {
+      out.append(escaped, at, end - at);
+    }
+    pos = end;
+  }
+  out.append(escaped, pos);
+  return out;
+}
+
+std::string yes_no(bool b) { return b ? "yes" : "no"; }
+
+std::string fact_row(std::string_view name, const std::string& value_html) {
+  return fmt::format("<tr><th scope=\"row\">{}</th><td class=\"wrap\">{}</td></tr>\n", name, value_html);
+}
+
+std::string edition_html(const Report& r) {
+  std::string out = esc(r.edition);
+  if (!r.edition_name.empty()) out += " — " + esc(r.edition_name);
+  if (r.run && !r.run->edition_asked.empty() && r.run->edition_asked != r.edition)
+    out += r.run->edition_note.empty()
+               ? fmt::format(" <span class=\"muted\">(--edition {})</span>", esc(r.run->edition_asked))
+               : fmt::format(" <span class=\"muted\">(--edition {}, judged by the {} catalogue: {})</span>",
+                             esc(r.run->edition_asked), esc(r.edition), esc(r.run->edition_note));
+  return out;
+}
+
+class Page {
+ public:
+  explicit Page(const Report& r) : r_(r) {
+    for (const auto& e : r.exchanges) {
+      by_id_[e.id] = &e;
+      ids_.insert(e.id);
+    }
+    for (std::size_t i = 0; i < r.rules.size(); ++i) anchor_[&r.rules[i]] = fmt::format("rule-{}", i + 1);
+    for (const auto& rule : r.rules) {
+      if (rule.change) with_change_ = true;
+      (rule.kind == "functional" ? functional_ : technical_).push_back(&rule);
+    }
+  }
+
+  std::string render() {
+    std::string title = r_.name ? *r_.name : (r_.mode == "lint" ? r_.openapi_url.value_or(r_.base_url) : r_.base_url);
+    std::string body;
+    body += header(title);
+    body += summary_table();
+    body += technical_rules();
+    body += tls_section();
+    body += functional_rules();
+    body += other_requests();
+    body += run_section();
+    body += fmt::format(
+        "<footer>adrprobe {} · {} · This file is self-contained: it loads nothing from the network and runs no "
+        "script.</footer>\n",
+        esc(r_.tool_version), esc(r_.generated_at));
+    return html::page("ADR report: " + title, body);
+  }
+
+ private:
+  const Report& r_;
+  std::map<int, const http::Exchange*> by_id_;
+  std::set<int> ids_;
+  std::set<int> anchored_;  // exchanges shown in full with their id="x<id>" so far
+  std::map<const RuleResult*, std::string> anchor_;
+  std::vector<const RuleResult*> technical_, functional_;
+  bool with_change_ = false;
+
+  static constexpr std::size_t kRowsPerCheck = 6;  // exchanges shown in full under one check
+
+  std::string rule_ids(const RuleResult& rule) const {
+    std::string out = fmt::format("<a class=\"mono\" href=\"#{}\">{}</a>", anchor_.at(&rule), esc(rule.id));
+    if (!rule.aliases.empty()) out += fmt::format("<div class=\"small muted\">{}</div>", esc(join(rule.aliases, ", ")));
+    return out;
+  }
+
+  std::string rule_text_link(const RuleResult& rule) const {
+    if (!html::is_web_url(rule.url)) return "";
+    return html::link(rule.url, "rule text ↗");
+  }
+
+  std::string header(const std::string& title) {
+    std::string out;
+    out += fmt::format("<header>\n<h1>ADR audit report: <span class=\"wrap\">{}</span></h1>\n", esc(title));
+    out += fmt::format("<p class=\"sub\">{} · {}{}</p>\n", edition_html(r_), esc(r_.generated_at),
+                       r_.mode == "lint" ? " · static checks on the document alone" : "");
+    out += "</header>\n";
+    // What concerns the whole report comes before everything else.
+    if (!r_.headline.empty())
+      out += fmt::format("<div class=\"notice headline\" role=\"alert\"><p>{}</p></div>\n", esc(r_.headline));
+    std::size_t leading = std::min(r_.leading_notes, r_.notes.size());
+    if (leading) {
+      out += "<div class=\"notice\" role=\"alert\">";
+      for (std::size_t i = 0; i < leading; ++i) out += fmt::format("<p>{}</p>", esc(r_.notes[i]));
+      out += "</div>\n";
+    }
+
+    out += "<div class=\"top\">\n<table class=\"facts\">\n";
+    if (r_.name) out += fact_row("API", esc(*r_.name));
+    if (r_.mode == "lint") {
+      out += fact_row("Document", fmt::format("<code>{}</code>", esc(r_.openapi_url.value_or(r_.base_url))));
+    } else {
+      out += fact_row("Base URL", fmt::format("<code>{}</code>", esc(r_.base_url)));
+      out += fact_row("Document", r_.openapi_url ? fmt::format("<code>{}</code>", esc(*r_.openapi_url))
+                                                 : std::string("<span class=\"muted\">none found</span>"));
+    }
+    out += fact_row("Edition", edition_html(r_));
+    out += fact_row("Date", fmt::format("{} <span class=\"muted\">({:.1f} s)</span>", esc(r_.generated_at),
+                                        r_.duration_ms / 1000.0));
+    if (r_.mode == "lint")
+      out += fact_row("Run", fmt::format("lint: static checks on the document alone, {}",
+                                         plural(r_.exchanges.size(), "request", "requests")));
+    else
+      out += fact_row("Run", fmt::format("{} probed, {}",
+                                         plural(static_cast<std::size_t>(r_.paths_probed), "documented path",
+                                                "documented paths"),
+                                         plural(r_.exchanges.size(), "request", "requests")));
+    out += fact_row("Tool", fmt::format("adrprobe {} · <a href=\"#run\">run options</a>", esc(r_.tool_version)));
+    out += "</table>\n";
+
+    const Score& s = r_.score;
+    out += "<div class=\"score\"><div class=\"muted small\">Score (technical rules)</div>";
+    out += fmt::format("<div class=\"pct\">{}</div>", s.percent ? fmt::format("{:.1f} %", *s.percent) : "n/a");
+    out += fmt::format("<div class=\"counts\">{} {} · {} {} · {} {} · {} {}</div>", s.pass, html::verdict_label(Verdict::pass),
+                       s.warn, html::verdict_label(Verdict::warn), s.fail, html::verdict_label(Verdict::fail), s.error,
+                       html::verdict_label(Verdict::error));
+    out += fmt::format("<div class=\"small muted\">of {} applicable technical rules; {} functional rules for a "
+                       "reviewer</div></div>\n",
+                       s.applicable, functional_.size());
+    out += "</div>\n";
+
+    if (r_.notes.size() > leading) {
+      out += "<h2 id=\"notes\">Notes</h2>\n<ul class=\"notes\">";
+      for (std::size_t i = leading; i < r_.notes.size(); ++i) out += fmt::format("<li>{}</li>", esc(r_.notes[i]));
+      out += "</ul>\n";
+    }
+    out += "<nav class=\"toc\"><a href=\"#summary\">Summary</a><a href=\"#technical\">Technical rules</a>";
+    if (r_.tls) out += "<a href=\"#tls\">TLS</a>";
+    if (!functional_.empty()) out += "<a href=\"#functional\">Reviewer checklist</a>";
+    out += "<a href=\"#run\">Run options</a></nav>\n";
+    return out;
+  }
+
+  std::string summary_table() {
+    std::string out = "<h2 id=\"summary\">Summary of the rules</h2>\n<table class=\"rules\">\n<thead><tr><th>Verdict</th>"
+                      "<th>Rule</th><th>Title</th><th>Kind</th><th>Level</th>";
+    if (with_change_) out += "<th>Change</th>";
+    out += "</tr></thead>\n<tbody>\n";
+    for (const auto* list : {&technical_, &functional_})
+      for (const RuleResult* rule : *list) {
+        std::string title = esc(rule->title);
+        if (std::string l = rule_text_link(*rule); !l.empty()) title += fmt::format(" <span class=\"small\">{}</span>", l);
+        if (rule->kind == "technical" && !rule->summary.empty())
+          title += fmt::format("<div class=\"small muted\">{}</div>", esc(rule->summary));
+        out += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"wrap\">{}</td><td>{}</td><td>{}</td>",
+                           html::verdict_label(rule->verdict), rule_ids(*rule), title, esc(rule->kind), esc(rule->level));
+        if (with_change_) out += fmt::format("<td>{}</td>", rule->change ? esc(*rule->change) : "");
+        out += "</tr>\n";
+      }
+    out += "</tbody>\n</table>\n";
+    return out;
+  }
+
+  std::string rule_meta(const RuleResult& rule) const {
+    std::vector<std::string> parts;
+    if (!rule.level.empty()) parts.push_back(esc(rule.level));
+    parts.push_back(esc(rule.kind));
+    if (!rule.aliases.empty()) parts.push_back("also " + esc(join(rule.aliases, ", ")));
+    if (rule.change) parts.push_back("change since the baseline: <b>" + esc(*rule.change) + "</b>");
+    if (std::string l = rule_text_link(rule); !l.empty()) parts.push_back(l);
+    return fmt::format("<div class=\"rule-meta\">{}</div>\n", join(parts, " · "));
+  }
+
+  std::string rule_head(const RuleResult& rule) const {
+    return fmt::format("<div class=\"rule-head\">{} <h3><span class=\"id\">{}</span> {}</h3></div>\n",
+                       html::verdict_label(rule.verdict), esc(rule.id), esc(rule.title));
+  }
+
+  // One exchange as a row: #id, method and URL (and the request headers the
+  // check added), status or transport error with every response header, time.
+  std::string exchange_row(const http::Exchange& e) {
+    bool first = anchored_.insert(e.id).second;
+    std::string out = first ? fmt::format("<tr id=\"x{}\">", e.id) : "<tr>";
+    out += first ? fmt::format("<td class=\"xid\">#{}</td>", e.id)
+                 : fmt::format("<td class=\"xid\"><a href=\"#x{0}\">#{0}</a></td>", e.id);
+    out += fmt::format("<td class=\"wrap\"><code>{} {}</code>", esc(e.method), esc(e.url));
+    if (!e.request_headers.empty()) {
+      out += "<div class=\"hdrs\">sent: ";
+      for (const auto& [name, value] : e.request_headers)
+        out += fmt::format("<span><b>{}:</b> {}</span>", esc(name), esc(value));
+      out += "</div>";
+    }
+    if (!e.response_headers.empty()) {
+      out += "<div class=\"hdrs\">";
+      for (bool key : {true, false})
+        for (const auto& [name, value] : e.response_headers)
+          if (key_header(name) == key)
+            out += fmt::format("<span{}><b>{}:</b> {}</span>", key ? " class=\"key\"" : "", esc(name), esc(value));
+      out += "</div>";
+    }
+    out += "</td>";
+    if (e.error)
+      out += fmt::format("<td class=\"st wrap\"><span class=\"err\">✖ no response</span><div class=\"small\">{}</div></td>",
+                         esc(*e.error));
+    else if (e.status)
+      out += fmt::format("<td class=\"st\">→ <b>{}</b></td>", *e.status);
+    else
+      out += "<td class=\"st\">—</td>";
+    out += fmt::format("<td class=\"ms\">{} ms</td></tr>\n", e.duration_ms < 10 ? fmt::format("{:.1f}", e.duration_ms)
+                                                                               : fmt::format("{:.0f}", e.duration_ms));
+    return out;
+  }
+
+  static std::string exchange_table_head() {
+    return "<table class=\"ex\"><thead><tr><th>#</th><th>Request, response headers</th><th>Status</th>"
+           "<th>Time</th></tr></thead><tbody>\n";
+  }
+
+  std::string check_block(const CheckResult& c) {
+    std::string out = "<div class=\"check\">\n";
+    out += fmt::format("<div class=\"check-head\"><span class=\"cid\">{}</span><span>{}</span><span class=\"msg\">{}</span></div>\n",
+                       esc(c.id), html::verdict_label(c.verdict), esc(c.message));
+    // The complete list behind the message, unless the message already says it all.
+    bool in_message = std::all_of(c.details.begin(), c.details.end(),
+                                  [&](const std::string& d) { return c.message.find(d) != std::string::npos; });
+    if (!c.details.empty() && !in_message) {
+      out += "<ul class=\"details\">";
+      for (const auto& d : c.details) out += fmt::format("<li class=\"wrap\">{}</li>", esc(d));
+      out += "</ul>\n";
+    }
+    std::vector<const http::Exchange*> cited;
+    for (int id : c.exchanges)
+      if (auto it = by_id_.find(id); it != by_id_.end()) cited.push_back(it->second);
+    if (!cited.empty()) {
+      std::vector<std::string> refs;
+      for (const auto* e : cited) refs.push_back(fmt::format("<a href=\"#x{0}\">#{0}</a>", e->id));
+      out += fmt::format("<div class=\"refs\">evidence: {}{}</div>\n", join(refs, " "),
+                         cited.size() > kRowsPerCheck
+                             ? fmt::format(" (the first {} shown here)", kRowsPerCheck)
+                             : "");
+      out += exchange_table_head();
+      for (std::size_t i = 0; i < std::min(kRowsPerCheck, cited.size()); ++i) out += exchange_row(*cited[i]);
+      out += "</tbody></table>\n";
+    }
+    out += "</div>\n";
+    return out;
+  }
+
+  std::string technical_rules() {
+    std::string out = "<h2 id=\"technical\" class=\"page\">Technical rules: checks and evidence</h2>\n";
+    if (technical_.empty()) out += "<p class=\"muted\">This edition has no technical rules.</p>\n";
+    for (const RuleResult* rule : technical_) {
+      out += fmt::format("<section class=\"rule {}\" id=\"{}\">\n", to_string(rule->verdict), anchor_.at(rule));
+      out += rule_head(*rule) + rule_meta(*rule);
+      // The summary repeats a check's message; alone it says why there is none.
+      if (rule->checks.empty())
+        out += fmt::format("<p class=\"muted wrap\">{}</p>\n",
+                           rule->summary.empty() ? std::string("No check ran for this rule.") : esc(rule->summary));
+      for (const auto& c : rule->checks) out += check_block(c);
+      if (!rule->hints.empty()) {
+        out += "<div class=\"small\"><b>Hints</b><ul>";
+        for (const auto& h : rule->hints) out += fmt::format("<li class=\"wrap\">{}</li>", link_exchanges(esc(h), ids_));
+        out += "</ul></div>\n";
+      }
+      out += "</section>\n";
+    }
+    return out;
+  }
+
+  std::string tls_section() {
+    if (!r_.tls) return "";
+    const tls::Facts& t = *r_.tls;
+    std::string out = "<h2 id=\"tls\">TLS</h2>\n<table class=\"facts\">\n";
+    std::string where = esc(t.host.find(':') != std::string::npos ? "[" + t.host + "]" : t.host) + ":" +
+                        std::to_string(t.port);
+    if (!t.proxy.empty()) where += " via proxy " + esc(t.proxy);
+    out += fact_row("Server", "<code>" + where + "</code>");
+    out += fact_row("Default handshake",
+                    t.handshake_ok ? std::string("<span class=\"v v-pass\">✔ completed</span>")
+                                   : "<span class=\"err\">✖ failed</span>: " + esc(t.error));
+    if (t.handshake_ok || !t.protocol.empty()) {
+      out += fact_row("Protocol", esc(t.protocol));
+      out += fact_row("Cipher", "<code>" + esc(t.cipher) + "</code>");
+      if (!t.group.empty()) out += fact_row("Key exchange group", esc(t.group));
+    }
+    std::vector<std::string> accepted;
+    for (const auto& p : t.protocols)
+      if (p.accepted) accepted.push_back(esc(p.name));
+    if (!t.protocols.empty()) out += fact_row("Protocols accepted", accepted.empty() ? std::string("none") : join(accepted, ", "));
+    if (!t.fallback_protocol.empty())
+      out += fact_row("Best pinned handshake", esc(t.fallback_protocol) + " · <code>" + esc(t.fallback_cipher) + "</code>");
+    out += fact_row("Certificate trusted", t.trusted ? std::string("<span class=\"v v-pass\">✔ yes</span>")
+                                                     : "<span class=\"err\">✖ no</span>: " + esc(t.trust_error));
+    if (t.client_cert_requested || !t.client_cert_refusal.empty())
+      out += fact_row("Client certificate",
+                      !t.client_cert_refusal.empty()
+                          ? "refused: " + esc(t.client_cert_refusal)
+                          : std::string("asked for by the server; ") +
+                                (t.client_cert_sent ? "sent (--cert)" : "none given (--cert, --key)"));
+    out += fact_row("OCSP stapled", yes_no(t.ocsp_stapled));
+    out += fact_row("Compression", yes_no(t.compression));
+    out += fact_row("Secure renegotiation", yes_no(t.secure_renegotiation));
+    out += "</table>\n";
+
+    if (!t.protocols.empty()) {
+      out += "<h4>Protocol versions</h4>\n<table class=\"protocols\"><thead><tr><th>Version</th><th>Accepted</th>"
+             "<th>Cipher, or why not</th></tr></thead><tbody>\n";
+      for (const auto& p : t.protocols) {
+        std::string accepted = !p.testable ? std::string("<span class=\"muted\">n/a (not in this OpenSSL)</span>")
+                               : p.accepted ? std::string("<b>yes</b>")
+                                            : std::string("no");
+        out += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"wrap\"><code>{}</code></td></tr>\n", esc(p.name),
+                           accepted, esc(p.accepted ? p.cipher : p.error));
+      }
+      out += "</tbody></table>\n";
+    }
+    if (!t.chain.empty()) {
+      const auto& c = t.chain.front();
+      out += "<h4>Certificate</h4>\n<table class=\"facts\">\n";
+      out += fact_row("Subject", esc(c.subject));
+      out += fact_row("Issuer", esc(c.issuer));
+      if (!c.sans.empty()) out += fact_row("Names (SAN)", esc(join(c.sans, ", ")));
+      out += fact_row("Valid from", esc(c.not_before));
+      out += fact_row("Valid until", esc(c.not_after));
+      out += fact_row("Days left", c.days_left < 0 ? fmt::format("<span class=\"err\">expired {} days ago</span>", -c.days_left)
+                                                   : fmt::format("{}", c.days_left));
+      out += fact_row("Key", esc(c.key));
+      out += fact_row("Signature", esc(c.signature));
+      if (t.chain.size() > 1) {
+        std::vector<std::string> rest;
+        for (std::size_t i = 1; i < t.chain.size(); ++i) rest.push_back(esc(t.chain[i].subject));
+        out += fact_row("Rest of the chain", join(rest, "<br>"));
+      }
+      out += "</table>\n";
+    }
+    return out;
+  }
+
+  std::string functional_rules() {
+    if (functional_.empty()) return "";
+    std::string out = "<h2 id=\"functional\" class=\"page\">Functional rules: reviewer checklist</h2>\n";
+    out += "<p>A tool cannot judge these rules. For each, read the rule and what to look at, weigh the tool's "
+           "hints, and mark one conclusion.</p>\n";
+    for (const RuleResult* rule : functional_) {
+      out += fmt::format("<section class=\"review\" id=\"{}\">\n", anchor_.at(rule));
+      out += rule_head(*rule) + rule_meta(*rule);
+      if (!rule->statement.empty()) out += "<h4>Rule</h4>" + paragraphs(rule->statement) + "\n";
+      if (!rule->review.empty()) out += "<h4>What to look at</h4>" + paragraphs(rule->review) + "\n";
+      out += "<h4>What the tool noticed</h4>";
+      if (rule->hints.empty()) {
+        out += "<p class=\"muted\">Nothing: no hint for this rule.</p>\n";
+      } else {
+        out += "<ul>";
+        for (const auto& h : rule->hints) out += fmt::format("<li class=\"wrap\">{}</li>", link_exchanges(esc(h), ids_));
+        out += "</ul>\n";
+      }
+      for (const auto& c : rule->checks) out += check_block(c);
+      out += "<div class=\"conclusion\"><div class=\"boxes\"><b>Conclusion:</b><span>☐ conforms</span>"
+             "<span>☐ does not conform</span><span>☐ not applicable</span></div>"
+             "<div class=\"small muted\" style=\"margin-top:6px\">Findings:</div>"
+             "<div class=\"line\"></div><div class=\"line\"></div><div class=\"line\"></div>"
+             "<div class=\"sign\"><span>Reviewer</span><span>Date</span></div></div>\n";
+      out += "</section>\n";
+    }
+    return out;
+  }
+
+  std::string other_requests() {
+    std::vector<const http::Exchange*> rest;
+    for (const auto& e : r_.exchanges)
+      if (!anchored_.count(e.id)) rest.push_back(&e);
+    if (rest.empty()) return "";
+    std::string out = "<h2 id=\"requests\">Other requests</h2>\n<p class=\"muted\">The requests of this run not shown "
+                      "under a check above (hints refer to some of them).</p>\n";
+    out += exchange_table_head();
+    for (const auto* e : rest) out += exchange_row(*e);
+    out += "</tbody></table>\n";
+    return out;
+  }
+
+  std::string run_section() const {
+    std::string out = "<h2 id=\"run\">How this report was made</h2>\n<table class=\"facts\">\n";
+    out += fact_row("Tool", "adrprobe " + esc(r_.tool_version));
+    out += fact_row("Generated", esc(r_.generated_at));
+    if (!r_.run) {
+      out += fact_row("Command", esc(r_.mode));
+      return out + "</table>\n";
+    }
+    const RunInfo& run = *r_.run;
+    out += fact_row("Command", "<code>adrprobe " + esc(run.command.empty() ? r_.mode : run.command) + "</code>");
+    out += fact_row("Edition", edition_html(r_));
+    out += fact_row("Timeout", fmt::format("{:g} s per request", run.timeout_s));
+    out += fact_row("Rate", run.rate > 0 ? fmt::format("at most {:g} requests per second to one host", run.rate)
+                                         : std::string("no limit"));
+    out += fact_row("Concurrency", fmt::format("{} requests in flight", run.concurrency));
+    out += fact_row("Max paths", run.max_paths ? std::to_string(run.max_paths) : std::string("all"));
+    out += fact_row("Deadline", fmt::format("{:g} s", run.deadline_s));
+    out += fact_row("Insecure (--insecure)", yes_no(run.insecure));
+    out += fact_row("Unsafe methods (--allow-unsafe)", yes_no(run.allow_unsafe));
+    out += fact_row("Extra CA file", yes_no(run.ca_file));
+    out += fact_row("Client certificate", yes_no(run.client_cert));
+    out += fact_row("User agent", "<code>" + esc(run.user_agent) + "</code>");
+    out += fact_row("External $ref hosts", esc(run.ref_hosts));
+    out += fact_row("Headers given (names only)", run.header_names.empty()
+                                                      ? std::string("none")
+                                                      : "<code>" + esc(join(run.header_names, ", ")) + "</code>");
+    std::vector<std::string> libraries;
+    for (const auto& [name, version] : run.libraries) libraries.push_back(esc(name) + " " + esc(version));
+    out += fact_row("Libraries", libraries.empty() ? std::string("—") : join(libraries, " · "));
+    out += "</table>\n";
+    return out;
+  }
+};
+
+}  // namespace
+
+std::string render_html(const Report& r, const RenderOptions&) { return Page(r).render(); }
+
+}  // namespace adrprobe::report

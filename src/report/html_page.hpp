@@ -1,0 +1,41 @@
+// What the two HTML pages share (report/html.cpp, the audit report, and
+// report/summary_html.cpp, the batch summary): the page skeleton with its CSS,
+// escaping of server text, links, verdict labels. One self-contained file: no
+// script, no external stylesheet, font or image, and a Content-Security-Policy
+// that would block them anyway.
+#pragma once
+#include <string>
+#include <string_view>
+
+#include "report/model.hpp"
+
+namespace adrprobe::report::html {
+
+// Text for HTML (element content and quoted attribute values alike): control
+// characters and invalid UTF-8 made visible (escape_control), then & < > " '
+// escaped. Every piece of report data goes through this.
+std::string esc(std::string_view s);
+
+// An absolute http:// or https:// URL with no whitespace or control character
+// in it: the only report URLs that ever become an href (never javascript:,
+// data: or a relative URL from a server).
+bool is_web_url(std::string_view url);
+
+// <a href="url">text</a> for a web URL (is_web_url), else the text alone.
+// text_html is HTML already (escaped by the caller).
+std::string link(std::string_view url, const std::string& text_html);
+
+// A link to a file beside the page (the batch's per-target reports): every
+// path segment percent-encoded, so no scheme (':'), query or fragment can
+// come out of a file name.
+std::string file_link(std::string_view relative_path, const std::string& text_html);
+
+// The verdict as icon and word, coloured, e.g. <span class="v v-fail">✖ fail</span>:
+// told apart by colour and by word, so it survives black-and-white print.
+std::string verdict_label(Verdict v);
+
+// The whole document (title: plain text, escaped here): doctype, charset, CSP, viewport, title, the shared CSS
+// (screen and A4 print) plus extra_css, and body_html inside <body>.
+std::string page(std::string_view title, std::string_view body_html, std::string_view extra_css = {});
+
+}  // namespace adrprobe::report::html

@@ -1,0 +1,94 @@
+// summary.html: the batch at a glance, one row per target, each linking its
+// own HTML and JSON report. The page skeleton, CSS and escaping are
+// report/html_page.* (the same as the audit report's).
+#include <fmt/format.h>
+
+#include "report/html_page.hpp"
+#include "report/summary.hpp"
+#include "util/strings.hpp"
+
+namespace adrprobe::report {
+namespace {
+
+using html::esc;
+
+std::string rule_list(const std::vector<std::string>& ids) {
+  std::vector<std::string> items;
+  for (const auto& id : ids) items.push_back("<code>" + esc(id) + "</code>");
+  return join(items, "<br>");
+}
+
+std::string score_cell(const Score& s) {
+  std::string out = fmt::format("<div class=\"pct-s\">{}</div>", s.percent ? fmt::format("{:.1f} %", *s.percent) : "n/a");
+  out += fmt::format("<div class=\"small\"><span class=\"n v-pass\">✔ {} pass</span> · <span class=\"n v-warn\">⚠ {} "
+                     "warn</span> · <span class=\"n v-fail\">✖ {} fail</span> · <span class=\"n v-error\">! {} "
+                     "error</span></div>",
+                     s.pass, s.warn, s.fail, s.error);
+  return out;
+}
+
+std::string change_cell(const std::optional<Changes>& change) {
+  if (!change) return "<span class=\"muted\">—</span>";
+  std::string out;
+  auto part = [&](const char* label, const char* cls, const std::vector<std::string>& ids) {
+    if (ids.empty()) return;
+    out += fmt::format("<div><span class=\"{}\">{}:</span> {}</div>", cls, label, rule_list(ids));
+  };
+  part("new fail", "v-fail", change->new_fail);
+  part("regressed", "v-warn", change->regressed);
+  part("fixed", "v-pass", change->fixed);
+  return out.empty() ? "<span class=\"muted\">no change</span>" : out;
+}
+
+std::string cert_cell(const std::optional<int>& days) {
+  if (!days) return "<span class=\"muted\">—</span>";
+  if (*days < 0) return fmt::format("<span class=\"v v-fail\">✖ expired {} days ago</span>", -*days);
+  if (*days < 30) return fmt::format("<span class=\"v v-warn\">⚠ {} days</span>", *days);
+  return fmt::format("{} days", *days);
+}
+
+std::string reports_cell(const std::string& report) {
+  if (report.empty()) return "<span class=\"muted\">—</span>";
+  std::string stem = report;
+  if (stem.size() > 5 && stem.compare(stem.size() - 5, 5, ".json") == 0) stem.resize(stem.size() - 5);
+  return "<span class=\"n\">" + html::file_link(stem + ".html", "HTML") + " · " + html::file_link(report, "JSON") +
+         "</span>";
+}
+
+}  // namespace
+
+std::string render_summary_html(const Summary& summary) {
+  std::size_t failing = 0, erroring = 0, unreachable = 0;
+  for (const auto& t : summary.targets) {
+    if (!t.failing.empty()) ++failing;
+    if (!t.erroring.empty()) ++erroring;
+    if (!t.note.empty()) ++unreachable;
+  }
+  std::string body = "<header>\n<h1>ADR batch summary</h1>\n";
+  body += fmt::format("<p class=\"sub\">{} · adrprobe {} · {}: {} with failing rules, {} with errors, {} with a "
+                      "note</p>\n</header>\n",
+                      esc(summary.generated_at), esc(summary.tool_version),
+                      plural(summary.targets.size(), "target", "targets"), failing, erroring, unreachable);
+  body += "<table class=\"targets\">\n<thead><tr><th>Target</th><th>Edition</th><th>Score</th><th>Failing rules</th>"
+          "<th>Since the previous run</th><th>Certificate</th><th>Report</th></tr></thead>\n<tbody>\n";
+  for (const auto& t : summary.targets) {
+    std::string target = fmt::format("<b>{}</b><div class=\"small wrap\"><code>{}</code></div>", esc(t.name), esc(t.base_url));
+    if (!t.note.empty()) target += fmt::format("<div class=\"small err\">{}</div>", esc(t.note));
+    std::string rules = rule_list(t.failing);
+    if (!t.erroring.empty())
+      rules += fmt::format("<div class=\"small\"><span class=\"v-error\">error:</span> {}</div>", rule_list(t.erroring));
+    if (rules.empty()) rules = "<span class=\"muted\">none</span>";
+    body += fmt::format("<tr><td class=\"wrap\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                        target, esc(t.edition), score_cell(t.score), rules, change_cell(t.change),
+                        cert_cell(t.cert_days_left), reports_cell(t.report));
+  }
+  if (summary.targets.empty()) body += "<tr><td colspan=\"7\" class=\"muted\">No targets.</td></tr>\n";
+  body += "</tbody>\n</table>\n";
+  body += fmt::format(
+      "<footer>adrprobe {} · {} · This file is self-contained: it loads nothing from the network and runs no "
+      "script.</footer>\n",
+      esc(summary.tool_version), esc(summary.generated_at));
+  return html::page("ADR batch summary", body, ".pct-s { font-size: 18px; font-weight: bold; }\n.n { white-space: nowrap; }\n");
+}
+
+}  // namespace adrprobe::report
