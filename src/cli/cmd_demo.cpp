@@ -1,16 +1,16 @@
 // adrprobe demo: start the built-in reference API on 127.0.0.1, probe it, report, stop it.
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 
 #include "cli/command.hpp"
 #include "cli/output.hpp"
 #include "cli/settings.hpp"
 #include "demo/reference_api.hpp"
 #include "engine/run.hpp"
+#include "util/temp_file.hpp"
 
 namespace adrprobe::cli {
 
@@ -30,23 +30,16 @@ Command demo_command(CLI::App& parent) {
             demo::ReferenceApi api(a->profile == "broken" ? demo::Profile::broken : demo::Profile::conformant);
             std::string base = api.start();
             if (!a->out.quiet) fmt::print(stderr, "adrprobe demo: reference API ({}) serving at {}\n", a->profile, base);
-            // Trust the CA made for this run: a temporary file, removed however the run ends.
-            struct TempFile {
-              std::string path;
-              ~TempFile() {
-                if (!path.empty()) std::remove(path.c_str());
-              }
-            } ca;
+            // Trust the CA made for this run: a file in $TMPDIR (else /tmp), removed however the run ends.
+            std::optional<TempFile> ca;
             ProbeArgs probe;
             if (!api.ca_pem().empty()) {
-              const char* tmpdir = std::getenv("TMPDIR");
-              std::string tmpl = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/adrprobe-demo-ca-XXXXXX";
-              int fd = mkstemp(tmpl.data());
-              if (fd < 0) throw std::runtime_error("demo: cannot write the CA certificate to " + tmpl);
-              ca.path = tmpl;
-              (void)!write(fd, api.ca_pem().data(), api.ca_pem().size());
-              close(fd);
-              probe.ca_file = ca.path;
+              try {
+                ca.emplace("adrprobe-demo-ca-", api.ca_pem());
+              } catch (const std::runtime_error& e) {
+                throw UsageError(std::string("demo: the CA certificate: ") + e.what());
+              }
+              probe.ca_file = ca->path();
             }
             int status = run_and_report("demo", engine::run_check, to_settings(probe, base), output);
             api.stop();

@@ -299,6 +299,24 @@ class Demo(ProbeCase):
         for e in errors:
             self.assertEqual(e["response_headers"].get("content-type"), "application/problem+json", e)
 
+    def test_demo_keeps_its_ca_in_tmpdir_and_removes_it(self):
+        # In a container the working directory and / are read-only: the CA for
+        # --ca-file goes to $TMPDIR (else /tmp) and is gone when the run ends.
+        with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as cwd:
+            Path(cwd).chmod(0o555)
+            run = run_adrprobe(["demo", "-q", "--edition", "2.0.0"], timeout=120, env={"TMPDIR": tmp}, cwd=cwd)
+            self.assertEqual(run.rc, 0, run.describe())
+            self.assertIn("Score", run.stdout)
+            self.assertEqual(list(Path(tmp).iterdir()), [], "the CA file was left behind")
+            self.assertEqual(list(Path(cwd).iterdir()), [])
+
+    def test_demo_with_an_unwritable_tmpdir_is_a_configuration_error(self):
+        run = run_adrprobe(["demo", "-q"], timeout=60, env={"TMPDIR": "/nonexistent-adrprobe-tmp"})
+        self.assertEqual(run.rc, 2, run.describe())
+        self.assertIn("/nonexistent-adrprobe-tmp", run.stderr)
+        self.assertIn("TMPDIR", run.stderr)
+        self.assertNotIn("internal error", run.stderr)
+
     def test_demo_conformant_passes_transport_security(self):
         # The demo serves HTTPS with a CA made for the run and probes with it.
         for edition, rules in (("2.0.0", ["/core/transport-security"]),
