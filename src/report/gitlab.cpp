@@ -33,7 +33,9 @@ std::string render_gitlab(const Report& r, const RenderOptions&) {
     for (const auto& c : rule.checks) {
       if (c.verdict != Verdict::fail && c.verdict != Verdict::warn && c.verdict != Verdict::error) continue;
       std::string description = rule.id + " " + c.id + ": " + c.message;
-      if (!c.locations.empty()) description += " (at " + c.locations.front().pointer + ")";
+      // The place, unless the message names it already.
+      if (!c.locations.empty() && c.message.find(c.locations.front().pointer) == std::string::npos)
+        description += " (at " + c.locations.front().pointer + ")";
       int line = !c.locations.empty() && c.locations.front().line ? *c.locations.front().line : 1;
       json finding;
       finding["description"] = description;
