@@ -187,7 +187,9 @@ class HelpAndVersion(ProbeCase):
             with self.subTest(cmd=cmd):
                 out = self.help(cmd)
                 self.assertIn("{1.0,2.0.0,2.0.1,2.0.2,2.1.0,2.2.0,latest}", out)
-                self.assertIn("-f,--format TEXT:{text,json}", out)
+                self.assertIn("-f,--format TEXT:{text,json,junit,", out)
+                for fmt in ("markdown", "sarif", "gitlab"):
+                    self.assertIn(fmt, out.split("-o,--output")[0])
                 self.assertIn("Exit status", out)
                 self.assertIn("--fail-on", out)
         self.assertIn("{1.0,2.0.0,2.0.1,2.0.2,2.1.0,2.2.0,latest}", self.help("rules"))
