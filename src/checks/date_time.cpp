@@ -303,7 +303,7 @@ CheckResult judge_dt1(const Evidence& ev, const CheckRef& ref) {
                       : allowed_format(lower)    ? fmt::format(" (the table writes {})", lower)
                                                  : "";
     std::string line = fmt::format("'{}'{} at {}", truncate_utf8(u.format, 40), why, s->place(u.at));
-    f.add(Verdict::fail, line);
+    f.add(Verdict::fail, line, {}, s->walker().pointer(u.at));
     details.push_back(line);
   }
   CheckResult out = f.result(
@@ -327,6 +327,7 @@ CheckResult judge_dt2(const Evidence& ev, const CheckRef& ref) {
     auto type = n.value->find("type");
     std::string line;
     Verdict v = Verdict::fail;
+    std::string at = w->pointer(n);
     if (type == n.value->end()) {
       v = Verdict::warn;
       line = fmt::format("{} without a type at {}", *format, s->place(n));
@@ -342,8 +343,9 @@ CheckResult judge_dt2(const Evidence& ev, const CheckRef& ref) {
       }
       if (ok) continue;
       line = fmt::format("{} on type {} at {}", *format, truncate_utf8(type->dump(), 60), s->place(w->child(n, "type")));
+      at = w->pointer(w->child(n, "type"));
     }
-    f.add(v, line);
+    f.add(v, line, {}, at);
     details.push_back(fmt::format("{}: {}", report::to_string(v), line));
   }
   if (judged == 0) return {ref.id, Verdict::pass, "no date, date-time or time-local formats in the schemas", {}};
@@ -561,14 +563,15 @@ struct Group {
   std::string what;    // "date-time", "no format"
   std::string parent;  // where the fields are written, when target is ""
   std::vector<std::string> labels;
+  std::string pointer;  // the first field, in the root document (report location)
 };
 void add_to(std::vector<Group>& groups, Verdict v, const std::string& target, const std::string& what,
-            const std::string& label, const std::string& parent) {
+            const std::string& label, const std::string& parent, const std::string& pointer) {
   std::string where = target.empty() ? parent : "";
   auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
     return g.verdict == v && g.what == what && g.target == target && g.parent == where;
   });
-  if (g == groups.end()) groups.push_back({v, target, what, where, {label}});
+  if (g == groups.end()) groups.push_back({v, target, what, where, {label}, pointer});
   else g->labels.push_back(label);
 }
 CheckResult grouped_result(const std::string& id, const std::vector<Group>& groups, std::vector<std::string> details,
@@ -577,7 +580,8 @@ CheckResult grouped_result(const std::string& id, const std::vector<Group>& grou
   for (const auto& g : groups)
     f.add(g.verdict, g.target.empty()
                          ? fmt::format("{}: {} ({})", join(g.labels, ", ", kShown), g.what, g.parent)
-                         : fmt::format("{} → {}: {}", join(g.labels, ", ", kShown), g.target, g.what));
+                         : fmt::format("{} → {}: {}", join(g.labels, ", ", kShown), g.target, g.what),
+          {}, g.pointer);
   CheckResult out = f.result(pass_message, kShown);
   if (out.verdict != Verdict::pass) out.details = std::move(details);
   and_more(out);
@@ -597,7 +601,7 @@ CheckResult judge_dt3(const Evidence& ev, const CheckRef& ref) {
   for (const auto& d : fields.list) {
     if (!d.formats.found.empty()) continue;
     Verdict v = verdict_of(d.strength);
-    add_to(groups, v, "", "no format", d.field->label, s->place(d.field->parent));
+    add_to(groups, v, "", "no format", d.field->label, s->place(d.field->parent), s->walker().pointer(d.field->at));
     details.push_back(fmt::format("{}: {} has no format", report::to_string(v), s->place(d.field->at)));
   }
   return with_unjudged(grouped_result(ref.id, groups, std::move(details),
@@ -623,7 +627,7 @@ CheckResult judge_dt4(const Evidence& ev, const CheckRef& ref) {
     if (!hit) continue;
     Verdict v = verdict_of(d.strength);
     std::string target = hit->second.doc.empty() ? "" : s->walker().show_target(hit->second);
-    add_to(groups, v, target, hit->first, d.field->label, s->place(d.field->parent));
+    add_to(groups, v, target, hit->first, d.field->label, s->place(d.field->parent), s->walker().pointer(d.field->at));
     details.push_back(fmt::format("{}: {}: {}{}", report::to_string(v), s->place(d.field->at), hit->first,
                                   target.empty() ? "" : " → " + target));
   }

@@ -6,6 +6,7 @@
 
 #include "checks/check.hpp"
 #include "checks/findings.hpp"
+#include "oas/pointer.hpp"
 #include "util/strings.hpp"
 
 namespace adrprobe::checks {
@@ -17,19 +18,23 @@ std::string shown(const oas::json& v) { return v.dump(-1, ' ', false, oas::json:
 CheckResult judge_do1(const Evidence& ev, const CheckRef& ref) {
   const oas::json* doc = ev.doc();
   if (!doc) return ev.prerequisite(ref.id);
-  if (!doc->is_object()) return {ref.id, Verdict::fail, "the document is not a JSON object", {}};
+  if (!doc->is_object()) return located({ref.id, Verdict::fail, "the document is not a JSON object", {}}, "");
   if (auto sw = doc->find("swagger"); sw != doc->end() && !doc->contains("openapi"))
-    return {ref.id, Verdict::fail, fmt::format("swagger: {}: Swagger/OpenAPI 2, not OpenAPI 3 or later", shown(*sw)), {}};
+    return located({ref.id, Verdict::fail, fmt::format("swagger: {}: Swagger/OpenAPI 2, not OpenAPI 3 or later", shown(*sw)), {}},
+                   "/swagger");
   auto it = doc->find("openapi");
-  if (it == doc->end()) return {ref.id, Verdict::fail, "no 'openapi' field: not an OpenAPI 3 document", {}};
-  if (!it->is_string()) return {ref.id, Verdict::fail, fmt::format("openapi: {} is not a string", shown(*it)), {}};
+  if (it == doc->end()) return located({ref.id, Verdict::fail, "no 'openapi' field: not an OpenAPI 3 document", {}}, "");
+  if (!it->is_string())
+    return located({ref.id, Verdict::fail, fmt::format("openapi: {} is not a string", shown(*it)), {}}, "/openapi");
   static const std::regex version(R"(^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$)");
   const std::string v = it->get<std::string>();
   std::smatch m;
   if (v.size() > 32 || !std::regex_match(v, m, version))
-    return {ref.id, Verdict::fail, fmt::format("openapi: \"{}\" is not MAJOR.MINOR.PATCH", v.substr(0, 40)), {}};
+    return located({ref.id, Verdict::fail, fmt::format("openapi: \"{}\" is not MAJOR.MINOR.PATCH", v.substr(0, 40)), {}},
+                   "/openapi");
   if (std::stol(m[1].str()) < 3)
-    return {ref.id, Verdict::fail, fmt::format("openapi: \"{}\": OpenAPI 3 or later is required", v), {}};
+    return located({ref.id, Verdict::fail, fmt::format("openapi: \"{}\": OpenAPI 3 or later is required", v), {}},
+                   "/openapi");
   return {ref.id, Verdict::pass, fmt::format("openapi: \"{}\"", v), {}};
 }
 
@@ -54,6 +59,12 @@ CheckResult judge_do2(const Evidence& ev, const CheckRef& ref) {
   for (const auto& u : d.unresolved) {
     all_transport = all_transport && u.transport_error;
     out.details.push_back(fmt::format("{} → '{}' ({})", u.where, u.ref, u.reason));
+    // The $refs written in the root document ("#/paths/~1a/get/$ref"); one in another file is reached from one of those.
+    if (u.where.rfind("#", 0) == 0) {
+      std::string pointer = u.where.substr(1);
+      if (std::none_of(out.locations.begin(), out.locations.end(), [&](const auto& l) { return l.pointer == pointer; }))
+        out.locations.push_back({pointer, std::nullopt});
+    }
     for (int id : u.exchanges)
       if (std::find(out.exchanges.begin(), out.exchanges.end(), id) == out.exchanges.end()) out.exchanges.push_back(id);
     std::string target = u.document_failed ? "" : u.ref;
@@ -89,14 +100,21 @@ CheckResult judge_do3(const Evidence& ev, const CheckRef& ref) {
   const oas::json* doc = ev.doc();
   if (!doc) return ev.prerequisite(ref.id);
   auto it = doc->is_object() ? doc->find("paths") : doc->end();
-  if (!doc->is_object() || it == doc->end()) return {ref.id, Verdict::fail, "no 'paths' in the document", {}};
-  if (!it->is_object()) return {ref.id, Verdict::fail, "'paths' is not an object", {}};
-  if (it->empty()) return {ref.id, Verdict::warn, "'paths' is empty: the API documents no resources", {}};
+  if (!doc->is_object() || it == doc->end()) return located({ref.id, Verdict::fail, "no 'paths' in the document", {}}, "");
+  if (!it->is_object()) return located({ref.id, Verdict::fail, "'paths' is not an object", {}}, "/paths");
+  if (it->empty()) return located({ref.id, Verdict::warn, "'paths' is empty: the API documents no resources", {}}, "/paths");
   std::vector<std::string> bad;
+  std::vector<report::Location> where;
   for (auto p = it->begin(); p != it->end(); ++p)
-    if (p.key().empty() || p.key().front() != '/') bad.push_back("'" + p.key() + "'");
-  if (!bad.empty())
-    return {ref.id, Verdict::fail, fmt::format("paths must begin with '/' (OpenAPI): {}", join(bad, ", ", 10)), {}};
+    if (p.key().empty() || p.key().front() != '/') {
+      bad.push_back("'" + p.key() + "'");
+      where.push_back({"/paths/" + oas::escape_token(p.key()), std::nullopt});
+    }
+  if (!bad.empty()) {
+    CheckResult out{ref.id, Verdict::fail, fmt::format("paths must begin with '/' (OpenAPI): {}", join(bad, ", ", 10)), {}};
+    out.locations = std::move(where);
+    return out;
+  }
   return {ref.id, Verdict::pass, fmt::format("{} documented", plural(it->size(), "path", "paths")), {}};
 }
 
@@ -106,14 +124,18 @@ CheckResult judge_ct1(const Evidence& ev, const CheckRef& ref) {
   const oas::json* contact = nullptr;
   if (doc->is_object() && doc->contains("info") && (*doc)["info"].is_object() && (*doc)["info"].contains("contact"))
     contact = &(*doc)["info"]["contact"];
-  if (!contact || !contact->is_object()) return {ref.id, Verdict::fail, "no info.contact in the document", {}};
+  if (!contact || !contact->is_object()) {
+    bool info = doc->is_object() && doc->contains("info") && (*doc)["info"].is_object();
+    return located({ref.id, Verdict::fail, "no info.contact in the document", {}},
+                   contact ? "/info/contact" : info ? "/info" : "");
+  }
   std::vector<std::string> missing;
   for (const char* field : {"name", "url", "email"}) {
     auto it = contact->find(field);
     if (it == contact->end() || !it->is_string() || it->get<std::string>().empty()) missing.push_back(field);
   }
   if (!missing.empty())
-    return {ref.id, Verdict::fail, fmt::format("info.contact lacks {}", join(missing, ", ")), {}};
+    return located({ref.id, Verdict::fail, fmt::format("info.contact lacks {}", join(missing, ", ")), {}}, "/info/contact");
   return {ref.id, Verdict::pass,
           fmt::format("info.contact: {} <{}>, {}", (*contact)["name"].get<std::string>(),
                       (*contact)["email"].get<std::string>(), (*contact)["url"].get<std::string>()),

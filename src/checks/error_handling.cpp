@@ -28,19 +28,26 @@ using http::is_problem;
 using http::media_type;
 
 
+// One finding of EH-1 or EI-1: its verdict, message and place in the root document.
+struct Listed {
+  Verdict verdict;
+  std::string message;
+  std::string pointer;
+};
+
 // One message from the findings: the first kShown, worst first, "and N more";
 // every finding (worst first) in details.
-CheckResult listed(const std::string& id, const std::vector<std::pair<Verdict, std::string>>& items,
-                   const std::string& pass_message) {
+CheckResult listed(const std::string& id, const std::vector<Listed>& items, const std::string& pass_message) {
   Findings f(id);
-  for (const auto& [v, m] : items) f.add(v, m);
+  for (const auto& [v, m, at] : items) f.add(v, m, {}, at);
   CheckResult r = f.result(pass_message, kShown, std::numeric_limits<std::size_t>::max());
   and_more(r);
   if (r.verdict != Verdict::pass && items.size() > kShown) {
-    std::vector<std::pair<Verdict, std::string>> sorted = items;
-    std::stable_sort(sorted.begin(), sorted.end(),
-                     [](const auto& a, const auto& b) { return report::severity(a.first) > report::severity(b.first); });
-    for (const auto& [v, m] : sorted) r.details.push_back(fmt::format("{}: {}", report::to_string(v), m));
+    std::vector<Listed> sorted = items;
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+      return report::severity(a.verdict) > report::severity(b.verdict);
+    });
+    for (const auto& l : sorted) r.details.push_back(fmt::format("{}: {}", report::to_string(l.verdict), l.message));
   }
   return r;
 }
@@ -169,11 +176,12 @@ class Eh1Findings {
   struct Use {
     std::string operation, status;
   };
+  // pointer: where the finding is in the root document (report location).
   void add(const oas::Place& at, const std::string& key_reason, std::string reason, std::string where, const Use& use,
-           Verdict v) {
+           Verdict v, std::string pointer) {
     std::string key = at.doc + "#" + at.pointer + "\n" + key_reason;
     auto [it, fresh] = index_.try_emplace(key, items_.size());
-    if (fresh) items_.push_back({std::move(reason), std::move(where), {}, v});
+    if (fresh) items_.push_back({std::move(reason), std::move(where), {}, v, std::move(pointer)});
     Item& item = items_[it->second];
     item.verdict = report::worst(item.verdict, v);
     bool seen = std::any_of(item.uses.begin(), item.uses.end(), [&](const Use& u) {
@@ -184,8 +192,8 @@ class Eh1Findings {
   }
   // How often add() was called: a response judged in between had a finding.
   std::size_t uses() const { return uses_; }
-  std::vector<std::pair<Verdict, std::string>> messages() const {
-    std::vector<std::pair<Verdict, std::string>> out;
+  std::vector<Listed> messages() const {
+    std::vector<Listed> out;
     for (const auto& i : items_) {
       // "GET /a 404", "GET /a 404, 410", "GET /a 404 and 2 other operations".
       const std::string& first = i.uses.front().operation;
@@ -197,7 +205,7 @@ class Eh1Findings {
       std::string who = first + " " + join(statuses, ", ");
       if (!others.empty())
         who += fmt::format(" and {} other {}", others.size(), others.size() == 1 ? "operation" : "operations");
-      out.push_back({i.verdict, fmt::format("{}: {} ({})", who, i.reason, i.where)});
+      out.push_back({i.verdict, fmt::format("{}: {} ({})", who, i.reason, i.where), i.pointer});
     }
     return out;
   }
@@ -207,6 +215,7 @@ class Eh1Findings {
     std::string reason, where;
     std::vector<Use> uses;
     Verdict verdict;
+    std::string pointer;
   };
   std::vector<Item> items_;
   std::map<std::string, std::size_t> index_;
@@ -233,7 +242,7 @@ struct Eh1 {
       for (const char* k : {"properties", "allOf", "oneOf", "anyOf"}) member_siblings = member_siblings || raw.value->contains(k);
     bool bare_ref = raw.is_object() && raw.value->contains("$ref") && (!siblings || !member_siblings);
     const Node& judged = bare_ref ? target : raw;
-    std::string where = w.where(judged);
+    std::string where = w.where(judged), at = w.pointer(judged);
     // A shared schema is walked once; a boolean schema (OAS 3.1) declares nothing.
     auto cached = walked.find(judged.at);
     if (cached == walked.end()) {
@@ -247,14 +256,14 @@ struct Eh1 {
     bool none_declared = std::all_of(alts.begin(), alts.end(), [](const Alternative& a) { return a.members.empty(); });
     if (none_declared) {
       std::string reason = "schema declares no properties: status, title and detail cannot be confirmed";
-      found.add(judged.at, reason, media + " " + reason, where, use, Verdict::warn);
+      found.add(judged.at, reason, media + " " + reason, where, use, Verdict::warn, at);
       return;
     }
     for (const auto& a : alts) {
       std::string in = a.branches.empty() ? "" : " with " + join(a.branches, " and ");
       if (a.members.empty()) {
         std::string reason = "schema declares no properties" + in + ": members cannot be confirmed";
-        found.add(judged.at, reason, media + " " + reason, where, use, Verdict::warn);
+        found.add(judged.at, reason, media + " " + reason, where, use, Verdict::warn, at);
         continue;
       }
       std::vector<std::string> missing;
@@ -262,22 +271,22 @@ struct Eh1 {
         if (!a.members.count(m)) missing.push_back(m);
       if (missing.empty()) continue;
       std::string reason = "schema lacks " + join(missing, ", ") + in;
-      found.add(judged.at, reason, media + " " + reason, where, use, strict);
+      found.add(judged.at, reason, media + " " + reason, where, use, strict, at);
     }
   }
   // Steps 2 and 3 for a list of media types (content keys, or Swagger 2.0's produces).
   // Returns the problem media types.
   std::vector<std::string> media_types(const std::vector<std::string>& types, const oas::Place& at,
-                                       const std::string& where, const Eh1Findings::Use& use, Verdict strict,
-                                       const std::string& none) {
+                                       const std::string& where, const std::string& pointer,
+                                       const Eh1Findings::Use& use, Verdict strict, const std::string& none) {
     std::vector<std::string> problems, others;
     for (const auto& t : types) (is_problem(t) ? problems : others).push_back(t);
     if (problems.empty()) {
       std::string reason = (types.empty() ? none : join(types, ", ")) + ", no problem media type";
-      found.add(at, reason, reason, where, use, strict);
+      found.add(at, reason, reason, where, use, strict, pointer);
     } else if (!others.empty()) {
       std::string reason = fmt::format("{} next to {}", join(problems, ", "), join(others, ", "));
-      found.add(at, reason, reason, where, use, Verdict::warn);
+      found.add(at, reason, reason, where, use, Verdict::warn, pointer);
     }
     return problems;
   }
@@ -286,7 +295,8 @@ struct Eh1 {
     if (swagger2) {
       Node body = w.child(r, "schema");
       if (!body.value) {
-        found.add(r.at, "no error body documented", "no error body documented", w.where(r), use, Verdict::warn);
+        found.add(r.at, "no error body documented", "no error body documented", w.where(r), use, Verdict::warn,
+                  w.pointer(r));
         return;
       }
       Node produces = w.child(op.op, "produces");
@@ -295,24 +305,26 @@ struct Eh1 {
       if (produces.value && produces.value->is_array())
         for (const auto& t : *produces.value)
           if (t.is_string()) types.push_back(t.get<std::string>());
-      auto problems = media_types(types, r.at, w.where(produces), use, strict, "no produces");
+      auto problems = media_types(types, r.at, w.where(produces), w.pointer(produces.value ? produces : r), use, strict,
+                                  "no produces");
       if (!problems.empty()) schema(body, problems.front(), use, strict);
       return;
     }
     Node content = w.child(r, "content");
     if (!content.is_object() || content.value->empty()) {
-      found.add(r.at, "no error body documented", "no error body documented", w.where(r), use, Verdict::warn);
+      found.add(r.at, "no error body documented", "no error body documented", w.where(r), use, Verdict::warn,
+                w.pointer(r));
       return;
     }
     std::vector<std::string> types;
     for (auto it = content.value->begin(); it != content.value->end(); ++it) types.push_back(it.key());
-    for (const auto& t : media_types(types, content.at, w.where(content), use, strict, "")) {
+    for (const auto& t : media_types(types, content.at, w.where(content), w.pointer(content), use, strict, "")) {
       Node media = w.member(content, t);
       if (!media.is_object()) continue;  // an unresolved $ref (OAS 3.2 media type components): DO-2's
       Node s = w.child(media, "schema");
       if (!s.value) {
         std::string reason = t + " without schema";
-        found.add(media.at, reason, reason, w.where(media), use, Verdict::warn);
+        found.add(media.at, reason, reason, w.where(media), use, Verdict::warn, w.pointer(media));
         continue;
       }
       schema(s, t, use, strict);
@@ -439,7 +451,7 @@ CheckResult judge_ei1(const Evidence& ev, const CheckRef& ref) {
   Walker w(*ev.document.docs);
   bool swagger2 = oas::is_swagger2(*doc);
   std::size_t taking = 0;
-  std::vector<std::pair<Verdict, std::string>> items;
+  std::vector<Listed> items;
   for (const auto& op : oas::operations(w)) {
     bool input = op.op.value->contains("requestBody");
     for (const auto& p : oas::effective_parameters(w, op))
@@ -452,8 +464,9 @@ CheckResult judge_ei1(const Evidence& ev, const CheckRef& ref) {
       for (auto it = responses.value->begin(); it != responses.value->end(); ++it)
         documented = documented || it.key() == "400" || iequals(it.key(), "4XX");
     if (!documented)
-      items.push_back({Verdict::fail, fmt::format("{} {} ({})", op.upper_method(), op.path,
-                                                  w.where(w.child(op.op, "responses")))});
+      items.push_back({Verdict::fail,
+                       fmt::format("{} {} ({})", op.upper_method(), op.path, w.where(w.child(op.op, "responses"))),
+                       w.pointer(responses.value ? w.child(op.op, "responses") : op.op)});
   }
   if (taking == 0) return {ref.id, Verdict::pass, "no operation takes query parameters or a request body", {}};
   CheckResult r = listed(ref.id, items,

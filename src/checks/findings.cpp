@@ -14,6 +14,12 @@ void append_unique(std::vector<int>& to, const std::vector<int>& ids) {
   for (int id : ids)
     if (std::find(to.begin(), to.end(), id) == to.end()) to.push_back(id);
 }
+// Each place once, in the order the findings are shown.
+void add_location(std::vector<report::Location>& to, const std::string& pointer, bool root_too = false) {
+  if (pointer.empty() && !root_too) return;
+  if (std::none_of(to.begin(), to.end(), [&](const report::Location& l) { return l.pointer == pointer; }))
+    to.push_back({pointer, std::nullopt});
+}
 }  // namespace
 
 std::string join_within(const std::vector<std::string>& parts, std::size_t max_bytes, std::size_t more) {
@@ -33,6 +39,11 @@ std::string join_within(const std::vector<std::string>& parts, std::size_t max_b
   return out;
 }
 
+report::CheckResult located(report::CheckResult r, std::string pointer) {
+  if (report::severity(r.verdict) > report::severity(report::Verdict::pass)) add_location(r.locations, pointer, true);
+  return r;
+}
+
 void and_more(report::CheckResult& r) {
   static const std::string head = "; … (+";
   auto at = r.message.rfind(head);
@@ -42,18 +53,18 @@ void and_more(report::CheckResult& r) {
   r.message = r.message.substr(0, at) + "; and " + n + " more";
 }
 
-void Findings::add(report::Verdict verdict, std::string message, std::vector<int> exchanges) {
+void Findings::add(report::Verdict verdict, std::string message, std::vector<int> exchanges, std::string location) {
   // Kept in sets: a document may give tens of thousands of findings.
   if (!seen_.insert({static_cast<int>(verdict), message, exchanges}).second) return;
   if (exchanges.size() == 1) single_exchange_.insert(exchanges.front());
-  items_.push_back({verdict, std::move(message), std::move(exchanges), "", ""});
+  items_.push_back({verdict, std::move(message), std::move(exchanges), "", "", std::move(location)});
 }
 
 void Findings::add_error(const http::Exchange& e) {
   if (!single_exchange_.insert(e.id).second) return;
   std::string request = fmt::format("{} {}", e.method, url_path(e.url));
   std::string error = e.error.value_or("no response");
-  items_.push_back({report::Verdict::error, fmt::format("{}: {}", request, error), {e.id}, request, error});
+  items_.push_back({report::Verdict::error, fmt::format("{}: {}", request, error), {e.id}, request, error, ""});
 }
 
 report::CheckResult Findings::result(const std::string& pass_message, std::size_t shown, std::size_t max_bytes) const {
@@ -85,6 +96,7 @@ report::CheckResult Findings::result(const std::string& pass_message, std::size_
       bool problem = report::severity(i.verdict) > report::severity(report::Verdict::pass);
       if (!problem || (pass == 0) != worst) continue;
       append_unique(out.exchanges, i.exchanges);
+      add_location(out.locations, i.location);
       auto group = i.error.empty() ? entries.end()
                                    : std::find_if(entries.begin(), entries.end(),
                                                   [&](const Entry& e) { return e.error == i.error; });

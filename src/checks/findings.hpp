@@ -19,8 +19,13 @@ class Findings {
 
   explicit Findings(std::string id) : id_(std::move(id)) {}
   // One finding. The same finding twice (same message, same exchanges: two
-  // targets with one URL) is kept once.
-  void add(report::Verdict verdict, std::string message, std::vector<int> exchanges = {});
+  // targets with one URL) is kept once. location: the JSON pointer in the root
+  // document the finding is about (static checks), "" when none.
+  void add(report::Verdict verdict, std::string message, std::vector<int> exchanges = {}, std::string location = {});
+  // A finding about a place in the document, without exchanges.
+  void add_at(report::Verdict verdict, std::string location, std::string message) {
+    add(verdict, std::move(message), {}, std::move(location));
+  }
   // An exchange that got no response (error): findings with the same error
   // text are one item of the message ("42 requests: Connection refused (...)").
   void add_error(const http::Exchange& e);
@@ -39,12 +44,18 @@ class Findings {
     std::vector<int> exchanges;
     std::string request;  // add_error: "GET /v1/a/"
     std::string error;    // add_error: the transport error, the key of its group
+    std::string location;  // JSON pointer, "" when none
   };
   std::string id_;
   std::vector<Item> items_;
   std::set<std::tuple<int, std::string, std::vector<int>>> seen_;  // (verdict, message, exchanges) of add()
   std::set<int> single_exchange_;  // items with exactly one exchange (add_error keeps one per exchange)
 };
+
+// r with the place in the document it is about (a JSON pointer into the root
+// document, "" for the document as a whole), when r is a finding (warn, fail,
+// error): a passing check is about no place.
+report::CheckResult located(report::CheckResult r, std::string pointer);
 
 // The 2.2.0 checks word a cut list as probes.md does: "; … (+N more)" at the
 // end of r's message becomes "; and N more".

@@ -6,6 +6,7 @@
 #include "checks/check.hpp"
 #include "checks/findings.hpp"
 #include "http/allow.hpp"
+#include "oas/pointer.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
@@ -18,7 +19,8 @@ CheckResult judge_hm0(const Evidence& ev, const CheckRef& ref) {
   for (const auto& p : ev.paths)
     for (const auto& m : p.methods)
       if (m != "GET" && m != "POST" && m != "PUT" && m != "PATCH" && m != "DELETE")
-        f.add(Verdict::warn, fmt::format("{} documents {} (outside the rule's method table)", p.template_path, m));
+        f.add_at(Verdict::warn, "/paths/" + oas::escape_token(p.template_path) + "/" + to_lower(m),
+                 fmt::format("{} documents {} (outside the rule's method table)", p.template_path, m));
   return f.result("operations use only GET, POST, PUT, PATCH and DELETE");
 }
 

@@ -79,7 +79,7 @@ CheckResult judge_kc1(const Evidence& ev, const CheckRef& ref) {
     if (problem.empty()) continue;
     std::string finding = fmt::format("{}: {} ({})", shown, problem, where);
     out.details.push_back(finding);
-    f.add(Verdict::fail, std::move(finding));
+    f.add_at(Verdict::fail, where, std::move(finding));
   }
   CheckResult r = f.result(judged ? fmt::format("the segments of {} are kebab-case", plural(judged, "path", "paths"))
                                   : "no path to judge (only '/' and the openapi.json/yaml locations)",
@@ -105,11 +105,11 @@ std::string server_path(const std::string& url) {
 }
 
 // The non-empty segments of a URL's path that are neither kebab-case nor a template.
-void judge_url_segments(Findings& f, const std::string& label, const std::string& path) {
+void judge_url_segments(Findings& f, const std::string& label, const std::string& path, const std::string& at = "") {
   for (const auto& s : split(path, '/')) {
     if (s.empty() || is_kebab(s) || is_template(s)) continue;
     f.add(Verdict::warn, fmt::format("{}: '{}'", escape_control(truncate_utf8(label, 200)),
-                                     escape_control(truncate_utf8(s, 60))));
+                                     escape_control(truncate_utf8(s, 60))), {}, at);
   }
 }
 
@@ -123,11 +123,11 @@ CheckResult judge_kc2(const Evidence& ev, const CheckRef& ref) {
     judge_url_segments(f, "base URL " + ev.settings.base_url, url_path(ev.settings.base_url));
   }
   if (auto servers = doc->is_object() ? doc->find("servers") : doc->end(); servers != doc->end() && servers->is_array())
-    for (const auto& s : *servers) {
-      std::string url = oas::expand_server_url(s);
+    for (std::size_t i = 0; i < servers->size(); ++i) {
+      std::string url = oas::expand_server_url((*servers)[i]);
       if (url.empty()) continue;
       ++urls;
-      judge_url_segments(f, url, server_path(url));
+      judge_url_segments(f, url, server_path(url), fmt::format("/servers/{}/url", i));
     }
   if (urls == 0) return {ref.id, Verdict::pass, "no servers urls to judge", {}};
   CheckResult r = f.result(fmt::format("the path segments of {} are kebab-case", plural(urls, "URL", "URLs")), 10, 1000);

@@ -3,6 +3,7 @@
 
 #include "checks/check.hpp"
 #include "checks/findings.hpp"
+#include "oas/pointer.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
@@ -13,10 +14,17 @@ CheckResult judge_nt1(const Evidence& ev, const CheckRef& ref) {
   if (auto stop = ev.without_paths(ref.id)) return *stop;
   const oas::json* paths = ev.doc_paths();
   std::vector<std::string> bad;
+  std::vector<report::Location> where;
   for (auto it = paths->begin(); it != paths->end(); ++it)
-    if (it.key() != "/" && !it.key().empty() && it.key().back() == '/') bad.push_back(it.key());
-  if (!bad.empty())
-    return {ref.id, Verdict::fail, fmt::format("documented paths ending with '/': {}", join(bad, ", ", 10)), {}};
+    if (it.key() != "/" && !it.key().empty() && it.key().back() == '/') {
+      bad.push_back(it.key());
+      where.push_back({"/paths/" + oas::escape_token(it.key()), std::nullopt});
+    }
+  if (!bad.empty()) {
+    CheckResult out{ref.id, Verdict::fail, fmt::format("documented paths ending with '/': {}", join(bad, ", ", 10)), {}};
+    out.locations = std::move(where);
+    return out;
+  }
   return {ref.id, Verdict::pass, fmt::format("none of the {} documented paths ends with '/'", paths->size()), {}};
 }
 

@@ -46,14 +46,17 @@ CheckResult judge_sv1(const Evidence& ev, const CheckRef& ref) {
   if (!doc) return ev.prerequisite(ref.id);
   auto info = doc->is_object() ? doc->find("info") : doc->end();
   if (!doc->is_object() || info == doc->end() || !info->is_object() || !info->contains("version"))
-    return {ref.id, Verdict::fail, "no info.version in the document", {}};
+    return located({ref.id, Verdict::fail, "no info.version in the document", {}},
+                   doc->is_object() && info != doc->end() ? "/info" : "");
   const auto& v = (*info)["version"];
-  if (!v.is_string()) return {ref.id, Verdict::fail, fmt::format("info.version {} is not a string", v.dump(-1, ' ', false, oas::json::error_handler_t::replace)), {}};
+  if (!v.is_string())
+    return located({ref.id, Verdict::fail, fmt::format("info.version {} is not a string", v.dump(-1, ' ', false, oas::json::error_handler_t::replace)), {}},
+                   "/info/version");
   const std::string s = v.get<std::string>();
   bool core = ev.semver == SemverGrammar::core;
   if (is_semver(s, ev.semver)) return {ref.id, Verdict::pass, fmt::format("info.version \"{}\"", s), {}};
   std::string expected = core ? "MAJOR.MINOR.PATCH (edition 1.0: no pre-release or build)" : "Semantic Versioning 2.0.0";
-  return {ref.id, Verdict::fail, fmt::format("info.version \"{}\" is not {}", s, expected), {}};
+  return located({ref.id, Verdict::fail, fmt::format("info.version \"{}\" is not {}", s, expected), {}}, "/info/version");
 }
 
 CheckResult judge_uv1(const Evidence& ev, const CheckRef& ref) {
@@ -72,27 +75,31 @@ CheckResult judge_uv2(const Evidence& ev, const CheckRef& ref) {
   auto base = uri_version(ev.settings.base_url);
   std::vector<oas::json> servers;
   if (auto it = doc->find("servers"); it != doc->end()) {
-    if (!it->is_array()) return {ref.id, Verdict::fail, "'servers' is not an array", {}};
+    if (!it->is_array()) return located({ref.id, Verdict::fail, "'servers' is not an array", {}}, "/servers");
     servers.assign(it->begin(), it->end());
   }
   bool defaulted = servers.empty();
   if (defaulted) servers.push_back(oas::json{{"url", "/"}});
   Findings f(ref.id);
-  for (const auto& s : servers) {
+  for (std::size_t i = 0; i < servers.size(); ++i) {
+    const auto& s = servers[i];
+    // Where the finding is: the entry's url, or the document (no servers: the default '/').
+    std::string at = defaulted ? "" : fmt::format("/servers/{}", i);
     if (!s.is_object() || !s.contains("url") || !s["url"].is_string()) {
-      f.add(Verdict::fail, "a servers entry has no url");
+      f.add_at(Verdict::fail, at, "a servers entry has no url");
       continue;
     }
+    if (!defaulted) at += "/url";
     std::string written = s["url"].get<std::string>();
     std::string url = oas::expand_server_url(s);
     std::string absolute = resolve_url(ev.document.url, url).value_or(url);
     UriVersion uv = uri_version(absolute);
     std::string label = defaulted ? "no servers: the default '/' (" + absolute + ")"
                                   : fmt::format("server '{}'", written);
-    if (uv.too_precise) f.add(Verdict::fail, fmt::format("{} has '{}' (minor/patch in the URI)", label, *uv.too_precise));
-    else if (!uv.major) f.add(Verdict::fail, fmt::format("{} has no v<major> segment", label));
+    if (uv.too_precise) f.add_at(Verdict::fail, at, fmt::format("{} has '{}' (minor/patch in the URI)", label, *uv.too_precise));
+    else if (!uv.major) f.add_at(Verdict::fail, at, fmt::format("{} has no v<major> segment", label));
     else if (base.major && *uv.major != *base.major)
-      f.add(Verdict::fail, fmt::format("{} has {}, the base URL {}", label, *uv.major, *base.major));
+      f.add_at(Verdict::fail, at, fmt::format("{} has {}, the base URL {}", label, *uv.major, *base.major));
     else f.add(Verdict::pass, label);
   }
   if (!ev.settings.live()) return f.result("every servers url has a v<major> segment");
@@ -123,17 +130,22 @@ CheckResult judge_uv3(const Evidence& ev, const CheckRef& ref) {
     majors.push_back(*base.major);
   } else {
     majors = server_majors(ev, *doc);
-    if (majors.empty()) return {ref.id, Verdict::fail, "no servers url has a v<major> segment to compare", {}};
+    if (majors.empty())
+      return located({ref.id, Verdict::fail, "no servers url has a v<major> segment to compare", {}},
+                     doc->contains("servers") ? "/servers" : "");
   }
   const std::string* version = engine::info_version(*doc);
-  if (!version) return {ref.id, Verdict::fail, "no info.version string to compare with", {}};
+  if (!version) return located({ref.id, Verdict::fail, "no info.version string to compare with", {}}, "");
   auto major = leading_major(*version);
-  if (!major) return {ref.id, Verdict::fail, fmt::format("info.version \"{}\" has no leading major number", *version), {}};
+  if (!major)
+    return located({ref.id, Verdict::fail, fmt::format("info.version \"{}\" has no leading major number", *version), {}},
+                   "/info/version");
   const char* where = ev.settings.live() ? "base URL" : "servers url";
   for (const auto& m : majors)
     if (*major != leading_major(m.substr(1)))
-      return {ref.id, Verdict::fail, fmt::format("{} has {} but info.version \"{}\" has major {}", where, m, *version, *major),
-              {}};
+      return located({ref.id, Verdict::fail,
+                      fmt::format("{} has {} but info.version \"{}\" has major {}", where, m, *version, *major), {}},
+                     "/info/version");
   return {ref.id, Verdict::pass, fmt::format("{} matches info.version \"{}\"", join(majors, ", "), *version), {}};
 }
 

@@ -127,20 +127,27 @@ oas::Fetcher make_fetcher(http::Client& client, const std::string& root_url, con
   };
 }
 
-void use(Evidence& ev, std::string url, oas::json value) {
+void use(Evidence& ev, std::string url, oas::json value, std::string text) {
   auto& doc = ev.document;
   doc.url = std::move(url);
+  doc.text = std::move(text);
   doc.docs.emplace(doc.url, std::move(value), ev.settings.limits);
+}
+
+// The text of a fetched document: the body of the last exchange of its chain.
+std::string body_of(const http::Client& client, const DocumentFetch& f) {
+  return client.exchanges().at(static_cast<std::size_t>(f.last_exchange() - 1)).body;
 }
 
 // A document from disk: file:// URLs and plain paths.
 void read_file(Evidence& ev, const std::string& location) {
   std::string path = location.rfind("file://", 0) == 0 ? percent_decode(location.substr(7)) : location;
-  auto r = oas::parse_file(path, ev.settings.limits);
+  std::string text;
+  auto r = oas::parse_file(path, ev.settings.limits, &text);
   if (r.ok && r.value.is_object()) {
     char real[PATH_MAX];
     std::string abs = realpath(path.c_str(), real) ? real : path;
-    use(ev, "file://" + abs, std::move(r.value));
+    use(ev, "file://" + abs, std::move(r.value), std::move(text));
   } else {
     ev.document.missing_reason = r.ok ? path + " is not an object" : r.error;
   }
@@ -150,7 +157,7 @@ void read_file(Evidence& ev, const std::string& location) {
 void read_url(http::Client& client, Evidence& ev, const http::Result& result) {
   oas::json value;
   auto f = judge_fetch(client.exchanges(), result, ev.settings.limits, false, &value);
-  if (f.ok()) use(ev, f.final_url, std::move(value));
+  if (f.ok()) use(ev, f.final_url, std::move(value), body_of(client, f));
   else ev.document.missing_reason = f.message, ev.document.missing_is_error = f.transport();
 }
 
@@ -193,9 +200,9 @@ void acquire_for_check(http::Client& client, Evidence& ev) {
     }
     if (doc.published_fetch && doc.published_fetch->ok()) doc.published_other = std::move(published_json);
   } else if (doc.published_fetch && doc.published_fetch->ok()) {
-    use(ev, doc.published_fetch->final_url, std::move(published_json));
+    use(ev, doc.published_fetch->final_url, std::move(published_json), body_of(client, *doc.published_fetch));
   } else if (doc.published_with_headers && doc.published_with_headers->ok()) {
-    use(ev, doc.published_with_headers->final_url, std::move(with_headers));
+    use(ev, doc.published_with_headers->final_url, std::move(with_headers), body_of(client, *doc.published_with_headers));
   } else if (doc.published_fetch) {
     doc.missing_reason = doc.published_fetch->message;
     doc.missing_is_error = doc.published_fetch->transport();

@@ -37,6 +37,7 @@ struct DocumentFetch {
 struct Document {
   std::optional<oas::DocumentSet> docs;  // when one could be had
   std::string url;                       // where it came from (file:// for a local file)
+  std::string text;                      // the root document as read (line numbers of report locations)
   // Why there is none ("prerequisite not met: ..."), and whether that was a
   // transport problem (error) or the API's behaviour (fail).
   std::string missing_reason;

@@ -13,6 +13,7 @@
 #include "engine/evidence.hpp"
 #include "engine/judge.hpp"
 #include "engine/planner.hpp"
+#include "oas/lines.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
@@ -79,10 +80,23 @@ struct Session {
   http::Client client;
 };
 
+// The line of each location of a finding in the root document's text (one parse for all).
+void add_lines(std::vector<report::RuleResult>& rules, const std::string& text) {
+  std::vector<report::Location*> locations;
+  std::vector<std::string> pointers;
+  for (auto& rule : rules)
+    for (auto& c : rule.checks)
+      for (auto& l : c.locations) locations.push_back(&l), pointers.push_back(l.pointer);
+  if (pointers.empty() || text.empty()) return;
+  auto lines = oas::lines_of(text, pointers);
+  for (std::size_t i = 0; i < locations.size(); ++i) locations[i]->line = lines[i];
+}
+
 // The report of a run: evidence and verdicts together.
 report::Report assemble(const Settings& s, const catalogue::Edition& edition, Session& session, Evidence& ev,
                         std::vector<report::RuleResult> rules, std::vector<std::string> notes) {
   report::Report rep;
+  add_lines(rules, ev.document.text);
   rep.rules = std::move(rules);
   rep.notes = std::move(notes);
   if (session.client.deadline_passed()) rep.notes.push_back(fmt::format("deadline of {} s reached", s.deadline_s));

@@ -308,7 +308,7 @@ ParseResult parse_any(std::string_view text, const Limits& limits) {
   return parse_yaml(text, limits);
 }
 
-ParseResult parse_file(const std::string& path, const Limits& limits) {
+ParseResult parse_file(const std::string& path, const Limits& limits, std::string* read) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return ParseResult{false, {}, "cannot read " + path};
   // Read in chunks: one byte past the limit is enough to know the file is too
@@ -320,7 +320,9 @@ ParseResult parse_file(const std::string& path, const Limits& limits) {
     in.read(chunk, static_cast<std::streamsize>(want));
     text.append(chunk, static_cast<std::size_t>(in.gcount()));
   }
-  return parse_any(text, limits);
+  ParseResult r = parse_any(text, limits);
+  if (read) *read = std::move(text);
+  return r;
 }
 
 }  // namespace adrprobe::oas

@@ -24,6 +24,7 @@ ParseResult parse_yaml(std::string_view text, const Limits& limits = {});
 ParseResult parse_any(std::string_view text, const Limits& limits = {});
 
 // Reads a document from disk and parses it with parse_any.
-ParseResult parse_file(const std::string& path, const Limits& limits = {});
+// text, when given, receives what was read.
+ParseResult parse_file(const std::string& path, const Limits& limits = {}, std::string* text = nullptr);
 
 }  // namespace adrprobe::oas

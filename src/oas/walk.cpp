@@ -83,6 +83,12 @@ std::string Walker::where(const Node& n) const {
   return show(n.via_at) + " → " + (n.value ? show_target(n.at) : n.via);
 }
 
+std::string Walker::pointer(const Node& n) const {
+  if (n.at.doc == docs_.root_url()) return n.at.pointer;
+  if (!n.via.empty() && n.via_at.doc == docs_.root_url()) return n.via_at.pointer;
+  return "";
+}
+
 std::string Operation::upper_method() const { return to_upper(method); }
 
 std::vector<Operation> operations(const Walker& w) {

@@ -52,6 +52,10 @@ class Walker {
   std::string show_target(const Place& p) const;
   // show(n.at), or "<where the first $ref stands> → <its target>" when n was reached through one.
   std::string where(const Node& n) const;
+  // Where n stands in the root document, for report locations: its pointer
+  // when it is written there, else the pointer of the first $ref (in the
+  // root) that led to it into another file; "" when neither.
+  std::string pointer(const Node& n) const;
 
  private:
   const DocumentSet& docs_;

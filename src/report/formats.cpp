@@ -11,16 +11,20 @@ std::string render_text(const Report&, const RenderOptions&);
 std::string render_json(const Report&, const RenderOptions&);
 std::string render_openmetrics(const Report&, const RenderOptions&);
 std::string render_html(const Report&, const RenderOptions&);
+std::string render_junit(const Report&, const RenderOptions&);
+std::string render_markdown(const Report&, const RenderOptions&);
+std::string render_sarif(const Report&, const RenderOptions&);
+std::string render_gitlab(const Report&, const RenderOptions&);
 
 const std::vector<Format>& formats() {
   static const std::vector<Format> table{
       {"text", "txt", true, "a person at a terminal", render_text},
       {"json", "json", true, "scripts and baselines (report.schema.json)", render_json},
-      {"junit", "xml", true, "CI test reports (GitLab, Jenkins)", nullptr},
+      {"junit", "xml", true, "CI test reports (GitLab, Jenkins)", render_junit},
       {"html", "html", true, "auditors: one self-contained file", render_html},
-      {"markdown", "md", true, "merge-request comments", nullptr},
-      {"sarif", "sarif", true, "code scanning of a document in a repository", nullptr},
-      {"gitlab", "gitlab.json", true, "GitLab Code Quality widget", nullptr},
+      {"markdown", "md", true, "merge-request comments", render_markdown},
+      {"sarif", "sarif", true, "code scanning of a document in a repository", render_sarif},
+      {"gitlab", "gitlab.json", true, "GitLab Code Quality widget", render_gitlab},
       {"openmetrics", "prom", true, "Prometheus textfile collector", render_openmetrics},
   };
   return table;

@@ -119,6 +119,15 @@ json to_json(const Report& r) {
     for (const auto& c : rule.checks) {
       json jc{{"id", c.id}, {"verdict", to_string(c.verdict)}, {"message", c.message}, {"exchanges", c.exchanges}};
       if (!c.details.empty()) jc["details"] = c.details;
+      if (!c.locations.empty()) {
+        json locations = json::array();
+        for (const auto& l : c.locations) {
+          json jl{{"pointer", l.pointer}};
+          if (l.line) jl["line"] = *l.line;
+          locations.push_back(std::move(jl));
+        }
+        jc["locations"] = std::move(locations);
+      }
       checks.push_back(std::move(jc));
     }
     jr["checks"] = checks;
@@ -139,10 +148,12 @@ json to_json(const Report& r) {
 
 }  // namespace
 
-std::string render_json(const Report& r, const RenderOptions&) {
+std::string render_json(const Report& r, const RenderOptions&) { return dump_json(to_json(r)); }
+
+std::string dump_json(const nlohmann::ordered_json& j) {
   // Invalid UTF-8 from a server (a header value) is replaced, never a crash;
   // C0 controls and DEL come out as \u escapes.
-  std::string out = to_json(r).dump(2, ' ', false, json::error_handler_t::replace);
+  std::string out = j.dump(2, ' ', false, json::error_handler_t::replace);
   // So do the C1 controls (U+0080..U+009F, which some terminals obey): the
   // dump is valid UTF-8, so C2 80..C2 9F is always one whole such character,
   // and it only occurs inside a string.

@@ -1,11 +1,18 @@
-// The JSON report (report.schema.json) read back: what --baseline, `adrprobe
-// diff` and `adrprobe summary` need of an earlier report.
+// JSON shared by the JSON-based formats (json, gitlab, sarif), and the JSON
+// report read back: what --baseline, `adrprobe diff` and `adrprobe summary`
+// need of an earlier report.
 #pragma once
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "report/model.hpp"
 
 namespace adrprobe::report {
+
+// Pretty-printed (2 spaces), newline at the end. Server text comes out as valid,
+// escaped UTF-8: invalid UTF-8 replaced (never a throw), C0 controls, DEL and
+// the C1 controls (U+0080..U+009F, which some terminals obey) as \u escapes.
+std::string dump_json(const nlohmann::ordered_json& j);
 
 // Reads the target, edition, time, score, rules (with their checks and
 // hints) and notes of a JSON report; exchanges and TLS facts are not read.

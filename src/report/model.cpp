@@ -1,6 +1,11 @@
 #include "report/model.hpp"
 
+#include <fmt/format.h>
+#include <openssl/evp.h>
+
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace adrprobe::report {
 
@@ -71,6 +76,33 @@ int exit_status(const Report& report, FailOn fail_on) {
   // 3: nothing at the --fail-on level, but something could not be completed
   // (under --fail-on never a fail does not hide an error).
   return any_error ? 3 : 0;
+}
+
+const http::Exchange* find_exchange(const Report& report, int id) {
+  auto it = std::find_if(report.exchanges.begin(), report.exchanges.end(), [&](const auto& e) { return e.id == id; });
+  return it == report.exchanges.end() ? nullptr : &*it;
+}
+
+std::string exchange_line(const http::Exchange& e) {
+  if (!e.status) return fmt::format("{} {} ✗ {}", e.method, e.url, e.error.value_or("no response"));
+  return fmt::format("{} {} → {}", e.method, e.url, *e.status);
+}
+
+std::string document_location(const Report& report) {
+  if (report.mode == "lint" && !report.base_url.empty()) return report.base_url;  // lint: the path as given
+  return report.openapi_url.value_or(report.base_url);
+}
+
+std::string fingerprint(const std::string& rule_id, const CheckResult& check) {
+  std::string input = rule_id + '\0' + check.id + '\0' +
+                      (check.locations.empty() ? std::string() : check.locations.front().pointer) + '\0' + check.message;
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  if (!EVP_Digest(input.data(), input.size(), digest, &size, EVP_sha256(), nullptr))
+    throw std::runtime_error("SHA-256 failed");
+  std::string hex;
+  for (unsigned int i = 0; i < size; ++i) hex += fmt::format("{:02x}", digest[i]);
+  return hex;
 }
 
 }  // namespace adrprobe::report

@@ -18,6 +18,16 @@ std::optional<Verdict> verdict_from_string(const std::string& s);
 int severity(Verdict v);
 Verdict worst(Verdict a, Verdict b);
 
+// A place in the description document a finding is about: a JSON pointer
+// into the root document ("/paths/~1a/get"; a finding inside another file of
+// a multi-file document stands at the root's $ref that leads there) and its
+// line in the root document's text (1-based), when the run could tell.
+struct Location {
+  std::string pointer;
+  std::optional<int> line;
+  bool operator==(const Location&) const = default;
+};
+
 struct CheckResult {
   CheckResult() = default;
   CheckResult(std::string id, Verdict verdict, std::string message, std::vector<int> exchanges = {})
@@ -29,6 +39,9 @@ struct CheckResult {
   // The complete list behind a message that shows only the first few (one
   // item a line, e.g. every unresolved $ref of DO-2); in JSON only.
   std::vector<std::string> details;
+  // Where in the document the findings are (static checks), the first one
+  // first; empty when the check is not about a place in the document.
+  std::vector<Location> locations;
 };
 
 struct RuleResult {
@@ -101,6 +114,21 @@ struct Report {
 Verdict aggregate(const std::vector<CheckResult>& checks);
 // Technical rules only: percent = 100 * (pass + warn) / (pass + warn + fail + error).
 Score compute_score(const std::vector<RuleResult>& rules);
+
+// Shared by the renderers; the strings returned are raw report text (server
+// text included): each renderer escapes them for its format.
+// The exchange with this id, or nullptr.
+const http::Exchange* find_exchange(const Report& report, int id);
+// Which request proves a finding: "GET https://x/v1/a → 404", or
+// "GET https://x/v1/a ✗ Connection refused" when there was no response.
+std::string exchange_line(const http::Exchange& e);
+// The description document as the user named it: the path given to lint
+// ("api/openapi.yaml"), else the document URL the run read (or the base URL).
+std::string document_location(const Report& report);
+// A stable id of one finding: SHA-256 (hex) of the rule id, the check id, its
+// first location and its message; the same finding gets the same fingerprint
+// in every run, two findings of one report never share one.
+std::string fingerprint(const std::string& rule_id, const CheckResult& check);
 
 enum class FailOn { fail, warn, never };
 // Exit status of CLI.md: 0 ok, 1 a rule at/above fail_on, else 3 when a rule is

@@ -228,7 +228,7 @@ class Secrets(ProbeCase):
 
     def test_api_key_never_appears_in_other_formats(self):
         tested = []
-        for fmt in ("markdown", "html", "junit", "sarif"):
+        for fmt in ("markdown", "html", "junit", "sarif", "gitlab"):
             with self.subTest(format=fmt):
                 p, files = self.run_all_outputs("X-Api-Key: " + SECRET, (fmt,))
                 if p.rc == 2 and "not available" in p.stderr:

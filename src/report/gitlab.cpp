@@ -1,0 +1,52 @@
+// GitLab Code Quality (the merge request widget): a JSON array of findings, one
+// per technical check that failed, warned or could not be judged, located in
+// the description document (the file given to lint, with the line of the
+// finding's first JSON pointer) or at the document URL (check).
+//
+// Severity: fail → major (the document or API breaks a rule), warn → minor (a
+// rule's softer form), error → info (the check could not be judged: nothing
+// in the code to fix, but a reader should know the rule was not judged).
+#include <nlohmann/json.hpp>
+
+#include "report/formats.hpp"
+#include "report/json.hpp"
+
+namespace adrprobe::report {
+namespace {
+
+const char* gitlab_severity(Verdict v) {
+  switch (v) {
+    case Verdict::fail: return "major";
+    case Verdict::warn: return "minor";
+    default: return "info";
+  }
+}
+
+}  // namespace
+
+std::string render_gitlab(const Report& r, const RenderOptions&) {
+  using json = nlohmann::ordered_json;
+  json findings = json::array();
+  const std::string path = document_location(r);
+  for (const auto& rule : r.rules) {
+    if (rule.kind != "technical") continue;
+    for (const auto& c : rule.checks) {
+      if (c.verdict != Verdict::fail && c.verdict != Verdict::warn && c.verdict != Verdict::error) continue;
+      std::string description = rule.id + " " + c.id + ": " + c.message;
+      // The place, unless the message names it already.
+      if (!c.locations.empty() && c.message.find(c.locations.front().pointer) == std::string::npos)
+        description += " (at " + c.locations.front().pointer + ")";
+      int line = !c.locations.empty() && c.locations.front().line ? *c.locations.front().line : 1;
+      json finding;
+      finding["description"] = description;
+      finding["check_name"] = c.id;
+      finding["fingerprint"] = fingerprint(rule.id, c);
+      finding["severity"] = gitlab_severity(c.verdict);
+      finding["location"] = {{"path", path}, {"lines", {{"begin", line}}}};
+      findings.push_back(std::move(finding));
+    }
+  }
+  return dump_json(findings);
+}
+
+}  // namespace adrprobe::report

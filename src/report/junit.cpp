@@ -1,0 +1,168 @@
+// JUnit XML for CI test reports, in the shape GitLab's and Jenkins' test report
+// readers take: one <testsuite> for the run, one uniquely named <testcase> per
+// technical rule (GitLab keeps only the first of several tests with one name).
+//
+// Functional rules are no test cases: they never get a verdict (a reviewer
+// judges them), so as <skipped/> they would be the same N skipped tests in every
+// pipeline and hide the technical rules that were really skipped. The suite's
+// <system-out> counts them instead.
+#include <fmt/format.h>
+
+#include <pugixml.hpp>
+#include <set>
+#include <sstream>
+
+#include "report/formats.hpp"
+#include "util/strings.hpp"
+
+namespace adrprobe::report {
+namespace {
+
+// Text for XML: control characters and invalid UTF-8 made visible (XML 1.0
+// cannot hold most C0 controls at all, not even as character references), and
+// the two non-characters XML 1.0 excludes (U+FFFE, U+FFFF). pugixml escapes
+// the markup characters (<, &, >, quotes).
+std::string X(std::string_view s) {
+  std::string out = escape_control(s);
+  out = replace_all(std::move(out), "\xEF\xBF\xBE", "\\uFFFE");
+  return replace_all(std::move(out), "\xEF\xBF\xBF", "\\uFFFF");
+}
+
+// The lines under a failure, error or warning: each check that did not pass,
+// its message, and the requests that prove it; the change against a baseline.
+std::string problem_text(const Report& r, const RuleResult& rule) {
+  std::vector<std::string> lines;
+  for (const auto& c : rule.checks) {
+    if (severity(c.verdict) <= severity(Verdict::pass)) continue;
+    lines.push_back(fmt::format("{} {}: {}", X(c.id), to_string(c.verdict), X(c.message)));
+    for (const auto& l : c.locations)
+      lines.push_back(l.line ? fmt::format("  at {} (line {})", X(l.pointer), *l.line) : "  at " + X(l.pointer));
+    for (int id : c.exchanges)
+      if (const auto* e = find_exchange(r, id)) lines.push_back("  evidence: #" + std::to_string(id) + " " + X(exchange_line(*e)));
+  }
+  if (rule.change) lines.push_back("change: " + X(*rule.change));
+  if (!rule.url.empty()) lines.push_back("rule: " + X(rule.url));
+  return join(lines, "\n");
+}
+
+// The checks' messages of one verdict, for a failure's message attribute.
+std::string messages(const RuleResult& rule, Verdict v) {
+  std::vector<std::string> parts;
+  for (const auto& c : rule.checks)
+    if (c.verdict == v) parts.push_back(X(c.id) + ": " + X(c.message));
+  return parts.empty() ? X(rule.summary) : join(parts, "; ");
+}
+
+std::string seconds(long long ms) { return fmt::format("{:.3f}", static_cast<double>(ms) / 1000.0); }
+
+}  // namespace
+
+std::string render_junit(const Report& r, const RenderOptions& options) {
+  pugi::xml_document doc;
+  auto decl = doc.append_child(pugi::node_declaration);
+  decl.append_attribute("version") = "1.0";
+  decl.append_attribute("encoding") = "UTF-8";
+
+  std::string target = r.mode == "lint" ? document_location(r) : r.base_url;
+  std::string classname = "adrprobe." + X(r.edition);
+  auto suites = doc.append_child("testsuites");
+  suites.append_attribute("name") = "adrprobe";
+  auto suite = suites.append_child("testsuite");
+  suite.append_attribute("name") = fmt::format("adrprobe {} {}", X(r.edition), X(target)).c_str();
+
+  int tests = 0, failures = 0, errors = 0, skipped = 0, functional = 0;
+  std::set<std::string> names;
+  std::vector<pugi::xml_node> cases;
+  auto properties = suite.append_child("properties");
+  auto property = [&](const char* name, const std::string& value) {
+    auto p = properties.append_child("property");
+    p.append_attribute("name") = name;
+    p.append_attribute("value") = value.c_str();
+  };
+  property("edition", X(r.edition));
+  property("mode", X(r.mode));
+  property("target", X(target));
+  property("score", r.score.percent ? fmt::format("{:.1f}", *r.score.percent) : "n/a");
+
+  for (const auto& rule : r.rules) {
+    if (rule.kind != "technical") {
+      ++functional;
+      continue;
+    }
+    // Rule ids are unique in an edition; a repeat would still get a name of its own.
+    std::string name = X(rule.id) + " " + X(rule.title);
+    for (int n = 2; !names.insert(name).second; ++n) name = fmt::format("{} {} ({})", X(rule.id), X(rule.title), n);
+    auto tc = suite.append_child("testcase");
+    tc.append_attribute("name") = name.c_str();
+    tc.append_attribute("classname") = classname.c_str();
+    ++tests;
+    bool warn_fails = options.fail_on == FailOn::warn;
+    switch (rule.verdict) {
+      case Verdict::fail: {
+        ++failures;
+        auto f = tc.append_child("failure");
+        f.append_attribute("message") = messages(rule, Verdict::fail).c_str();
+        f.append_attribute("type") = "fail";
+        f.text() = problem_text(r, rule).c_str();
+        break;
+      }
+      case Verdict::error: {
+        ++errors;
+        auto e = tc.append_child("error");
+        e.append_attribute("message") = messages(rule, Verdict::error).c_str();
+        e.append_attribute("type") = "error";
+        e.text() = problem_text(r, rule).c_str();
+        break;
+      }
+      case Verdict::warn: {
+        if (warn_fails) {
+          ++failures;
+          auto f = tc.append_child("failure");
+          f.append_attribute("message") = messages(rule, Verdict::warn).c_str();
+          f.append_attribute("type") = "warn";
+          f.text() = problem_text(r, rule).c_str();
+        } else {
+          // Passed, with the warning where a reader of the test looks.
+          tc.append_child("system-out").text() = ("warn: " + problem_text(r, rule)).c_str();
+        }
+        break;
+      }
+      case Verdict::skip:
+      case Verdict::manual: {
+        ++skipped;
+        tc.append_child("skipped").append_attribute("message") = X(rule.summary).c_str();
+        break;
+      }
+      case Verdict::pass:
+        if (rule.change) tc.append_child("system-out").text() = ("change: " + X(*rule.change)).c_str();
+        break;
+    }
+  }
+  auto counts = [&](pugi::xml_node n) {
+    n.append_attribute("tests") = tests;
+    n.append_attribute("failures") = failures;
+    n.append_attribute("errors") = errors;
+    n.append_attribute("skipped") = skipped;
+    n.append_attribute("time") = seconds(r.duration_ms).c_str();
+  };
+  counts(suites);
+  counts(suite);
+  suite.append_attribute("timestamp") = X(r.generated_at).c_str();
+
+  // What concerns the run as a whole.
+  std::vector<std::string> out;
+  if (!r.headline.empty()) out.push_back(X(r.headline));
+  for (const auto& note : r.notes) out.push_back(X(note));
+  if (functional) out.push_back(plural(static_cast<std::size_t>(functional), "functional rule", "functional rules") +
+                                " for a reviewer (not test cases)");
+  out.push_back(fmt::format("score {}: {} pass, {} warn, {} fail, {} error of {} applicable technical rules",
+                            r.score.percent ? fmt::format("{:.1f} %", *r.score.percent) : "n/a", r.score.pass,
+                            r.score.warn, r.score.fail, r.score.error, r.score.applicable));
+  suite.append_child("system-out").text() = join(out, "\n").c_str();
+
+  std::ostringstream s;
+  doc.save(s, "  ", pugi::format_default, pugi::encoding_utf8);
+  return s.str();
+}
+
+}  // namespace adrprobe::report

@@ -1,0 +1,107 @@
+// SARIF 2.1.0 (OASIS) for code scanning of a description document in a
+// repository (lint): one run, a result per technical check that failed,
+// warned or could not be judged, located in the document file (the path as
+// given to lint; the document URL for check) at the line of its JSON pointer.
+//
+// Levels: fail → error, warn → warning, error → note (the check could not be
+// judged; nothing in the document to fix, but a reader should know).
+#include <nlohmann/json.hpp>
+
+#include <map>
+
+#include "report/formats.hpp"
+#include "report/json.hpp"
+#include "util/strings.hpp"
+
+namespace adrprobe::report {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+const char* level(Verdict v) {
+  switch (v) {
+    case Verdict::fail: return "error";
+    case Verdict::warn: return "warning";
+    default: return "note";
+  }
+}
+
+// A path as a URI reference (RFC 3986): the characters a path may not hold
+// literally percent-encoded, '/' kept.
+std::string uri_of(const std::string& location) {
+  if (location.find("://") != std::string::npos) return location;  // already a URL (check, or lint of a URL)
+  std::vector<std::string> segments;
+  for (const auto& segment : split(location, '/')) segments.push_back(percent_encode(segment));
+  std::string out = join(segments, "/");  // an absolute path keeps its leading '/' (an empty first segment)
+  return location.front() == '/' ? "file://" + out : out;
+}
+
+}  // namespace
+
+std::string render_sarif(const Report& r, const RenderOptions&) {
+  json rules = json::array();
+  std::map<std::string, std::size_t> rule_index;
+  json results = json::array();
+  const std::string location = document_location(r);
+  const std::string uri = location.empty() ? "" : uri_of(location);
+  for (const auto& rule : r.rules) {
+    if (rule.kind != "technical") continue;
+    for (const auto& c : rule.checks) {
+      if (c.verdict != Verdict::fail && c.verdict != Verdict::warn && c.verdict != Verdict::error) continue;
+      // One reporting descriptor per check that produced a result.
+      auto [it, added] = rule_index.emplace(c.id, rules.size());
+      if (added) {
+        json d{{"id", c.id},
+               {"name", rule.id},
+               {"shortDescription", {{"text", rule.title + " (" + rule.id + ")"}}}};
+        if (!rule.statement.empty()) d["fullDescription"] = {{"text", trim(rule.statement)}};
+        if (!rule.url.empty()) d["helpUri"] = rule.url;
+        d["properties"] = {{"rule", rule.id}};
+        if (!rule.level.empty()) d["properties"]["level"] = rule.level;
+        rules.push_back(std::move(d));
+      }
+      json result{{"ruleId", c.id},
+                  {"ruleIndex", it->second},
+                  {"level", level(c.verdict)},
+                  {"message", {{"text", c.message.empty() ? to_string(c.verdict) : c.message}}}};
+      json locations = json::array();
+      if (!uri.empty()) {
+        // Every place of the finding, or the document itself for checks with none.
+        std::vector<const Location*> places;
+        for (const auto& l : c.locations) places.push_back(&l);
+        if (places.empty()) places.push_back(nullptr);
+        for (const Location* l : places) {
+          json physical{{"artifactLocation", {{"uri", uri}}}};
+          if (l && l->line) physical["region"] = {{"startLine", *l->line}};
+          json loc{{"physicalLocation", physical}};
+          if (l) loc["logicalLocations"] = json::array({{{"fullyQualifiedName", l->pointer}, {"kind", "member"}}});
+          locations.push_back(std::move(loc));
+        }
+      }
+      result["locations"] = std::move(locations);
+      result["partialFingerprints"] = {{"adrprobeFinding/v1", fingerprint(rule.id, c)}};
+      json properties{{"rule", rule.id}, {"verdict", to_string(c.verdict)}};
+      if (!c.locations.empty()) properties["pointer"] = c.locations.front().pointer;
+      std::vector<std::string> evidence;
+      for (int id : c.exchanges)
+        if (const auto* e = find_exchange(r, id)) evidence.push_back(exchange_line(*e));
+      if (!evidence.empty()) properties["evidence"] = evidence;
+      if (rule.change) properties["change"] = *rule.change;
+      result["properties"] = std::move(properties);
+      results.push_back(std::move(result));
+    }
+  }
+  json driver{{"name", "adrprobe"},
+              {"version", r.tool_version},
+              {"semanticVersion", r.tool_version},
+              {"informationUri", "https://gitdocumentatie.logius.nl/publicatie/api/adr/"},
+              {"rules", rules}};
+  json run{{"tool", {{"driver", driver}}}};
+  if (!uri.empty()) run["artifacts"] = json::array({{{"location", {{"uri", uri}}}}});
+  run["results"] = std::move(results);
+  run["properties"] = {{"edition", r.edition}, {"mode", r.mode}};
+  json log{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
+  return dump_json(log);
+}
+
+}  // namespace adrprobe::report

@@ -1,0 +1,109 @@
+#!/usr/bin/python3
+"""`-f junit` (CLI.md "Formats"): the real binary against fixture servers; the
+XML validated by xmllint against schemas/junit.xsd (the shape GitLab and
+Jenkins read) and read by Debian's python3-junitparser the way CI tools do:
+suites, cases, results, failure messages."""
+
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+from harness import FixtureServer, ProbeCase, run_adrprobe  # noqa: E402
+from test_output import HOSTILE, controls  # noqa: E402
+
+XSD = Path(__file__).resolve().parent / "schemas" / "junit.xsd"
+
+try:
+    import junitparser
+except ImportError:  # python3-junitparser (./dev installs it)
+    junitparser = None
+
+
+@unittest.skipIf(junitparser is None, "python3-junitparser is not installed")
+@unittest.skipIf(shutil.which("xmllint") is None, "xmllint (libxml2-utils) is not installed")
+class JUnit(ProbeCase):
+    def run_junit(self, profile, *args, edition="2.2.0"):
+        """(run, xml text, JSON report) of one check with -f junit and -o json=."""
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer(profile) as srv:
+            report = Path(tmp, "r.json")
+            run = run_adrprobe(harness.check_args(srv.base_url, ("-o", "json=%s" % report) + args, edition=edition,
+                                                  fmt="junit"))
+            self.assertNoCrash(run)
+            xml = Path(tmp, "r.xml")
+            xml.write_text(run.stdout, encoding="utf-8")
+            lint = subprocess.run(["xmllint", "--noout", "--schema", str(XSD), str(xml)], capture_output=True, text=True)
+            self.assertEqual(lint.returncode, 0, lint.stderr)
+            return run, run.stdout, json.loads(report.read_text())
+
+    def parse(self, text):
+        with tempfile.NamedTemporaryFile("w", suffix=".xml", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            xml = junitparser.JUnitXml.fromfile(f.name)
+        suites = list(xml) if isinstance(xml, junitparser.JUnitXml) else [xml]
+        self.assertEqual(len(suites), 1)
+        return suites[0]
+
+    def test_cases_results_and_messages_as_a_ci_reads_them(self):
+        run, text, report = self.run_junit(HOSTILE)
+        suite = self.parse(text)
+        technical = [r for r in report["rules"] if r["kind"] == "technical"]
+        cases = list(suite)
+        names = [c.name for c in cases]
+        self.assertEqual(len(names), len(set(names)), "test case names must be unique (GitLab keeps the first)")
+        self.assertEqual(len(cases), len(technical))
+        self.assertEqual(suite.tests, len(technical))
+        by_rule = {c.name.split(" ", 1)[0]: c for c in cases}
+        for rule in technical:
+            with self.subTest(rule=rule["id"]):
+                case = by_rule[rule["id"]]
+                kinds = [type(r).__name__ for r in case.result]
+                expected = {"fail": ["Failure"], "error": ["Error"], "skip": ["Skipped"], "manual": ["Skipped"],
+                            "pass": [], "warn": []}[rule["verdict"]]
+                self.assertEqual(kinds, expected)
+                if rule["verdict"] == "fail":
+                    failing = [c for c in rule["checks"] if c["verdict"] == "fail"]
+                    self.assertIn(failing[0]["id"], case.result[0].message)
+        self.assertEqual(suite.failures, sum(r["verdict"] == "fail" for r in technical))
+        # NT-2's evidence: the request that proves it, with its status.
+        nt = by_rule["/core/no-trailing-slash"].result[0]
+        self.assertIn("evidence: #", nt.text)
+        self.assertRegex(nt.text, r"GET http://127\.0\.0\.1:\d+/v1/gebouwen/ → 301")
+        # Server text: visible, never raw control characters; XML escapes the rest.
+        self.assertEqual(controls(text.replace("\t", "")), [])
+        self.assertIn("\\x1b]0;pwned\\x07", text)
+        vh = by_rule["/core/version-header"]
+        self.assertIn('"1.0.0\\x1b]0;pwned\\x07"', vh.result[0].message)
+
+    def test_warn_is_a_failure_only_under_fail_on_warn(self):
+        # HM-0: a documented OPTIONS operation is outside the rule's method table (warn).
+        warn_profile = {"doc_patch": {"paths": {"/gebouwen": {"options": {"responses": {"200": {"description": "OK"}}}}}}}
+        run, text, report = self.run_junit(warn_profile, edition="2.0.0")
+        warned = [r["id"] for r in report["rules"] if r["verdict"] == "warn"]
+        self.assertTrue(warned, "the fixture gives no warn")
+        by_rule = {c.name.split(" ", 1)[0]: c for c in self.parse(text)}
+        for rid in warned:
+            self.assertEqual(list(by_rule[rid].result), [])
+            self.assertIn("warn:", by_rule[rid].system_out)
+        run, text, report = self.run_junit(warn_profile, "--fail-on", "warn", edition="2.0.0")
+        by_rule = {c.name.split(" ", 1)[0]: c for c in self.parse(text)}
+        for rid in warned:
+            self.assertEqual([type(r).__name__ for r in by_rule[rid].result], ["Failure"])
+
+    def test_unreachable_target_gives_errors_and_a_valid_file(self):
+        with harness.closed_port() as url:
+            run = run_adrprobe(harness.check_args(url, fmt="junit"))
+        self.assertNoCrash(run)
+        suite = self.parse(run.stdout)
+        self.assertGreater(suite.errors, 0)
+        self.assertIn("could not", run.stdout)  # the run's note, in the suite's system-out
+
+
+if __name__ == "__main__":
+    harness.main()

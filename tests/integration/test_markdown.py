@@ -1,0 +1,88 @@
+#!/usr/bin/python3
+"""`-f markdown` (merge-request comments, CLI.md "Formats"): the real binary
+against a fixture server whose document and headers plant HTML, an image and a
+javascript: link; the summary table read back, the failing rules listed, and
+the planted markup inert (escaped: no tag, no link, no image)."""
+
+import json
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+from harness import FixtureServer, ProbeCase, run_adrprobe  # noqa: E402
+from test_output import OSC, controls  # noqa: E402
+
+IMG = "<img src=x onerror=alert(1)>"
+LINK = "[link](javascript:alert(1))"
+PLANTED = {
+    "api_version": "1.0" + IMG,  # VH-2 quotes the header
+    "trailing_slash": 301,
+    "doc_patch": {
+        "info": {"contact": {"name": "Team " + LINK + OSC}},
+        "paths": {"/getGebouw" + IMG.replace("/", ""): {"get": {"responses": {"200": {"description": "OK"}}}}},
+    },
+}
+
+
+def table(md):
+    """The rows of the first Markdown table: cells split on unescaped '|'."""
+    rows = []
+    for line in md.splitlines():
+        if line.startswith("|"):
+            cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+            rows.append(cells)
+        elif rows:
+            break
+    return rows
+
+
+class Markdown(ProbeCase):
+    def run_markdown(self, edition):
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer(PLANTED) as srv:
+            report = Path(tmp, "r.json")
+            run = run_adrprobe(harness.check_args(srv.base_url, ("-o", "json=%s" % report), edition=edition,
+                                                  fmt="markdown"))
+            self.assertNoCrash(run)
+            return run.stdout, json.loads(report.read_text())
+
+    def test_table_and_failing_rules(self):
+        md, report = self.run_markdown("2.1.0")
+        rows = table(md)
+        self.assertEqual(rows[0][:3], ["Rule", "Verdict", "Summary"])
+        technical = [r for r in report["rules"] if r["kind"] == "technical"]
+        body = rows[2:]
+        self.assertEqual(len(body), len(technical), "one row per technical rule")
+        for rule, row in zip(technical, body):
+            self.assertEqual(row[0], rule["id"])
+            self.assertTrue(row[1].endswith(" " + rule["verdict"]), row)
+        failing = [r for r in technical if r["verdict"] == "fail"]
+        self.assertTrue(failing)
+        for rule in failing:
+            for c in rule["checks"]:
+                if c["verdict"] == "fail":
+                    self.assertIn("**%s** fail %s:" % (c["id"], rule["id"]), md)
+        functional = sum(r["kind"] == "functional" for r in report["rules"])
+        self.assertIn("%d functional rule" % functional, md)
+        self.assertRegex(md.splitlines()[0], r"^### adrprobe check: .* · score \d+\.\d %$")
+        self.assertRegex(md, r"GET http\\://127\.0\.0\.1\\:\d+/v1/gebouwen/ → 301")
+
+    def test_planted_markup_is_inert(self):
+        for edition in ("2.1.0", "2.2.0"):
+            with self.subTest(edition=edition):
+                md, report = self.run_markdown(edition)
+                self.assertIn("version-header", md)
+                self.assertNotIn("<img", md)
+                self.assertNotIn("](javascript", md)
+                self.assertNotIn("[link]", md)
+                self.assertIn("&lt;img src=x onerror=alert\\(1\\)&gt;", md)
+                self.assertEqual(controls(md), [])
+                if edition == "2.1.0":  # CT-1 passes and quotes the contact name in the table
+                    self.assertIn("\\[link\\]\\(javascript\\:alert\\(1\\)\\)", md)
+                    self.assertIn("\\\\x1b\\]0;pwned\\\\x07", md)
+
+
+if __name__ == "__main__":
+    harness.main()

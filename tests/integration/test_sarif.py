@@ -1,0 +1,107 @@
+#!/usr/bin/python3
+"""`-f sarif` (SARIF 2.1.0, CLI.md "Formats"): `lint` on the official linter's
+test cases, validated by Microsoft's SARIF validator (npm
+@microsoft/sarif-multitool, installed by `./dev test` with `npm ci --prefix
+tests/sarif`) and against the SARIF 2.1.0 JSON schema the validator ships,
+with python3-jsonschema; results point at the file and the line."""
+
+import json
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+from harness import ProbeCase, run_adrprobe  # noqa: E402
+from test_gitlab import line_of  # noqa: E402
+from test_lint import CASES_DIR  # noqa: E402
+
+import jsonschema  # noqa: E402
+
+TOOLS = harness.REPO / "tests" / "sarif" / "node_modules"
+MULTITOOL = TOOLS / ".bin" / "sarif-multitool"
+SCHEMA_TITLE = b'"title": "Static Analysis Results Format (SARIF) Version 2.1.0 JSON Schema"'
+
+
+def official_schema():
+    """The SARIF 2.1.0 schema (OASIS) as the validator's package embeds it, or None."""
+    for exe in TOOLS.glob("@microsoft/sarif-multitool-*/Sarif.Multitool"):
+        data = exe.read_bytes()
+        at = data.find(SCHEMA_TITLE)
+        if at < 0:
+            continue
+        start = data.rfind(b"{", 0, at)
+        schema, _ = json.JSONDecoder().raw_decode(data[start:start + 1_000_000].decode("utf-8", "replace"))
+        return schema
+    return None
+
+
+@unittest.skipUnless(MULTITOOL.exists(), "the SARIF validator is not installed (npm ci --prefix tests/sarif)")
+class Sarif(ProbeCase):
+    @classmethod
+    def setUpClass(cls):
+        schema = official_schema()
+        if schema is None:
+            raise unittest.SkipTest("no SARIF 2.1.0 schema in the validator's package")
+        cls.validator = jsonschema.Draft202012Validator(schema)
+
+    def validate(self, text):
+        """Microsoft's validator: exit 0 and no error; and the JSON schema."""
+        log = json.loads(text)
+        errors = sorted(self.validator.iter_errors(log), key=lambda e: list(e.path))
+        self.assertEqual([e.message for e in errors], [])
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp, "report.sarif")
+            path.write_text(text, encoding="utf-8")
+            out = subprocess.run([str(MULTITOOL), "validate", str(path)], capture_output=True, text=True, timeout=120,
+                                 env={"DOTNET_CLI_TELEMETRY_OPTOUT": "1", "HOME": tmp, "PATH": "/usr/bin:/bin"})
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertNotRegex(out.stdout, r": error ", out.stdout)
+        return log
+
+    def lint(self, case, edition="2.2.0"):
+        doc = CASES_DIR / case / "openapi.json"
+        if not doc.exists():
+            self.skipTest("the linter's test cases are not at %s" % CASES_DIR)
+        # The document as a repository names it: a path relative to the working directory.
+        run = run_adrprobe(["lint", "%s/openapi.json" % case, "--edition", edition, "-f", "sarif"], cwd=str(CASES_DIR))
+        self.assertNoCrash(run)
+        return doc, self.validate(run.stdout)
+
+    def test_results_point_at_the_file_and_line(self):
+        doc, log = self.lint("paths-kebab-incorrect")
+        run = log["runs"][0]
+        self.assertEqual(run["tool"]["driver"]["name"], "adrprobe")
+        results = [r for r in run["results"] if r["ruleId"] == "KC-1"]
+        self.assertEqual(len(results), 1)
+        kc = results[0]
+        self.assertEqual(kc["level"], "error")
+        where = kc["locations"][0]
+        self.assertEqual(where["physicalLocation"]["artifactLocation"]["uri"], "paths-kebab-incorrect/openapi.json")
+        self.assertEqual(where["physicalLocation"]["region"]["startLine"], line_of(doc, '"/camelCasePad"'))
+        self.assertEqual(where["logicalLocations"][0]["fullyQualifiedName"], "/paths/~1camelCasePad")
+        rule = run["tool"]["driver"]["rules"][kc["ruleIndex"]]
+        self.assertEqual(rule["id"], "KC-1")
+        self.assertTrue(rule["helpUri"].startswith("https://"))
+
+    def test_several_cases_validate(self):
+        for case in ("baseline", "contact-missing", "semver-incorrect", "servers-missing", "query-keys-camel-case",
+                     "date-time", "error-type", "openapi-versie-missing"):
+            with self.subTest(case=case):
+                doc, log = self.lint(case)
+                for r in log["runs"][0]["results"]:
+                    for loc in r["locations"]:
+                        self.assertEqual(loc["physicalLocation"]["artifactLocation"]["uri"], case + "/openapi.json")
+                if case != "baseline":
+                    self.assertTrue(log["runs"][0]["results"], "no result for " + case)
+
+    def test_check_of_a_live_api_validates(self):
+        p = harness.probe({}, edition="2.2.0", fmt="sarif")
+        self.assertNoCrash(p)
+        self.validate(p.stdout)
+
+
+if __name__ == "__main__":
+    harness.main()
