@@ -38,6 +38,8 @@ std::string render_gitlab(const Report& r, const RenderOptions&) {
         description += " (at " + c.locations.front().pointer + ")";
       int line = !c.locations.empty() && c.locations.front().line ? *c.locations.front().line : 1;
       json finding;
+      // Against a baseline the widget shows what is new itself; the mark says how.
+      if (rule.change && *rule.change != "unchanged") description = "[" + *rule.change + "] " + description;
       finding["description"] = description;
       finding["check_name"] = c.id;
       finding["fingerprint"] = fingerprint(rule.id, c);

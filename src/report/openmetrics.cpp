@@ -61,6 +61,7 @@ std::string render_summary_openmetrics(const Summary& summary) {
       {"adrprobe_rule_verdict", "1 for the verdict of each technical rule", {}},
       {"adrprobe_rule_failing", "1 when the technical rule fails, else 0", {}},
       {"adrprobe_changes", "Rules by change against the baseline (absent without one)", {}},
+      {"adrprobe_rule_change", "1 for each technical rule marked new-fail, regressed or fixed against the baseline", {}},
       {"adrprobe_certificate_days_left", "Days until the TLS certificate of the target expires", {}},
       {"adrprobe_target_reachable", "1 when the base URL or the document answered, else 0", {}},
       {"adrprobe_last_run_timestamp_seconds", "When the target's report was made", {}},
@@ -92,6 +93,10 @@ std::string render_summary_openmetrics(const Summary& summary) {
       for (auto [name, list] : {std::pair{"new-fail", &t.change->new_fail}, std::pair{"regressed", &t.change->regressed},
                                 std::pair{"fixed", &t.change->fixed}})
         family("adrprobe_changes").samples.push_back(with({{"change", name}}) + " " + std::to_string(list->size()));
+      for (auto [name, list] : {std::pair{"new-fail", &t.change->new_fail}, std::pair{"regressed", &t.change->regressed},
+                                std::pair{"fixed", &t.change->fixed}})
+        for (const auto& id : *list)
+          family("adrprobe_rule_change").samples.push_back(with({{"rule", id}, {"change", name}}) + " 1");
     }
     if (t.cert_days_left)
       family("adrprobe_certificate_days_left").samples.push_back(labels(target) + " " + std::to_string(*t.cert_days_left));

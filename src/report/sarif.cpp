@@ -86,7 +86,12 @@ std::string render_sarif(const Report& r, const RenderOptions&) {
       for (int id : c.exchanges)
         if (const auto* e = find_exchange(r, id)) evidence.push_back(exchange_line(*e));
       if (!evidence.empty()) properties["evidence"] = evidence;
-      if (rule.change) properties["change"] = *rule.change;
+      if (rule.change) {
+        properties["change"] = *rule.change;
+        // SARIF's own field for a baseline: a new failure is "new", a rule that
+        // got worse (or failed before and still does) "updated"/"unchanged".
+        result["baselineState"] = *rule.change == "new-fail" ? "new" : *rule.change == "regressed" ? "updated" : "unchanged";
+      }
       result["properties"] = std::move(properties);
       results.push_back(std::move(result));
     }
