@@ -75,7 +75,9 @@ std::string stem_of(const std::string& base_url) {
     raw = url->host;
     std::string text = base_url.substr(base_url.find("://") + 3);
     auto slash = text.find('/');
-    std::string authority = text.substr(0, slash);
+    std::string authority = text.substr(0, std::min(slash, text.find_first_of("?#")));
+    // The userinfo's ':' (user:password@) is no port.
+    if (auto at = authority.rfind('@'); at != std::string::npos) authority.erase(0, at + 1);
     // An explicit port is part of the name: two APIs on one host, two ports.
     if (auto at = authority.rfind(':'); at != std::string::npos && authority.find(']', at) == std::string::npos)
       raw += "_" + std::to_string(url->port);
@@ -132,11 +134,20 @@ std::vector<Target> parse_targets(const std::string& yaml_text, const std::strin
   // Stems unique over the whole register (not per shard), so a target's file
   // is named the same on every machine and every night (--baseline-dir).
   for (auto& t : out) ++stems[t.stem];
+  // The second of a stem is <stem>-2, the third <stem>-3, ...: a number no
+  // other target's stem has (https://h/v1 twice and https://h/v1-2 once give
+  // h_v1, h_v1-3 and h_v1-2; one would otherwise overwrite another's reports).
+  std::set<std::string> taken;
+  for (const auto& t : out) taken.insert(t.stem);
   std::map<std::string, int> seen;
   for (auto& t : out) {
-    if (stems[t.stem] > 1) {
-      int n = ++seen[t.stem];
-      t.stem = n == 1 ? t.stem : fmt::format("{}-{}", t.stem, n);
+    if (stems[t.stem] > 1 && ++seen[t.stem] > 1) {
+      std::string base = t.stem;
+      int n = seen[base];
+      while (taken.count(fmt::format("{}-{}", base, n))) ++n;
+      seen[base] = n;
+      t.stem = fmt::format("{}-{}", base, n);
+      taken.insert(t.stem);
     }
     if (t.name.empty()) t.name = t.stem;
     if (!names.insert(t.name).second)
