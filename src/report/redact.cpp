@@ -21,6 +21,7 @@ Redactor::Redactor(const std::vector<http::Header>& secrets) {
       std::string upper = percent_encode(v);
       add(upper);
       add(to_lower(upper));  // %2f as well as %2F
+      add(base64_encode(v));  // a gateway that passes a credential on encoded
     }
     // "Bearer abc…": the credential alone may be echoed back too.
     for (const auto& part : split(v, ' '))
@@ -44,6 +45,7 @@ void Redactor::add_url(const std::string& text) {
   std::string basic = base64_encode(percent_decode(url->user) + ":" + plain);
   add(basic);
   values_.push_back("Basic " + basic);
+  add(base64_encode("Basic " + basic));
   sort();
 }
 
