@@ -100,4 +100,11 @@ TEST_CASE("redaction: a value passed on base64-encoded is masked too") {
   r.exchanges.push_back(e);
   red.apply(r);
   for (const auto& [name, value] : r.exchanges[0].response_headers) CHECK(value == "***");
+  // inside other text, percent-encoded ('+', '/', '=' of base64), without its padding
+  const std::string pct = percent_encode("Basic " + base64_encode("user:p@ss-w0rd"));
+  CHECK(red.apply("/next?echo=" + pct + "%3B%20x") == "/next?echo=Basic%20***%3B%20x");
+  CHECK(red.apply("/next?echo=" + to_lower(pct)).find("dXNlcjpw") == std::string::npos);
+  std::string unpadded = key;
+  while (unpadded.back() == '=') unpadded.pop_back();
+  CHECK(red.apply("k=" + unpadded + "&x") == "k=***&x");
 }
