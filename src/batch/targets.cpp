@@ -42,6 +42,9 @@ void read_entry(const YAML::Node& node, const std::string& where, Raw& raw, std:
       *name = scalar(kv.second, at);
     } else if (key == "base_url" && base_url) {
       *base_url = scalar(kv.second, at);
+    } else if (key == "name" || key == "base_url") {
+      // Only `defaults` reads without them: its "unknown key" would list them as known.
+      throw std::runtime_error(fmt::format("{}: '{}' belongs to each target, not to defaults", where, key));
     } else if (key == "headers") {
       if (!kv.second.IsMap()) throw std::runtime_error(at + ": expected a mapping {Name: value}");
       for (const auto& h : kv.second) {

@@ -77,6 +77,10 @@ TEST_CASE("batch targets: mistakes name the file, the target and the key") {
         "timeout, rate, concurrency, max_paths, deadline, ca_file, insecure, allow_unsafe, user_agent, ref_hosts)");
   CHECK(error_of("defaults: {ratee: 1}\ntargets:\n  - {base_url: http://h/v1}\n")
             .find("targets.yaml: defaults: unknown key 'ratee'") == 0);
+  CHECK(error_of("defaults: {base_url: http://h/v1}\ntargets:\n  - {name: a}\n") ==
+        "targets.yaml: defaults: 'base_url' belongs to each target, not to defaults");
+  CHECK(error_of("defaults: {name: a}\ntargets:\n  - {base_url: http://h/v1}\n") ==
+        "targets.yaml: defaults: 'name' belongs to each target, not to defaults");
   CHECK(error_of("targets:\n  - {name: bag}\n") == "targets.yaml: targets[0] (bag): 'base_url' is missing");
   CHECK(error_of("targets:\n  - {name: bag, base_url: \"\"}\n") == "targets.yaml: targets[0] (bag): 'base_url' is missing");
   CHECK(error_of("targets: []\n") == "targets.yaml: 'targets' must be a non-empty list");
