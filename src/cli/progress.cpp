@@ -26,14 +26,11 @@ std::string progress_line(const http::Exchange& e, std::size_t done, std::size_t
   return truncate_utf8(escape_control(line), width);
 }
 
-namespace {
-// Columns of the terminal on stderr, less one (a full line would wrap); 100 when unknown.
-std::size_t line_width() {
+std::size_t live_line_width() {
   winsize ws{};
   if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 10) return ws.ws_col - 1;
   return 100;
 }
-}  // namespace
 
 TerminalProgress::TerminalProgress(const Output& output, const report::Redactor& redactor)
     : redactor_(redactor), verbose_(output.verbose), live_(!output.quiet && !output.verbose && isatty(STDERR_FILENO)) {}
@@ -53,7 +50,7 @@ void TerminalProgress::request_done(const http::Exchange& e, std::size_t done, s
     spdlog::debug("{}", escape_control(redactor_.apply(fmt::format("#{} {} {} → {} ({:.0f} ms) [{}]", e.id, e.method,
                                                                    e.url, what, e.duration_ms, e.purpose))));
   } else if (live_) {
-    fmt::print(stderr, "\r\x1b[K  {}", progress_line(e, done, planned, redactor_, line_width() - 2));
+    fmt::print(stderr, "\r\x1b[K  {}", progress_line(e, done, planned, redactor_, live_line_width() - 2));
     std::fflush(stderr);
     shown_ = true;
   }

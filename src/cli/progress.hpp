@@ -15,6 +15,10 @@ namespace adrprobe::cli {
 std::string progress_line(const http::Exchange& e, std::size_t done, std::size_t planned,
                           const report::Redactor& redactor, std::size_t width);
 
+// Bytes a live line on stderr may take: the terminal's columns less one (a
+// full line would wrap, and "\r\x1b[K" erases only the last row); 100 when unknown.
+std::size_t live_line_width();
+
 class TerminalProgress : public engine::Observer {
  public:
   TerminalProgress(const Output& output, const report::Redactor& redactor);

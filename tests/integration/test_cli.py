@@ -392,6 +392,20 @@ class ProgressLine(ProbeCase):
             self.assertTrue(line.startswith("  probing: "), repr(line))
         self.assertTrue(run.stderr.endswith("\r\x1b[K"), "the line is not erased at the end: %r" % run.stderr[-200:])
 
+    def test_batch_line_fits_the_terminal(self):
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer() as a, FixtureServer() as b:
+            targets = Path(tmp, "targets.yaml")
+            targets.write_text(harness.yaml_text({"defaults": {"rate": 0}, "targets": [
+                {"name": "a-target-with-a-rather-long-name", "base_url": a.base_url},
+                {"name": "another-target-with-a-long-name", "base_url": b.base_url}]}), encoding="utf-8")
+            run = harness.run_stderr_on_pty(["batch", targets, "--out-dir", Path(tmp, "out")], columns=50)
+        self.assertNoCrash(run)
+        lines = [line for line in run.stderr.split("\r\x1b[K") if line.strip()]
+        self.assertTrue(lines, "no progress line on a terminal\n" + run.describe())
+        for line in lines:
+            self.assertTrue(line.startswith("  batch: "), repr(line))
+            self.assertLessEqual(len(line.encode()), 49, repr(line))  # one row: \r\x1b[K erases only the last
+
     def test_nothing_in_a_pipe_or_with_quiet(self):
         with FixtureServer({"trailing_slash": 301}) as srv:
             piped = run_adrprobe(harness.check_args(srv.base_url))
