@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <regex>
 #include <set>
 #include <stdexcept>
 
@@ -71,6 +72,14 @@ void read_entry(const YAML::Node& node, const std::string& where, Raw& raw, std:
 
 }  // namespace
 
+std::string quote_env_scalars(const std::string& yaml_text) {
+  // A value that is exactly ${VAR}, after ':', '{', '[' or ',' and before
+  // '}', ']', ',', a comment or the end of the line, unquoted.
+  static const std::regex whole(R"(([:{\[,][ \t]*)(\$\{[A-Za-z_][A-Za-z0-9_]*\})([ \t]*(?:[}\],]|#|$)))",
+                                std::regex::multiline);
+  return std::regex_replace(yaml_text, whole, "$1\"$2\"$3");
+}
+
 std::string stem_of(const std::string& base_url) {
   auto url = parse_url(base_url);
   std::string raw;
@@ -100,11 +109,16 @@ std::string stem_of(const std::string& base_url) {
 }
 
 std::vector<Target> parse_targets(const std::string& yaml_text, const std::string& file) {
+  // A register of thousands of APIs is a few hundred KiB.
+  if (yaml_text.size() > (4u << 20)) throw std::runtime_error(fmt::format("{}: larger than 4 MiB, not a register", file));
   YAML::Node doc;
   try {
-    doc = YAML::Load(yaml_text);
+    doc = YAML::Load(quote_env_scalars(yaml_text));
   } catch (const YAML::Exception& e) {
-    throw std::runtime_error(fmt::format("{}: not valid YAML: {}", file, escape_control(e.what())));
+    throw std::runtime_error(fmt::format("{}: not valid YAML: {}{}", file, escape_control(e.what()),
+                                         yaml_text.find("${") != std::string::npos
+                                             ? " (a value holding ${VAR} and other text needs quotes: \"Bearer ${TOKEN}\")"
+                                             : ""));
   }
   if (!doc.IsMap()) throw std::runtime_error(fmt::format("{}: expected a mapping with 'targets' (and 'defaults')", file));
   for (const auto& kv : doc) {

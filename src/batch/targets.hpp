@@ -30,6 +30,12 @@ const std::vector<std::string>& option_keys();
 // unknown key 'rat'"), never a header value.
 std::vector<Target> parse_targets(const std::string& yaml_text, const std::string& file);
 
+// CLI.md's own example, `headers: {X-Api-Key: ${BAG_KEY}}`, is not valid
+// YAML (a flow mapping cannot hold a plain `${`). A value that is exactly
+// ${VAR} is quoted before parsing, so the example works as written; a value
+// with more around it ("Bearer ${TOKEN}") must be quoted by its author.
+std::string quote_env_scalars(const std::string& yaml_text);
+
 // The report stem of a base URL: host, port when given, and path segments,
 // joined by '_' and kept to [A-Za-z0-9.-] ("api.example.nl_bag_v2").
 std::string stem_of(const std::string& base_url);
