@@ -4,7 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <regex>
+#include <string_view>
 #include <set>
 #include <stdexcept>
 
@@ -74,10 +74,37 @@ void read_entry(const YAML::Node& node, const std::string& where, Raw& raw, std:
 
 std::string quote_env_scalars(const std::string& yaml_text) {
   // A value that is exactly ${VAR}, after ':', '{', '[' or ',' and before
-  // '}', ']', ',', a comment or the end of the line, unquoted.
-  static const std::regex whole(R"(([:{\[,][ \t]*)(\$\{[A-Za-z_][A-Za-z0-9_]*\})([ \t]*(?:[}\],]|#|$)))",
-                                std::regex::multiline);
-  return std::regex_replace(yaml_text, whole, "$1\"$2\"$3");
+  // '}', ']', ',', a comment or the end of the line, unquoted. A linear scan:
+  // std::regex recurses per character and overflowed the stack on a long run
+  // of blanks.
+  auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  auto name_char = [](char c, bool first) {
+    return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (!first && c >= '0' && c <= '9');
+  };
+  std::string out;
+  out.reserve(yaml_text.size());
+  std::size_t copied = 0;
+  for (std::size_t at = yaml_text.find("${"); at != std::string::npos; at = yaml_text.find("${", at + 2)) {
+    std::size_t before = at;
+    while (before > 0 && blank(yaml_text[before - 1])) --before;
+    if (before == 0 || std::string_view(":{[,").find(yaml_text[before - 1]) == std::string_view::npos) continue;
+    std::size_t end = at + 2;
+    if (end >= yaml_text.size() || !name_char(yaml_text[end], true)) continue;
+    while (end < yaml_text.size() && name_char(yaml_text[end], false)) ++end;
+    if (end >= yaml_text.size() || yaml_text[end] != '}') continue;
+    ++end;  // past the '}'
+    std::size_t after = end;
+    while (after < yaml_text.size() && blank(yaml_text[after])) ++after;
+    if (after < yaml_text.size() && std::string_view("}],#\r\n").find(yaml_text[after]) == std::string_view::npos)
+      continue;
+    out.append(yaml_text, copied, at - copied);
+    out += '"';
+    out.append(yaml_text, at, end - at);
+    out += '"';
+    copied = end;
+  }
+  out.append(yaml_text, copied, std::string::npos);
+  return out;
 }
 
 std::string stem_of(const std::string& base_url) {

@@ -235,3 +235,24 @@ TEST_CASE("batch targets: over N shards every target is taken exactly once, in r
     }
   }
 }
+
+TEST_CASE("batch targets: a value that is exactly ${VAR} is quoted before YAML reads it") {
+  CHECK(batch::quote_env_scalars("headers: {X-Api-Key: ${BAG_KEY}}\n") == "headers: {X-Api-Key: \"${BAG_KEY}\"}\n");
+  CHECK(batch::quote_env_scalars("  X-Key: ${KEY}\n") == "  X-Key: \"${KEY}\"\n");
+  CHECK(batch::quote_env_scalars("  X-Key: ${KEY}") == "  X-Key: \"${KEY}\"");
+  CHECK(batch::quote_env_scalars("  X-Key:\t${KEY}  # the key\r\n") == "  X-Key:\t\"${KEY}\"  # the key\r\n");
+  CHECK(batch::quote_env_scalars("list: [${A},${B}, ${C_1}]") == "list: [\"${A}\",\"${B}\", \"${C_1}\"]");
+  // left alone: already quoted, more text around it, not a variable name
+  for (const char* same : {"X: \"${KEY}\"", "X: Bearer ${KEY}", "X: ${KEY}-suffix", "X: ${1KEY}", "X: ${}", "X: ${KEY",
+                           "X: $KEY", "${KEY}: x", "X: '${KEY}'"}) {
+    CAPTURE(same);
+    CHECK(batch::quote_env_scalars(same) == same);
+  }
+  auto targets = batch::parse_targets("targets:\n  - {base_url: http://h/v1, headers: {X-Api-Key: ${BAG_KEY}}}\n", "t.yaml");
+  REQUIRE(targets.size() == 1);
+  CHECK(targets[0].headers == std::vector<std::pair<std::string, std::string>>{{"X-Api-Key", "${BAG_KEY}"}});
+  // a long run of blanks is no stack overflow
+  std::string blanks = "targets:\n  - {base_url: http://h/v1, user_agent:" + std::string(500000, ' ') + "${UA}}\n";
+  targets = batch::parse_targets(blanks, "t.yaml");
+  CHECK(targets[0].options.at("user_agent") == "${UA}");
+}
