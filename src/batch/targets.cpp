@@ -4,7 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <regex>
+#include <string_view>
 #include <set>
 #include <stdexcept>
 
@@ -43,6 +43,9 @@ void read_entry(const YAML::Node& node, const std::string& where, Raw& raw, std:
       *name = scalar(kv.second, at);
     } else if (key == "base_url" && base_url) {
       *base_url = scalar(kv.second, at);
+    } else if (key == "name" || key == "base_url") {
+      // Only `defaults` reads without them: its "unknown key" would list them as known.
+      throw std::runtime_error(fmt::format("{}: '{}' belongs to each target, not to defaults", where, key));
     } else if (key == "headers") {
       if (!kv.second.IsMap()) throw std::runtime_error(at + ": expected a mapping {Name: value}");
       for (const auto& h : kv.second) {
@@ -71,10 +74,37 @@ void read_entry(const YAML::Node& node, const std::string& where, Raw& raw, std:
 
 std::string quote_env_scalars(const std::string& yaml_text) {
   // A value that is exactly ${VAR}, after ':', '{', '[' or ',' and before
-  // '}', ']', ',', a comment or the end of the line, unquoted.
-  static const std::regex whole(R"(([:{\[,][ \t]*)(\$\{[A-Za-z_][A-Za-z0-9_]*\})([ \t]*(?:[}\],]|#|$)))",
-                                std::regex::multiline);
-  return std::regex_replace(yaml_text, whole, "$1\"$2\"$3");
+  // '}', ']', ',', a comment or the end of the line, unquoted. A linear scan:
+  // std::regex recurses per character and overflowed the stack on a long run
+  // of blanks.
+  auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  auto name_char = [](char c, bool first) {
+    return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (!first && c >= '0' && c <= '9');
+  };
+  std::string out;
+  out.reserve(yaml_text.size());
+  std::size_t copied = 0;
+  for (std::size_t at = yaml_text.find("${"); at != std::string::npos; at = yaml_text.find("${", at + 2)) {
+    std::size_t before = at;
+    while (before > 0 && blank(yaml_text[before - 1])) --before;
+    if (before == 0 || std::string_view(":{[,").find(yaml_text[before - 1]) == std::string_view::npos) continue;
+    std::size_t end = at + 2;
+    if (end >= yaml_text.size() || !name_char(yaml_text[end], true)) continue;
+    while (end < yaml_text.size() && name_char(yaml_text[end], false)) ++end;
+    if (end >= yaml_text.size() || yaml_text[end] != '}') continue;
+    ++end;  // past the '}'
+    std::size_t after = end;
+    while (after < yaml_text.size() && blank(yaml_text[after])) ++after;
+    if (after < yaml_text.size() && std::string_view("}],#\r\n").find(yaml_text[after]) == std::string_view::npos)
+      continue;
+    out.append(yaml_text, copied, at - copied);
+    out += '"';
+    out.append(yaml_text, at, end - at);
+    out += '"';
+    copied = end;
+  }
+  out.append(yaml_text, copied, std::string::npos);
+  return out;
 }
 
 std::string stem_of(const std::string& base_url) {
@@ -84,7 +114,9 @@ std::string stem_of(const std::string& base_url) {
     raw = url->host;
     std::string text = base_url.substr(base_url.find("://") + 3);
     auto slash = text.find('/');
-    std::string authority = text.substr(0, slash);
+    std::string authority = text.substr(0, std::min(slash, text.find_first_of("?#")));
+    // The userinfo's ':' (user:password@) is no port.
+    if (auto at = authority.rfind('@'); at != std::string::npos) authority.erase(0, at + 1);
     // An explicit port is part of the name: two APIs on one host, two ports.
     if (auto at = authority.rfind(':'); at != std::string::npos && authority.find(']', at) == std::string::npos)
       raw += "_" + std::to_string(url->port);
@@ -146,11 +178,20 @@ std::vector<Target> parse_targets(const std::string& yaml_text, const std::strin
   // Stems unique over the whole register (not per shard), so a target's file
   // is named the same on every machine and every night (--baseline-dir).
   for (auto& t : out) ++stems[t.stem];
+  // The second of a stem is <stem>-2, the third <stem>-3, ...: a number no
+  // other target's stem has (https://h/v1 twice and https://h/v1-2 once give
+  // h_v1, h_v1-3 and h_v1-2; one would otherwise overwrite another's reports).
+  std::set<std::string> taken;
+  for (const auto& t : out) taken.insert(t.stem);
   std::map<std::string, int> seen;
   for (auto& t : out) {
-    if (stems[t.stem] > 1) {
-      int n = ++seen[t.stem];
-      t.stem = n == 1 ? t.stem : fmt::format("{}-{}", t.stem, n);
+    if (stems[t.stem] > 1 && ++seen[t.stem] > 1) {
+      std::string base = t.stem;
+      int n = seen[base];
+      while (taken.count(fmt::format("{}-{}", base, n))) ++n;
+      seen[base] = n;
+      t.stem = fmt::format("{}-{}", base, n);
+      taken.insert(t.stem);
     }
     if (t.name.empty()) t.name = t.stem;
     if (!names.insert(t.name).second)

@@ -197,8 +197,14 @@ Catalogue Catalogue::load(const std::vector<std::pair<std::string, std::string>>
     if (auto b = doc["baseline"]) {
       static const std::vector<std::string> changes{"new-fail", "regressed", "fixed"};
       static const std::vector<std::string> verdicts{"pass", "warn", "fail", "error", "skip", "manual", "absent"};
+      if (!b.IsSequence()) throw std::runtime_error(fmt::format("{}: 'baseline' must be a list of lines", name));
       for (const auto& line : b) {
+        // A typo (`befor:`) or an empty list would leave a line that never matches: an error.
+        if (!line.IsMap()) throw std::runtime_error(fmt::format("{}: a baseline line must be a mapping", name));
+        known_keys(line, {"change", "now", "before"}, name + ": baseline");
         ChangeRule c{text(line, "change", true, name), list(line, "now"), list(line, "before")};
+        if (c.now.empty() || c.before.empty())
+          throw std::runtime_error(fmt::format("{}: change {} needs verdicts in 'now' and 'before'", name, c.change));
         if (std::find(changes.begin(), changes.end(), c.change) == changes.end())
           throw std::runtime_error(fmt::format("{}: unknown change '{}'", name, c.change));
         for (const auto* vs : {&c.now, &c.before})

@@ -24,6 +24,7 @@
 #include "cli/batch_output.hpp"
 #include "cli/command.hpp"
 #include "cli/output.hpp"
+#include "cli/progress.hpp"
 #include "cli/settings.hpp"
 #include "engine/run.hpp"
 #include "util/strings.hpp"
@@ -188,8 +189,9 @@ class BatchProgress {
   void draw() {
     if (!live_) return;
     std::string names = escape_control(join(running_, ", ", 3));
-    fmt::print(stderr, "\r\x1b[K  batch: {}/{} targets done · {} requests · running: {}", done_, targets_, requests_,
-               truncate_utf8(names, 60));
+    std::string line = fmt::format("  batch: {}/{} targets done · {} requests · running: {}", done_, targets_, requests_,
+                                   truncate_utf8(names, 60));
+    fmt::print(stderr, "\r\x1b[K{}", truncate_utf8(line, live_line_width()));
     std::fflush(stderr);
     shown_ = true;
   }

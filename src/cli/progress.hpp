@@ -1,11 +1,23 @@
 // The terminal's view of a run: a live progress line on a TTY stderr, or with
 // -v a log line per request. Nothing in a pipe or with -q.
 #pragma once
+#include <string>
+
 #include "cli/settings.hpp"
 #include "engine/observer.hpp"
 #include "report/redact.hpp"
 
 namespace adrprobe::cli {
+
+// The live line after a request: "probing: 12/40 requests · NT-2 GET /v1/gebouwen/"
+// (the check that asked for it, the method and the URL's path and query),
+// secrets masked, server text made visible, at most `width` bytes.
+std::string progress_line(const http::Exchange& e, std::size_t done, std::size_t planned,
+                          const report::Redactor& redactor, std::size_t width);
+
+// Bytes a live line on stderr may take: the terminal's columns less one (a
+// full line would wrap, and "\r\x1b[K" erases only the last row); 100 when unknown.
+std::size_t live_line_width();
 
 class TerminalProgress : public engine::Observer {
  public:

@@ -11,20 +11,39 @@ void Redactor::add(std::string needle, std::string replacement) {
   if (!needle.empty()) needles_.emplace_back(std::move(needle), std::move(replacement));
 }
 
+// A value as given and percent-encoded (%2F as well as %2f): a server may echo
+// it in a Location or a query.
+void Redactor::add_forms(const std::string& value) {
+  add(value);
+  std::string upper = percent_encode(value);
+  add(upper);
+  add(to_lower(upper));
+}
+
+// A value base64-encoded (a gateway that passes a credential on encoded), with
+// or without its padding, and that percent-encoded in turn ('+', '/', '=').
+void Redactor::add_base64(const std::string& value) {
+  std::string encoded = base64_encode(value);
+  add_forms(encoded);  // masked whole where it stands alone (longest needles go first)
+  while (!encoded.empty() && encoded.back() == '=') encoded.pop_back();
+  add_forms(encoded);
+}
+
 Redactor::Redactor(const std::vector<http::Header>& secrets) {
   for (const auto& [name, value] : secrets) {
     names_.push_back(to_lower(name));
     std::string v = trim(value);
     if (!v.empty()) values_.push_back(v);
     if (v.size() >= min_substring) {
-      add(v);
-      std::string upper = percent_encode(v);
-      add(upper);
-      add(to_lower(upper));  // %2f as well as %2F
+      add_forms(v);
+      add_base64(v);
     }
     // "Bearer abc…": the credential alone may be echoed back too.
     for (const auto& part : split(v, ' '))
-      if (part.size() >= 8) add(part);
+      if (part.size() >= 8) {
+        add_forms(part);
+        add_base64(part);
+      }
   }
   sort();
 }
@@ -42,8 +61,10 @@ void Redactor::add_url(const std::string& text) {
   values_.push_back(plain);
   // The Basic credentials libcurl sends for it, should a server echo them.
   std::string basic = base64_encode(percent_decode(url->user) + ":" + plain);
-  add(basic);
+  add_base64(percent_decode(url->user) + ":" + plain);
+  add_base64(plain);
   values_.push_back("Basic " + basic);
+  add_base64("Basic " + basic);
   sort();
 }
 

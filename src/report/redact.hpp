@@ -33,6 +33,8 @@ class Redactor {
 
  private:
   void add(std::string needle, std::string replacement = mask);
+  void add_forms(const std::string& value);
+  void add_base64(const std::string& value);
   void sort();
   std::vector<std::pair<std::string, std::string>> needles_;  // longest first
   std::vector<std::string> names_;    // lower-case header names given with -H

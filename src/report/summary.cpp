@@ -80,7 +80,8 @@ Summary parse_summary_json(const std::string& text) {
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(fmt::format("not JSON ({})", e.what()));
   }
-  if (!j.is_object() || j.value("schema", "") != "adrprobe-summary/1")
+  auto schema = j.is_object() ? j.find("schema") : j.end();
+  if (!j.is_object() || schema == j.end() || *schema != "adrprobe-summary/1")
     throw std::runtime_error("not an adrprobe summary (no \"schema\": \"adrprobe-summary/1\")");
   Summary s;
   try {

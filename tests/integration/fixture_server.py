@@ -19,6 +19,7 @@ In-process (what the tests do):
 Traffic is only ever served on 127.0.0.1; the port is chosen by the OS.
 """
 
+import base64
 import copy
 import http.server
 import json
@@ -27,6 +28,7 @@ import socketserver
 import sys
 import threading
 import time
+import urllib.parse
 
 import yaml
 
@@ -88,6 +90,10 @@ DEFAULT_PROFILE = {
     "extra_headers": {},
     # Echo every request header back in response headers X-Echo-<Name>.
     "echo_headers": False,
+    # With echo_headers, the request's header values also come back base64
+    # encoded (X-Echo-B64-<Name>), in the body of every JSON error answer
+    # ("detail"), and percent-encoded in the query of every Location (?echo=).
+    "echo_everywhere": False,
     # Seconds to wait before answering; delay_paths limits it to those paths.
     "delay": 0,
     "delay_paths": None,
@@ -354,11 +360,26 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 and status not in p["api_version_omit_statuses"]):
             headers[p["api_version_header_name"]] = value
         headers.update(p["extra_headers"])
+        if isinstance(body, str):
+            body = body.encode()
         if p["echo_headers"]:
             for name, val in self.headers.items():
                 headers["X-Echo-" + name] = val
-        if isinstance(body, str):
-            body = body.encode()
+                if p["echo_everywhere"]:
+                    headers["X-Echo-B64-" + name] = base64.b64encode(val.encode("latin-1")).decode()
+            if p["echo_everywhere"]:
+                echoed = "; ".join(self.headers.values())
+                if headers.get("Location"):
+                    loc = headers["Location"]
+                    headers["Location"] = loc + ("&" if "?" in loc else "?") + "echo=" + urllib.parse.quote(echoed, safe="")
+                if (status >= 400 and isinstance(body, bytes) and body.startswith(b"{")
+                        and "Content-Length" not in headers):
+                    try:
+                        doc = json.loads(body)
+                        doc["detail"] = "you sent: " + echoed
+                        body = json.dumps(doc).encode()
+                    except ValueError:
+                        pass
         self.send_response(status)
         if body and content_type and "Content-Type" not in headers:
             headers["Content-Type"] = content_type

@@ -16,15 +16,18 @@
 """
 
 import copy
+import fcntl
 import inspect
 import json
 import os
 import re
 import select
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import shutil
 import threading
 import time
@@ -201,6 +204,12 @@ def run_in_pty(args, timeout=30, env=None):
     proc = subprocess.Popen([exe] + [str(a) for a in args], stdin=slave, stdout=slave, stderr=slave,
                             env=full_env, start_new_session=True)
     os.close(slave)
+    output = _read_pty(master, proc, timeout)
+    return proc.returncode, output
+
+
+def _read_pty(master, proc, timeout):
+    """What the terminal got until the child ends (or timeout s, then it is killed)."""
     chunks = []
     start = time.monotonic()
     try:
@@ -221,7 +230,37 @@ def run_in_pty(args, timeout=30, env=None):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
         os.close(master)
-    return proc.returncode, b"".join(chunks).decode("utf-8", "replace")
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def run_stderr_on_pty(args, timeout=60, env=None, columns=120):
+    """Run adrprobe with stderr on a pseudo-terminal of `columns` columns (so the
+    live progress line is drawn) and stdout on a pipe; returns a Run whose
+    stderr is everything the terminal got."""
+    exe = binary()
+    if not os.access(exe, os.X_OK):
+        raise AssertionError("adrprobe binary not found at %s" % exe)
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
+    full_env = dict(os.environ, TERM="xterm-256color")
+    full_env.pop("NO_COLOR", None)
+    for name, value in (env or {}).items():
+        if value is None:
+            full_env.pop(name, None)
+        else:
+            full_env[name] = value
+    cmd = [exe] + [str(a) for a in args]
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave,
+                            env=full_env, start_new_session=True)
+    os.close(slave)
+    out = []
+    reader = threading.Thread(target=_reader, args=(proc.stdout, out), daemon=True)
+    reader.start()
+    terminal = _read_pty(master, proc, timeout)
+    reader.join(timeout=5)
+    return Run(cmd, proc.returncode, b"".join(out).decode("utf-8", "replace"), terminal,
+               time.monotonic() - start, 0, time.monotonic() - start >= timeout)
 
 
 class Probe(Run):

@@ -374,5 +374,51 @@ class Demo(ProbeCase):
         self.assertEqual(types, {"application/json"}, report["exchanges"])
 
 
+class ProgressLine(ProbeCase):
+    """CLI.md: on a terminal, a live progress line on stderr (requests done and
+    planned, the current check); nothing of it in a pipe or with -q."""
+
+    def test_live_line_names_the_check_and_fits_the_terminal(self):
+        with FixtureServer({"trailing_slash": 301}) as srv:
+            run = harness.run_stderr_on_pty(harness.check_args(srv.base_url), columns=72)
+        self.assertNoCrash(run)
+        json.loads(run.stdout)  # the report alone on stdout
+        lines = [line for line in run.stderr.split("\r\x1b[K") if line.strip()]
+        self.assertTrue(lines, "no progress line on a terminal\n" + run.describe())
+        self.assertRegex(run.stderr, r"probing: \d+/\d+ requests · [A-Z]{2}-\d")
+        self.assertIn("NT-2 GET /v1/", run.stderr)
+        for line in lines:
+            self.assertLessEqual(len(line), 71, repr(line))
+            self.assertTrue(line.startswith("  probing: "), repr(line))
+        self.assertTrue(run.stderr.endswith("\r\x1b[K"), "the line is not erased at the end: %r" % run.stderr[-200:])
+
+    def test_batch_line_fits_the_terminal(self):
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer() as a, FixtureServer() as b:
+            targets = Path(tmp, "targets.yaml")
+            targets.write_text(harness.yaml_text({"defaults": {"rate": 0}, "targets": [
+                {"name": "a-target-with-a-rather-long-name", "base_url": a.base_url},
+                {"name": "another-target-with-a-long-name", "base_url": b.base_url}]}), encoding="utf-8")
+            run = harness.run_stderr_on_pty(["batch", targets, "--out-dir", Path(tmp, "out")], columns=50)
+        self.assertNoCrash(run)
+        lines = [line for line in run.stderr.split("\r\x1b[K") if line.strip()]
+        self.assertTrue(lines, "no progress line on a terminal\n" + run.describe())
+        for line in lines:
+            self.assertTrue(line.startswith("  batch: "), repr(line))
+            self.assertLessEqual(len(line.encode()), 49, repr(line))  # one row: \r\x1b[K erases only the last
+
+    def test_nothing_in_a_pipe_or_with_quiet(self):
+        with FixtureServer({"trailing_slash": 301}) as srv:
+            piped = run_adrprobe(harness.check_args(srv.base_url))
+            quiet = harness.run_stderr_on_pty(harness.check_args(srv.base_url, ("-q",)))
+            shown = harness.run_stderr_on_pty(harness.check_args(srv.base_url))
+        for run in (piped, quiet, shown):
+            self.assertNoCrash(run)
+            self.assertTrue(run.json()["rules"], run.describe())
+        self.assertEqual(piped.stderr, "")
+        self.assertNotIn("probing", quiet.stderr)
+        self.assertNotIn("\x1b", quiet.stderr)
+        self.assertIn("probing", shown.stderr)  # the control: the same run on a terminal shows it
+
+
 if __name__ == "__main__":
     harness.main()

@@ -262,3 +262,42 @@ rules:
   CHECK(custom.edition("1")->rules[0].url == "https://a.example/adr/rules.html#R1");
   CHECK(custom.edition("1")->rules[1].url == "https://b.example/r2");
 }
+
+TEST_CASE("the baseline table (probes/baseline.yaml) is built in") {
+  const auto& table = catalogue::Catalogue::builtin().baseline();
+  REQUIRE(table.size() >= 3);
+  std::vector<std::string> marks;
+  for (const auto& line : table) {
+    CAPTURE(line.change);
+    CHECK_FALSE(line.now.empty());
+    CHECK_FALSE(line.before.empty());
+    marks.push_back(line.change);
+  }
+  for (const char* mark : {"new-fail", "regressed", "fixed"})
+    CHECK(std::find(marks.begin(), marks.end(), mark) != marks.end());
+  CHECK(table.front().change == "new-fail");
+  CHECK(std::find(table.front().before.begin(), table.front().before.end(), "absent") != table.front().before.end());
+}
+
+TEST_CASE("a baseline table: unknown marks, verdicts and keys are errors") {
+  auto load = [](const std::string& yaml) { return catalogue::Catalogue::load({{"b.yaml", yaml}}); };
+  auto ok = load("baseline:\n  - {change: fixed, now: [pass], before: [fail]}\n");
+  REQUIRE(ok.baseline().size() == 1);
+  CHECK(ok.baseline()[0].change == "fixed");
+  CHECK(ok.baseline()[0].now == std::vector<std::string>{"pass"});
+  CHECK(ok.baseline()[0].before == std::vector<std::string>{"fail"});
+  CHECK_THROWS_WITH(load("baseline:\n  - {change: worse, now: [fail], before: [pass]}\n"),
+                    doctest::Contains("unknown change 'worse'"));
+  CHECK_THROWS_WITH(load("baseline:\n  - {change: fixed, now: [passed], before: [fail]}\n"),
+                    doctest::Contains("unknown verdict 'passed'"));
+  CHECK_THROWS_WITH(load("baseline:\n  - {change: fixed, now: [pass], before: [gone]}\n"),
+                    doctest::Contains("unknown verdict 'gone'"));
+  // "unchanged" is what no line gives, never a line of its own
+  CHECK_THROWS_WITH(load("baseline:\n  - {change: unchanged, now: [pass], before: [pass]}\n"),
+                    doctest::Contains("unknown change 'unchanged'"));
+  CHECK_THROWS_WITH(load("baseline:\n  - {change: fixed, now: [pass], befor: [fail]}\n"),
+                    doctest::Contains("unknown key 'befor'"));
+  CHECK_THROWS_WITH(load("baseline:\n  - {change: fixed, now: [pass]}\n"), doctest::Contains("'before'"));
+  CHECK_THROWS_WITH(load("baseline:\n  - {now: [pass], before: [fail]}\n"), doctest::Contains("'change' is missing"));
+  CHECK_THROWS_WITH(load("baseline: {change: fixed}\n"), doctest::Contains("must be a list"));
+}

@@ -67,3 +67,42 @@ TEST_CASE("progress: the -v request log masks secrets, then shows server text es
   CHECK(out.find('\x1b') == std::string::npos);
   CHECK(out.find("geheim") == std::string::npos);
 }
+
+TEST_CASE("progress: the live line names the check and the request, secrets masked, escaped, cut to the width") {
+  report::Redactor redactor(std::vector<http::Header>{{"X-Api-Key", "geheim-1234"}});
+  redactor.add_url("https://auditor:url-passw0rd@h/v1");
+  http::Exchange e;
+  e.id = 12;
+  e.method = "GET";
+  e.url = "https://api.example.nl/v1/gebouwen/";
+  e.purpose = "NT-2";
+  CHECK(cli::progress_line(e, 12, 40, redactor, 100) == "probing: 12/40 requests · NT-2 GET /v1/gebouwen/");
+  // a request made for several checks, a query, no path
+  e.purpose = "VH-1,HM-1";
+  e.url = "https://api.example.nl/v1?x=1";
+  CHECK(cli::progress_line(e, 1, 2, redactor, 100) == "probing: 1/2 requests · VH-1,HM-1 GET /v1?x=1");
+  e.url = "https://api.example.nl";
+  CHECK(cli::progress_line(e, 1, 2, redactor, 100) == "probing: 1/2 requests · VH-1,HM-1 GET /");
+  // secrets: a header value in the query, the URL's password (never shown: only the path is)
+  e.purpose = "PO-1 (with -H)";
+  e.url = "https://auditor:url-passw0rd@h/v1/openapi.json?key=geheim-1234&p=url-passw0rd";
+  auto line = cli::progress_line(e, 3, 9, redactor, 200);
+  CAPTURE(line);
+  CHECK(line == "probing: 3/9 requests · PO-1 (with -H) GET /v1/openapi.json?key=***&p=***");
+  // server text (a Location the client followed) made visible
+  e.purpose = "NT-2";
+  e.url = "https://h/v1/x\x1b]0;pwned\x07\xff";
+  line = cli::progress_line(e, 1, 1, redactor, 200);
+  CHECK(line == "probing: 1/1 requests · NT-2 GET /v1/x\\x1b]0;pwned\\x07\\xff");
+  // cut to the width, on a character boundary
+  e.url = "https://h/v1/" + std::string(300, 'a') + "é";
+  for (std::size_t width : {20u, 60u, 98u}) {
+    line = cli::progress_line(e, 100, 4000, redactor, width);
+    CAPTURE(line);
+    CHECK(line.size() <= width);
+    CHECK(line.rfind("probing: 100/4000", 0) == 0);
+  }
+  // no purpose or method: the counts alone
+  http::Exchange bare;
+  CHECK(cli::progress_line(bare, 0, 0, redactor, 100) == "probing: 0/0 requests");
+}

@@ -2,6 +2,7 @@
 
 #include "report/formats.hpp"
 #include "report/redact.hpp"
+#include "util/strings.hpp"
 
 using namespace adrprobe;
 using report::Verdict;
@@ -80,4 +81,30 @@ TEST_CASE("redaction: a mask never completes a value with the text around it") {
   CHECK(out.find("*\xff" "aa") == std::string::npos);
   CHECK(out.find("a\f\xff\xff") == std::string::npos);
   CHECK(report::Redactor(std::vector<http::Header>{{"X-Key", "s3cret"}, {"X-Other", "unrelated"}}).apply("a s3cret b") == "a *** b");
+}
+
+TEST_CASE("redaction: a value passed on base64-encoded is masked too") {
+  report::Redactor red({{"Authorization", "Bearer s3cret-token-value"}, {"X-Key", "k3y/v4lue+1"}});
+  red.add_url("https://user:p%40ss-w0rd@api.example.nl/v1");
+  const std::string bearer = base64_encode("Bearer s3cret-token-value");
+  const std::string key = base64_encode("k3y/v4lue+1");
+  const std::string basic = base64_encode("Basic " + base64_encode("user:p@ss-w0rd"));
+  CHECK(red.apply("x-echo-b64: " + bearer) == "x-echo-b64: ***");
+  CHECK(red.apply("x-echo-b64: " + key) == "x-echo-b64: ***");
+  CHECK(red.apply("x-echo-b64: " + basic) == "x-echo-b64: ***");
+  report::Report r;
+  http::Exchange e;
+  e.id = 1;
+  e.url = "https://api.example.nl/v1";
+  e.response_headers = {{"x-echo-b64-authorization", bearer}, {"x-echo-b64-x-key", key}, {"x-echo-b64-auth", basic}};
+  r.exchanges.push_back(e);
+  red.apply(r);
+  for (const auto& [name, value] : r.exchanges[0].response_headers) CHECK(value == "***");
+  // inside other text, percent-encoded ('+', '/', '=' of base64), without its padding
+  const std::string pct = percent_encode("Basic " + base64_encode("user:p@ss-w0rd"));
+  CHECK(red.apply("/next?echo=" + pct + "%3B%20x") == "/next?echo=Basic%20***%3B%20x");
+  CHECK(red.apply("/next?echo=" + to_lower(pct)).find("dXNlcjpw") == std::string::npos);
+  std::string unpadded = key;
+  while (unpadded.back() == '=') unpadded.pop_back();
+  CHECK(red.apply("k=" + unpadded + "&x") == "k=***&x");
 }

@@ -1,0 +1,258 @@
+// The register of a batch: TARGETS.yaml read into targets (defaults merged,
+// errors naming the key and the target, never a header value), the report
+// stems, and the shards that split it.
+#include <doctest/doctest.h>
+
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "batch/targets.hpp"
+
+using namespace adrprobe;
+
+namespace {
+std::string error_of(const std::string& yaml) {
+  try {
+    batch::parse_targets(yaml, "targets.yaml");
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string header(const batch::Target& t, const std::string& name) {
+  for (const auto& [n, v] : t.headers)
+    if (n == name) return v;
+  return "(none)";
+}
+}  // namespace
+
+TEST_CASE("batch targets: defaults merged under each target, names and stems") {
+  auto targets = batch::parse_targets(R"(
+defaults:
+  edition: "1.0"
+  rate: 10
+  headers: {Authorization: "Bearer ${DEFAULT_KEY}", X-Trace: on}
+  params: {id: "1"}
+targets:
+  - name: bag
+    base_url: https://api.example.nl/bag/v2/
+    rate: 2
+    headers: {authorization: "Bearer ${BAG_KEY}", X-Extra: "x"}
+    params: {code: "A1"}
+  - base_url: https://api.example.nl:8443/kvk/v1
+    edition: 2.0.0
+)",
+                                      "targets.yaml");
+  REQUIRE(targets.size() == 2);
+  const auto& bag = targets[0];
+  CHECK(bag.index == 0);
+  CHECK(bag.name == "bag");
+  CHECK(bag.base_url == "https://api.example.nl/bag/v2/");
+  CHECK(bag.stem == "api.example.nl_bag_v2");
+  CHECK(bag.options.at("edition") == "1.0");
+  CHECK(bag.options.at("rate") == "2");  // the target's own over the defaults'
+  // headers: one per name whatever its case, the target's value, the defaults' order first
+  REQUIRE(bag.headers.size() == 3);
+  CHECK(bag.headers[0].first == "Authorization");
+  CHECK(bag.headers[0].second == "Bearer ${BAG_KEY}");  // not yet expanded
+  CHECK(header(bag, "X-Trace") == "on");
+  CHECK(header(bag, "X-Extra") == "x");
+  CHECK(bag.params == std::map<std::string, std::string>{{"code", "A1"}, {"id", "1"}});
+  const auto& kvk = targets[1];
+  CHECK(kvk.index == 1);
+  CHECK(kvk.stem == "api.example.nl_8443_kvk_v1");
+  CHECK(kvk.name == kvk.stem);  // no name: the stem
+  CHECK(kvk.options.at("edition") == "2.0.0");
+  CHECK(kvk.options.at("rate") == "10");
+  CHECK(header(kvk, "Authorization") == "Bearer ${DEFAULT_KEY}");
+  CHECK(kvk.params == std::map<std::string, std::string>{{"id", "1"}});
+  for (const auto& key : batch::option_keys()) CHECK(error_of("targets:\n  - {base_url: http://h/v1, " + key + ": x}\n") == "(no error)");
+}
+
+TEST_CASE("batch targets: mistakes name the file, the target and the key") {
+  CHECK(error_of("targets:\n  - {base_url: http://h/v1}\n  - {name: kvk, base_url: http://h/v2, rat: 5}\n") ==
+        "targets.yaml: targets[1]: unknown key 'rat' (known: name, base_url, headers, params, edition, openapi, "
+        "timeout, rate, concurrency, max_paths, deadline, ca_file, insecure, allow_unsafe, user_agent, ref_hosts)");
+  CHECK(error_of("defaults: {ratee: 1}\ntargets:\n  - {base_url: http://h/v1}\n")
+            .find("targets.yaml: defaults: unknown key 'ratee'") == 0);
+  CHECK(error_of("defaults: {base_url: http://h/v1}\ntargets:\n  - {name: a}\n") ==
+        "targets.yaml: defaults: 'base_url' belongs to each target, not to defaults");
+  CHECK(error_of("defaults: {name: a}\ntargets:\n  - {base_url: http://h/v1}\n") ==
+        "targets.yaml: defaults: 'name' belongs to each target, not to defaults");
+  CHECK(error_of("targets:\n  - {name: bag}\n") == "targets.yaml: targets[0] (bag): 'base_url' is missing");
+  CHECK(error_of("targets:\n  - {name: bag, base_url: \"\"}\n") == "targets.yaml: targets[0] (bag): 'base_url' is missing");
+  CHECK(error_of("targets: []\n") == "targets.yaml: 'targets' must be a non-empty list");
+  CHECK(error_of("defaults: {rate: 1}\n") == "targets.yaml: 'targets' must be a non-empty list");
+  CHECK(error_of("targets: {base_url: http://h}\n") == "targets.yaml: 'targets' must be a non-empty list");
+  CHECK(error_of("target:\n  - {base_url: http://h/v1}\n").find("unknown key 'target'") != std::string::npos);
+  CHECK(error_of("targets:\n  - {name: a, base_url: http://h/v1}\n  - {name: a, base_url: http://h/v2}\n") ==
+        "targets.yaml: targets[1]: the name 'a' is used twice");
+  // an unnamed target whose stem is another's name
+  CHECK(error_of("targets:\n  - {name: h_v2, base_url: http://h/v1}\n  - {base_url: http://h/v2}\n")
+            .find("the name 'h_v2' is used twice") != std::string::npos);
+  CHECK(error_of("targets:\n  - {base_url: [http://h/v1]}\n") == "targets.yaml: targets[0]: base_url: expected a single value");
+  CHECK(error_of("targets:\n  - {base_url: http://h/v1, headers: [X-A]}\n")
+            .find("headers: expected a mapping") != std::string::npos);
+  CHECK(error_of("targets:\n  - {base_url: http://h/v1, params: 3}\n").find("params: expected a mapping") != std::string::npos);
+  CHECK(error_of("targets:\n  - http://h/v1\n") == "targets.yaml: targets[0]: expected a mapping of keys");
+  CHECK(error_of("targets:\n  - {base_url: http://h/v1, \"ra\\et\": 1}\n").find("unknown key 'ra\\x1bt'") != std::string::npos);
+  // not YAML, not a mapping
+  CHECK(error_of("targets: [ {base_url: \n").find("targets.yaml: not valid YAML") == 0);
+  CHECK(error_of("- a\n- b\n").find("targets.yaml: expected a mapping") == 0);
+  CHECK(error_of("").find("targets.yaml: expected a mapping") == 0);
+}
+
+TEST_CASE("batch targets: a header value is never in an error message") {
+  const std::string secret = "Bearer s3cr3t-h34der-v4lue";
+  for (const std::string& yaml : {
+           "targets:\n  - {base_url: http://h/v1, headers: {Authorization: [\"" + secret + "\"]}}\n",
+           "targets:\n  - {base_url: http://h/v1, headers: {Authorization: {v: \"" + secret + "\"}}}\n",
+           "targets:\n  - {base_url: http://h/v1, headers: {Authorization: \"" + secret + "\"}, rat: 1}\n",
+           "defaults: {headers: {Authorization: \"" + secret + "\"}}\ntargets:\n  - {name: x}\n",
+           "defaults: {headers: {Authorization: \"" + secret + "\"}}\ntargets: []\n",
+           "targets:\n  - {name: a, base_url: http://h/v1, headers: {X-Key: \"" + secret + "\"}}\n  - {name: a, base_url: http://h/v2}\n",
+           "targets:\n  - {base_url: http://h/v1, headers: {X-Key: \"" + secret + "\" }\n",  // not YAML
+           "targets:\n  - base_url: http://h/v1\n    headers:\n      X-Key: \"" + secret + "\"\n    bogus: 1\n",
+           "targets:\n  - base_url: http://h/v1\n    headers:\n      X-Key: \"" + secret + "\"\n   - x\n",  // not YAML
+       }) {
+    CAPTURE(yaml);
+    auto message = error_of(yaml);
+    CHECK(message != "(no error)");
+    CHECK(message.find("s3cr3t") == std::string::npos);
+    CHECK(message.find("h34der") == std::string::npos);
+  }
+  // the header is named instead
+  CHECK(error_of("targets:\n  - {base_url: http://h/v1, headers: {Authorization: [\"" + secret + "\"]}}\n")
+            .find("header Authorization: expected a single value") != std::string::npos);
+}
+
+TEST_CASE("batch targets: stem_of") {
+  CHECK(batch::stem_of("https://api.example.nl") == "api.example.nl");
+  CHECK(batch::stem_of("https://api.example.nl/") == "api.example.nl");
+  CHECK(batch::stem_of("https://api.example.nl/bag/v2") == "api.example.nl_bag_v2");
+  CHECK(batch::stem_of("http://127.0.0.1:8080/v1") == "127.0.0.1_8080_v1");
+  CHECK(batch::stem_of("https://api.example.nl:443/v1") == "api.example.nl_443_v1");  // explicit: kept
+  CHECK(batch::stem_of("http://[::1]:8080/v1") == "--1_8080_v1");
+  CHECK(batch::stem_of("http://[::1]/v1").find("_80") == std::string::npos);
+  // userinfo is neither a port nor part of the name
+  CHECK(batch::stem_of("http://user:s3cret@api.example.nl/v1") == "api.example.nl_v1");
+  CHECK(batch::stem_of("http://user:s3cret@api.example.nl:8080/v1") == "api.example.nl_8080_v1");
+  // odd characters become '-', never a path separator or a hidden file
+  auto odd = batch::stem_of("https://h/a%20b/c'd/..%2F../%C3%BC/~x");
+  CAPTURE(odd);
+  CHECK(odd.find('/') == std::string::npos);
+  CHECK(odd.find('%') == std::string::npos);
+  CHECK(odd.find(' ') == std::string::npos);
+  CHECK(odd.rfind("h_", 0) == 0);
+  for (char c : odd) CHECK(((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_'));
+  CHECK(batch::stem_of("...") == "target");
+  CHECK(batch::stem_of("").size() > 0);
+  CHECK(batch::stem_of("http://.hidden/x")[0] != '.');
+  auto long_stem = batch::stem_of("https://h/" + std::string(500, 'a'));
+  CHECK(long_stem.size() <= 120);
+  CHECK(long_stem.rfind("h_aaa", 0) == 0);
+}
+
+TEST_CASE("batch targets: two targets with one base URL get distinct stems") {
+  auto targets = batch::parse_targets(R"(
+targets:
+  - {name: one, base_url: "https://api.example.nl/v1"}
+  - {name: two, base_url: "https://api.example.nl/v1/"}
+  - {name: three, base_url: "https://api.example.nl/v2"}
+  - {name: four, base_url: "https://api.example.nl/v1"}
+)",
+                                      "t.yaml");
+  REQUIRE(targets.size() == 4);
+  CHECK(targets[0].stem == "api.example.nl_v1");
+  CHECK(targets[1].stem == "api.example.nl_v1-2");
+  CHECK(targets[2].stem == "api.example.nl_v2");
+  CHECK(targets[3].stem == "api.example.nl_v1-3");
+  // a suffixed stem never takes the name another target's URL gives
+  auto clash = batch::parse_targets(R"(
+targets:
+  - {name: a, base_url: "https://h/v1"}
+  - {name: b, base_url: "https://h/v1"}
+  - {name: c, base_url: "https://h/v1-2"}
+)",
+                                    "t.yaml");
+  std::set<std::string> stems;
+  for (const auto& t : clash) stems.insert(t.stem);
+  CHECK(stems.size() == 3);
+}
+
+TEST_CASE("batch targets: parse_shard") {
+  auto s = batch::parse_shard("0/2");
+  CHECK(s.k == 0);
+  CHECK(s.n == 2);
+  s = batch::parse_shard("1/2");
+  CHECK(s.k == 1);
+  CHECK(s.n == 2);
+  s = batch::parse_shard("0/1");
+  CHECK(s.n == 1);
+  auto rejects = [](const std::string& text, const std::string& why) {
+    CAPTURE(text);
+    CHECK_THROWS_WITH_AS(batch::parse_shard(text), doctest::Contains(why.c_str()), std::invalid_argument);
+  };
+  rejects("2/2", "must be less than N");
+  rejects("3/2", "must be less than N");
+  rejects("x/2", "whole numbers");
+  rejects("1/y", "whole numbers");
+  rejects("-1/2", "whole numbers");
+  rejects("1", "expected K/N");
+  rejects("", "expected K/N");
+  rejects("0/0", "N must be 1 or more");
+  rejects("/2", "whole numbers");
+  rejects("1/", "whole numbers");
+  rejects("0/2/3", "whole numbers");
+  rejects(" 0/2", "whole numbers");
+  rejects("99999999999999999999/2", "whole numbers");
+  rejects("0/99999999999999999999", "whole numbers");
+  rejects("\x1b[31m/2", "\\x1b");
+}
+
+TEST_CASE("batch targets: over N shards every target is taken exactly once, in register order") {
+  for (std::size_t count = 0; count <= 20; ++count) {
+    std::vector<batch::Target> all(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      all[i].index = i;
+      all[i].name = "t" + std::to_string(i);
+    }
+    for (std::size_t n = 1; n <= 7; ++n) {
+      CAPTURE(count);
+      CAPTURE(n);
+      std::vector<int> taken(count, 0);
+      for (std::size_t k = 0; k < n; ++k) {
+        auto mine = batch::select(all, batch::parse_shard(std::to_string(k) + "/" + std::to_string(n)));
+        for (std::size_t j = 1; j < mine.size(); ++j) CHECK(mine[j - 1].index < mine[j].index);
+        // shards differ by one target at most
+        CHECK(mine.size() >= count / n);
+        CHECK(mine.size() <= count / n + 1);
+        for (const auto& t : mine) ++taken[t.index];
+      }
+      for (std::size_t i = 0; i < count; ++i) CHECK(taken[i] == 1);
+    }
+  }
+}
+
+TEST_CASE("batch targets: a value that is exactly ${VAR} is quoted before YAML reads it") {
+  CHECK(batch::quote_env_scalars("headers: {X-Api-Key: ${BAG_KEY}}\n") == "headers: {X-Api-Key: \"${BAG_KEY}\"}\n");
+  CHECK(batch::quote_env_scalars("  X-Key: ${KEY}\n") == "  X-Key: \"${KEY}\"\n");
+  CHECK(batch::quote_env_scalars("  X-Key: ${KEY}") == "  X-Key: \"${KEY}\"");
+  CHECK(batch::quote_env_scalars("  X-Key:\t${KEY}  # the key\r\n") == "  X-Key:\t\"${KEY}\"  # the key\r\n");
+  CHECK(batch::quote_env_scalars("list: [${A},${B}, ${C_1}]") == "list: [\"${A}\",\"${B}\", \"${C_1}\"]");
+  // left alone: already quoted, more text around it, not a variable name
+  for (const char* same : {"X: \"${KEY}\"", "X: Bearer ${KEY}", "X: ${KEY}-suffix", "X: ${1KEY}", "X: ${}", "X: ${KEY",
+                           "X: $KEY", "${KEY}: x", "X: '${KEY}'"}) {
+    CAPTURE(same);
+    CHECK(batch::quote_env_scalars(same) == same);
+  }
+  auto targets = batch::parse_targets("targets:\n  - {base_url: http://h/v1, headers: {X-Api-Key: ${BAG_KEY}}}\n", "t.yaml");
+  REQUIRE(targets.size() == 1);
+  CHECK(targets[0].headers == std::vector<std::pair<std::string, std::string>>{{"X-Api-Key", "${BAG_KEY}"}});
+  // a long run of blanks is no stack overflow
+  std::string blanks = "targets:\n  - {base_url: http://h/v1, user_agent:" + std::string(500000, ' ') + "${UA}}\n";
+  targets = batch::parse_targets(blanks, "t.yaml");
+  CHECK(targets[0].options.at("user_agent") == "${UA}");
+}

@@ -1,0 +1,129 @@
+// What batch and summary print: a line per target (escaped, coloured only when
+// asked), the totals, and the exit status over many targets.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <unistd.h>
+
+#include "cli/batch_output.hpp"
+#include "cli/settings.hpp"
+
+using namespace adrprobe;
+
+namespace {
+report::SummaryTarget row(const std::string& name, int status) {
+  report::SummaryTarget t;
+  t.name = name;
+  t.base_url = "https://api.example.nl/" + name;
+  t.exit_status = status;
+  return t;
+}
+
+report::Summary summary_of(std::vector<int> statuses) {
+  report::Summary s;
+  int i = 0;
+  for (int st : statuses) s.targets.push_back(row("t" + std::to_string(i++), st));
+  return s;
+}
+}  // namespace
+
+TEST_CASE("batch output: the exit status over targets") {
+  using cli::Exit;
+  CHECK(cli::summary_exit_status(summary_of({})) == Exit::ok);
+  CHECK(cli::summary_exit_status(summary_of({0, 0})) == Exit::ok);
+  CHECK(cli::summary_exit_status(summary_of({0, 3})) == Exit::incomplete);
+  CHECK(cli::summary_exit_status(summary_of({3, 1, 0})) == Exit::rule_failed);  // a failing rule outweighs a target down
+  CHECK(cli::summary_exit_status(summary_of({1, 3})) == Exit::rule_failed);
+  CHECK(cli::summary_exit_status(summary_of({1})) == Exit::rule_failed);
+}
+
+TEST_CASE("batch output: a target's line, without colour codes unless asked") {
+  auto t = row("bag", 1);
+  t.score.pass = 3;
+  t.score.fail = 2;
+  t.score.error = 1;
+  t.score.percent = 87.5;
+  t.change = report::Changes{{"/core/a", "/core/b"}, {"/core/c"}, {"/core/d"}};
+  auto plain = cli::target_line(t, false);
+  CAPTURE(plain);
+  CHECK(plain.find('\x1b') == std::string::npos);
+  CHECK(plain.find("fail ") != std::string::npos);
+  CHECK(plain.find(" bag  https://api.example.nl/bag ") != std::string::npos);
+  CHECK(plain.find(" 87.5 %") != std::string::npos);
+  CHECK(plain.find("2 fail · 1 error") != std::string::npos);
+  CHECK(plain.find("new-fail: /core/a, /core/b") != std::string::npos);
+  CHECK(plain.find("regressed: /core/d") != std::string::npos);
+  CHECK(plain.find("fixed: /core/c") != std::string::npos);
+  auto coloured = cli::target_line(t, true);
+  CHECK(coloured.find("\x1b[1;31mfail \x1b[0m") != std::string::npos);
+
+  auto down = row("kvk", 3);
+  down.reachable = false;
+  down.note = "could not reach https://api.example.nl/kvk: connection refused";
+  auto line = cli::target_line(down, false);
+  CAPTURE(line);
+  CHECK(line.rfind("  down ", 0) == 0);
+  CHECK(line.find("  n/a  ") != std::string::npos);
+  CHECK(line.find("connection refused") != std::string::npos);
+  CHECK(line.find('\x1b') == std::string::npos);
+  // a reachable target's note is not on its line
+  auto up = row("brk", 0);
+  up.note = "a leading note";
+  CHECK(cli::target_line(up, false).find("a leading note") == std::string::npos);
+  CHECK(cli::target_line(up, false).rfind("  pass ", 0) == 0);
+  auto w = row("w", 0);
+  w.score.warn = 1;
+  CHECK(cli::target_line(w, false).rfind("  warn ", 0) == 0);
+  auto e = row("e", 3);
+  e.score.error = 1;
+  CHECK(cli::target_line(e, false).rfind("  error", 0) == 0);
+}
+
+TEST_CASE("batch output: names, URLs, rule ids and notes from files and servers are shown escaped") {
+  auto t = row("x", 3);
+  t.name = "evil\x1b]0;pwned\x07\r\nname\xff";
+  t.base_url = "https://h/\x1b[2J";
+  t.reachable = false;
+  t.note = "server said \x1b[31mred\u009b";
+  t.change = report::Changes{{"/core/\x07"}, {}, {}};
+  for (bool color : {false, true}) {
+    auto line = cli::target_line(t, color);
+    CAPTURE(line);
+    CHECK(line.find("evil\\x1b]0;pwned\\x07\\x0d\\x0aname\\xff") != std::string::npos);
+    CHECK(line.find("https://h/\\x1b[2J") != std::string::npos);
+    CHECK(line.find("server said \\x1b[31mred") != std::string::npos);
+    CHECK(line.find("/core/\\x07") != std::string::npos);
+    CHECK(line.find('\n') == std::string::npos);
+    CHECK(line.find('\r') == std::string::npos);
+    CHECK(line.find('\x07') == std::string::npos);
+    CHECK(line.find("\xc2\x9b") == std::string::npos);
+    // the only escape sequences are the colour codes, when asked
+    std::size_t escapes = 0;
+    for (char c : line) escapes += c == '\x1b';
+    CHECK(escapes == (color ? 2u : 0u));
+  }
+}
+
+TEST_CASE("batch output: the totals line and summary files") {
+  auto s = summary_of({0, 1, 3, 0});
+  auto line = cli::totals_line(s, "out");
+  CHECK(line == "4 targets: 2 without a failing rule, 1 failing, 1 not completely tested · out/summary.html");
+  auto dir = std::filesystem::temp_directory_path() / ("adrprobe-batch-output-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  cli::write_summary(dir.string(), s);
+  for (const char* name : {"summary.json", "summary.html", "summary.prom"}) {
+    CAPTURE(name);
+    CHECK(std::filesystem::file_size(dir / name) > 0);
+    CHECK_FALSE(std::filesystem::exists(dir / (std::string(name) + ".part")));
+  }
+  std::ifstream in(dir / "summary.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  CHECK(report::parse_summary_json(text.str()).targets.size() == 4);
+  std::filesystem::remove_all(dir);
+  CHECK_THROWS_AS(cli::write_summary((dir / "missing" / "deeper").string(), s), cli::UsageError);
+}

@@ -1,0 +1,168 @@
+// --baseline: every line of the change table (probes/baseline.yaml), rules
+// matched by id or alias across editions, and the marks a summary reads.
+#include <doctest/doctest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalogue/catalogue.hpp"
+#include "report/baseline.hpp"
+
+using namespace adrprobe;
+using report::Verdict;
+
+namespace {
+report::RuleResult rule(const std::string& id, Verdict v, std::vector<std::string> aliases = {},
+                        const std::string& kind = "technical") {
+  report::RuleResult r;
+  r.id = id;
+  r.aliases = std::move(aliases);
+  r.kind = kind;
+  r.verdict = v;
+  return r;
+}
+
+const std::vector<catalogue::ChangeRule>& table() { return catalogue::Catalogue::builtin().baseline(); }
+
+std::string change(Verdict now, std::optional<Verdict> before) {
+  return report::change_of(table(), rule("/core/x", now), before);
+}
+}  // namespace
+
+TEST_CASE("baseline: every line of the change table") {
+  struct Line {
+    std::optional<Verdict> before;
+    Verdict now;
+    const char* mark;
+  };
+  const std::vector<Line> lines{
+      {Verdict::pass, Verdict::fail, "new-fail"},
+      {std::nullopt, Verdict::fail, "new-fail"},  // absent: a new rule, or a run of another edition
+      {Verdict::warn, Verdict::fail, "new-fail"},
+      {Verdict::error, Verdict::fail, "new-fail"},
+      {Verdict::skip, Verdict::fail, "new-fail"},
+      {Verdict::manual, Verdict::fail, "new-fail"},
+      {Verdict::pass, Verdict::warn, "regressed"},
+      {Verdict::pass, Verdict::error, "regressed"},
+      {Verdict::warn, Verdict::error, "regressed"},
+      {Verdict::fail, Verdict::pass, "fixed"},
+      {Verdict::fail, Verdict::warn, "fixed"},
+      {Verdict::warn, Verdict::pass, "fixed"},
+      {Verdict::error, Verdict::pass, "unchanged"},  // the earlier run could not judge: nothing was fixed
+      {Verdict::skip, Verdict::pass, "unchanged"},
+      {Verdict::fail, Verdict::error, "unchanged"},  // not known to be fixed
+      {Verdict::fail, Verdict::fail, "unchanged"},
+      {Verdict::pass, Verdict::pass, "unchanged"},
+      {Verdict::warn, Verdict::warn, "unchanged"},
+      {Verdict::error, Verdict::error, "unchanged"},
+      {std::nullopt, Verdict::pass, "unchanged"},
+      {std::nullopt, Verdict::error, "unchanged"},
+      {Verdict::pass, Verdict::skip, "unchanged"},
+  };
+  for (const auto& l : lines) {
+    CAPTURE(l.before ? report::to_string(*l.before) : std::string("absent"));
+    CAPTURE(report::to_string(l.now));
+    CHECK(change(l.now, l.before) == l.mark);
+  }
+}
+
+TEST_CASE("baseline: a functional rule is always unchanged") {
+  for (Verdict before : {Verdict::pass, Verdict::fail, Verdict::manual})
+    for (Verdict now : {Verdict::pass, Verdict::fail, Verdict::manual, Verdict::error}) {
+      CAPTURE(report::to_string(before));
+      CAPTURE(report::to_string(now));
+      CHECK(report::change_of(table(), rule("/core/f", now, {}, "functional"), before) == "unchanged");
+      CHECK(report::change_of(table(), rule("/core/f", now, {}, "functional"), std::nullopt) == "unchanged");
+    }
+}
+
+TEST_CASE("baseline: the first matching line wins; no line is unchanged") {
+  std::vector<catalogue::ChangeRule> mine{{"regressed", {"fail"}, {"pass"}}, {"new-fail", {"fail"}, {"pass", "absent"}}};
+  CHECK(report::change_of(mine, rule("/a", Verdict::fail), Verdict::pass) == "regressed");
+  CHECK(report::change_of(mine, rule("/a", Verdict::fail), std::nullopt) == "new-fail");
+  CHECK(report::change_of(mine, rule("/a", Verdict::warn), Verdict::pass) == "unchanged");
+  CHECK(report::change_of({}, rule("/a", Verdict::fail), Verdict::pass) == "unchanged");
+}
+
+TEST_CASE("baseline: rules are matched by id, then by an alias, across editions") {
+  const auto& cat = catalogue::Catalogue::builtin();
+  const auto* e10 = cat.edition("1.0");
+  const auto* e200 = cat.edition("2.0.0");
+  const auto* e220 = cat.edition("2.2.0");
+  REQUIRE(e10);
+  REQUIRE(e200);
+  REQUIRE(e220);
+  auto of = [](const catalogue::Edition& e, const std::string& id) {
+    for (const auto& r : e.rules)
+      if (r.id == id) return rule(r.id, Verdict::pass, r.aliases, r.kind);
+    FAIL("no rule ", id, " in ", e.edition);
+    return report::RuleResult{};
+  };
+  // 1.0's API-48 is 2.0.0's /core/no-trailing-slash (the catalogue's aliases).
+  report::Report old10;
+  old10.rules = {of(*e10, "API-05"), of(*e10, "API-48")};
+  old10.rules[1].verdict = Verdict::fail;
+  auto nts = of(*e200, "/core/no-trailing-slash");
+  const auto* found = report::find_rule(old10, nts);
+  REQUIRE(found);
+  CHECK(found->id == "API-48");
+  // ... and the other way round.
+  report::Report old200;
+  old200.rules = {nts};
+  found = report::find_rule(old200, of(*e10, "API-48"));
+  REQUIRE(found);
+  CHECK(found->id == "/core/no-trailing-slash");
+
+  // 2.2.0 renamed /core/geospatial /core/modules/geospatial.
+  report::Report old_geo;
+  old_geo.rules = {of(*e200, "/core/geospatial")};
+  found = report::find_rule(old_geo, of(*e220, "/core/modules/geospatial"));
+  REQUIRE(found);
+  CHECK(found->id == "/core/geospatial");
+
+  // The same id wins over an alias that another rule carries.
+  report::Report both;
+  both.rules = {rule("/core/other", Verdict::fail, {"/core/a"}), rule("/core/a", Verdict::pass)};
+  found = report::find_rule(both, rule("/core/a", Verdict::pass));
+  REQUIRE(found);
+  CHECK(found->id == "/core/a");
+  CHECK(report::find_rule(both, rule("/core/none", Verdict::pass, {"API-99"})) == nullptr);
+
+  // apply_baseline: 1.0 failed API-48, 2.0.0 passes it: fixed; a rule 1.0 lacks and that fails is new-fail.
+  report::Report now;
+  now.rules = {nts, rule("/core/new", Verdict::fail)};
+  report::apply_baseline(now, old10, table());
+  CHECK(now.rules[0].change == "fixed");
+  CHECK(now.rules[1].change == "new-fail");
+}
+
+TEST_CASE("baseline: changes() is nullopt without marks, else the ids by mark; regressed()") {
+  report::Report r;
+  r.rules = {rule("/a", Verdict::fail), rule("/b", Verdict::pass)};
+  CHECK_FALSE(report::changes(r).has_value());
+
+  report::Report before;
+  before.rules = {rule("/a", Verdict::fail), rule("/b", Verdict::pass)};
+  report::apply_baseline(r, before, table());
+  auto c = report::changes(r);
+  REQUIRE(c);  // every rule unchanged is still a comparison, not "no baseline"
+  CHECK(c->new_fail.empty());
+  CHECK(c->fixed.empty());
+  CHECK(c->regressed.empty());
+  CHECK_FALSE(report::regressed(*c));
+
+  report::Report now;
+  now.rules = {rule("/a", Verdict::pass), rule("/b", Verdict::warn), rule("/c", Verdict::fail), rule("/d", Verdict::fail)};
+  before.rules = {rule("/a", Verdict::fail), rule("/b", Verdict::pass), rule("/d", Verdict::pass)};
+  report::apply_baseline(now, before, table());
+  c = report::changes(now);
+  REQUIRE(c);
+  CHECK(c->fixed == std::vector<std::string>{"/a"});
+  CHECK(c->regressed == std::vector<std::string>{"/b"});
+  CHECK(c->new_fail == std::vector<std::string>{"/c", "/d"});
+  CHECK(report::regressed(*c));
+  CHECK(report::regressed(report::Changes{{}, {}, {"/b"}}));
+  CHECK(report::regressed(report::Changes{{"/c"}, {}, {}}));
+  CHECK_FALSE(report::regressed(report::Changes{{}, {"/a"}, {}}));
+}

@@ -1,0 +1,171 @@
+// The JSON report read back (--baseline, adrprobe diff, adrprobe summary):
+// what render_json writes, parse_json_report reads; anything else is a clear
+// error, never a crash.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "report/formats.hpp"
+#include "report/json.hpp"
+
+using namespace adrprobe;
+using report::Verdict;
+
+namespace {
+report::Report sample() {
+  report::Report r;
+  r.tool_version = "0.3.0";
+  r.base_url = "https://user:***@api.example.nl/v1";
+  r.openapi_url = "https://api.example.nl/v1/openapi.json";
+  r.name = "bag \"prod\"";
+  r.edition = "2.0.0";
+  r.edition_name = "REST API Design Rules 2.0.0";
+  r.generated_at = "2026-11-22T02:00:00Z";
+  r.duration_ms = 1234;
+  report::RuleResult nts;
+  nts.id = "/core/no-trailing-slash";
+  nts.aliases = {"API-48"};
+  nts.title = "Leave off trailing slashes from URIs";
+  nts.kind = "technical";
+  nts.level = "MUST";
+  nts.url = "https://example.nl/#/core/no-trailing-slash";
+  nts.verdict = Verdict::fail;
+  nts.summary = "a slash \x1b[31m served";
+  nts.change = "new-fail";
+  report::CheckResult nt2{"NT-2", Verdict::fail, "GET /v1/a/ served (200)", {1, 2}};
+  nt2.details = {"/a/", "/b/"};
+  nts.checks = {nt2, {"NT-1", Verdict::pass, "ok"}};
+  report::RuleResult geo;
+  geo.id = "/core/geospatial";
+  geo.aliases = {"/core/modules/geospatial"};
+  geo.title = "Geo";
+  geo.kind = "functional";
+  geo.verdict = Verdict::manual;
+  geo.hints = {"no GeoJSON seen"};
+  geo.review = "look at the payloads";
+  r.rules = {nts, geo};
+  r.score = report::compute_score(r.rules);
+  r.notes = {"could not reach the API", "second note"};
+  return r;
+}
+}  // namespace
+
+TEST_CASE("json report: render_json → parse_json_report keeps what a baseline and a summary need") {
+  auto r = sample();
+  auto back = report::parse_json_report(report::render("json", r));
+  CHECK(back.tool_version == "0.3.0");
+  CHECK(back.base_url == r.base_url);
+  CHECK(back.openapi_url == r.openapi_url);
+  CHECK(back.name == r.name);
+  CHECK(back.edition == "2.0.0");
+  CHECK(back.generated_at == r.generated_at);
+  CHECK(back.duration_ms == 1234);
+  CHECK(back.score.fail == 1);
+  CHECK(back.score.applicable == 1);
+  REQUIRE(back.score.percent);
+  CHECK(*back.score.percent == doctest::Approx(*r.score.percent));
+  REQUIRE(back.rules.size() == 2);
+  const auto& a = back.rules[0];
+  CHECK(a.id == "/core/no-trailing-slash");
+  CHECK(a.aliases == std::vector<std::string>{"API-48"});
+  CHECK(a.title == "Leave off trailing slashes from URIs");
+  CHECK(a.kind == "technical");
+  CHECK(a.level == "MUST");
+  CHECK(a.url == "https://example.nl/#/core/no-trailing-slash");
+  CHECK(a.verdict == Verdict::fail);
+  CHECK(a.summary == "a slash \x1b[31m served");  // JSON carries it escaped, reading gives it back
+  CHECK(a.change == "new-fail");
+  REQUIRE(a.checks.size() == 2);
+  CHECK(a.checks[0].id == "NT-2");
+  CHECK(a.checks[0].verdict == Verdict::fail);
+  CHECK(a.checks[0].message == "GET /v1/a/ served (200)");
+  CHECK(a.checks[0].exchanges == std::vector<int>{1, 2});
+  CHECK(a.checks[0].details == std::vector<std::string>{"/a/", "/b/"});
+  CHECK(a.checks[1].verdict == Verdict::pass);
+  const auto& g = back.rules[1];
+  CHECK(g.kind == "functional");
+  CHECK(g.verdict == Verdict::manual);
+  CHECK(g.hints == std::vector<std::string>{"no GeoJSON seen"});
+  CHECK(g.review == "look at the payloads");
+  CHECK_FALSE(g.change);
+  CHECK(back.notes == r.notes);
+  CHECK(back.mode == "check");
+}
+
+TEST_CASE("json report: a null percent, no name, no openapi_url and a lint run read back") {
+  report::Report r;
+  r.mode = "lint";
+  r.base_url = "";
+  r.edition = "2.0.0";
+  report::RuleResult rule;
+  rule.id = "/core/x";
+  rule.kind = "technical";
+  rule.verdict = Verdict::error;
+  r.rules = {rule};
+  r.score = report::compute_score(r.rules);
+  REQUIRE_FALSE(r.score.percent);  // no technical rule got pass, warn or fail
+  auto text = report::render("json", r);
+  CHECK(nlohmann::json::parse(text)["score"]["percent"].is_null());
+  auto back = report::parse_json_report(text);
+  CHECK_FALSE(back.score.percent);
+  CHECK_FALSE(back.name);
+  CHECK_FALSE(back.openapi_url);
+  CHECK(back.mode == "lint");
+  REQUIRE(back.rules.size() == 1);
+  CHECK(back.rules[0].verdict == Verdict::error);
+}
+
+TEST_CASE("json report: what is not one is rejected with a message saying why") {
+  auto rejects = [](const std::string& text, const std::string& why) {
+    CAPTURE(text);
+    CHECK_THROWS_WITH_AS(report::parse_json_report(text), doctest::Contains(why.c_str()), std::runtime_error);
+  };
+  rejects("", "not JSON");
+  rejects("<html>", "not JSON");
+  rejects("{\"schema\": \"adrprobe-report/1\"", "not JSON");
+  rejects("[]", "not an adrprobe report");
+  rejects("42", "not an adrprobe report");
+  rejects("{}", "not an adrprobe report");
+  rejects(R"({"schema": "adrprobe-summary/1", "rules": []})", "not an adrprobe report");
+  rejects(R"({"schema": 1, "rules": []})", "wrong type");
+  rejects(R"({"schema": "adrprobe-report/1"})", "no \"rules\" list");
+  rejects(R"({"schema": "adrprobe-report/1", "rules": {}})", "no \"rules\" list");
+  rejects(R"({"schema": "adrprobe-report/1", "rules": [1]})", "not a rule");
+  rejects(R"({"schema": "adrprobe-report/1", "rules": [{"verdict": "pass"}]})", "without an id");
+  rejects(R"({"schema": "adrprobe-report/1", "rules": [{"id": "/a"}]})", "rule /a has no valid verdict");
+  rejects(R"({"schema": "adrprobe-report/1", "rules": [{"id": "/a", "verdict": "great"}]})", "rule /a has no valid verdict");
+  rejects(R"({"schema": "adrprobe-report/1", "rules": [{"id": "/a", "verdict": 3}]})", "rule /a.verdict has the wrong type");
+  rejects(R"({"schema": "adrprobe-report/1", "rules": [{"id": 7, "verdict": "pass"}]})", "rule.id has the wrong type");
+  rejects(R"({"schema": "adrprobe-report/1", "rules": [{"id": "/a", "verdict": "pass", "aliases": "API-1"}]})",
+          "rule /a.aliases has the wrong type");
+  rejects(R"({"schema": "adrprobe-report/1", "rules": [], "notes": [1, 2]})", "report.notes has the wrong type");
+  rejects(R"({"schema": "adrprobe-report/1", "rules": [], "target": {"base_url": 5}})", "target.base_url has the wrong type");
+  rejects(R"({"schema": "adrprobe-report/1", "rules": [], "score": {"pass": "many"}})", "score.pass has the wrong type");
+  rejects(R"({"schema": "adrprobe-report/1", "rules": [{"id": "/a", "verdict": "pass",
+             "checks": [{"id": "X-1", "verdict": "pass", "exchanges": ["one"]}]}]})",
+          "rule /a.exchanges has the wrong type");
+}
+
+TEST_CASE("json report: odd but harmless input is read, not a crash") {
+  // nulls, unknown keys, a check that is not an object, a percent that is not a number
+  auto r = report::parse_json_report(R"({"schema": "adrprobe-report/1", "extra": {"x": [1]}, "tool": null,
+      "target": null, "score": {"percent": "n/a"}, "notes": null,
+      "rules": [{"id": "/a", "verdict": "warn", "checks": [1, {"id": "C-1", "verdict": "odd"}], "hints": null}]})");
+  CHECK_FALSE(r.score.percent);
+  CHECK(r.notes.empty());
+  REQUIRE(r.rules.size() == 1);
+  CHECK(r.rules[0].verdict == Verdict::warn);
+  REQUIRE(r.rules[0].checks.size() == 1);
+  CHECK(r.rules[0].checks[0].verdict == Verdict::skip);
+  // deep nesting is an error message, not a stack overflow
+  std::string deep = R"({"schema": "adrprobe-report/1", "rules": [], "x": )" + std::string(100000, '[') +
+                     std::string(100000, ']') + "}";
+  try {
+    auto d = report::parse_json_report(deep);
+    CHECK(d.rules.empty());
+  } catch (const std::runtime_error& e) {
+    CHECK(std::string(e.what()).find("not JSON") != std::string::npos);
+  }
+}

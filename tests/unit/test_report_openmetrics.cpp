@@ -1,0 +1,160 @@
+// OpenMetrics text (-o openmetrics, summary.prom): the families and their
+// samples, label values escaped (server and register text is not trusted),
+// "# EOF" last.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "report/formats.hpp"
+#include "report/summary.hpp"
+#include "util/strings.hpp"
+
+using namespace adrprobe;
+using report::Verdict;
+
+namespace {
+report::SummaryTarget target(const std::string& name) {
+  report::SummaryTarget t;
+  t.name = name;
+  t.base_url = "https://api.example.nl/v1";
+  t.edition = "2.0.0";
+  t.score.pass = 2;
+  t.score.fail = 1;
+  t.score.applicable = 3;
+  t.score.percent = 66.5;
+  t.verdicts = {{"/core/a", Verdict::pass}, {"/core/b", Verdict::fail}, {"/core/c", Verdict::pass}, {"/core/d", Verdict::skip}};
+  t.generated_at = "2026-11-22T02:00:00Z";
+  return t;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  auto lines = split(text, '\n');
+  if (!lines.empty() && lines.back().empty()) lines.pop_back();
+  return lines;
+}
+
+bool has_line(const std::string& text, const std::string& line) {
+  auto lines = lines_of(text);
+  return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+
+std::size_t count_prefix(const std::string& text, const std::string& prefix) {
+  auto lines = lines_of(text);
+  return static_cast<std::size_t>(
+      std::count_if(lines.begin(), lines.end(), [&](const std::string& l) { return l.rfind(prefix, 0) == 0; }));
+}
+}  // namespace
+
+TEST_CASE("openmetrics: every family declared once as a gauge, the samples of a target, # EOF last") {
+  report::Summary s;
+  auto t = target("bag");
+  t.cert_days_left = 12;
+  t.change = report::Changes{{"/core/b"}, {}, {}};
+  s.targets = {t};
+  auto text = report::render_summary_openmetrics(s);
+  CAPTURE(text);
+  const std::string L = "{target=\"bag\",base_url=\"https://api.example.nl/v1\",edition=\"2.0.0\"";
+  for (const char* family : {"adrprobe_score_percent", "adrprobe_rules", "adrprobe_rule_verdict", "adrprobe_rule_failing",
+                             "adrprobe_changes", "adrprobe_certificate_days_left", "adrprobe_target_reachable",
+                             "adrprobe_last_run_timestamp_seconds"}) {
+    CAPTURE(family);
+    CHECK(count_prefix(text, std::string("# TYPE ") + family + " gauge") == 1);
+    CHECK(count_prefix(text, std::string("# HELP ") + family + " ") == 1);
+  }
+  CHECK(has_line(text, "adrprobe_score_percent" + L + "} 66.5"));
+  CHECK(has_line(text, "adrprobe_rules" + L + ",verdict=\"pass\"} 2"));
+  CHECK(has_line(text, "adrprobe_rules" + L + ",verdict=\"fail\"} 1"));
+  CHECK(has_line(text, "adrprobe_rules" + L + ",verdict=\"warn\"} 0"));
+  CHECK(has_line(text, "adrprobe_rules" + L + ",verdict=\"error\"} 0"));
+  CHECK(has_line(text, "adrprobe_rules" + L + ",verdict=\"skip\"} 1"));
+  CHECK(has_line(text, "adrprobe_rule_verdict" + L + ",rule=\"/core/b\",verdict=\"fail\"} 1"));
+  CHECK(count_prefix(text, "adrprobe_rule_verdict{") == 4);
+  CHECK(has_line(text, "adrprobe_rule_failing" + L + ",rule=\"/core/b\"} 1"));
+  CHECK(has_line(text, "adrprobe_rule_failing" + L + ",rule=\"/core/a\"} 0"));
+  CHECK(has_line(text, "adrprobe_changes" + L + ",change=\"new-fail\"} 1"));
+  CHECK(has_line(text, "adrprobe_changes" + L + ",change=\"regressed\"} 0"));
+  CHECK(has_line(text, "adrprobe_changes" + L + ",change=\"fixed\"} 0"));
+  CHECK(has_line(text, "adrprobe_certificate_days_left" + L + "} 12"));
+  CHECK(has_line(text, "adrprobe_target_reachable" + L + "} 1"));
+  CHECK(has_line(text, "adrprobe_last_run_timestamp_seconds" + L + "} 1795312800"));
+  auto lines = lines_of(text);
+  REQUIRE_FALSE(lines.empty());
+  CHECK(lines.back() == "# EOF");
+  CHECK(count_prefix(text, "# EOF") == 1);
+  CHECK(text.back() == '\n');
+  // Every sample line belongs to a family declared above it.
+  std::string family;
+  for (const auto& l : lines) {
+    if (l.rfind("# TYPE ", 0) == 0) family = split(l, ' ')[2];
+    if (l.empty() || l[0] == '#') continue;
+    CAPTURE(l);
+    CHECK(l.rfind(family + "{", 0) == 0);
+  }
+}
+
+TEST_CASE("openmetrics: no percent sample when percent is null, no days when unknown, no changes without a baseline") {
+  report::Summary s;
+  auto t = target("kvk");
+  t.score.percent.reset();
+  t.reachable = false;
+  t.generated_at = "not a time";
+  s.targets = {t};
+  auto text = report::render_summary_openmetrics(s);
+  CAPTURE(text);
+  CHECK(count_prefix(text, "adrprobe_score_percent{") == 0);
+  CHECK(count_prefix(text, "adrprobe_certificate_days_left{") == 0);
+  CHECK(count_prefix(text, "adrprobe_changes{") == 0);
+  CHECK(count_prefix(text, "adrprobe_last_run_timestamp_seconds{") == 0);
+  CHECK(count_prefix(text, "# TYPE adrprobe_score_percent gauge") == 1);  // the family is still declared
+  CHECK(count_prefix(text, "adrprobe_target_reachable{target=\"kvk\"") == 1);
+  CHECK(text.find("adrprobe_target_reachable{target=\"kvk\",base_url=\"https://api.example.nl/v1\",edition=\"2.0.0\"} 0\n") !=
+        std::string::npos);
+  CHECK(lines_of(text).back() == "# EOF");
+}
+
+TEST_CASE("openmetrics: label values escape \\, \" and newline; control characters and invalid UTF-8 are made visible") {
+  report::Summary s;
+  auto t = target("a\"b\\c\nd\x1b[31m\xff");
+  t.base_url = "https://h/v1?x=\"1\"";
+  t.verdicts = {{"/core/\x07", Verdict::pass}};
+  s.targets = {t};
+  auto text = report::render_summary_openmetrics(s);
+  CAPTURE(text);
+  CHECK(text.find("target=\"a\\\"b\\\\c\\\\x0ad\\\\x1b[31m\\\\xff\"") != std::string::npos);
+  CHECK(text.find("base_url=\"https://h/v1?x=\\\"1\\\"\"") != std::string::npos);
+  CHECK(text.find("rule=\"/core/\\\\x07\"") != std::string::npos);
+  CHECK(is_valid_utf8(text));
+  for (char c : text) {
+    CAPTURE(static_cast<int>(static_cast<unsigned char>(c)));
+    CHECK((c == '\n' || (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f)));
+  }
+  // Each sample is one line: no label value broke out of its quotes.
+  for (const auto& l : lines_of(text)) {
+    if (l.empty() || l[0] == '#') continue;
+    auto close = l.rfind("} ");
+    REQUIRE(close != std::string::npos);
+    CHECK(l.find('{') < close);
+  }
+}
+
+TEST_CASE("openmetrics: -o openmetrics renders one report as one target, named by its name or base URL") {
+  report::Report r;
+  r.base_url = "https://api.example.nl/v1";
+  r.edition = "2.0.0";
+  r.generated_at = "2026-11-22T02:00:00Z";
+  report::RuleResult a;
+  a.id = "/core/a";
+  a.kind = "technical";
+  a.verdict = Verdict::fail;
+  r.rules = {a};
+  r.score = report::compute_score(r.rules);
+  auto text = report::render("openmetrics", r);
+  CHECK(text.find("adrprobe_rule_failing{target=\"https://api.example.nl/v1\",base_url=\"https://api.example.nl/v1\","
+                  "edition=\"2.0.0\",rule=\"/core/a\"} 1\n") != std::string::npos);
+  r.name = "bag";
+  text = report::render("openmetrics", r);
+  CHECK(text.find("adrprobe_target_reachable{target=\"bag\",") != std::string::npos);
+  CHECK(lines_of(text).back() == "# EOF");
+}

@@ -1,0 +1,190 @@
+// The batch summary: a row per target from its report (summarize), and
+// summary.json written and read back (adrprobe summary merges shards).
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "report/summary.hpp"
+
+using namespace adrprobe;
+using report::Verdict;
+
+namespace {
+report::RuleResult rule(const std::string& id, Verdict v, const std::string& kind = "technical") {
+  report::RuleResult r;
+  r.id = id;
+  r.kind = kind;
+  r.verdict = v;
+  return r;
+}
+
+report::Report sample() {
+  report::Report r;
+  r.base_url = "https://api.example.nl/bag/v2";
+  r.edition = "2.0.0";
+  r.generated_at = "2026-11-22T02:00:00Z";
+  r.rules = {rule("/core/a", Verdict::pass),   rule("/core/b", Verdict::fail), rule("/core/f", Verdict::manual, "functional"),
+             rule("/core/c", Verdict::error),  rule("/core/d", Verdict::fail), rule("/core/e", Verdict::warn),
+             rule("/core/s", Verdict::skip)};
+  r.score = report::compute_score(r.rules);
+  tls::Certificate leaf, ca;
+  leaf.days_left = 12;
+  ca.days_left = 900;
+  r.tls.emplace();
+  r.tls->chain = {leaf, ca};
+  r.notes = {"a note that is not a leading one"};
+  return r;
+}
+}  // namespace
+
+TEST_CASE("summarize: a target's row from its report") {
+  auto r = sample();
+  auto t = report::summarize(r, "bag", "api.example.nl_bag_v2.json", report::FailOn::fail);
+  CHECK(t.name == "bag");
+  CHECK(t.base_url == r.base_url);
+  CHECK(t.edition == "2.0.0");
+  CHECK(t.report == "api.example.nl_bag_v2.json");
+  CHECK(t.score.fail == 2);
+  CHECK(t.failing == std::vector<std::string>{"/core/b", "/core/d"});
+  CHECK(t.erroring == std::vector<std::string>{"/core/c"});
+  REQUIRE(t.cert_days_left);
+  CHECK(*t.cert_days_left == 12);  // the leaf's, not the CA's
+  CHECK(t.note.empty());           // no leading note
+  CHECK(t.reachable);
+  CHECK_FALSE(t.change);           // no baseline
+  CHECK(t.generated_at == r.generated_at);
+  // technical rules only, in the report's order
+  std::vector<std::pair<std::string, Verdict>> verdicts{{"/core/a", Verdict::pass}, {"/core/b", Verdict::fail},
+                                                         {"/core/c", Verdict::error}, {"/core/d", Verdict::fail},
+                                                         {"/core/e", Verdict::warn}, {"/core/s", Verdict::skip}};
+  CHECK(t.verdicts == verdicts);
+}
+
+TEST_CASE("summarize: exit status by --fail-on, as CLI.md's for the target alone") {
+  auto r = sample();
+  CHECK(report::summarize(r, "x", "x.json", report::FailOn::fail).exit_status == 1);
+  CHECK(report::summarize(r, "x", "x.json", report::FailOn::warn).exit_status == 1);
+  CHECK(report::summarize(r, "x", "x.json", report::FailOn::never).exit_status == 3);  // an error still says 3
+  r.rules = {rule("/core/a", Verdict::pass), rule("/core/e", Verdict::warn)};
+  CHECK(report::summarize(r, "x", "x.json", report::FailOn::fail).exit_status == 0);
+  CHECK(report::summarize(r, "x", "x.json", report::FailOn::warn).exit_status == 1);
+  CHECK(report::summarize(r, "x", "x.json", report::FailOn::never).exit_status == 0);
+}
+
+TEST_CASE("summarize: an unreachable target, no TLS, a baseline's marks") {
+  report::Report r;
+  r.base_url = "http://127.0.0.1:9/v1";
+  r.unreachable = true;
+  r.notes = {"could not reach http://127.0.0.1:9/v1: connection refused", "later note"};
+  r.leading_notes = 1;
+  r.rules = {rule("/core/a", Verdict::error), rule("/core/b", Verdict::fail)};
+  r.rules[0].change = "regressed";
+  r.rules[1].change = "new-fail";
+  auto t = report::summarize(r, "down", "down.json", report::FailOn::fail);
+  CHECK_FALSE(t.reachable);
+  CHECK(t.note == "could not reach http://127.0.0.1:9/v1: connection refused");
+  CHECK_FALSE(t.cert_days_left);
+  REQUIRE(t.change);
+  CHECK(t.change->regressed == std::vector<std::string>{"/core/a"});
+  CHECK(t.change->new_fail == std::vector<std::string>{"/core/b"});
+  CHECK(t.change->fixed.empty());
+  // a TLS run whose handshake gave no certificate: no days
+  r.tls.emplace();
+  CHECK_FALSE(report::summarize(r, "down", "down.json", report::FailOn::fail).cert_days_left);
+}
+
+TEST_CASE("summary.json: written and read back") {
+  report::Summary s;
+  s.tool_version = "0.3.0";
+  s.generated_at = "2026-11-22T02:10:00Z";
+  auto a = report::summarize(sample(), "bag", "bag.json", report::FailOn::fail);
+  a.change = report::Changes{{"/core/b"}, {"/core/x"}, {}};
+  report::SummaryTarget b;
+  b.name = "kvk \"test\"\n";
+  b.base_url = "http://127.0.0.1:9/v1";
+  b.edition = "1.0";
+  b.report = "kvk.json";
+  b.reachable = false;
+  b.note = "could not reach";
+  b.exit_status = 3;
+  // the edition's order, not alphabetical
+  b.verdicts = {{"API-48", Verdict::error}, {"API-05", Verdict::pass}, {"/z", Verdict::warn}, {"/a", Verdict::fail}};
+  s.targets = {a, b};
+  auto text = report::render_summary_json(s);
+  auto j = nlohmann::json::parse(text);
+  CHECK(j["schema"] == "adrprobe-summary/1");
+  CHECK(j["targets"][0]["change"].is_object());
+  CHECK(j["targets"][0]["change"]["new-fail"] == nlohmann::json::array({"/core/b"}));
+  CHECK(j["targets"][1]["change"].is_null());
+  CHECK(j["targets"][1]["score"]["percent"].is_null());
+  CHECK(j["targets"][1]["cert_days_left"].is_null());
+
+  auto back = report::parse_summary_json(text);
+  CHECK(back.tool_version == "0.3.0");
+  CHECK(back.generated_at == s.generated_at);
+  REQUIRE(back.targets.size() == 2);
+  const auto& ba = back.targets[0];
+  CHECK(ba.name == "bag");
+  CHECK(ba.base_url == a.base_url);
+  CHECK(ba.edition == "2.0.0");
+  CHECK(ba.report == "bag.json");
+  CHECK(ba.score.pass == a.score.pass);
+  CHECK(ba.score.fail == a.score.fail);
+  CHECK(ba.score.error == a.score.error);
+  CHECK(ba.score.applicable == a.score.applicable);
+  REQUIRE(ba.score.percent);
+  CHECK(*ba.score.percent == doctest::Approx(*a.score.percent));
+  CHECK(ba.failing == a.failing);
+  CHECK(ba.erroring == a.erroring);
+  REQUIRE(ba.change);
+  CHECK(ba.change->new_fail == std::vector<std::string>{"/core/b"});
+  CHECK(ba.change->fixed == std::vector<std::string>{"/core/x"});
+  CHECK(ba.change->regressed.empty());
+  CHECK(ba.cert_days_left == 12);
+  CHECK(ba.exit_status == 1);
+  CHECK(ba.reachable);
+  CHECK(ba.verdicts == a.verdicts);
+  const auto& bb = back.targets[1];
+  CHECK(bb.name == b.name);
+  CHECK_FALSE(bb.change);
+  CHECK_FALSE(bb.score.percent);
+  CHECK_FALSE(bb.cert_days_left);
+  CHECK_FALSE(bb.reachable);
+  CHECK(bb.note == "could not reach");
+  CHECK(bb.exit_status == 3);
+  CHECK(bb.verdicts == b.verdicts);
+  // and once more: the same text
+  CHECK(report::render_summary_json(back) == text);
+}
+
+TEST_CASE("summary.json: what is not one is rejected with a message, never a crash") {
+  auto rejects = [](const std::string& text, const std::string& why) {
+    CAPTURE(text);
+    CHECK_THROWS_WITH_AS(report::parse_summary_json(text), doctest::Contains(why.c_str()), std::runtime_error);
+  };
+  rejects("", "not JSON");
+  rejects("{", "not JSON");
+  rejects("[]", "not an adrprobe summary");
+  rejects(R"({"schema": "adrprobe-report/1", "targets": []})", "not an adrprobe summary");
+  rejects(R"({"schema": 5})", "not an adrprobe summary");
+  rejects(R"({"schema": "adrprobe-summary/1"})", "not an adrprobe summary");
+  rejects(R"({"schema": "adrprobe-summary/1", "targets": [{}]})", "not an adrprobe summary");
+  rejects(R"({"schema": "adrprobe-summary/1", "targets": [1]})", "not an adrprobe summary");
+  rejects(R"({"schema": "adrprobe-summary/1", "targets": [{"name": 1, "base_url": "u", "score": {}}]})",
+          "not an adrprobe summary");
+  rejects(R"({"schema": "adrprobe-summary/1", "targets": [{"name": "n", "base_url": "u"}]})", "not an adrprobe summary");
+  rejects(R"({"schema": "adrprobe-summary/1", "targets": [{"name": "n", "base_url": "u", "score": {"pass": "x"}}]})",
+          "not an adrprobe summary");
+  rejects(R"({"schema": "adrprobe-summary/1", "targets": [{"name": "n", "base_url": "u", "score": {}, "failing": 3}]})",
+          "not an adrprobe summary");
+  // the minimum, and unknown verdicts skipped
+  auto s = report::parse_summary_json(R"({"schema": "adrprobe-summary/1", "targets": [{"name": "n", "base_url": "u",
+      "score": {}, "change": null, "verdicts": {"/a": "pass", "/b": "great", "/c": 1}}]})");
+  REQUIRE(s.targets.size() == 1);
+  CHECK_FALSE(s.targets[0].change);
+  CHECK(s.targets[0].reachable);
+  CHECK(s.targets[0].verdicts == std::vector<std::pair<std::string, Verdict>>{{"/a", Verdict::pass}});
+  CHECK(report::parse_summary_json(R"({"schema": "adrprobe-summary/1", "targets": []})").targets.empty());
+}
