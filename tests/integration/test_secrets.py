@@ -210,7 +210,9 @@ class Secrets(ProbeCase):
         self.assertNoSecret(outputs, BATCH_SECRETS, ("127.0.0.1", "with-password", "with-header"))
 
     def test_lint_with_a_password_in_the_document_url(self):
-        with tempfile.TemporaryDirectory() as tmp, FixtureServer(ECHO) as srv:
+        # info.version "1.0" fails SV-1: every format has a finding to show (an
+        # empty GitLab list would prove nothing), and it names the document URL.
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer(dict(ECHO, version="1.0")) as srv:
             url = password_url(srv, "/v1/openapi.json")
             outputs = {}
             for stdout_format in self.formats:
