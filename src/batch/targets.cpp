@@ -124,6 +124,10 @@ std::string stem_of(const std::string& base_url) {
   } else {
     raw = base_url;
   }
+  return file_safe(raw);
+}
+
+std::string file_safe(const std::string& raw) {
   std::string out;
   for (char c : raw) {
     bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
@@ -177,6 +181,16 @@ std::vector<Target> parse_targets(const std::string& yaml_text, const std::strin
   }
   // Stems unique over the whole register (not per shard), so a target's file
   // is named the same on every machine and every night (--baseline-dir).
+  for (auto& t : out) ++stems[t.stem];
+  // Targets that share a host and path (tenants with their own keys, two
+  // editions) are told apart by their names, so reordering the register never
+  // hands one target another's baseline; only unnamed ones get a number.
+  for (auto& t : out)
+    if (stems[t.stem] > 1 && !t.name.empty()) t.stem += "_" + file_safe(t.name);
+  // summary.* belongs to the batch.
+  for (auto& t : out)
+    if (t.stem == "summary") t.stem = "summary_api";
+  stems.clear();
   for (auto& t : out) ++stems[t.stem];
   // The second of a stem is <stem>-2, the third <stem>-3, ...: a number no
   // other target's stem has (https://h/v1 twice and https://h/v1-2 once give

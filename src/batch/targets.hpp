@@ -12,7 +12,10 @@ struct Target {
   std::size_t index = 0;  // position in the register (0-based): what --shard splits
   std::string name;       // `name`, else the report's stem
   std::string base_url;   // as written (validated by the command)
-  std::string stem;       // report file name without extension: host[_port]_path, unique in the register
+  // Report file name without extension: host[_port]_path, unique in the
+  // register; targets sharing a host and path add their name (_bag), unnamed
+  // ones a number (-2).
+  std::string stem;
   // Every other key, file defaults first, then the target's own: edition,
   // openapi, timeout, rate, ... (scalars as written).
   std::map<std::string, std::string> options;
@@ -39,6 +42,9 @@ std::string quote_env_scalars(const std::string& yaml_text);
 // The report stem of a base URL: host, port when given, and path segments,
 // joined by '_' and kept to [A-Za-z0-9.-] ("api.example.nl_bag_v2").
 std::string stem_of(const std::string& base_url);
+
+// Kept to [A-Za-z0-9._-], no leading dot, at most 120 bytes ("target" when nothing is left).
+std::string file_safe(const std::string& raw);
 
 struct Shard {
   std::size_t k = 0, n = 1;  // this machine takes every n-th target starting at k (0-based)

@@ -53,7 +53,7 @@ std::string target_line(const report::SummaryTarget& t, bool color) {
     if (!t.change->regressed.empty()) change += "  regressed: " + E(join(t.change->regressed, ", "));
     if (!t.change->fixed.empty()) change += "  fixed: " + E(join(t.change->fixed, ", "));
   }
-  std::string note = t.reachable || t.note.empty() ? "" : "  " + E(t.note);
+  std::string note = t.note.empty() ? "" : "  " + E(t.note);
   return fmt::format("  {} {}  {}  {}  {}{}{}", shown, E(t.name), E(t.base_url), percent, counts, change, note);
 }
 

@@ -99,8 +99,8 @@ Job make_job(const Args& a, const batch::Target& t, const std::vector<const repo
     job.settings = to_settings(p, parse_base_url(t.base_url));
     for (const auto& [name, value] : t.headers) {
       // Checked as -H is; the error names the header, never its value.
-      auto header = parse_header(name + ": " + value, where + " header " + escape_control(name));
-      job.settings.headers.emplace_back(header.first, expand_env(header.second, where + " header " + header.first));
+      auto header = parse_header(name + ": " + value, "header " + escape_control(name));
+      job.settings.headers.emplace_back(header.first, expand_env(header.second, "header " + header.first));
     }
   } catch (const UsageError& e) {
     throw UsageError(fmt::format("{}: {}", where, e.what()));
@@ -125,7 +125,14 @@ Job make_job(const Args& a, const batch::Target& t, const std::vector<const repo
     // No earlier report: the target is new in the register, no change to show.
     if (std::filesystem::exists(path)) {
       try {
-        job.output.baseline = read_baseline(path.string(), "--baseline-dir");
+        report::Report before = read_baseline(path.string(), "--baseline-dir");
+        // The file of that name is another target's (the register changed): comparing
+        // the two would report changes that never happened.
+        if (before.name.value_or(t.name) != t.name || strip_trailing_slash(before.base_url) != job.settings.base_url)
+          job.baseline_problem = fmt::format("--baseline-dir {}: the report of another target ({}, {})", path.string(),
+                                             before.name.value_or("no name"), before.base_url);
+        else
+          job.output.baseline = std::move(before);
       } catch (const UsageError& e) {
         job.baseline_problem = e.what();
       }
@@ -295,6 +302,7 @@ int run_batch(const Args& a) {
   std::atomic<std::size_t> next{0};
   std::mutex write_mutex;
   std::string write_error;
+  std::vector<std::string> baseline_problems;
 
   auto work = [&] {
     for (std::size_t i = next++; i < jobs.size(); i = next++) {
@@ -321,6 +329,15 @@ int run_batch(const Args& a) {
         write_error = fmt::format("cannot write the reports of {}", job.target.name);
       }
       rows[i] = report::summarize(rep, job.target.name, job.target.stem + ".json", job.output.fail_on);
+      for (const auto& [format, path] : job.output.files)
+        rows[i].files[std::string(format->name)] = std::filesystem::path(path).filename().string();
+      if (!job.baseline_problem.empty()) {
+        // Not silently "no baseline": the row says so, and so does stderr.
+        std::string why = redactor.apply(job.baseline_problem) + " (no change shown)";
+        rows[i].note = rows[i].note.empty() ? why : rows[i].note + "; " + why;
+        std::lock_guard lock(write_mutex);
+        baseline_problems.push_back(fmt::format("{}: {}", job.target.name, why));
+      }
       progress.finished(job.target.name, target_line(rows[i], color), !a.quiet || rows[i].exit_status != Exit::ok);
     }
   };
@@ -334,6 +351,14 @@ int run_batch(const Args& a) {
   summary.tool_version = ADRPROBE_VERSION;
   summary.generated_at = engine::now_rfc3339();
   summary.targets = std::move(rows);
+  summary.shard_k = shard.k;
+  summary.shard_n = shard.n;
+  summary.register_size = all.size();
+  if (!baseline_problems.empty())
+    summary.notes.push_back(fmt::format("{} with a baseline that could not be used (no change shown): {}",
+                                        baseline_problems.size() == 1 ? "1 target" : std::to_string(baseline_problems.size()) + " targets",
+                                        join(baseline_problems, "; ", 5)));
+  for (const auto& p : baseline_problems) fmt::print(stderr, "adrprobe: warning: {}\n", escape_control(p));
   write_summary(a.out_dir, summary);
   if (!a.quiet) fmt::print("{}\n", totals_line(summary, a.out_dir));
   if (!write_error.empty()) {

@@ -59,6 +59,9 @@ int diff(const std::string& old_path, const std::string& new_path, const std::st
   fmt::print("{}\n", paint(fmt::format("adrprobe diff · {}", E(now.base_url.empty() ? new_path : now.base_url)), "1"));
   fmt::print("  before  {}  edition {}  score {}\n", E(before.generated_at), E(before.edition), percent(before.score));
   fmt::print("  now     {}  edition {}  score {}\n", E(now.generated_at), E(now.edition), percent(now.score));
+  if (!before.generated_at.empty() && !now.generated_at.empty() && before.generated_at > now.generated_at)
+    fmt::print("  note: OLD ({}) is newer than NEW ({}): are the files the wrong way round?\n", E(before.generated_at),
+               E(now.generated_at));
   if (!before.base_url.empty() && before.base_url != now.base_url)
     fmt::print("  note: the reports are of different targets ({} and {})\n", E(before.base_url), E(now.base_url));
   std::size_t width = 0;

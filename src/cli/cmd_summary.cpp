@@ -37,6 +37,11 @@ int merge(const Args& a) {
   merged.tool_version = ADRPROBE_VERSION;
   merged.generated_at = engine::now_rfc3339();
   std::vector<std::string> missing;
+  struct Part {
+    std::string dir;
+    std::size_t k, n, register_size;
+  };
+  std::vector<Part> shards;
   std::set<std::pair<std::string, std::string>> seen;  // (name, base_url)
   for (const auto& dir : a.dirs) {
     fs::path file = fs::path(dir) / "summary.json";
@@ -55,12 +60,20 @@ int merge(const Args& a) {
       missing.push_back(fmt::format("{}: {}", file.string(), e.what()));
       continue;
     }
+    shards.push_back({dir, s.shard_k, s.shard_n, s.register_size});
+    for (const auto& note : s.notes) merged.notes.push_back(fmt::format("{}: {}", dir, note));
+    if (!s.complete) merged.complete = false;
     for (auto& t : s.targets) {
       if (!seen.insert({t.name, t.base_url}).second) {
         fmt::print(stderr, "adrprobe: warning: {} is in more than one shard; the first is kept\n", escape_control(t.name));
         continue;
       }
-      if (!t.report.empty()) t.report = (fs::absolute(dir) / t.report).lexically_normal().lexically_relative(out).string();
+      // Paths relative to the merged summary, so its links reach the shards' reports.
+      auto relative = [&](const std::string& p) {
+        return (fs::absolute(dir) / p).lexically_normal().lexically_relative(out).string();
+      };
+      if (!t.report.empty()) t.report = relative(t.report);
+      for (auto& [format, path] : t.files) path = relative(path);
       merged.targets.push_back(std::move(t));
     }
   }
@@ -72,15 +85,42 @@ int merge(const Args& a) {
   std::sort(merged.targets.begin(), merged.targets.end(), [](const auto& x, const auto& y) {
     return std::tie(x.name, x.base_url) < std::tie(y.name, y.base_url);
   });
+  // Complete only when the shards read are every K of one N over one register.
+  if (!shards.empty()) {
+    std::size_t n = shards.front().n, size = shards.front().register_size;
+    std::set<std::size_t> ks;
+    bool consistent = true;
+    for (const auto& p : shards) {
+      ks.insert(p.k);
+      if (p.n != n || p.register_size != size) consistent = false;
+    }
+    merged.shard_n = 1;
+    merged.register_size = size;
+    if (!consistent) {
+      merged.complete = false;
+      merged.notes.push_back("the directories are shards of different splits or registers (K/N and register size differ)");
+    } else if (ks.size() != n) {
+      std::vector<std::string> absent;
+      for (std::size_t k = 0; k < n; ++k)
+        if (!ks.count(k)) absent.push_back(fmt::format("{}/{}", k, n));
+      merged.complete = false;
+      merged.notes.push_back(fmt::format("incomplete: no summary of shard {} (of a register of {} targets)",
+                                         join(absent, ", ", 10), size));
+    }
+  }
+  for (const auto& m : missing) {
+    merged.complete = false;
+    merged.notes.push_back(m);
+  }
   write_summary(a.out_dir, merged);
   bool color = !a.no_color && std::getenv("NO_COLOR") == nullptr && isatty(STDOUT_FILENO);
   for (const auto& t : merged.targets)
     if (!a.quiet || t.exit_status != Exit::ok) fmt::print("{}\n", target_line(t, color));
   if (!a.quiet) fmt::print("{}\n", totals_line(merged, a.out_dir));
-  for (const auto& m : missing) fmt::print(stderr, "adrprobe: error: {}\n", escape_control(m));
   int status = summary_exit_status(merged);
   // A missing shard is a target set not tested: at least "could not be completed".
-  if (!missing.empty() && status == Exit::ok) status = Exit::incomplete;
+  if (!merged.complete && status == Exit::ok) status = Exit::incomplete;
+  for (const auto& note : merged.notes) fmt::print(stderr, "adrprobe: warning: {}\n", escape_control(note));
   return status;
 }
 

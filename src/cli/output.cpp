@@ -14,7 +14,16 @@ namespace adrprobe::cli {
 
 int write_report(report::Report& rep, const Output& output, const report::Redactor& redactor) {
   redactor.apply(rep);
-  if (output.baseline) report::apply_baseline(rep, *output.baseline, catalogue::Catalogue::builtin().baseline());
+  if (output.baseline) {
+    report::apply_baseline(rep, *output.baseline, catalogue::Catalogue::builtin().baseline());
+    // Compared as asked, but a reader must know when the earlier report is of another API or document.
+    const auto& before = *output.baseline;
+    std::string then = before.mode == "lint" ? before.openapi_url.value_or("") : before.base_url;
+    std::string now = rep.mode == "lint" ? rep.openapi_url.value_or("") : rep.base_url;
+    if (!then.empty() && then != now)
+      rep.notes.push_back(redactor.apply(fmt::format("--baseline is a report of {}, not of {}: the changes compare two targets",
+                                                     then, now)));
+  }
   int status = report::exit_status(rep, output.fail_on);
   auto to_stdout = [](const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); };
   for (const auto& [format, path] : output.files) {

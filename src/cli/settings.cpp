@@ -222,6 +222,10 @@ Output to_output(const OutputArgs& args) {
       stdout_taken = true;
     } else {
       check_writable(path);
+      for (const auto& [other, taken] : out.files)
+        if (taken == path)
+          throw UsageError(fmt::format("-o {}={} and -o {}={} write the same file: give each its own", other->name, path,
+                                       name, path));
     }
     out.files.emplace_back(&f, path);
   }

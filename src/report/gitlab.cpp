@@ -42,7 +42,8 @@ std::string render_gitlab(const Report& r, const RenderOptions&) {
       if (rule.change && *rule.change != "unchanged") description = "[" + *rule.change + "] " + description;
       finding["description"] = description;
       finding["check_name"] = c.id;
-      finding["fingerprint"] = fingerprint(rule.id, c);
+      // The same finding of two targets of a batch are two findings.
+      finding["fingerprint"] = fingerprint(rule.id, c, r.mode == "lint" ? document_location(r) : r.name.value_or("") + " " + r.base_url);
       finding["severity"] = gitlab_severity(c.verdict);
       finding["location"] = {{"path", path}, {"lines", {{"begin", line}}}};
       findings.push_back(std::move(finding));

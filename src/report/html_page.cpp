@@ -137,11 +137,21 @@ std::string link(std::string_view url, const std::string& text_html) {
 
 std::string file_link(std::string_view relative_path, const std::string& text_html) {
   std::vector<std::string> segments;
-  for (const auto& segment : split(relative_path, '/')) segments.push_back(percent_encode(segment));
-  std::string href = join(segments, "/");
-  // An empty name, or one that would climb out or start at the root, links nowhere.
-  if (href.empty() || href.front() == '/' || relative_path.find("..") != std::string_view::npos) return text_html;
-  return fmt::format("<a href=\"{}\">{}</a>", href, text_html);
+  bool climbing = true;  // "../" only before the first name: a merged summary links its shards' reports
+  for (const auto& segment : split(relative_path, '/')) {
+    if (segment == "..") {
+      if (!climbing) return text_html;
+      segments.push_back("..");
+      continue;
+    }
+    climbing = false;
+    // An empty segment (a root or "//"), "." or a name holding ".." links nowhere.
+    if (segment.empty() || segment == "." || segment.find("..") != std::string::npos) return text_html;
+    segments.push_back(percent_encode(segment));
+  }
+  // Nothing but "..": no file.
+  if (climbing) return text_html;
+  return fmt::format("<a href=\"{}\">{}</a>", join(segments, "/"), text_html);
 }
 
 std::string verdict_label(Verdict v) {

@@ -64,6 +64,8 @@ std::string render_junit(const Report& r, const RenderOptions& options) {
   decl.append_attribute("encoding") = "UTF-8";
 
   std::string target = r.mode == "lint" ? document_location(r) : r.base_url;
+  // A batch's targets may share a URL (tenants, editions): the name tells their suites apart.
+  if (r.name && *r.name != target) target = *r.name + " " + target;
   std::string classname = "adrprobe." + X(r.edition);
   auto suites = doc.append_child("testsuites");
   suites.append_attribute("name") = "adrprobe";

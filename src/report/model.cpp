@@ -93,8 +93,8 @@ std::string document_location(const Report& report) {
   return report.openapi_url.value_or(report.base_url);
 }
 
-std::string fingerprint(const std::string& rule_id, const CheckResult& check) {
-  std::string input = rule_id + '\0' + check.id + '\0' +
+std::string fingerprint(const std::string& rule_id, const CheckResult& check, const std::string& scope) {
+  std::string input = (scope.empty() ? std::string() : scope + '\0') + rule_id + '\0' + check.id + '\0' +
                       (check.locations.empty() ? std::string() : check.locations.front().pointer) + '\0' + check.message;
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int size = 0;

@@ -128,7 +128,8 @@ std::string document_location(const Report& report);
 // A stable id of one finding: SHA-256 (hex) of the rule id, the check id, its
 // first location and its message; the same finding gets the same fingerprint
 // in every run, two findings of one report never share one.
-std::string fingerprint(const std::string& rule_id, const CheckResult& check);
+// `scope` tells apart the same finding on two targets of a batch (their URL and name).
+std::string fingerprint(const std::string& rule_id, const CheckResult& check, const std::string& scope = "");
 
 enum class FailOn { fail, warn, never };
 // Exit status of CLI.md: 0 ok, 1 a rule at/above fail_on, else 3 when a rule is

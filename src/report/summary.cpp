@@ -45,6 +45,10 @@ std::string render_summary_json(const Summary& summary) {
   j["schema"] = "adrprobe-summary/1";
   j["tool"] = {{"name", "adrprobe"}, {"version", summary.tool_version}};
   j["generated_at"] = summary.generated_at;
+  // Beyond CLI.md's fields: which part of the register, and whether all of it is here.
+  j["shard"] = {{"k", summary.shard_k}, {"n", summary.shard_n}, {"register", summary.register_size}};
+  j["complete"] = summary.complete;
+  j["notes"] = summary.notes;
   json targets = json::array();
   for (const auto& t : summary.targets) {
     json jt;
@@ -58,6 +62,9 @@ std::string render_summary_json(const Summary& summary) {
                                    {"regressed", t.change->regressed}}
                             : json(nullptr);
     // Beyond CLI.md's fields: for summary.html, summary.prom and scripts.
+    json files = json::object();
+    for (const auto& [format, path] : t.files) files[format] = path;
+    jt["files"] = files;
     jt["erroring"] = t.erroring;
     jt["reachable"] = t.reachable;
     jt["note"] = t.note;
@@ -87,6 +94,13 @@ Summary parse_summary_json(const std::string& text) {
   try {
     if (j.contains("tool") && j["tool"].is_object()) s.tool_version = j["tool"].value("version", "");
     s.generated_at = j.value("generated_at", "");
+    if (j.contains("shard") && j["shard"].is_object()) {
+      s.shard_k = j["shard"].value("k", std::size_t{0});
+      s.shard_n = std::max<std::size_t>(1, j["shard"].value("n", std::size_t{1}));
+      s.register_size = j["shard"].value("register", std::size_t{0});
+    }
+    s.complete = j.value("complete", true);
+    s.notes = j.value("notes", std::vector<std::string>{});
     for (const auto& jt : j.at("targets")) {
       SummaryTarget t;
       t.name = jt.at("name").get<std::string>();
@@ -102,6 +116,9 @@ Summary parse_summary_json(const std::string& text) {
       if (sc.contains("percent") && sc["percent"].is_number()) t.score.percent = sc["percent"].get<double>();
       t.failing = jt.value("failing", std::vector<std::string>{});
       t.erroring = jt.value("erroring", std::vector<std::string>{});
+      if (jt.contains("files") && jt["files"].is_object())
+        for (const auto& [format, path] : jt["files"].items())
+          if (path.is_string()) t.files[format] = path.get<std::string>();
       if (jt.contains("change") && jt["change"].is_object()) {
         const auto& c = jt["change"];
         t.change = Changes{c.value("new-fail", std::vector<std::string>{}), c.value("fixed", std::vector<std::string>{}),

@@ -2,6 +2,7 @@
 // summary.json, summary.html and summary.prom. `adrprobe summary DIR...` merges
 // the summaries of several shards into one.
 #pragma once
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,9 @@ struct SummaryTarget {
   std::string base_url;  // passwords masked
   std::string edition;
   std::string report;    // the JSON report's file name, relative to the summary
+  // Every report file written for the target by format ("json", "html", ...),
+  // relative to the summary: summary.html links only files that exist.
+  std::map<std::string, std::string> files;
   Score score;
   std::vector<std::string> failing;    // rules with verdict fail
   std::vector<std::string> erroring;   // rules with verdict error
@@ -37,6 +41,12 @@ struct Summary {
   std::string tool_version;
   std::string generated_at;  // RFC 3339, UTC
   std::vector<SummaryTarget> targets;
+  // The part of the register this summary covers: shard k of n (0/1: all) of
+  // a register of `register_size` targets. A merge of shards is complete when
+  // every k of 0..n-1 is in it.
+  std::size_t shard_k = 0, shard_n = 1, register_size = 0;
+  bool complete = true;
+  std::vector<std::string> notes;  // what a reader must know first (a shard missing, a baseline unreadable)
 };
 
 // A target's row, from its finished report (secrets already masked):

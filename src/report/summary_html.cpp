@@ -47,12 +47,15 @@ std::string cert_cell(const std::optional<int>& days) {
   return fmt::format("{} days", *days);
 }
 
-std::string reports_cell(const std::string& report) {
-  if (report.empty()) return "<span class=\"muted\">—</span>";
-  std::string stem = report;
-  if (stem.size() > 5 && stem.compare(stem.size() - 5, 5, ".json") == 0) stem.resize(stem.size() - 5);
-  return "<span class=\"n\">" + html::file_link(stem + ".html", "HTML") + " · " + html::file_link(report, "JSON") +
-         "</span>";
+// The reports written for the target: HTML first when there is one, then JSON.
+std::string reports_cell(const SummaryTarget& t) {
+  std::vector<std::string> links;
+  auto html_file = t.files.find("html");
+  if (html_file != t.files.end()) links.push_back(html::file_link(html_file->second, "HTML"));
+  std::string json_file = t.files.count("json") ? t.files.at("json") : t.report;
+  if (!json_file.empty()) links.push_back(html::file_link(json_file, "JSON"));
+  if (links.empty()) return "<span class=\"muted\">—</span>";
+  return "<span class=\"n\">" + join(links, " · ") + "</span>";
 }
 
 }  // namespace
@@ -69,6 +72,10 @@ std::string render_summary_html(const Summary& summary) {
                       "note</p>\n</header>\n",
                       esc(summary.generated_at), esc(summary.tool_version),
                       plural(summary.targets.size(), "target", "targets"), failing, erroring, unreachable);
+  // What a reader must know before the table: a shard missing, a baseline that could not be read.
+  if (!summary.complete)
+    body += "<div class=\"notice\" role=\"alert\"><b>Incomplete:</b> this summary does not cover the whole register.</div>\n";
+  for (const auto& note : summary.notes) body += fmt::format("<div class=\"notice\" role=\"alert\">{}</div>\n", esc(note));
   body += "<table class=\"targets\">\n<thead><tr><th>Target</th><th>Edition</th><th>Score</th><th>Failing rules</th>"
           "<th>Since the previous run</th><th>Certificate</th><th>Report</th></tr></thead>\n<tbody>\n";
   for (const auto& t : summary.targets) {
@@ -80,7 +87,7 @@ std::string render_summary_html(const Summary& summary) {
     if (rules.empty()) rules = "<span class=\"muted\">none</span>";
     body += fmt::format("<tr><td class=\"wrap\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
                         target, esc(t.edition), score_cell(t.score), rules, change_cell(t.change),
-                        cert_cell(t.cert_days_left), reports_cell(t.report));
+                        cert_cell(t.cert_days_left), reports_cell(t));
   }
   if (summary.targets.empty()) body += "<tr><td colspan=\"7\" class=\"muted\">No targets.</td></tr>\n";
   body += "</tbody>\n</table>\n";

@@ -165,10 +165,26 @@ targets:
 )",
                                       "t.yaml");
   REQUIRE(targets.size() == 4);
-  CHECK(targets[0].stem == "api.example.nl_v1");
-  CHECK(targets[1].stem == "api.example.nl_v1-2");
+  // named targets that share a host and path are told apart by name: the same
+  // file whatever the order of the register (--baseline-dir looks it up)
+  CHECK(targets[0].stem == "api.example.nl_v1_one");
+  CHECK(targets[1].stem == "api.example.nl_v1_two");
   CHECK(targets[2].stem == "api.example.nl_v2");
-  CHECK(targets[3].stem == "api.example.nl_v1-3");
+  CHECK(targets[3].stem == "api.example.nl_v1_four");
+  auto reordered = batch::parse_targets(R"(
+targets:
+  - {name: four, base_url: "https://api.example.nl/v1"}
+  - {name: one, base_url: "https://api.example.nl/v1"}
+)",
+                                        "t.yaml");
+  CHECK(reordered[0].stem == "api.example.nl_v1_four");
+  CHECK(reordered[1].stem == "api.example.nl_v1_one");
+  // unnamed ones get a number
+  auto unnamed = batch::parse_targets("targets:\n  - {base_url: https://h/v1}\n  - {base_url: https://h/v1}\n", "t.yaml");
+  CHECK(unnamed[0].stem == "h_v1");
+  CHECK(unnamed[1].stem == "h_v1-2");
+  // summary.* is the batch's
+  CHECK(batch::parse_targets("targets:\n  - {base_url: http://summary}\n", "t.yaml")[0].stem == "summary_api");
   // a suffixed stem never takes the name another target's URL gives
   auto clash = batch::parse_targets(R"(
 targets:

@@ -70,10 +70,10 @@ TEST_CASE("batch output: a target's line, without colour codes unless asked") {
   CHECK(line.find("  n/a  ") != std::string::npos);
   CHECK(line.find("connection refused") != std::string::npos);
   CHECK(line.find('\x1b') == std::string::npos);
-  // a reachable target's note is not on its line
+  // a reachable target's note is on its line too (every path 404, a baseline that could not be used)
   auto up = row("brk", 0);
   up.note = "a leading note";
-  CHECK(cli::target_line(up, false).find("a leading note") == std::string::npos);
+  CHECK(cli::target_line(up, false).find("a leading note") != std::string::npos);
   CHECK(cli::target_line(up, false).rfind("  pass ", 0) == 0);
   auto w = row("w", 0);
   w.score.warn = 1;

@@ -54,6 +54,8 @@ TEST_CASE("gitlab: fingerprints are stable across runs and differ between findin
   CHECK(report::fingerprint("/core/kebab", c) != report::fingerprint("/core/kebab", d));
   CHECK(report::fingerprint("/core/kebab", c) != report::fingerprint("/core/other", c));
   CHECK(report::fingerprint("/core/kebab", c) == report::fingerprint("/core/kebab", c));
+  // two targets of a batch: two findings
+  CHECK(report::fingerprint("/core/kebab", c, "a https://h/v1") != report::fingerprint("/core/kebab", c, "b https://h/v1"));
 }
 
 TEST_CASE("gitlab: no findings is an empty array") {
