@@ -321,6 +321,8 @@ int run_batch(const Args& a) {
         write_error = fmt::format("cannot write the reports of {}", job.target.name);
       }
       rows[i] = report::summarize(rep, job.target.name, job.target.stem + ".json", job.output.fail_on);
+      for (const auto& [format, path] : job.output.files)
+        rows[i].files.emplace_back(std::string(format->name), std::filesystem::path(path).filename().string());
       progress.finished(job.target.name, target_line(rows[i], color), !a.quiet || rows[i].exit_status != Exit::ok);
     }
   };

@@ -60,7 +60,12 @@ int merge(const Args& a) {
         fmt::print(stderr, "adrprobe: warning: {} is in more than one shard; the first is kept\n", escape_control(t.name));
         continue;
       }
-      if (!t.report.empty()) t.report = (fs::absolute(dir) / t.report).lexically_normal().lexically_relative(out).string();
+      // Each report file, from where the merged summary is (../shard/x.json when OUT is beside the shards).
+      auto moved = [&](const std::string& file) {
+        return (fs::absolute(dir) / file).lexically_normal().lexically_relative(out).string();
+      };
+      if (!t.report.empty()) t.report = moved(t.report);
+      for (auto& [format, file] : t.files) file = moved(file);
       merged.targets.push_back(std::move(t));
     }
   }

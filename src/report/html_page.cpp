@@ -136,12 +136,23 @@ std::string link(std::string_view url, const std::string& text_html) {
 }
 
 std::string file_link(std::string_view relative_path, const std::string& text_html) {
+  // A relative path in normal form: leading ".." segments (a merged summary
+  // beside the shards' directories links ../shard/x.json), then names. An
+  // empty name or segment, one that starts at the root, or a "." or ".."
+  // further on links nowhere.
   std::vector<std::string> segments;
-  for (const auto& segment : split(relative_path, '/')) segments.push_back(percent_encode(segment));
-  std::string href = join(segments, "/");
-  // An empty name, or one that would climb out or start at the root, links nowhere.
-  if (href.empty() || href.front() == '/' || relative_path.find("..") != std::string_view::npos) return text_html;
-  return fmt::format("<a href=\"{}\">{}</a>", href, text_html);
+  bool leading = true;
+  for (const auto& segment : split(relative_path, '/')) {
+    if (segment == ".." && leading) {
+      segments.push_back("..");
+      continue;
+    }
+    leading = false;
+    if (segment.empty() || segment == "." || segment == "..") return text_html;
+    segments.push_back(percent_encode(segment));
+  }
+  if (leading) return text_html;  // nothing but ".." (or nothing at all)
+  return fmt::format("<a href=\"{}\">{}</a>", join(segments, "/"), text_html);
 }
 
 std::string verdict_label(Verdict v) {

@@ -64,6 +64,9 @@ std::string render_summary_json(const Summary& summary) {
     jt["cert_days_left"] = t.cert_days_left ? json(*t.cert_days_left) : json(nullptr);
     jt["exit_status"] = t.exit_status;
     jt["generated_at"] = t.generated_at;
+    json files = json::object();
+    for (const auto& [format, path] : t.files) files[format] = path;
+    jt["files"] = files;
     json verdicts = json::object();
     for (const auto& [id, v] : t.verdicts) verdicts[id] = to_string(v);
     jt["verdicts"] = verdicts;
@@ -113,6 +116,9 @@ Summary parse_summary_json(const std::string& text) {
         t.cert_days_left = jt["cert_days_left"].get<int>();
       t.exit_status = jt.value("exit_status", 0);
       t.generated_at = jt.value("generated_at", "");
+      if (jt.contains("files") && jt["files"].is_object())
+        for (const auto& [format, path] : jt["files"].items())
+          if (path.is_string()) t.files.emplace_back(format, path.get<std::string>());
       if (jt.contains("verdicts") && jt["verdicts"].is_object())
         for (const auto& [id, v] : jt["verdicts"].items())
           if (v.is_string())

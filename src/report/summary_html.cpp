@@ -3,6 +3,8 @@
 // report/html_page.* (the same as the audit report's).
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "report/html_page.hpp"
 #include "report/summary.hpp"
 #include "util/strings.hpp"
@@ -47,12 +49,20 @@ std::string cert_cell(const std::optional<int>& days) {
   return fmt::format("{} days", *days);
 }
 
-std::string reports_cell(const std::string& report) {
-  if (report.empty()) return "<span class=\"muted\">—</span>";
-  std::string stem = report;
-  if (stem.size() > 5 && stem.compare(stem.size() - 5, 5, ".json") == 0) stem.resize(stem.size() - 5);
-  return "<span class=\"n\">" + html::file_link(stem + ".html", "HTML") + " · " + html::file_link(report, "JSON") +
-         "</span>";
+// A link to each report file the batch wrote (never to one it did not):
+// HTML first, the one a person opens, then JSON, then the others as written.
+std::string reports_cell(const SummaryTarget& t) {
+  auto files = t.files;
+  if (files.empty() && !t.report.empty()) files.emplace_back("json", t.report);
+  auto rank = [](const std::string& format) { return format == "html" ? 0 : format == "json" ? 1 : 2; };
+  std::stable_sort(files.begin(), files.end(), [&](const auto& x, const auto& y) { return rank(x.first) < rank(y.first); });
+  std::vector<std::string> links;
+  for (const auto& [format, path] : files) {
+    std::string label = format == "html" ? "HTML" : format == "json" ? "JSON" : format == "junit" ? "JUnit" : format;
+    links.push_back(html::file_link(path, esc(label)));
+  }
+  if (links.empty()) return "<span class=\"muted\">—</span>";
+  return "<span class=\"n\">" + join(links, " · ") + "</span>";
 }
 
 }  // namespace
@@ -80,7 +90,7 @@ std::string render_summary_html(const Summary& summary) {
     if (rules.empty()) rules = "<span class=\"muted\">none</span>";
     body += fmt::format("<tr><td class=\"wrap\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
                         target, esc(t.edition), score_cell(t.score), rules, change_cell(t.change),
-                        cert_cell(t.cert_days_left), reports_cell(t.report));
+                        cert_cell(t.cert_days_left), reports_cell(t));
   }
   if (summary.targets.empty()) body += "<tr><td colspan=\"7\" class=\"muted\">No targets.</td></tr>\n";
   body += "</tbody>\n</table>\n";

@@ -298,8 +298,13 @@ TEST_CASE("html_page: escaping, web URLs only, file links that cannot leave the 
   CHECK(report::html::link("javascript:alert(1)", "x") == "x");
   CHECK(report::html::file_link("gebouwen api.json", "JSON") == "<a href=\"gebouwen%20api.json\">JSON</a>");
   CHECK(report::html::file_link("javascript:alert(1).html", "x") == "<a href=\"javascript%3Aalert%281%29.html\">x</a>");
-  CHECK(report::html::file_link("../etc.html", "x") == "x");
-  CHECK(report::html::file_link("/etc.html", "x") == "x");
+  // a merged summary beside the shards links ../shard/x.json: leading ".." only
+  CHECK(report::html::file_link("../d0/x.json", "x") == "<a href=\"../d0/x.json\">x</a>");
+  CHECK(report::html::file_link("../../out/1/a b.html", "x") == "<a href=\"../../out/1/a%20b.html\">x</a>");
+  for (const char* bad : {"/etc.html", "..", "../", "", "a/../../x.json", "a//b.json", "./x.json", "../a/./b"}) {
+    CAPTURE(bad);
+    CHECK(report::html::file_link(bad, "x") == "x");
+  }
 }
 
 TEST_CASE("summary html: a row per target with score, failing rules, changes, certificate, note and report links") {
@@ -311,6 +316,7 @@ TEST_CASE("summary html: a row per target with score, failing rules, changes, ce
   a.base_url = "https://api.example.nl/v1";
   a.edition = "2.0.0";
   a.report = "gebouwen.json";
+  a.files = {{"json", "gebouwen.json"}, {"junit", "gebouwen.xml"}, {"html", "gebouwen.html"}};
   a.score.pass = 5;
   a.score.fail = 1;
   a.score.applicable = 6;
@@ -350,7 +356,10 @@ TEST_CASE("summary html: a row per target with score, failing rules, changes, ce
   CHECK(count(out, "<span class=\"muted\">—</span>") == 2);  // kapot: no baseline, no certificate
   CHECK(out.find("⚠ 12 days") != std::string::npos);
   CHECK(out.find("expired 3 days ago") != std::string::npos);
-  CHECK(out.find("<a href=\"gebouwen.html\">HTML</a> · <a href=\"gebouwen.json\">JSON</a>") != std::string::npos);
-  CHECK(out.find("<a href=\"oud.html\">HTML</a>") != std::string::npos);
+  CHECK(out.find("<a href=\"gebouwen.html\">HTML</a> · <a href=\"gebouwen.json\">JSON</a> · "
+                 "<a href=\"gebouwen.xml\">JUnit</a>") != std::string::npos);
+  // no files listed (an older summary.json): its JSON report only, never an HTML report that may not exist
+  CHECK(out.find("<a href=\"oud.json\">JSON</a>") != std::string::npos);
+  CHECK(out.find("oud.html") == std::string::npos);
   for (const auto& href : urls(out, "href")) CHECK(href.find(':') == std::string::npos);  // relative links only
 }
