@@ -330,7 +330,7 @@ int run_batch(const Args& a) {
       }
       rows[i] = report::summarize(rep, job.target.name, job.target.stem + ".json", job.output.fail_on);
       for (const auto& [format, path] : job.output.files)
-        rows[i].files[std::string(format->name)] = std::filesystem::path(path).filename().string();
+        rows[i].files.emplace_back(std::string(format->name), std::filesystem::path(path).filename().string());
       if (!job.baseline_problem.empty()) {
         // Not silently "no baseline": the row says so, and so does stderr.
         std::string why = redactor.apply(job.baseline_problem) + " (no change shown)";

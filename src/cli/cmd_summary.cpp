@@ -68,12 +68,12 @@ int merge(const Args& a) {
         fmt::print(stderr, "adrprobe: warning: {} is in more than one shard; the first is kept\n", escape_control(t.name));
         continue;
       }
-      // Paths relative to the merged summary, so its links reach the shards' reports.
-      auto relative = [&](const std::string& p) {
-        return (fs::absolute(dir) / p).lexically_normal().lexically_relative(out).string();
+      // Each report file, from where the merged summary is (../shard/x.json when OUT is beside the shards).
+      auto moved = [&](const std::string& file) {
+        return (fs::absolute(dir) / file).lexically_normal().lexically_relative(out).string();
       };
-      if (!t.report.empty()) t.report = relative(t.report);
-      for (auto& [format, path] : t.files) path = relative(path);
+      if (!t.report.empty()) t.report = moved(t.report);
+      for (auto& [format, file] : t.files) file = moved(file);
       merged.targets.push_back(std::move(t));
     }
   }

@@ -136,21 +136,22 @@ std::string link(std::string_view url, const std::string& text_html) {
 }
 
 std::string file_link(std::string_view relative_path, const std::string& text_html) {
+  // A relative path in normal form: leading ".." segments (a merged summary
+  // beside the shards' directories links ../shard/x.json), then names. An
+  // empty name or segment, one that starts at the root, or a "." or ".."
+  // further on links nowhere.
   std::vector<std::string> segments;
-  bool climbing = true;  // "../" only before the first name: a merged summary links its shards' reports
+  bool leading = true;
   for (const auto& segment : split(relative_path, '/')) {
-    if (segment == "..") {
-      if (!climbing) return text_html;
+    if (segment == ".." && leading) {
       segments.push_back("..");
       continue;
     }
-    climbing = false;
-    // An empty segment (a root or "//"), "." or a name holding ".." links nowhere.
-    if (segment.empty() || segment == "." || segment.find("..") != std::string::npos) return text_html;
+    leading = false;
+    if (segment.empty() || segment == "." || segment == "..") return text_html;
     segments.push_back(percent_encode(segment));
   }
-  // Nothing but "..": no file.
-  if (climbing) return text_html;
+  if (leading) return text_html;  // nothing but ".." (or nothing at all)
   return fmt::format("<a href=\"{}\">{}</a>", join(segments, "/"), text_html);
 }
 

@@ -62,15 +62,15 @@ std::string render_summary_json(const Summary& summary) {
                                    {"regressed", t.change->regressed}}
                             : json(nullptr);
     // Beyond CLI.md's fields: for summary.html, summary.prom and scripts.
-    json files = json::object();
-    for (const auto& [format, path] : t.files) files[format] = path;
-    jt["files"] = files;
     jt["erroring"] = t.erroring;
     jt["reachable"] = t.reachable;
     jt["note"] = t.note;
     jt["cert_days_left"] = t.cert_days_left ? json(*t.cert_days_left) : json(nullptr);
     jt["exit_status"] = t.exit_status;
     jt["generated_at"] = t.generated_at;
+    json files = json::object();
+    for (const auto& [format, path] : t.files) files[format] = path;
+    jt["files"] = files;
     json verdicts = json::object();
     for (const auto& [id, v] : t.verdicts) verdicts[id] = to_string(v);
     jt["verdicts"] = verdicts;
@@ -116,9 +116,6 @@ Summary parse_summary_json(const std::string& text) {
       if (sc.contains("percent") && sc["percent"].is_number()) t.score.percent = sc["percent"].get<double>();
       t.failing = jt.value("failing", std::vector<std::string>{});
       t.erroring = jt.value("erroring", std::vector<std::string>{});
-      if (jt.contains("files") && jt["files"].is_object())
-        for (const auto& [format, path] : jt["files"].items())
-          if (path.is_string()) t.files[format] = path.get<std::string>();
       if (jt.contains("change") && jt["change"].is_object()) {
         const auto& c = jt["change"];
         t.change = Changes{c.value("new-fail", std::vector<std::string>{}), c.value("fixed", std::vector<std::string>{}),
@@ -130,6 +127,9 @@ Summary parse_summary_json(const std::string& text) {
         t.cert_days_left = jt["cert_days_left"].get<int>();
       t.exit_status = jt.value("exit_status", 0);
       t.generated_at = jt.value("generated_at", "");
+      if (jt.contains("files") && jt["files"].is_object())
+        for (const auto& [format, path] : jt["files"].items())
+          if (path.is_string()) t.files.emplace_back(format, path.get<std::string>());
       if (jt.contains("verdicts") && jt["verdicts"].is_object())
         for (const auto& [id, v] : jt["verdicts"].items())
           if (v.is_string())

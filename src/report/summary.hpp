@@ -21,9 +21,10 @@ struct SummaryTarget {
   std::string base_url;  // passwords masked
   std::string edition;
   std::string report;    // the JSON report's file name, relative to the summary
-  // Every report file written for the target by format ("json", "html", ...),
-  // relative to the summary: summary.html links only files that exist.
-  std::map<std::string, std::string> files;
+  // Every report file of the target by format name ("json", "html", "junit",
+  // ...), relative to the summary, as written (-o of batch): what summary.html
+  // links. Empty: only `report`.
+  std::vector<std::pair<std::string, std::string>> files;
   Score score;
   std::vector<std::string> failing;    // rules with verdict fail
   std::vector<std::string> erroring;   // rules with verdict error

@@ -3,6 +3,8 @@
 // report/html_page.* (the same as the audit report's).
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "report/html_page.hpp"
 #include "report/summary.hpp"
 #include "util/strings.hpp"
@@ -47,13 +49,18 @@ std::string cert_cell(const std::optional<int>& days) {
   return fmt::format("{} days", *days);
 }
 
-// The reports written for the target: HTML first when there is one, then JSON.
+// A link to each report file the batch wrote (never to one it did not):
+// HTML first, the one a person opens, then JSON, then the others as written.
 std::string reports_cell(const SummaryTarget& t) {
+  auto files = t.files;
+  if (files.empty() && !t.report.empty()) files.emplace_back("json", t.report);
+  auto rank = [](const std::string& format) { return format == "html" ? 0 : format == "json" ? 1 : 2; };
+  std::stable_sort(files.begin(), files.end(), [&](const auto& x, const auto& y) { return rank(x.first) < rank(y.first); });
   std::vector<std::string> links;
-  auto html_file = t.files.find("html");
-  if (html_file != t.files.end()) links.push_back(html::file_link(html_file->second, "HTML"));
-  std::string json_file = t.files.count("json") ? t.files.at("json") : t.report;
-  if (!json_file.empty()) links.push_back(html::file_link(json_file, "JSON"));
+  for (const auto& [format, path] : files) {
+    std::string label = format == "html" ? "HTML" : format == "json" ? "JSON" : format == "junit" ? "JUnit" : format;
+    links.push_back(html::file_link(path, esc(label)));
+  }
   if (links.empty()) return "<span class=\"muted\">—</span>";
   return "<span class=\"n\">" + join(links, " · ") + "</span>";
 }

@@ -14,7 +14,13 @@ In-process (what the tests do):
 
     with FixtureServer({"trailing_slash": 301}) as srv:
         srv.base_url      # http://127.0.0.1:PORT/v1
-        srv.requests()    # [{"method", "path", "headers", "body_length"}, ...]
+        srv.requests()    # [{"method", "path", "headers", "body_length", "time", "responded"}, ...]
+
+Two APIs on one server (one host and port, two base paths): each mount is a
+profile of its own with its own "base", request log and counters:
+
+    with FixtureServer({"base": "/a/v1"}, mounts=[{"base": "/b/v1", "trailing_slash": 301}]) as srv:
+        srv.base_url, srv.mount("/b/v1").base_url, srv.all_requests()
 
 Traffic is only ever served on 127.0.0.1; the port is chosen by the OS.
 """
@@ -262,10 +268,13 @@ class Fixture:
 
     # -- request log -------------------------------------------------------
     def record(self, method, path, headers, body_length):
+        """Logs a request as it arrives ("time"); the handler adds "responded"
+        (just before the status line is written) to the entry returned."""
+        entry = {"method": method, "path": path.split("?")[0], "target": path,
+                 "headers": dict(headers.items()), "body_length": body_length, "time": time.monotonic()}
         with self.lock:
-            self.log.append({"method": method, "path": path.split("?")[0], "target": path,
-                             "headers": dict(headers.items()),
-                             "body_length": body_length, "time": time.monotonic()})
+            self.log.append(entry)
+        return entry
 
     def requests(self):
         with self.lock:
@@ -321,7 +330,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
     # -- plumbing ----------------------------------------------------------
     @property
     def fx(self):
-        return self.server.fixture
+        # The mount whose base the path is under (the longest), else the server's own.
+        path = getattr(self, "path", "").split("?")[0]
+        under = [fx for fx in getattr(self.server, "mounts", ()) if path == fx.base or path.startswith(fx.base + "/")]
+        return max(under, key=lambda fx: len(fx.base)) if under else self.server.fixture
 
     def read_body(self):
         length = self.headers.get("Content-Length")
@@ -360,6 +372,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 and status not in p["api_version_omit_statuses"]):
             headers[p["api_version_header_name"]] = value
         headers.update(p["extra_headers"])
+        entry = getattr(self, "_entry", None)
+        if entry is not None and "responded" not in entry:
+            entry["responded"] = time.monotonic()
         if isinstance(body, str):
             body = body.encode()
         if p["echo_headers"]:
@@ -406,6 +421,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     # -- the API -----------------------------------------------------------
     def dispatch(self):
+        self._entry = None  # this request's log entry (a connection carries several)
         self.fx.enter()
         try:
             self.answer()
@@ -417,7 +433,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         p = fx.profile
         body = self.read_body()
         path = self.path.split("?")[0]
-        fx.record(self.command, self.path, self.headers, len(body))
+        self._entry = fx.record(self.command, self.path, self.headers, len(body))
         if p["delay"] and (p["delay_paths"] is None or path in p["delay_paths"]):
             if fx.stopping.wait(p["delay"]):
                 self.close_connection = True
@@ -681,8 +697,13 @@ class FixtureServer:
 
     max_seconds bounds its life: after that it shuts itself down."""
 
-    def __init__(self, profile=None, max_seconds=300):
+    def __init__(self, profile=None, max_seconds=300, mounts=()):
         self.fixture = Fixture(profile)
+        # More APIs on the same port, each a profile with a "base" of its own.
+        self.mounts = [Fixture(m) for m in mounts]
+        bases = [self.fixture.base] + [m.base for m in self.mounts]
+        if len(set(bases)) != len(bases):
+            raise ValueError("two mounts with one base: %s" % bases)
         self.max_seconds = max_seconds
         self.httpd = None
         self.thread = None
@@ -692,7 +713,9 @@ class FixtureServer:
         cls, handler = (_GarbageServer, _GarbageHandler) if self.fixture.profile["garbage"] else (_HTTPServer, Handler)
         self.httpd = cls(("127.0.0.1", 0), handler)
         self.httpd.fixture = self.fixture
-        self.fixture.port = self.httpd.server_address[1]
+        self.httpd.mounts = self.mounts
+        for fx in [self.fixture] + self.mounts:
+            fx.port = self.httpd.server_address[1]
         self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05},
                                        name="fixture-%d" % self.port, daemon=True)
         self.thread.start()
@@ -700,15 +723,16 @@ class FixtureServer:
         self.timer.daemon = True
         self.timer.start()
         with _LIVE_LOCK:
-            _LIVE.add(self.fixture)
+            _LIVE.update([self.fixture] + self.mounts)
         return self
 
     def stop(self):
         if self.timer is not None:
             self.timer.cancel()
         with _LIVE_LOCK:
-            _LIVE.discard(self.fixture)
-        self.fixture.stopping.set()
+            for fx in [self.fixture] + self.mounts:
+                _LIVE.discard(fx)
+                fx.stopping.set()
         if self.httpd is not None:
             httpd, self.httpd = self.httpd, None
             httpd.shutdown()
@@ -738,11 +762,39 @@ class FixtureServer:
     def requests(self):
         return self.fixture.requests()
 
+    def all_requests(self):
+        """Every request to this port, of every mount, in the order they came."""
+        out = [r for fx in [self.fixture] + self.mounts for r in fx.requests()]
+        return sorted(out, key=lambda r: r["time"])
+
+    def mount(self, base):
+        """A view of the mount at `base`: base_url, requests(), the fixture's profile."""
+        for fx in self.mounts:
+            if fx.base == base.rstrip("/"):
+                return _Mount(fx)
+        raise KeyError(base)
+
     def max_active(self):
         return self.fixture.max_active
 
     def doc(self):
         return self.fixture.doc()
+
+
+class _Mount:
+    def __init__(self, fixture):
+        self.fixture = fixture
+
+    @property
+    def base_url(self):
+        return self.fixture.origin() + self.fixture.base
+
+    @property
+    def profile(self):
+        return self.fixture.profile
+
+    def requests(self):
+        return self.fixture.requests()
 
 
 def main(argv):

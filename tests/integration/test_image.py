@@ -6,8 +6,9 @@ CI), under names of this run's own, then mounts each (buildah from + mount)
 and runs the binary in it with chroot as nobody (65534:65534) and the image's
 environment: `adrprobe demo` (HTTPS with the CA it makes per run, which goes to
 $TMPDIR), `--version`, and a check of a fixture server by a name that only the
-image's /etc/hosts knows (glibc's name lookup in the image). The containers and
-images are removed afterwards.
+image's /etc/hosts knows (glibc's name lookup in the image); in the -ci image,
+the GitLab template's batch and summary job scripts, two nights in a row. The
+containers and images are removed afterwards.
 
 Needs root (buildah's storage and mount, chroot) and buildah: the suite exits
 77 (meson: SKIP) with the reason on stderr when not run as root, and when the
@@ -27,7 +28,7 @@ import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import REPO, FixtureServer, _execute, binary  # noqa: E402
+from harness import REPO, FixtureServer, _execute, binary, yaml_text  # noqa: E402
 
 IMAGE_SH = REPO / "deploy" / "image.sh"
 NOBODY = "65534:65534"
@@ -73,11 +74,12 @@ class Image:
         self.container = buildah("from", "--pull-never", name)
         self.mountpoint = Path(buildah("mount", self.container))
 
-    def run(self, args, timeout=120, user=NOBODY):
+    def run(self, args, timeout=120, user=NOBODY, env_extra=None):
         """Runs a command in the image (chroot as `user`) with the image's
-        environment only."""
+        environment only (and env_extra, as a CI runner sets its variables)."""
         env = {k: None for k in os.environ}
         env.update(self.env)
+        env.update(env_extra or {})
         return _execute("/usr/sbin/chroot", ["--userspec=" + user, str(self.mountpoint)] + list(args),
                         timeout=timeout, env=env, cwd="/")
 
@@ -220,6 +222,59 @@ class BuiltImage(unittest.TestCase):
         self.assertIn("hosts\n", run.stdout)
         # the image's adrprobe is the binary, not a busybox link
         self.assertFalse(os.path.islink(image.mountpoint / "usr/bin/adrprobe"))
+
+    def test_gitlab_template_scripts_run_batch_and_summary(self):
+        """deploy/gitlab-ci.yml's job scripts, as GitLab runs them in the -ci
+        image: two parallel batch jobs (CI_NODE_INDEX 1 and 2), then the summary
+        job over their out/ directories, then a second night with the baseline
+        the first one kept."""
+        import yaml
+        template = yaml.safe_load((REPO / "deploy" / "gitlab-ci.yml").read_text())
+        variables = {k: str(v) for k, v in template["variables"].items()}
+        image = IMAGES["ci"]
+        work = image.mountpoint / "tmp" / "ci"
+        servers = [FixtureServer({"base": "/a/v1"}, mounts=[{"base": "/b/v1"}]), FixtureServer()]
+        try:
+            for s in servers:
+                s.start()
+            urls = [servers[0].base_url, servers[0].mount("/b/v1").base_url, servers[1].base_url]
+            work.mkdir()
+            (work / variables["ADRPROBE_TARGETS"]).write_text(yaml_text(
+                {"defaults": {"edition": "1.0"}, "targets": [{"name": "t%d" % i, "base_url": u}
+                                                              for i, u in enumerate(urls)]}))
+            os.chown(work, 65534, 65534)
+
+            def job(name, env):
+                script = "cd /tmp/ci\n" + "\n".join(template[name]["script"])
+                return image.run(["/bin/sh", "-e", "-c", script], timeout=60,
+                                 env_extra=dict(variables, ADRPROBE_BATCH_ARGS="--rate 0", **env))
+
+            def night():
+                for index in (1, 2):
+                    run = job("adrprobe:batch", {"CI_NODE_INDEX": str(index), "CI_NODE_TOTAL": "2"})
+                    self.assertEqual(run.rc, 0, run.describe())
+                    self.assertIn("(shard %d/2)" % (index - 1), run.stdout)
+                run = job("adrprobe:summary", {})
+                self.assertEqual(run.rc, 0, run.describe())
+                return json.loads((work / "summary" / "summary.json").read_text())
+
+            first = night()
+            self.assertEqual(sorted(t["name"] for t in first["targets"]), ["t0", "t1", "t2"])
+            for t in first["targets"]:
+                self.assertIsNone(t["change"])
+                self.assertTrue((work / "summary" / t["report"]).is_file(), t["report"])
+                self.assertTrue((work / "summary" / t["files"]["junit"]).is_file(), t["files"])
+            self.assertEqual(len(list((work / "baseline").glob("*.json"))), 3)
+            html = (work / "summary" / "summary.html").read_text()
+            for t in first["targets"]:
+                self.assertIn('href="%s"' % t["report"], html)
+            second = night()
+            for t in second["targets"]:
+                self.assertEqual(t["change"], {"new-fail": [], "fixed": [], "regressed": []}, t["name"])
+        finally:
+            for s in servers:
+                s.stop()
+            shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

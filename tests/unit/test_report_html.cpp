@@ -298,13 +298,13 @@ TEST_CASE("html_page: escaping, web URLs only, file links that cannot leave the 
   CHECK(report::html::link("javascript:alert(1)", "x") == "x");
   CHECK(report::html::file_link("gebouwen api.json", "JSON") == "<a href=\"gebouwen%20api.json\">JSON</a>");
   CHECK(report::html::file_link("javascript:alert(1).html", "x") == "<a href=\"javascript%3Aalert%281%29.html\">x</a>");
-  // a merged summary links its shards' reports: "../" only at the start
-  CHECK(report::html::file_link("../out/0/a.html", "x") == "<a href=\"../out/0/a.html\">x</a>");
-  CHECK(report::html::file_link("a/../../etc.html", "x") == "x");
-  CHECK(report::html::file_link("..", "x") == "x");
-  CHECK(report::html::file_link("../..a.html", "x") == "x");
-  CHECK(report::html::file_link("./a.html", "x") == "x");
-  CHECK(report::html::file_link("/etc.html", "x") == "x");
+  // a merged summary beside the shards links ../shard/x.json: leading ".." only
+  CHECK(report::html::file_link("../d0/x.json", "x") == "<a href=\"../d0/x.json\">x</a>");
+  CHECK(report::html::file_link("../../out/1/a b.html", "x") == "<a href=\"../../out/1/a%20b.html\">x</a>");
+  for (const char* bad : {"/etc.html", "..", "../", "", "a/../../x.json", "a//b.json", "./x.json", "../a/./b"}) {
+    CAPTURE(bad);
+    CHECK(report::html::file_link(bad, "x") == "x");
+  }
 }
 
 TEST_CASE("summary html: a row per target with score, failing rules, changes, certificate, note and report links") {
@@ -316,7 +316,7 @@ TEST_CASE("summary html: a row per target with score, failing rules, changes, ce
   a.base_url = "https://api.example.nl/v1";
   a.edition = "2.0.0";
   a.report = "gebouwen.json";
-  a.files = {{"json", "gebouwen.json"}, {"html", "gebouwen.html"}};
+  a.files = {{"json", "gebouwen.json"}, {"junit", "gebouwen.xml"}, {"html", "gebouwen.html"}};
   a.score.pass = 5;
   a.score.fail = 1;
   a.score.applicable = 6;
@@ -336,7 +336,6 @@ TEST_CASE("summary html: a row per target with score, failing rules, changes, ce
   c.base_url = "https://oud.example.nl/v1";
   c.edition = "1.0";
   c.report = "oud.json";
-  c.files = {{"json", "oud.json"}, {"html", "oud.html"}};
   c.change = report::Changes{};
   c.cert_days_left = -3;
   s.targets = {a, b, c};
@@ -357,10 +356,10 @@ TEST_CASE("summary html: a row per target with score, failing rules, changes, ce
   CHECK(count(out, "<span class=\"muted\">—</span>") == 2);  // kapot: no baseline, no certificate
   CHECK(out.find("⚠ 12 days") != std::string::npos);
   CHECK(out.find("expired 3 days ago") != std::string::npos);
-  CHECK(out.find("<a href=\"gebouwen.html\">HTML</a> · <a href=\"gebouwen.json\">JSON</a>") != std::string::npos);
-  CHECK(out.find("<a href=\"oud.html\">HTML</a>") != std::string::npos);
-  // no HTML written for b: only its JSON is linked
-  CHECK(out.find("kapot.html") == std::string::npos);
-  CHECK(out.find("<a href=\"kapot.json\">JSON</a>") != std::string::npos);
+  CHECK(out.find("<a href=\"gebouwen.html\">HTML</a> · <a href=\"gebouwen.json\">JSON</a> · "
+                 "<a href=\"gebouwen.xml\">JUnit</a>") != std::string::npos);
+  // no files listed (an older summary.json): its JSON report only, never an HTML report that may not exist
+  CHECK(out.find("<a href=\"oud.json\">JSON</a>") != std::string::npos);
+  CHECK(out.find("oud.html") == std::string::npos);
   for (const auto& href : urls(out, "href")) CHECK(href.find(':') == std::string::npos);  // relative links only
 }

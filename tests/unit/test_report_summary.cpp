@@ -101,6 +101,7 @@ TEST_CASE("summary.json: written and read back") {
   s.generated_at = "2026-11-22T02:10:00Z";
   auto a = report::summarize(sample(), "bag", "bag.json", report::FailOn::fail);
   a.change = report::Changes{{"/core/b"}, {"/core/x"}, {}};
+  a.files = {{"json", "bag.json"}, {"html", "bag.html"}};
   report::SummaryTarget b;
   b.name = "kvk \"test\"\n";
   b.base_url = "http://127.0.0.1:9/v1";
@@ -146,6 +147,7 @@ TEST_CASE("summary.json: written and read back") {
   CHECK(ba.exit_status == 1);
   CHECK(ba.reachable);
   CHECK(ba.verdicts == a.verdicts);
+  CHECK(ba.files == a.files);
   const auto& bb = back.targets[1];
   CHECK(bb.name == b.name);
   CHECK_FALSE(bb.change);
@@ -155,6 +157,7 @@ TEST_CASE("summary.json: written and read back") {
   CHECK(bb.note == "could not reach");
   CHECK(bb.exit_status == 3);
   CHECK(bb.verdicts == b.verdicts);
+  CHECK(bb.files.empty());
   // and once more: the same text
   CHECK(report::render_summary_json(back) == text);
 }

@@ -1,0 +1,185 @@
+#!/usr/bin/python3
+"""--baseline OLD.json and `adrprobe diff OLD NEW` (CLI.md; the marks of
+probes/baseline.yaml): every rule of a report marked new-fail, fixed, regressed
+or unchanged against an earlier report, in every format; rules matched by id or
+alias across editions; diff's text and JSON, exit 1 when anything got worse;
+a baseline that is missing or is not a report is a usage error (exit 2) before
+any request.
+
+The reports come from `adrprobe demo` (the built-in reference API, conformant
+or --profile broken), so no fixture is needed but for the "before any request"
+cases."""
+
+import json
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+from harness import FixtureServer, ProbeCase, run_adrprobe  # noqa: E402
+
+TECHNICAL_2 = harness.technical_ids("2.0.0")
+FORMATS = {"json": "json", "text": "txt", "html": "html", "markdown": "md", "junit": "xml", "openmetrics": "prom",
+           "sarif": "sarif", "gitlab": "gitlab.json"}
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+class Baseline(ProbeCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        d = cls.dir = Path(cls.tmp.name)
+        cls.old_run = run_adrprobe(["demo", "--profile", "broken", "-q", "-o", "json=%s" % (d / "old.json")])
+        cls.old1_run = run_adrprobe(["demo", "--profile", "broken", "--edition", "1.0", "-q",
+                                     "-o", "json=%s" % (d / "old-1.0.json")])
+        outputs = []
+        for fmt, ext in FORMATS.items():
+            outputs += ["-o", "%s=%s" % (fmt, d / ("new." + ext))]
+        cls.new_run = run_adrprobe(["demo", "--baseline", d / "old.json", "--no-color"] + outputs)
+        # and the other way round: the broken API against the conformant report
+        cls.worse_run = run_adrprobe(["demo", "--profile", "broken", "--baseline", d / "new.json", "-q", "--no-color",
+                                      "-o", "json=%s" % (d / "worse.json"), "-o", "sarif=%s" % (d / "worse.sarif"),
+                                      "-o", "gitlab=%s" % (d / "worse.gitlab.json")])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_runs(self):
+        self.assertEqual(self.old_run.rc, 1, self.old_run.describe())
+        self.assertEqual(self.old1_run.rc, 1, self.old1_run.describe())
+        self.assertEqual(self.new_run.rc, 0, self.new_run.describe())
+        self.assertEqual(self.worse_run.rc, 1, self.worse_run.describe())
+
+    @harness.requires_schema
+    def test_json_marks_every_rule(self):
+        report = load(self.dir / "new.json")
+        validator = harness.schema_validator()
+        self.assertEqual([e.message for e in validator.iter_errors(report)][:3], [])
+        old = {r["id"]: r["verdict"] for r in load(self.dir / "old.json")["rules"]}
+        for r in report["rules"]:
+            with self.subTest(rule=r["id"]):
+                self.assertIn("change", r)
+                if r["kind"] == "technical" and old[r["id"]] == "fail" and r["verdict"] in ("pass", "warn"):
+                    self.assertEqual(r["change"], "fixed")
+                if r["kind"] == "functional":
+                    self.assertEqual(r["change"], "unchanged")
+        self.assertTrue(any(r["change"] == "fixed" for r in report["rules"]))
+        worse = load(self.dir / "worse.json")
+        marks = {r["id"]: r["change"] for r in worse["rules"]}
+        new = {r["id"]: r["verdict"] for r in report["rules"]}
+        for r in worse["rules"]:
+            if r["verdict"] == "fail" and new[r["id"]] != "fail":
+                self.assertEqual(marks[r["id"]], "new-fail", r["id"])
+        # without --baseline: no marks
+        self.assertFalse(any("change" in r for r in load(self.dir / "old.json")["rules"]))
+
+    def test_text_shows_the_marks(self):
+        for text in (self.new_run.stdout, (self.dir / "new.txt").read_text(encoding="utf-8")):
+            self.assertIn("[fixed]", text)
+            self.assertIn("Since baseline", text)
+        self.assertIn("[new-fail]", self.worse_run.stdout)
+
+    def test_every_format_shows_the_marks(self):
+        fixed = [r["id"] for r in load(self.dir / "new.json")["rules"] if r.get("change") == "fixed"]
+        self.assertTrue(fixed)
+        for fmt in ("html", "markdown", "junit", "openmetrics"):
+            with self.subTest(format=fmt):
+                text = (self.dir / ("new." + FORMATS[fmt])).read_text(encoding="utf-8")
+                self.assertIn("fixed", text)
+        prom = (self.dir / "new.prom").read_text(encoding="utf-8")
+        for rule_id in fixed:
+            self.assertIn('rule="%s",change="fixed"} 1' % rule_id, prom)
+        # SARIF and GitLab hold findings only: the new failures are marked there
+        sarif = load(self.dir / "worse.sarif")
+        states = {res.get("baselineState") for run in sarif["runs"] for res in run["results"]}
+        self.assertIn("new", states)
+        gitlab = load(self.dir / "worse.gitlab.json")
+        self.assertTrue(gitlab)
+        self.assertTrue(any(f["description"].startswith("[new-fail]") for f in gitlab))
+
+    def diff(self, *args):
+        return run_adrprobe(["diff", "--no-color"] + [str(a) for a in args], timeout=30)
+
+    def test_diff_better(self):
+        run = self.diff(self.dir / "old.json", self.dir / "new.json")
+        self.assertEqual(run.rc, 0, run.describe())
+        lines = [l for l in run.stdout.splitlines() if l.strip().startswith("fixed")]
+        self.assertEqual(sorted(l.split()[1] for l in lines),
+                         sorted(r["id"] for r in load(self.dir / "new.json")["rules"] if r.get("change") == "fixed"))
+        self.assertIn("0 new-fail · 0 regressed", run.stdout)
+
+    def test_diff_worse_exits_1(self):
+        run = self.diff(self.dir / "new.json", self.dir / "old.json")
+        self.assertEqual(run.rc, 1, run.describe())
+        self.assertIn("new-fail", run.stdout)
+        self.assertIn("/core/no-trailing-slash", run.stdout)
+        self.assertIn("pass → fail", run.stdout)
+
+    def test_diff_json(self):
+        run = self.diff("-f", "json", self.dir / "new.json", self.dir / "old.json")
+        self.assertEqual(run.rc, 1, run.describe())
+        d = run.json()
+        self.assertEqual(d["schema"], "adrprobe-diff/1")
+        old = {r["id"]: r for r in load(self.dir / "old.json")["rules"]}
+        new = {r["id"]: r for r in load(self.dir / "new.json")["rules"]}
+        self.assertEqual(d["change"]["new-fail"], [i for i in TECHNICAL_2 if old[i]["verdict"] == "fail"
+                                                   and new[i]["verdict"] != "fail"])
+        self.assertEqual(d["change"]["fixed"], [])
+        for r in d["rules"]:
+            self.assertEqual(r["before"], new[r["id"]]["verdict"])
+            self.assertEqual(r["now"], old[r["id"]]["verdict"])
+        self.assertEqual(d["before"]["percent"], 100.0)
+        # nothing changed: 0
+        same = self.diff("-f", "json", self.dir / "new.json", self.dir / "new.json")
+        self.assertEqual(same.rc, 0, same.describe())
+        self.assertEqual(same.json()["change"], {"new-fail": [], "fixed": [], "regressed": []})
+
+    def test_diff_across_editions_matches_by_alias(self):
+        old1 = load(self.dir / "old-1.0.json")
+        self.assertEqual(harness.rule(old1, "API-48")["verdict"], "fail")
+        run = self.diff("-f", "json", self.dir / "old-1.0.json", self.dir / "new.json")
+        self.assertEqual(run.rc, 0, run.describe())
+        rules = {r["id"]: r for r in run.json()["rules"]}
+        # API-48 (1.0) is /core/no-trailing-slash (2.0.0)
+        self.assertEqual(rules["/core/no-trailing-slash"]["before"], "fail")
+        self.assertEqual(rules["/core/no-trailing-slash"]["change"], "fixed")
+        self.assertIn("/core/no-trailing-slash", run.json()["change"]["fixed"])
+        # a rule 1.0 does not have was "absent"
+        self.assertEqual(rules["/core/transport-security"]["before"], "absent")
+        # and --baseline does the same
+        marked = run_adrprobe(["demo", "--baseline", self.dir / "old-1.0.json", "-f", "json", "-q"])
+        self.assertEqual(marked.rc, 0, marked.describe())
+        self.assertEqual(harness.rule(marked.json(), "/core/no-trailing-slash")["change"], "fixed")
+
+    def test_not_a_report_or_missing(self):
+        summary = self.dir / "summary.json"
+        summary.write_text(json.dumps({"schema": "adrprobe-summary/1", "targets": []}), encoding="utf-8")
+        text = self.dir / "text.json"
+        text.write_text("no JSON at all\n", encoding="utf-8")
+        cases = [(summary, "not an adrprobe report"), (text, "not"), (self.dir / "missing.json", "cannot read")]
+        for path, message in cases:
+            with self.subTest(baseline=path.name):
+                for args in (["diff", path, self.dir / "new.json"], ["diff", self.dir / "new.json", path]):
+                    run = run_adrprobe(args, timeout=30)
+                    self.assertEqual(run.rc, 2, run.describe())
+                    self.assertIn(message, run.stderr)
+                    self.assertIn(path.name, run.stderr)
+                    self.assertEqual(run.stdout, "")
+                # check stops before any request
+                with FixtureServer({}, max_seconds=60) as srv:
+                    run = run_adrprobe(["check", srv.base_url, "--baseline", path, "--rate", "0"], timeout=30)
+                    self.assertEqual(run.rc, 2, run.describe())
+                    self.assertIn("--baseline", run.stderr)
+                    self.assertIn(message, run.stderr)
+                    self.assertEqual(srv.requests(), [])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,137 @@
+#!/usr/bin/python3
+"""The openmetrics format (-o openmetrics=FILE) and a batch's summary.prom, read
+by both parsers of python3-prometheus-client: strict OpenMetrics
+(prometheus_client.openmetrics.parser) and the Prometheus text format (what
+node_exporter's textfile collector reads). The gauges a dashboard alerts on:
+adrprobe_score_percent, adrprobe_rules{verdict}, adrprobe_rule_verdict and
+adrprobe_rule_failing per rule, adrprobe_certificate_days_left of an https
+target, adrprobe_target_reachable (0 for a target that is down); label values
+with quotes, backslashes and a newline still parse."""
+
+import json
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+from harness import FixtureServer, ProbeCase, run_adrprobe, yaml_text  # noqa: E402
+
+try:
+    from prometheus_client.openmetrics.parser import text_string_to_metric_families as openmetrics_families
+    from prometheus_client.parser import text_string_to_metric_families as prometheus_families
+except ImportError:  # pragma: no cover
+    openmetrics_families = prometheus_families = None
+
+VERDICTS = ("pass", "warn", "fail", "error", "skip")
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+@unittest.skipIf(openmetrics_families is None, "python3-prometheus-client is not installed (./dev installs it)")
+class OpenMetrics(ProbeCase):
+    def parse(self, text):
+        """{family name: [(labels, value)]} from the strict parser; the Prometheus
+        text parser must read the same samples."""
+        self.assertTrue(text.endswith("# EOF\n"), text[-200:])
+        strict = {f.name: sorted((tuple(sorted(s.labels.items())), s.value) for s in f.samples)
+                  for f in openmetrics_families(text)}
+        for f in openmetrics_families(text):
+            self.assertEqual(f.type, "gauge", f.name)
+        loose = {f.name: sorted((tuple(sorted(s.labels.items())), s.value) for s in f.samples)
+                 for f in prometheus_families(text)}
+        self.assertEqual(strict, loose)
+        return {name: [(dict(labels), value) for labels, value in samples] for name, samples in strict.items()}
+
+    def of(self, families, name, **labels):
+        return [(l, v) for l, v in families[name] if all(l.get(k) == v2 for k, v2 in labels.items())]
+
+    def assert_matches_report(self, families, report, target):
+        """The gauges of one target say what its JSON report says."""
+        technical = [r for r in report["rules"] if r["kind"] == "technical"]
+        score = report["score"]
+        percent = [v for _, v in self.of(families, "adrprobe_score_percent", target=target)]
+        if score["percent"] is None:  # only errors: no score (probes.md), so no sample
+            self.assertEqual(percent, [])
+        else:
+            self.assertEqual(len(percent), 1)
+            self.assertAlmostEqual(percent[0], score["percent"], places=1)
+        counts = {l["verdict"]: v for l, v in self.of(families, "adrprobe_rules", target=target)}
+        self.assertEqual(set(counts), set(VERDICTS))
+        for verdict in ("pass", "warn", "fail", "error"):
+            self.assertEqual(counts[verdict], score[verdict], verdict)
+        self.assertEqual(sum(counts.values()), len(technical))
+        verdicts = {l["rule"]: l["verdict"] for l, v in self.of(families, "adrprobe_rule_verdict", target=target)}
+        self.assertEqual(verdicts, {r["id"]: r["verdict"] for r in technical})
+        self.assertTrue(all(v == 1 for _, v in self.of(families, "adrprobe_rule_verdict", target=target)))
+        failing = {l["rule"]: v for l, v in self.of(families, "adrprobe_rule_failing", target=target)}
+        self.assertEqual(failing, {r["id"]: 1 if r["verdict"] == "fail" else 0 for r in technical})
+
+    def test_check_of_the_https_demo(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            prom, js = Path(tmp, "demo.prom"), Path(tmp, "demo.json")
+            run = run_adrprobe(["demo", "-q", "-o", "openmetrics=%s" % prom, "-o", "json=%s" % js])
+            self.assertEqual(run.rc, 0, run.describe())
+            families = self.parse(prom.read_text(encoding="utf-8"))
+            report = load(js)
+            target = report["target"]["base_url"]
+            self.assertTrue(target.startswith("https://"))
+            self.assert_matches_report(families, report, target)
+            [(labels, days)] = families["adrprobe_certificate_days_left"]
+            self.assertEqual(days, report["tls"]["certificate"]["days_left"])
+            self.assertGreater(days, 0)
+            self.assertEqual(labels["base_url"], target)
+            self.assertEqual(labels["edition"], "2.0.0")
+            self.assertEqual(families["adrprobe_target_reachable"], [(labels, 1)])
+            [(_, when)] = families["adrprobe_last_run_timestamp_seconds"]
+            self.assertGreater(when, 1.7e9)
+            # no baseline: the change families are declared but empty
+            self.assertEqual(families["adrprobe_changes"], [])
+            # the same to stdout with -f
+            out = run_adrprobe(["demo", "-q", "-f", "openmetrics"])
+            self.assertEqual(out.rc, 0, out.describe())
+            self.assertIn("adrprobe_certificate_days_left", self.parse(out.stdout))
+
+    def test_batch_summary_prom(self):
+        """summary.prom of a batch: every target's gauges, a down target's
+        reachable 0, names with quotes, backslashes and a newline."""
+        names = {"plain": "plain", "quoted": 'a"b\\c', "newline": "line1\nline2 \u00e9"}
+        with tempfile.TemporaryDirectory() as tmp, \
+                FixtureServer({"trailing_slash": 301}, max_seconds=60) as srv, harness.closed_port() as down:
+            targets = [{"name": names["plain"], "base_url": srv.base_url},
+                       {"name": names["quoted"], "base_url": srv.base_url + "/"},
+                       {"name": names["newline"], "base_url": down, "timeout": 2}]
+            register = Path(tmp, "targets.yaml")
+            register.write_text(yaml_text({"defaults": {"edition": "1.0"}, "targets": targets}), encoding="utf-8")
+            out = Path(tmp, "out")
+            run = run_adrprobe(["batch", register, "--out-dir", out, "--rate", "0", "-o", "openmetrics"])
+            self.assertEqual(run.rc, 1, run.describe())
+            summary = load(out / "summary.json")
+            self.assertEqual([t["name"] for t in summary["targets"]], list(names.values()))
+            families = self.parse((out / "summary.prom").read_text(encoding="utf-8"))
+            shown = {}
+            for row in summary["targets"]:
+                # a name with a control character is shown escaped, as everywhere
+                label = row["name"].replace("\n", "\\x0a")
+                shown[row["name"]] = label
+                with self.subTest(target=label):
+                    self.assert_matches_report(families, load(out / row["report"]), label)
+                    per_target = load(out / row["report"])
+                    # the target's own -o openmetrics file says the same
+                    own = self.parse((out / (row["report"][:-5] + ".prom")).read_text(encoding="utf-8"))
+                    self.assert_matches_report(own, per_target, label)
+            reachable = {l["target"]: v for l, v in families["adrprobe_target_reachable"]}
+            self.assertEqual(reachable, {shown[names["plain"]]: 1, shown[names["quoted"]]: 1,
+                                         shown[names["newline"]]: 0})
+            self.assertIn('a"b\\c', reachable)
+            self.assertEqual(families["adrprobe_certificate_days_left"], [])  # no https target
+            failing = {(l["target"], l["rule"]) for l, v in families["adrprobe_rule_failing"] if v == 1}
+            self.assertIn(("plain", "API-48"), failing)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
