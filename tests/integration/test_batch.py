@@ -318,6 +318,61 @@ class BaselineDir(ProbeCase):
             self.assertEqual(sorted(hrefs), sorted(t["report"] for t in rows.values()))
 
 
+    def test_a_reordered_register_keeps_each_target_its_baseline(self):
+        # Two tenants of one API (one base URL), one with a key: their files are
+        # named by their names, so reordering the register swaps nothing.
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer({"openapi_json": "auth"}, max_seconds=120) as srv:
+            good = {"name": "tenant-good", "base_url": srv.base_url,
+                    "headers": {"Authorization": harness.BEARER}}
+            anon = {"name": "tenant-anon", "base_url": srv.base_url}
+            night1, night2 = Path(tmp, "n1"), Path(tmp, "n2")
+            batch(write_register(tmp, [good, anon], {"edition": EDITION}), night1)
+            run2 = batch(write_register(tmp, [anon, good], {"edition": EDITION}, name="reordered.yaml"), night2,
+                         "--baseline-dir", night1)
+            rows = {t["name"]: t for t in load(night2 / "summary.json")["targets"]}
+            self.assertEqual(set(rows), {"tenant-good", "tenant-anon"}, run2.describe())
+            for name, row in rows.items():
+                self.assertIn(name, row["report"])
+                self.assertEqual(row["change"], {"new-fail": [], "fixed": [], "regressed": []}, name)
+
+    def test_a_baseline_that_cannot_be_used_is_said_so(self):
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer({}, max_seconds=120) as srv:
+            register = write_register(tmp, [{"name": "api", "base_url": srv.base_url}], {"edition": EDITION})
+            night1, night2 = Path(tmp, "n1"), Path(tmp, "n2")
+            batch(register, night1)
+            report = load(night1 / "summary.json")["targets"][0]["report"]
+            (night1 / report).write_text("garbage", encoding="utf-8")
+            run = batch(register, night2, "--baseline-dir", night1)
+            self.assertEqual(run.rc, 0, run.describe())
+            summary = load(night2 / "summary.json")
+            row = summary["targets"][0]
+            self.assertIsNone(row["change"])
+            self.assertIn("no change shown", row["note"])
+            self.assertTrue(any("no change shown" in n for n in summary["notes"]), summary["notes"])
+            self.assertIn("warning", run.stderr)
+            self.assertIn("no change shown", (night2 / "summary.html").read_text(encoding="utf-8"))
+
+
+class IncompleteMerge(ProbeCase):
+    """A merged summary says when a shard is missing, not only on stderr."""
+
+    def test_missing_shard_marks_the_summary_incomplete(self):
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer({}, max_seconds=120) as srv:
+            targets = [{"name": "a", "base_url": srv.base_url}, {"name": "b", "base_url": srv.base_url + "x"}]
+            register = write_register(tmp, targets, {"edition": EDITION})
+            shard0 = Path(tmp, "s0")
+            batch(register, shard0, "--shard", "0/2")
+            shard = load(shard0 / "summary.json")["shard"]
+            self.assertEqual(shard, {"k": 0, "n": 2, "register": 2})
+            merged = Path(tmp, "m")
+            run = run_adrprobe(["summary", "--out-dir", merged, shard0])
+            self.assertEqual(run.rc, 3, run.describe())
+            summary = load(merged / "summary.json")
+            self.assertFalse(summary["complete"])
+            self.assertTrue(any("1/2" in n for n in summary["notes"]), summary["notes"])
+            self.assertIn("Incomplete", (merged / "summary.html").read_text(encoding="utf-8"))
+
+
 def intervals_overlap(requests):
     """The most requests being answered at one moment: each from its arrival to
     just before its answer was written (inside the client's own in-flight time)."""

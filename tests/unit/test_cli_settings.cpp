@@ -31,6 +31,10 @@ TEST_CASE("outputs: formats from the table; -o paths checked before the run; '-'
   CHECK_THROWS_WITH_AS(cli::to_output(a), doctest::Contains("does not exist"), UsageError);
   a.outputs = {"json=" + std::filesystem::temp_directory_path().string()};
   CHECK_THROWS_WITH_AS(cli::to_output(a), doctest::Contains("directory"), UsageError);
+  // two formats to one file: one would overwrite the other
+  auto same = (std::filesystem::temp_directory_path() / "adrprobe-same-file.out").string();
+  a.outputs = {"html=" + same, "json=" + same};
+  CHECK_THROWS_WITH_AS(cli::to_output(a), doctest::Contains("write the same file"), UsageError);
   a.outputs = {"json=-"};
   out = cli::to_output(a);
   CHECK(out.format == nullptr);  // stdout is the JSON report's
