@@ -26,6 +26,7 @@
 #include "cli/output.hpp"
 #include "cli/progress.hpp"
 #include "cli/settings.hpp"
+#include "engine/judge.hpp"
 #include "engine/run.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
@@ -220,15 +221,7 @@ report::Report failed_report(const Job& job, const std::string& why) {
   r.notes.push_back("the run of this target stopped: " + why);
   r.leading_notes = 1;
   for (const auto& rule : job.output.edition->rules) {
-    report::RuleResult rr;
-    rr.id = rule.id;
-    rr.aliases = rule.aliases;
-    rr.title = rule.title;
-    rr.kind = rule.kind;
-    rr.level = rule.level;
-    rr.statement = rule.statement;
-    rr.review = rule.review;
-    rr.url = rule.url;
+    report::RuleResult rr = engine::rule_result(rule);
     rr.verdict = rule.technical() ? report::Verdict::error : report::Verdict::manual;
     rr.summary = rule.technical() ? "the run stopped: " + why : "";
     r.rules.push_back(std::move(rr));

@@ -40,19 +40,24 @@ std::string rule_summary(const report::RuleResult& r) {
   return "";
 }
 
+report::RuleResult rule_result(const catalogue::Rule& rule) {
+  report::RuleResult r;
+  r.id = rule.id;
+  r.aliases = rule.aliases;
+  r.title = rule.title;
+  r.kind = rule.kind;
+  r.level = rule.level;
+  r.url = rule.url;
+  r.statement = rule.statement;
+  r.review = rule.review;
+  return r;
+}
+
 std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Edition& edition, Mode mode,
                                       Observer* observer) {
   std::vector<report::RuleResult> out;
   for (const auto& rule : edition.rules) {
-    report::RuleResult r;
-    r.id = rule.id;
-    r.aliases = rule.aliases;
-    r.title = rule.title;
-    r.kind = rule.kind;
-    r.level = rule.level;
-    r.url = rule.url;
-    r.statement = rule.statement;
-    r.review = rule.review;
+    report::RuleResult r = rule_result(rule);
     if (rule.technical()) {
       for (const auto& ref : rule.checks) {
         const checks::Check* check = checks::find_check(ref.id);

@@ -14,6 +14,9 @@ namespace adrprobe::engine {
 // others are skip ("needs a live API").
 enum class Mode { check, lint };
 
+// A rule of the catalogue as the report shows it, before any verdict (skip).
+report::RuleResult rule_result(const catalogue::Rule& rule);
+
 std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Edition& edition, Mode mode,
                                       Observer* observer = nullptr);
 
