@@ -164,11 +164,7 @@ class BatchProgress {
   void request(const std::string& name, const http::Exchange& e) {
     std::lock_guard lock(mutex_);
     ++requests_;
-    if (verbose_) {
-      std::string what = e.error ? *e.error : std::to_string(e.status.value_or(0));
-      spdlog::debug("{}", escape_control(redactor_.apply(
-                              fmt::format("[{}] #{} {} {} → {} ({:.0f} ms)", name, e.id, e.method, e.url, what, e.duration_ms))));
-    }
+    if (verbose_) spdlog::debug("[{}] {}", escape_control(name), request_log_line(e, redactor_));
     draw();
   }
   // A finished target's line goes to stdout; the live line is redrawn below it.
@@ -285,7 +281,7 @@ int run_batch(const Args& a) {
   }
 
   bool live = !a.quiet && !a.verbose && isatty(STDERR_FILENO);
-  bool color = !a.no_color && std::getenv("NO_COLOR") == nullptr && isatty(STDOUT_FILENO);
+  bool color = color_wanted(a.no_color);
   if (!a.quiet)
     fmt::print("adrprobe {} batch · {} of {} targets{} · {}\n", ADRPROBE_VERSION, jobs.size(), all.size(),
                a.shard.empty() ? "" : fmt::format(" (shard {}/{})", shard.k, shard.n), escape_control(a.out_dir));

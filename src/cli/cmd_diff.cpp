@@ -11,6 +11,7 @@
 #include "cli/command.hpp"
 #include "cli/settings.hpp"
 #include "report/baseline.hpp"
+#include "report/json.hpp"
 #include "util/strings.hpp"
 
 namespace adrprobe::cli {
@@ -47,10 +48,10 @@ int diff(const std::string& old_path, const std::string& new_path, const std::st
                             {"before", verdict_before(rule)},
                             {"now", report::to_string(rule.verdict)},
                             {"change", rule.change.value_or("unchanged")}});
-    fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+    fmt::print("{}", report::dump_json(j));
     return status;
   }
-  bool color = !no_color && std::getenv("NO_COLOR") == nullptr && isatty(STDOUT_FILENO);
+  bool color = color_wanted(no_color);
   auto paint = [&](const std::string& text, const char* code) {
     return color ? fmt::format("\x1b[{}m{}\x1b[0m", code, text) : text;
   };

@@ -113,7 +113,7 @@ int merge(const Args& a) {
     merged.notes.push_back(m);
   }
   write_summary(a.out_dir, merged);
-  bool color = !a.no_color && std::getenv("NO_COLOR") == nullptr && isatty(STDOUT_FILENO);
+  bool color = color_wanted(a.no_color);
   for (const auto& t : merged.targets)
     if (!a.quiet || t.exit_status != Exit::ok) fmt::print("{}\n", target_line(t, color));
   if (!a.quiet) fmt::print("{}\n", totals_line(merged, a.out_dir));

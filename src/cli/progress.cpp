@@ -43,12 +43,15 @@ void TerminalProgress::clear() {
   shown_ = false;
 }
 
+std::string request_log_line(const http::Exchange& e, const report::Redactor& redactor) {
+  std::string what = e.error ? *e.error : std::to_string(e.status.value_or(0));
+  return escape_control(redactor.apply(
+      fmt::format("#{} {} {} → {} ({:.0f} ms) [{}]", e.id, e.method, e.url, what, e.duration_ms, e.purpose)));
+}
+
 void TerminalProgress::request_done(const http::Exchange& e, std::size_t done, std::size_t planned) {
   if (verbose_) {
-    std::string what = e.error ? *e.error : std::to_string(e.status.value_or(0));
-    // Secrets masked first (a value is matched as given), then server text made visible (\x1b).
-    spdlog::debug("{}", escape_control(redactor_.apply(fmt::format("#{} {} {} → {} ({:.0f} ms) [{}]", e.id, e.method,
-                                                                   e.url, what, e.duration_ms, e.purpose))));
+    spdlog::debug("{}", request_log_line(e, redactor_));
   } else if (live_) {
     fmt::print(stderr, "\r\x1b[K  {}", progress_line(e, done, planned, redactor_, live_line_width() - 2));
     std::fflush(stderr);

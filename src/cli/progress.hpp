@@ -15,6 +15,10 @@ namespace adrprobe::cli {
 std::string progress_line(const http::Exchange& e, std::size_t done, std::size_t planned,
                           const report::Redactor& redactor, std::size_t width);
 
+// The -v log line of a request: "#12 GET https://… → 301 (4 ms) [NT-2 …]",
+// secrets masked first (a value is matched as given), then server text made visible.
+std::string request_log_line(const http::Exchange& e, const report::Redactor& redactor);
+
 // Bytes a live line on stderr may take: the terminal's columns less one (a
 // full line would wrap, and "\r\x1b[K" erases only the last row); 100 when unknown.
 std::size_t live_line_width();

@@ -181,11 +181,12 @@ std::string with_scheme(const std::string& text) {
   return "https://" + text;
 }
 
-bool color_wanted(const OutputArgs& out) {
-  return !out.no_color && std::getenv("NO_COLOR") == nullptr && isatty(STDOUT_FILENO);
-}
 
 }  // namespace
+
+bool color_wanted(bool no_color) {
+  return !no_color && std::getenv("NO_COLOR") == nullptr && isatty(STDOUT_FILENO);
+}
 
 report::Report read_baseline(const std::string& path, const std::string& what) {
   std::ifstream in(path, std::ios::binary);
@@ -236,7 +237,7 @@ Output to_output(const OutputArgs& args) {
   out.quiet = args.quiet;
   out.verbose = args.verbose;
   int verbosity = args.quiet ? -1 : (args.verbose ? 1 : 0);
-  out.terminal = report::RenderOptions{color_wanted(args), verbosity, out.fail_on};
+  out.terminal = report::RenderOptions{color_wanted(args.no_color), verbosity, out.fail_on};
   out.file = report::RenderOptions{false, args.verbose ? 1 : 0, out.fail_on};
   return out;
 }

@@ -72,6 +72,8 @@ struct Output {
   std::optional<report::Report> baseline;  // --baseline, read and checked
 };
 Output to_output(const OutputArgs& args);
+// Colour on stdout: a terminal, neither --no-color nor NO_COLOR.
+bool color_wanted(bool no_color);
 // An earlier JSON report (--baseline, batch --baseline-dir, diff): UsageError
 // naming `what` and the path when it cannot be read or is no report.
 report::Report read_baseline(const std::string& path, const std::string& what);

@@ -90,6 +90,15 @@ json run_json(const RunInfo& run, const std::string& edition) {
   return {{"command", run.command}, {"options", options}, {"libraries", libraries}};
 }
 
+}  // namespace
+
+json score_json(const Score& s) {
+  return {{"pass", s.pass}, {"warn", s.warn}, {"fail", s.fail}, {"error", s.error}, {"applicable", s.applicable},
+          {"percent", s.percent ? json(*s.percent) : json(nullptr)}};
+}
+
+namespace {
+
 json to_json(const Report& r) {
   json j;
   j["schema"] = "adrprobe-report/1";
@@ -99,10 +108,7 @@ json to_json(const Report& r) {
   j["edition"] = r.edition;
   j["generated_at"] = r.generated_at;
   j["duration_ms"] = r.duration_ms;
-  j["score"] = {{"pass", r.score.pass},   {"warn", r.score.warn},
-                {"fail", r.score.fail},   {"error", r.score.error},
-                {"applicable", r.score.applicable},
-                {"percent", r.score.percent ? json(*r.score.percent) : json(nullptr)}};
+  j["score"] = score_json(r.score);
   json rules = json::array();
   for (const auto& rule : r.rules) {
     json jr;

@@ -14,6 +14,9 @@ namespace adrprobe::report {
 // the C1 controls (U+0080..U+009F, which some terminals obey) as \u escapes.
 std::string dump_json(const nlohmann::ordered_json& j);
 
+// The score object of report.schema.json (the report's and each summary row's).
+nlohmann::ordered_json score_json(const Score& score);
+
 // Reads the target, edition, time, score, rules (with their checks and
 // hints) and notes of a JSON report; exchanges and TLS facts are not read.
 // Throws std::runtime_error saying what is wrong when `text` is not an

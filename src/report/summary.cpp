@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "report/baseline.hpp"
+#include "report/json.hpp"
 #include "report/summary.hpp"
 
 namespace adrprobe::report {
@@ -33,12 +34,6 @@ SummaryTarget summarize(const Report& r, const std::string& name, const std::str
   return t;
 }
 
-namespace {
-json score_json(const Score& s) {
-  return {{"pass", s.pass}, {"warn", s.warn}, {"fail", s.fail}, {"error", s.error}, {"applicable", s.applicable},
-          {"percent", s.percent ? json(*s.percent) : json(nullptr)}};
-}
-}  // namespace
 
 std::string render_summary_json(const Summary& summary) {
   json j;
@@ -77,7 +72,7 @@ std::string render_summary_json(const Summary& summary) {
     targets.push_back(std::move(jt));
   }
   j["targets"] = targets;
-  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  return dump_json(j);
 }
 
 Summary parse_summary_json(const std::string& text) {
