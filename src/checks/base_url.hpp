@@ -1,7 +1,7 @@
 // GET {base}, redirects not followed: the one response VH-1..VH-3, TS-5 and
 // TS-6 judge (and HM-1's GET of the base URL, merged by the planner).
 #pragma once
-#include "checks/check.hpp"
+#include "checks/registry.hpp"
 
 namespace adrprobe::checks {
 

@@ -10,9 +10,9 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "checks/check.hpp"
+#include "checks/registry.hpp"
 #include "checks/findings.hpp"
-#include "http/problem.hpp"
+#include "checks/problem.hpp"
 #include "oas/parse.hpp"
 #include "oas/paths.hpp"
 #include "oas/pointer.hpp"
@@ -28,8 +28,6 @@ using oas::json;
 using oas::Node;
 using oas::Place;
 using oas::Walker;
-
-constexpr std::size_t kShown = 10;  // findings listed in a message (probes.md: "the first 10")
 
 using oas::string_member;
 bool has_ref(const Node& n) { return string_member(n.value, "$ref") != nullptr; }
@@ -346,7 +344,7 @@ CheckResult judge_dt2(const Evidence& ev, const CheckRef& ref) {
       at = w->pointer(w->child(n, "type"));
     }
     f.add(v, line, {}, at);
-    details.push_back(fmt::format("{}: {}", report::to_string(v), line));
+    details.push_back(fmt::format("{}: {}", adrprobe::to_string(v), line));
   }
   if (judged == 0) return {ref.id, Verdict::pass, "no date, date-time or time-local formats in the schemas", {}};
   CheckResult out = f.result(
@@ -602,7 +600,7 @@ CheckResult judge_dt3(const Evidence& ev, const CheckRef& ref) {
     if (!d.formats.found.empty()) continue;
     Verdict v = verdict_of(d.strength);
     add_to(groups, v, "", "no format", d.field->label, s->place(d.field->parent), s->walker().pointer(d.field->at));
-    details.push_back(fmt::format("{}: {} has no format", report::to_string(v), s->place(d.field->at)));
+    details.push_back(fmt::format("{}: {} has no format", adrprobe::to_string(v), s->place(d.field->at)));
   }
   return with_unjudged(grouped_result(ref.id, groups, std::move(details),
                                       fields.list.size() == 1
@@ -628,7 +626,7 @@ CheckResult judge_dt4(const Evidence& ev, const CheckRef& ref) {
     Verdict v = verdict_of(d.strength);
     std::string target = hit->second.doc.empty() ? "" : s->walker().show_target(hit->second);
     add_to(groups, v, target, hit->first, d.field->label, s->place(d.field->parent), s->walker().pointer(d.field->at));
-    details.push_back(fmt::format("{}: {}: {}{}", report::to_string(v), s->place(d.field->at), hit->first,
+    details.push_back(fmt::format("{}: {}: {}{}", adrprobe::to_string(v), s->place(d.field->at), hit->first,
                                   target.empty() ? "" : " → " + target));
   }
   return with_unjudged(grouped_result(ref.id, groups, std::move(details),
@@ -824,7 +822,7 @@ CheckResult judge_dt5(const Evidence& ev, const CheckRef& ref) {
   for (int id : d.judged_exchanges) f.add(Verdict::pass, "", {id});
   for (const auto& x : d.findings) {
     f.add(x.verdict, x.message, {x.exchange});
-    details.push_back(fmt::format("{}: {}", report::to_string(x.verdict), x.message));
+    details.push_back(fmt::format("{}: {}", adrprobe::to_string(x.verdict), x.message));
   }
   std::string pass = fmt::format("{} in {}, {}", plural(d.values, "date/time value", "date/time values"),
                                  plural(d.judged_exchanges.size(), "response", "responses"),

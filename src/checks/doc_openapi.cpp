@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <regex>
 
-#include "checks/check.hpp"
+#include "checks/registry.hpp"
 #include "checks/findings.hpp"
 #include "oas/pointer.hpp"
 #include "util/strings.hpp"
@@ -104,7 +104,7 @@ CheckResult judge_do3(const Evidence& ev, const CheckRef& ref) {
   if (!it->is_object()) return located({ref.id, Verdict::fail, "'paths' is not an object", {}}, "/paths");
   if (it->empty()) return located({ref.id, Verdict::warn, "'paths' is empty: the API documents no resources", {}}, "/paths");
   std::vector<std::string> bad;
-  std::vector<report::Location> where;
+  std::vector<Location> where;
   for (auto p = it->begin(); p != it->end(); ++p)
     if (p.key().empty() || p.key().front() != '/') {
       bad.push_back("'" + p.key() + "'");

@@ -6,9 +6,9 @@
 #include <map>
 #include <set>
 
-#include "checks/check.hpp"
+#include "checks/registry.hpp"
 #include "checks/findings.hpp"
-#include "http/problem.hpp"
+#include "checks/problem.hpp"
 #include "oas/parse.hpp"
 #include "oas/walk.hpp"
 #include "util/strings.hpp"
@@ -20,11 +20,6 @@ namespace {
 using oas::Node;
 using oas::Walker;
 
-// probes.md: a message lists the first 10 findings and "and N more"; the JSON
-// report's details list every one.
-constexpr std::size_t kShown = 10;
-
-using http::is_problem;
 using http::media_type;
 
 
@@ -45,9 +40,9 @@ CheckResult listed(const std::string& id, const std::vector<Listed>& items, cons
   if (r.verdict != Verdict::pass && items.size() > kShown) {
     std::vector<Listed> sorted = items;
     std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
-      return report::severity(a.verdict) > report::severity(b.verdict);
+      return severity(a.verdict) > severity(b.verdict);
     });
-    for (const auto& l : sorted) r.details.push_back(fmt::format("{}: {}", report::to_string(l.verdict), l.message));
+    for (const auto& l : sorted) r.details.push_back(fmt::format("{}: {}", adrprobe::to_string(l.verdict), l.message));
   }
   return r;
 }
@@ -183,7 +178,7 @@ class Eh1Findings {
     auto [it, fresh] = index_.try_emplace(key, items_.size());
     if (fresh) items_.push_back({std::move(reason), std::move(where), {}, v, std::move(pointer)});
     Item& item = items_[it->second];
-    item.verdict = report::worst(item.verdict, v);
+    item.verdict = worst(item.verdict, v);
     bool seen = std::any_of(item.uses.begin(), item.uses.end(), [&](const Use& u) {
       return u.operation == use.operation && u.status == use.status;
     });
@@ -401,7 +396,7 @@ CheckResult judge_eh2(const Evidence& ev, const CheckRef& ref) {
       continue;
     }
     ++judged;
-    http::ProblemJudgement j = http::judge_problem(e, ev.settings.limits);
+    ProblemJudgement j = judge_problem(e, ev.settings.limits);
     if (!j.fails.empty()) {
       ++failing;
       if (j.truncated) j.fails.push_back("body over 8 KiB, not judged");
@@ -436,7 +431,7 @@ CheckResult judge_eh2(const Evidence& ev, const CheckRef& ref) {
     and_more(r);
     r.message = counts + ": " + r.message;
     if (items.size() > kShown)
-      for (const auto& [v, m] : items) r.details.push_back(fmt::format("{}: {}", report::to_string(v), m));
+      for (const auto& [v, m] : items) r.details.push_back(fmt::format("{}: {}", adrprobe::to_string(v), m));
   }
   r.exchanges.insert(r.exchanges.end(), apart_ids.begin(), apart_ids.end());
   return r;

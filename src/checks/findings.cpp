@@ -15,9 +15,9 @@ void append_unique(std::vector<int>& to, const std::vector<int>& ids) {
     if (std::find(to.begin(), to.end(), id) == to.end()) to.push_back(id);
 }
 // Each place once, in the order the findings are shown.
-void add_location(std::vector<report::Location>& to, const std::string& pointer, bool root_too = false) {
+void add_location(std::vector<Location>& to, const std::string& pointer, bool root_too = false) {
   if (pointer.empty() && !root_too) return;
-  if (std::none_of(to.begin(), to.end(), [&](const report::Location& l) { return l.pointer == pointer; }))
+  if (std::none_of(to.begin(), to.end(), [&](const Location& l) { return l.pointer == pointer; }))
     to.push_back({pointer, std::nullopt});
 }
 }  // namespace
@@ -39,12 +39,12 @@ std::string join_within(const std::vector<std::string>& parts, std::size_t max_b
   return out;
 }
 
-report::CheckResult located(report::CheckResult r, std::string pointer) {
-  if (report::severity(r.verdict) > report::severity(report::Verdict::pass)) add_location(r.locations, pointer, true);
+CheckResult located(CheckResult r, std::string pointer) {
+  if (severity(r.verdict) > severity(Verdict::pass)) add_location(r.locations, pointer, true);
   return r;
 }
 
-void and_more(report::CheckResult& r) {
+void and_more(CheckResult& r) {
   static const std::string head = "; … (+";
   auto at = r.message.rfind(head);
   if (at == std::string::npos || !r.message.ends_with(" more)")) return;
@@ -53,7 +53,7 @@ void and_more(report::CheckResult& r) {
   r.message = r.message.substr(0, at) + "; and " + n + " more";
 }
 
-void Findings::add(report::Verdict verdict, std::string message, std::vector<int> exchanges, std::string location) {
+void Findings::add(Verdict verdict, std::string message, std::vector<int> exchanges, std::string location) {
   // Kept in sets: a document may give tens of thousands of findings.
   if (!seen_.insert({static_cast<int>(verdict), message, exchanges}).second) return;
   if (exchanges.size() == 1) single_exchange_.insert(exchanges.front());
@@ -64,21 +64,21 @@ void Findings::add_error(const http::Exchange& e) {
   if (!single_exchange_.insert(e.id).second) return;
   std::string request = fmt::format("{} {}", e.method, url_path(e.url));
   std::string error = e.error.value_or("no response");
-  items_.push_back({report::Verdict::error, fmt::format("{}: {}", request, error), {e.id}, request, error, ""});
+  items_.push_back({Verdict::error, fmt::format("{}: {}", request, error), {e.id}, request, error, ""});
 }
 
-report::CheckResult Findings::result(const std::string& pass_message, std::size_t shown, std::size_t max_bytes) const {
+CheckResult Findings::result(const std::string& pass_message, std::size_t shown, std::size_t max_bytes) const {
   // Nothing found (no head/options/trace operation, no response lacking a
   // header) is a pass; checks with nothing to send say so before calling this.
-  report::CheckResult out{id_, items_.empty() ? report::Verdict::pass : report::Verdict::skip, "", {}};
-  for (const auto& i : items_) out.verdict = report::worst(out.verdict, i.verdict);
-  if (out.verdict == report::Verdict::pass || out.verdict == report::Verdict::skip) {
+  CheckResult out{id_, items_.empty() ? Verdict::pass : Verdict::skip, "", {}};
+  for (const auto& i : items_) out.verdict = worst(out.verdict, i.verdict);
+  if (out.verdict == Verdict::pass || out.verdict == Verdict::skip) {
     std::vector<std::string> skipped;
     for (const auto& i : items_) {
       append_unique(out.exchanges, i.exchanges);
-      if (i.verdict == report::Verdict::skip) skipped.push_back(i.message);
+      if (i.verdict == Verdict::skip) skipped.push_back(i.message);
     }
-    out.message = out.verdict == report::Verdict::pass ? pass_message : "";
+    out.message = out.verdict == Verdict::pass ? pass_message : "";
     if (!skipped.empty()) out.message += (out.message.empty() ? "" : "; ") + join(skipped, "; ", shown);
     if (out.message.empty()) out.message = pass_message;
     return out;
@@ -93,7 +93,7 @@ report::CheckResult Findings::result(const std::string& pass_message, std::size_
   for (int pass = 0; pass < 2; ++pass) {
     for (const auto& i : items_) {
       bool worst = i.verdict == out.verdict;
-      bool problem = report::severity(i.verdict) > report::severity(report::Verdict::pass);
+      bool problem = severity(i.verdict) > severity(Verdict::pass);
       if (!problem || (pass == 0) != worst) continue;
       append_unique(out.exchanges, i.exchanges);
       add_location(out.locations, i.location);

@@ -7,9 +7,13 @@
 #include <vector>
 
 #include "http/exchange.hpp"
-#include "report/model.hpp"
+#include "verdict/verdict.hpp"
 
 namespace adrprobe::checks {
+
+// How many findings a message of the 2.2.0 checks lists before "and N more"
+// (probes.md: "the first 10").
+inline constexpr std::size_t kShown = 10;
 
 class Findings {
  public:
@@ -21,9 +25,9 @@ class Findings {
   // One finding. The same finding twice (same message, same exchanges: two
   // targets with one URL) is kept once. location: the JSON pointer in the root
   // document the finding is about (static checks), "" when none.
-  void add(report::Verdict verdict, std::string message, std::vector<int> exchanges = {}, std::string location = {});
+  void add(Verdict verdict, std::string message, std::vector<int> exchanges = {}, std::string location = {});
   // A finding about a place in the document, without exchanges.
-  void add_at(report::Verdict verdict, std::string location, std::string message) {
+  void add_at(Verdict verdict, std::string location, std::string message) {
     add(verdict, std::move(message), {}, std::move(location));
   }
   // An exchange that got no response (error): findings with the same error
@@ -34,12 +38,12 @@ class Findings {
   std::size_t size() const { return items_.size(); }
   // pass_message is used when every finding passed (or skipped). At most
   // `shown` findings are listed, and no more than fit in max_bytes.
-  report::CheckResult result(const std::string& pass_message, std::size_t shown = 5,
+  CheckResult result(const std::string& pass_message, std::size_t shown = 5,
                              std::size_t max_bytes = kMessageBytes) const;
 
  private:
   struct Item {
-    report::Verdict verdict;
+    Verdict verdict;
     std::string message;
     std::vector<int> exchanges;
     std::string request;  // add_error: "GET /v1/a/"
@@ -55,11 +59,11 @@ class Findings {
 // r with the place in the document it is about (a JSON pointer into the root
 // document, "" for the document as a whole), when r is a finding (warn, fail,
 // error): a passing check is about no place.
-report::CheckResult located(report::CheckResult r, std::string pointer);
+CheckResult located(CheckResult r, std::string pointer);
 
 // The 2.2.0 checks word a cut list as probes.md does: "; … (+N more)" at the
 // end of r's message becomes "; and N more".
-void and_more(report::CheckResult& r);
+void and_more(CheckResult& r);
 
 // Joins parts with "; " as long as the result stays within max_bytes, then
 // "; … (+N more)" for the rest (N counts the parts left out plus `more`).

@@ -7,7 +7,7 @@
 #include <regex>
 #include <set>
 
-#include "checks/check.hpp"
+#include "checks/registry.hpp"
 #include "oas/pointer.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"

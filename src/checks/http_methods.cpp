@@ -3,7 +3,7 @@
 
 #include <set>
 
-#include "checks/check.hpp"
+#include "checks/registry.hpp"
 #include "checks/findings.hpp"
 #include "http/allow.hpp"
 #include "oas/pointer.hpp"
@@ -233,7 +233,6 @@ CheckResult judge_hm3(const Evidence& ev, const CheckRef& ref) {
 // becomes hints, never a verdict. Each outcome that would fail or warn is one
 // hint; the ones that would pass are counted.
 std::vector<std::string> http_methods_hints(const Evidence& ev) {
-  constexpr std::size_t kShown = 10;
   std::vector<std::string> out;
   if (ev.doc()) {
     std::vector<std::string> outside;

@@ -1,7 +1,7 @@
 // /core/path-segments-kebab-case (2.2.0): KC-1 (the paths), KC-2 (the server URLs); both static.
 #include <fmt/format.h>
 
-#include "checks/check.hpp"
+#include "checks/registry.hpp"
 #include "checks/findings.hpp"
 #include "oas/pointer.hpp"
 #include "oas/walk.hpp"

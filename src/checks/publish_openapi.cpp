@@ -1,7 +1,7 @@
 // /core/publish-openapi (API-51): PO-1, PO-2, PO-3.
 #include <fmt/format.h>
 
-#include "checks/check.hpp"
+#include "checks/registry.hpp"
 #include "engine/acquire.hpp"
 #include "oas/equal.hpp"
 #include "oas/parse.hpp"

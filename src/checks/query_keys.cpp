@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <map>
 
-#include "checks/check.hpp"
+#include "checks/registry.hpp"
 #include "checks/findings.hpp"
 #include "oas/walk.hpp"
 #include "util/strings.hpp"

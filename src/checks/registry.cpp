@@ -6,7 +6,7 @@
 
 #include <set>
 
-#include "checks/check.hpp"
+#include "checks/registry.hpp"
 
 // X(variable): each check is defined in checks/<family>.cpp as
 // `extern const Check <variable>`.
@@ -30,29 +30,21 @@ namespace adrprobe::checks {
 ADRPROBE_CHECKS(ADRPROBE_DECLARE)
 #undef ADRPROBE_DECLARE
 
-const std::vector<const Check*>& registry() {
+const engine::Registry& registry() {
 #define ADRPROBE_ENTRY(name) &name,
-  static const std::vector<const Check*> checks{ADRPROBE_CHECKS(ADRPROBE_ENTRY)};
+  static const engine::Registry r{{ADRPROBE_CHECKS(ADRPROBE_ENTRY)}, hint_producers()};
 #undef ADRPROBE_ENTRY
-  return checks;
+  return r;
 }
 
-const Check* find_check(std::string_view id) {
-  for (const Check* c : registry())
-    if (c->id == id) return c;
-  return nullptr;
-}
+const Check* find_check(std::string_view id) { return registry().find_check(id); }
 
-const HintProducer* find_hints(std::string_view name) {
-  for (const auto& h : hint_producers())
-    if (h.name == name) return &h;
-  return nullptr;
-}
+const HintProducer* find_hints(std::string_view name) { return registry().find_hints(name); }
 
 std::vector<std::string> validate(const catalogue::Catalogue& cat) {
   std::vector<std::string> problems;
   std::set<std::string_view> ids;
-  for (const Check* c : registry()) {
+  for (const Check* c : registry().checks) {
     if (!ids.insert(c->id).second) problems.push_back(fmt::format("check {} is registered twice", c->id));
     if (!c->judge) problems.push_back(fmt::format("check {} has no judge", c->id));
     if (c->needs == 0) problems.push_back(fmt::format("check {} does not say what it needs", c->id));

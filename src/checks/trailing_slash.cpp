@@ -1,7 +1,7 @@
 // /core/no-trailing-slash (API-48): NT-1 (document), NT-2 (live).
 #include <fmt/format.h>
 
-#include "checks/check.hpp"
+#include "checks/registry.hpp"
 #include "checks/findings.hpp"
 #include "oas/pointer.hpp"
 #include "util/strings.hpp"
@@ -14,7 +14,7 @@ CheckResult judge_nt1(const Evidence& ev, const CheckRef& ref) {
   if (auto stop = ev.without_paths(ref.id)) return *stop;
   const oas::json* paths = ev.doc_paths();
   std::vector<std::string> bad;
-  std::vector<report::Location> where;
+  std::vector<Location> where;
   for (auto it = paths->begin(); it != paths->end(); ++it)
     if (it.key() != "/" && !it.key().empty() && it.key().back() == '/') {
       bad.push_back(it.key());

@@ -5,7 +5,7 @@
 #include <regex>
 
 #include "checks/base_url.hpp"
-#include "checks/check.hpp"
+#include "checks/registry.hpp"
 #include "checks/findings.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
@@ -15,7 +15,7 @@ namespace {
 
 Verdict from_level(const Evidence& ev, const std::string& level) {
   std::string v = ev.ncsc ? ev.ncsc->verdict_of(level) : "fail";
-  return report::verdict_from_string(v).value_or(Verdict::fail);
+  return adrprobe::verdict_from_string(v).value_or(Verdict::fail);
 }
 
 std::string pretty_level(const std::string& level) { return replace_all(level, "_", " "); }
@@ -41,7 +41,7 @@ std::optional<CheckResult> no_handshake(const Evidence& ev, const std::string& i
 Verdict missing_verdict(const CheckRef& ref) {
   auto it = ref.params.find("missing");
   if (it == ref.params.end()) return Verdict::warn;
-  return report::verdict_from_string(it->second).value_or(Verdict::warn);
+  return adrprobe::verdict_from_string(it->second).value_or(Verdict::warn);
 }
 
 bool has_token(const std::string& value, const std::string& token) {
@@ -132,7 +132,7 @@ CheckResult judge_ts3(const Evidence& ev, const CheckRef& ref) {
   // The key exchange group has its own NCSC level; the worse of the two counts.
   if (!t.group.empty()) {
     std::string group_level = ev.ncsc ? ev.ncsc->group_level(t.group) : "insufficient";
-    v = report::worst(v, from_level(ev, group_level));
+    v = worst(v, from_level(ev, group_level));
     message += fmt::format("; key exchange {}: {}", t.group, pretty_level(group_level));
   }
   return {ref.id, v, message, {}};

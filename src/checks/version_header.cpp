@@ -6,7 +6,7 @@
 #include <set>
 
 #include "checks/base_url.hpp"
-#include "checks/check.hpp"
+#include "checks/registry.hpp"
 #include "checks/findings.hpp"
 #include "util/semver.hpp"
 #include "util/strings.hpp"

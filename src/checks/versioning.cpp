@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <regex>
 
-#include "checks/check.hpp"
+#include "checks/registry.hpp"
 #include "oas/walk.hpp"
 #include "checks/findings.hpp"
 #include "util/semver.hpp"

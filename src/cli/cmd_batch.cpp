@@ -20,12 +20,13 @@
 #include <thread>
 
 #include "batch/targets.hpp"
+#include "checks/registry.hpp"
 #include "cli/about.hpp"
 #include "cli/batch_output.hpp"
 #include "cli/command.hpp"
 #include "cli/output.hpp"
 #include "cli/progress.hpp"
-#include "cli/settings.hpp"
+#include "cli/options.hpp"
 #include "engine/judge.hpp"
 #include "engine/run.hpp"
 #include "util/strings.hpp"
@@ -34,7 +35,7 @@
 namespace adrprobe::cli {
 namespace {
 
-struct Args {
+struct BatchArgs {
   std::string file, out_dir, shard, baseline_dir, edition, fail_on = "fail";
   std::vector<std::string> formats;
   bool no_color = false, quiet = false, verbose = false;
@@ -77,7 +78,7 @@ std::string text_option(const batch::Target& t, const std::string& key, const st
 }
 
 // The command line gives the defaults; the file's `defaults`, then the target, override them.
-Job make_job(const Args& a, const batch::Target& t, const std::vector<const report::Format*>& formats,
+Job make_job(const BatchArgs& a, const batch::Target& t, const std::vector<const report::Format*>& formats,
              const std::shared_ptr<http::Gate>& gate) {
   std::string where = fmt::format("{}: target '{}'", a.file, escape_control(t.name));
   Job job;
@@ -226,7 +227,7 @@ report::Report failed_report(const Job& job, const std::string& why) {
   return r;
 }
 
-int run_batch(const Args& a) {
+int run_batch(const BatchArgs& a) {
   // Everything is validated before the first request: the file, every target, the directories.
   std::ifstream in(a.file, std::ios::binary);
   if (!in) throw UsageError(fmt::format("{}: cannot read the file", a.file));
@@ -302,7 +303,7 @@ int run_batch(const Args& a) {
       observer.name = job.target.name;
       report::Report rep;
       try {
-        rep = engine::run_check(job.settings, *job.output.edition, &observer);
+        rep = engine::run_check(job.settings, *job.output.edition, checks::registry(), &observer);
       } catch (const std::exception& e) {
         rep = failed_report(job, e.what());
       }
@@ -360,7 +361,7 @@ int run_batch(const Args& a) {
 }  // namespace
 
 Command batch_command(CLI::App& parent) {
-  auto a = std::make_shared<Args>();
+  auto a = std::make_shared<BatchArgs>();
   auto* cmd = parent.add_subcommand("batch", "Probe many APIs from a TARGETS.yaml: one report each and a summary");
   cmd->add_option("TARGETS", a->file, "The register: a YAML file with defaults and targets (see below)")->required();
   cmd->add_option("--out-dir", a->out_dir,

@@ -7,7 +7,7 @@
 
 #include "cli/command.hpp"
 #include "cli/output.hpp"
-#include "cli/settings.hpp"
+#include "cli/options.hpp"
 #include "demo/reference_api.hpp"
 #include "engine/run.hpp"
 #include "util/temp_file.hpp"

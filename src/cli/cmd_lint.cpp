@@ -5,7 +5,7 @@
 
 #include "cli/command.hpp"
 #include "cli/output.hpp"
-#include "cli/settings.hpp"
+#include "cli/options.hpp"
 #include "engine/run.hpp"
 #include "util/url.hpp"
 

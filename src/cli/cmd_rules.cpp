@@ -5,9 +5,9 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "checks/check.hpp"
+#include "checks/registry.hpp"
 #include "cli/command.hpp"
-#include "cli/settings.hpp"
+#include "cli/options.hpp"
 #include "util/strings.hpp"
 
 namespace adrprobe::cli {

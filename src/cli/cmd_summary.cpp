@@ -22,13 +22,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Args {
+struct SummaryArgs {
   std::vector<std::string> dirs;
   std::string out_dir = ".";
   bool no_color = false, quiet = false;
 };
 
-int merge(const Args& a) {
+int merge(const SummaryArgs& a) {
   std::error_code ec;
   fs::create_directories(a.out_dir, ec);
   if (!fs::is_directory(a.out_dir)) throw UsageError(fmt::format("--out-dir {}: cannot create the directory", a.out_dir));
@@ -127,7 +127,7 @@ int merge(const Args& a) {
 }  // namespace
 
 Command summary_command(CLI::App& parent) {
-  auto a = std::make_shared<Args>();
+  auto a = std::make_shared<SummaryArgs>();
   auto* cmd = parent.add_subcommand("summary", "Merge batch output directories (shards) into one summary");
   cmd->add_option("DIR", a->dirs, "The --out-dir of each shard's batch run")->required();
   cmd->add_option("--out-dir", a->out_dir, "Where summary.json, summary.html and summary.prom go")->capture_default_str();

@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-#include "checks/check.hpp"
+#include "checks/registry.hpp"
 #include "cli/about.hpp"
 #include "cli/command.hpp"
 #include "cli/settings.hpp"

@@ -1,6 +1,7 @@
 #include "cli/output.hpp"
 
 #include "cli/about.hpp"
+#include "checks/registry.hpp"
 #include "cli/progress.hpp"
 #include "report/baseline.hpp"
 
@@ -72,7 +73,7 @@ int run_and_report(const std::string& command, Engine run, const engine::Setting
   redactor.add_url(settings.base_url);
   if (settings.openapi) redactor.add_url(*settings.openapi);
   TerminalProgress progress(output, redactor);
-  report::Report rep = run(settings, edition, &progress);
+  report::Report rep = run(settings, edition, checks::registry(), &progress);
   rep.run = run_info(command, settings, output);
   if (redactor.url_password())
     rep.notes.push_back(

@@ -2,6 +2,7 @@
 // every secret masked first. Returns the exit status of CLI.md.
 #pragma once
 #include "cli/settings.hpp"
+#include "engine/check.hpp"
 #include "engine/observer.hpp"
 #include "report/redact.hpp"
 
@@ -16,7 +17,8 @@ report::RunInfo run_info(const std::string& command, const engine::Settings& set
 // Runs one engine entry point (engine::run_check, engine::run_lint) for a
 // command with the terminal's progress, on the edition output.edition, masks
 // the secrets and writes every output.
-using Engine = report::Report (*)(const engine::Settings&, const catalogue::Edition&, engine::Observer*);
+using Engine = report::Report (*)(const engine::Settings&, const catalogue::Edition&, const engine::Registry&,
+                                  engine::Observer*);
 int run_and_report(const std::string& command, Engine run, const engine::Settings& settings, const Output& output);
 
 }  // namespace adrprobe::cli

@@ -46,98 +46,11 @@ std::string exit_status_help() {
          "3 no rule failed but a check could not be completed.";
 }
 
-namespace {
-
-// CLI11 validators that name the choices in --help ("TEXT:{1.0,2.0.0,...}") and
-// keep adrprobe's own messages for a wrong value.
-CLI::Validator choice(std::string desc, std::function<void(const std::string&)> check) {
-  return CLI::Validator(
-      [check](std::string& value) -> std::string {
-        try {
-          check(value);
-          return "";
-        } catch (const UsageError& e) {
-          return e.what();
-        }
-      },
-      desc);
-}
-
-std::vector<std::string> available_formats() {
-  std::vector<std::string> out;
-  for (const auto& f : report::formats())
-    if (f.render) out.emplace_back(f.name);
-  return out;
-}
-
-const report::Format& format_or_throw(const std::string& name);
-
-}  // namespace
-
-CLI::Validator edition_validator() {
-  return choice("{" + join(catalogue::Catalogue::builtin().accepted_names(), ",") + "}",
-                [](const std::string& v) { edition_or_throw(v); });
-}
-
-void add_output_options(CLI::App* cmd, OutputArgs& out) {
-  cmd->add_option("--edition", out.edition, fmt::format("Rule edition to judge by: {} (default 2.0.0)", edition_help()))
-      ->check(edition_validator());
-  cmd->add_option("-f,--format", out.format,
-                  fmt::format("What goes to stdout: {} (default text)", report::format_names()))
-      ->check(choice("{" + join(available_formats(), ",") + "}", [](const std::string& v) { format_or_throw(v); }));
-  cmd->add_option("-o,--output", out.outputs,
-                  "Also write a report file, FORMAT=PATH (repeatable), e.g. json=report.json; PATH - is stdout")
-      ->check(choice("{" + join(available_formats(), ",") + "}=PATH", [](const std::string& v) { format_or_throw(parse_assignment(v, "-o").first); }));
-  cmd->add_option("--fail-on", out.fail_on, "Which verdicts make the exit status 1: fail (default), warn, never")
-      ->check(choice("{fail,warn,never}", [](const std::string& v) { parse_fail_on(v); }));
-  cmd->add_option("--baseline", out.baseline,
-                  "An earlier JSON report (-o json=...) of this API: mark each rule new-fail, regressed, fixed or "
-                  "unchanged against it, in every format");
-  cmd->add_flag("--no-color", out.no_color, "No colour, even on a terminal");
-  cmd->add_flag("-q,--quiet", out.quiet, "Only the target, the rules that do not pass, and the score");
-  cmd->add_flag("-v,--verbose", out.verbose,
-                "Every check with its evidence, each rule's level and text; log each request to stderr");
-  cmd->footer(exit_status_help());
-}
-
-void add_fetch_options(CLI::App* cmd, ProbeArgs& a) {
-  cmd->add_option("--timeout", a.timeout, "Seconds per request")->capture_default_str();
-  cmd->add_option("--deadline", a.deadline, "End the run after this many seconds; unfinished checks are error")
-      ->capture_default_str();
-  cmd->add_option("--ca-file", a.ca_file, "Extra trusted CA bundle (PEM)");
-  cmd->add_flag("--insecure", a.insecure, "Go on after a certificate failure (the TLS check still fails)");
-  cmd->add_option("--user-agent", a.user_agent, fmt::format("User-Agent of every request (default adrprobe/{})", ADRPROBE_VERSION));
-  cmd->add_option("--ref-hosts", a.ref_hosts,
-                  "Hosts external $refs may be fetched from: public (public addresses and the target's own host) or any")
-      ->check(CLI::IsMember({"public", "any"}))
-      ->capture_default_str();
-}
-
-void add_probe_options(CLI::App* cmd, ProbeArgs& a) {
-  cmd->add_option("--openapi", a.openapi,
-                  "Description document (URL or file, JSON or YAML), if not at BASE_URL/openapi.json");
-  cmd->add_option("-H,--header", a.headers,
-                  "Extra request header 'Name: value' (repeatable); ${VAR} in the value is read from the environment; "
-                  "the value is never shown in any output");
-  cmd->add_option("--header-file", a.header_files,
-                  "More headers from a file, one 'Name: value' a line (# comments, ${VAR}); masked like -H");
-  cmd->add_option("--param", a.params, "Value for a path parameter, NAME=VALUE (repeatable)");
-  cmd->add_option("--concurrency", a.concurrency, "Requests in flight at once")->capture_default_str();
-  cmd->add_option("--rate", a.rate, "At most N requests per second to one host (0 = no limit)")->capture_default_str();
-  cmd->add_option("--max-paths", a.max_paths, "Probe at most N documented paths (0 = all)")->capture_default_str();
-  add_fetch_options(cmd, a);
-  cmd->add_option("--cert", a.cert_file, "Client certificate (PEM) for APIs that require mutual TLS; with --key");
-  cmd->add_option("--key", a.key_file, "Private key (PEM, unencrypted) of --cert; never shown in any output");
-  cmd->add_flag("--allow-unsafe", a.allow_unsafe, "Also send POST/PUT/PATCH/DELETE probes (never by default)");
-}
-
 const catalogue::Edition& edition_or_throw(const std::string& name) {
   const auto& cat = catalogue::Catalogue::builtin();
   if (const auto* e = cat.resolve(name)) return *e;
   throw UsageError(fmt::format("unknown edition '{}' (available: {})", name, join(cat.accepted_names(), ", ")));
 }
-
-namespace {
 
 const report::Format& format_or_throw(const std::string& name) {
   const report::Format* f = report::find_format(name);
@@ -146,6 +59,8 @@ const report::Format& format_or_throw(const std::string& name) {
     throw UsageError(fmt::format("format '{}' is not available in adrprobe {} yet (use text or json)", name, ADRPROBE_VERSION));
   return *f;
 }
+
+namespace {
 
 // A report file must be writable before the run starts, not after it.
 void check_writable(const std::string& path) {

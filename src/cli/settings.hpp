@@ -1,8 +1,6 @@
 // Command-line options → engine::Settings and output choices, validated in
 // one place before any request is sent (CLI.md).
 #pragma once
-#include <CLI/CLI.hpp>
-
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -53,12 +51,6 @@ struct ProbeArgs {
   std::string user_agent;            // --user-agent; empty: adrprobe/<version>
 };
 
-void add_output_options(CLI::App* cmd, OutputArgs& out);
-void add_probe_options(CLI::App* cmd, ProbeArgs& args);
-// The subset that applies to a document alone: --timeout, --deadline, --ca-file, --insecure, --ref-hosts,
-// --user-agent.
-void add_fetch_options(CLI::App* cmd, ProbeArgs& args);
-
 // Validated output choices.
 struct Output {
   const catalogue::Edition* edition = nullptr;  // the catalogue --edition resolves to
@@ -79,6 +71,8 @@ bool color_wanted(bool no_color);
 report::Report read_baseline(const std::string& path, const std::string& what);
 // The edition --edition names: an edition, an alias of one, or "latest".
 const catalogue::Edition& edition_or_throw(const std::string& name);
+// The report format of that name (-f, -o), one the build renders; else UsageError.
+const report::Format& format_or_throw(const std::string& name);
 
 // A description document given as a file (plain path or file://) or an http(s)
 // URL: readable or well-formed, else UsageError naming `what`.
@@ -104,8 +98,6 @@ report::FailOn parse_fail_on(const std::string& text);
 std::string edition_list();
 // The editions with their aliases and "latest", for help texts.
 std::string edition_help();
-// --edition's check: the choices in --help, "unknown edition ..." for a wrong one.
-CLI::Validator edition_validator();
 // The exit status table (CLI.md), the footer of every report-writing command's help.
 std::string exit_status_help();
 

@@ -6,8 +6,6 @@
 
 namespace adrprobe::engine {
 
-using report::CheckResult;
-using report::Verdict;
 
 const http::Result* Evidence::result(const RequestSpec& spec) const {
   auto it = results.find(spec.key());
@@ -36,9 +34,9 @@ const oas::json* Evidence::doc_paths() const {
   return it != d->end() && it->is_object() ? &*it : nullptr;
 }
 
-std::optional<report::CheckResult> Evidence::without_paths(const std::string& id) const {
+std::optional<CheckResult> Evidence::without_paths(const std::string& id) const {
   if (!doc()) return prerequisite(id);
-  if (!doc_paths()) return report::CheckResult{id, report::Verdict::skip, "no paths in the document (see DO-3)", {}};
+  if (!doc_paths()) return CheckResult{id, Verdict::skip, "no paths in the document (see DO-3)", {}};
   return std::nullopt;
 }
 

@@ -15,7 +15,7 @@
 #include "http/client.hpp"
 #include "oas/paths.hpp"
 #include "oas/refs.hpp"
-#include "report/model.hpp"
+#include "verdict/verdict.hpp"
 #include "tls/probe.hpp"
 
 namespace adrprobe::engine {
@@ -92,16 +92,16 @@ struct Evidence {
 
   // Wording shared by checks.
   // The result for a check that needs the document when there is none.
-  report::CheckResult prerequisite(const std::string& id) const;
+  CheckResult prerequisite(const std::string& id) const;
   // {oas}.paths when the document has it as an object, else nullptr.
   const oas::json* doc_paths() const;
   // For a check that reads {oas}.paths: the prerequisite without a document,
   // skip ("no paths in the document (see DO-3)") without paths, else nullopt.
-  std::optional<report::CheckResult> without_paths(const std::string& id) const;
+  std::optional<CheckResult> without_paths(const std::string& id) const;
   // "GET /v1/gebouwen/ → 301" (or the transport error) for messages.
   std::string describe(int exchange_id) const;
   // error with the transport problem, when the exchange has one.
-  std::optional<report::CheckResult> transport_error(const std::string& id, int exchange_id) const;
+  std::optional<CheckResult> transport_error(const std::string& id, int exchange_id) const;
   // How many probed documented paths with a GET there are, when every one of
   // them answered GET with 404 (the base URL is then probably wrong); else 0.
   std::size_t all_documented_404() const;

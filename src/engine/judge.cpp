@@ -5,7 +5,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "checks/check.hpp"
+#include "engine/check.hpp"
 #include "util/strings.hpp"
 
 namespace adrprobe::engine {
@@ -53,14 +53,14 @@ report::RuleResult rule_result(const catalogue::Rule& rule) {
   return r;
 }
 
-std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Edition& edition, Mode mode,
-                                      Observer* observer) {
+std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Edition& edition, const Registry& registry,
+                                      Mode mode, Observer* observer) {
   std::vector<report::RuleResult> out;
   for (const auto& rule : edition.rules) {
     report::RuleResult r = rule_result(rule);
     if (rule.technical()) {
       for (const auto& ref : rule.checks) {
-        const checks::Check* check = checks::find_check(ref.id);
+        const Check* check = registry.find_check(ref.id);
         if (!check) throw std::logic_error("check " + ref.id + " has no implementation");  // validate() forbids it
         if (mode == Mode::lint && !check->is_static())
           r.checks.push_back({ref.id, Verdict::skip, kNeedsLive, {}});
@@ -71,10 +71,10 @@ std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Editi
         else r.checks.push_back(check->judge(ev, ref));
         if (observer) observer->check_done(r.checks.back());
         // A check that probes documented paths lists the ones it could not probe.
-        if (mode == Mode::check && check->per_path != checks::PerPath::none && !ev.untrusted_stop &&
+        if (mode == Mode::check && check->per_path != PerPath::none && !ev.untrusted_stop &&
             ev.client_cert_stop.empty())
           for (const auto& n : ev.not_probed)
-            if (n.has_get || check->per_path == checks::PerPath::every)
+            if (n.has_get || check->per_path == PerPath::every)
               r.checks.push_back({ref.id, Verdict::skip, "not probed: " + n.text, {}});
       }
       r.verdict = report::aggregate(r.checks);
@@ -82,7 +82,7 @@ std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Editi
     } else {
       r.verdict = Verdict::manual;
       for (const auto& name : rule.hints) {
-        const checks::HintProducer* producer = checks::find_hints(name);
+        const HintProducer* producer = registry.find_hints(name);
         if (!producer) throw std::logic_error("hint producer " + name + " does not exist");  // validate() forbids it
         auto h = producer->produce(ev);
         r.hints.insert(r.hints.end(), h.begin(), h.end());

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "catalogue/catalogue.hpp"
+#include "engine/check.hpp"
 #include "engine/evidence.hpp"
 #include "engine/observer.hpp"
 #include "report/model.hpp"
@@ -17,8 +18,8 @@ enum class Mode { check, lint };
 // A rule of the catalogue as the report shows it, before any verdict (skip).
 report::RuleResult rule_result(const catalogue::Rule& rule);
 
-std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Edition& edition, Mode mode,
-                                      Observer* observer = nullptr);
+std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Edition& edition, const Registry& registry,
+                                      Mode mode, Observer* observer = nullptr);
 
 // One line for a rule: why it passes, or its worst finding.
 std::string rule_summary(const report::RuleResult& rule);

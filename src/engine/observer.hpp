@@ -4,7 +4,11 @@
 #include <cstddef>
 
 #include "http/exchange.hpp"
-#include "report/model.hpp"
+#include "verdict/verdict.hpp"
+
+namespace adrprobe::report {
+struct Report;
+}
 
 namespace adrprobe::engine {
 
@@ -13,7 +17,7 @@ struct Observer {
   // A request finished (or failed); planned counts what is known so far.
   virtual void request_done(const http::Exchange&, std::size_t /*done*/, std::size_t /*planned*/) {}
   // A check was judged.
-  virtual void check_done(const report::CheckResult&) {}
+  virtual void check_done(const CheckResult&) {}
   // The report of one target is complete.
   virtual void target_done(const report::Report&) {}
 };

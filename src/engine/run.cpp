@@ -7,7 +7,7 @@
 #include <future>
 #include <random>
 
-#include "checks/check.hpp"
+#include "engine/check.hpp"
 #include "engine/acquire.hpp"
 #include "engine/client_cert.hpp"
 #include "engine/evidence.hpp"
@@ -34,9 +34,10 @@ std::string random_origin() {
 
 // The checks of an edition, in registry order (the order requests are sent), with their parameters.
 // A check a hint producer uses and no rule lists is planned with default parameters.
-std::vector<std::pair<const checks::Check*, catalogue::CheckRef>> edition_checks(const catalogue::Edition& edition) {
-  std::vector<std::pair<const checks::Check*, catalogue::CheckRef>> out;
-  for (const checks::Check* c : checks::registry()) {
+std::vector<std::pair<const Check*, catalogue::CheckRef>> edition_checks(const catalogue::Edition& edition,
+                                                                       const Registry& registry) {
+  std::vector<std::pair<const Check*, catalogue::CheckRef>> out;
+  for (const Check* c : registry.checks) {
     bool listed = false;
     for (const auto& rule : edition.rules)
       for (const auto& ref : rule.checks)
@@ -48,7 +49,7 @@ std::vector<std::pair<const checks::Check*, catalogue::CheckRef>> edition_checks
     bool used = false;
     for (const auto& rule : edition.rules)
       for (const auto& name : rule.hints)
-        if (const auto* h = checks::find_hints(name))
+        if (const auto* h = registry.find_hints(name))
           for (auto id : h->uses) used = used || id == c->id;
     if (used) out.emplace_back(c, catalogue::CheckRef{std::string(c->id), {}});
   }
@@ -133,12 +134,13 @@ Evidence start_evidence(const Settings& s, const catalogue::Edition& edition) {
 
 }  // namespace
 
-report::Report run_check(const Settings& s, const catalogue::Edition& edition, Observer* observer) {
+report::Report run_check(const Settings& s, const catalogue::Edition& edition, const Registry& registry,
+                         Observer* observer) {
   Session session(s, observer);
   Evidence ev = start_evidence(s, edition);
   ev.origin = random_origin();
   std::vector<std::string> notes;
-  auto checks = edition_checks(edition);
+  auto checks = edition_checks(edition, registry);
   Planner planner(s);
 
   // TLS handshakes run in parallel with the HTTP probes. Every edition needs
@@ -160,7 +162,7 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, O
   // Phase one: what needs no document (the base URL is the one target).
   Target base_target{true, {}, s.base_url};
   ev.targets = {base_target};
-  checks::PlanInput one{s, ev.origin, 1, ev.targets};
+  PlanInput one{s, ev.origin, 1, ev.targets};
   for (const auto& [c, ref] : checks)
     if (c->plan_run) c->plan_run(planner, one, ref);
   for (const auto& [c, ref] : checks)
@@ -212,7 +214,7 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, O
     notes.push_back(fmt::format("{} left out: a run sends at most {} requests", plural(capped, "path", "paths"),
                                 cs.max_exchanges));
   if (left_out) notes.push_back(fmt::format("--max-paths {}: {} left out", s.max_paths, plural(left_out, "path", "paths")));
-  checks::PlanInput two{s, ev.origin, 2, documented};
+  PlanInput two{s, ev.origin, 2, documented};
   for (const auto& [c, ref] : checks)
     if (c->plan_run) c->plan_run(planner, two, ref);
   session.send(planner, ev);
@@ -248,7 +250,7 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, O
                                   s.base_url));
   notes.insert(notes.begin(), leading.begin(), leading.end());
 
-  auto rules = judge(ev, edition, Mode::check, observer);
+  auto rules = judge(ev, edition, registry, Mode::check, observer);
   report::Report rep = assemble(s, edition, session, ev, std::move(rules), std::move(notes));
   rep.leading_notes = leading.size();
   rep.unreachable = !unreachable.empty();
@@ -260,13 +262,14 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, O
   return rep;
 }
 
-report::Report run_lint(const Settings& s, const catalogue::Edition& edition, Observer* observer) {
+report::Report run_lint(const Settings& s, const catalogue::Edition& edition, const Registry& registry,
+                        Observer* observer) {
   Session session(s, observer);
   Evidence ev = start_evidence(s, edition);
   acquire_for_lint(session.client, ev);
   if (ev.document.docs) ev.paths = oas::enumerate_paths(*ev.document.docs, s.params);
   ev.exchanges = session.client.release_exchanges();
-  auto rules = judge(ev, edition, Mode::lint, observer);
+  auto rules = judge(ev, edition, registry, Mode::lint, observer);
   report::Report rep = assemble(s, edition, session, ev, std::move(rules), {});
   rep.mode = "lint";
   rep.base_url = s.openapi.value_or("");

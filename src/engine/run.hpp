@@ -1,17 +1,21 @@
 // Run: orchestration only. catalogue → plan → requests → evidence → verdicts → report.
 #pragma once
 #include "catalogue/catalogue.hpp"
+#include "engine/check.hpp"
 #include "engine/observer.hpp"
 #include "engine/settings.hpp"
 #include "report/model.hpp"
 
 namespace adrprobe::engine {
 
-// adrprobe check: probes the live API at settings.base_url.
-report::Report run_check(const Settings& settings, const catalogue::Edition& edition, Observer* observer = nullptr);
+// adrprobe check: probes the live API at settings.base_url with the checks of
+// `registry` that the edition names (checks::registry() is the real one).
+report::Report run_check(const Settings& settings, const catalogue::Edition& edition, const Registry& registry,
+                         Observer* observer = nullptr);
 // adrprobe lint: the static checks on the document at settings.openapi (a file or URL).
+report::Report run_lint(const Settings& settings, const catalogue::Edition& edition, const Registry& registry,
+                        Observer* observer = nullptr);
 // The time now, RFC 3339 UTC ("2026-11-23T02:00:00Z"), as reports give it.
 std::string now_rfc3339();
-report::Report run_lint(const Settings& settings, const catalogue::Edition& edition, Observer* observer = nullptr);
 
 }  // namespace adrprobe::engine

@@ -11,10 +11,10 @@
 #include <memory>
 
 namespace adrprobe::tls {
-namespace {
 
-// Never ask for a passphrase on the terminal: an encrypted key is refused.
 int no_passphrase(char*, int, int, void*) { return -1; }
+
+namespace {
 
 std::string unreadable(const char* option, const std::string& path) {
   struct stat st {};

@@ -9,6 +9,10 @@ namespace adrprobe::tls {
 // the certificate (chain) loads, the key is unencrypted and belongs to the
 // certificate. Otherwise one line that names the option and the file, never
 // their contents.
+// An OpenSSL pem_password_cb that never asks for a passphrase on the
+// terminal: an encrypted key is refused.
+int no_passphrase(char*, int, int, void*);
+
 std::string check_client_certificate(const std::string& cert_file, const std::string& key_file);
 
 // TLS alerts (RFC 8446 6.2) a server sends about a client certificate: the

@@ -181,8 +181,6 @@ void on_info(const SSL* ssl, int where, int ret) {
   if (auto* session = static_cast<Session*>(SSL_get_app_data(ssl))) session->alert = alert;
 }
 
-int no_passphrase(char*, int, int, void*) { return -1; }
-
 // After a failed handshake: was it the client certificate the server refused?
 void classify_refusal(Session& s) {
   if (s.cert_requested && s.alert >= 0 && is_client_cert_alert(s.alert, s.cert_sent))

@@ -1,4 +1,5 @@
 #include "tls/proxy.hpp"
+#include "util/curl_url.hpp"
 #include "util/url.hpp"
 
 #include <arpa/inet.h>

@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "util/curl_url.hpp"
 #include "util/strings.hpp"
 
 namespace adrprobe {

@@ -1,28 +1,10 @@
 // URL parsing and relative resolution on libcurl's URL API (RFC 3986).
 #pragma once
-#include <curl/curl.h>
-
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace adrprobe {
-
-// libcurl's URL handle, freed on scope exit; get() returns a part as a string.
-struct UrlHandle {
-  CURLU* h = curl_url();
-  UrlHandle() = default;
-  UrlHandle(const UrlHandle&) = delete;
-  UrlHandle& operator=(const UrlHandle&) = delete;
-  ~UrlHandle() { curl_url_cleanup(h); }
-  std::optional<std::string> get(CURLUPart part, unsigned flags = 0) const {
-    char* out = nullptr;
-    if (curl_url_get(h, part, &out, flags) != CURLUE_OK || !out) return std::nullopt;
-    std::string s(out);
-    curl_free(out);
-    return s;
-  }
-};
 
 struct Url {
   std::string scheme;  // lower case: http, https, file

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "fuzz.hpp"
-#include "http/problem.hpp"
+#include "checks/problem.hpp"
 #include "util/strings.hpp"
 
 using namespace adrprobe;
@@ -23,16 +23,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   e.body = std::string(parts[2].substr(0, 8192));
   e.body_truncated = parts[2].size() > 8192;
   oas::Limits limits;
-  auto j = http::judge_problem(e, limits);
+  auto j = checks::judge_problem(e, limits);
   // Without a problem media type, or without a body, it is never a problem.
-  if (!http::is_problem(std::string(parts[1])) || e.body.empty()) FUZZ_ASSERT(!j.fails.empty() || j.truncated);
+  if (!checks::is_problem(std::string(parts[1])) || e.body.empty()) FUZZ_ASSERT(!j.fails.empty() || j.truncated);
   // Every reason is valid UTF-8 that a report can carry.
   for (const auto& f : j.fails) {
     FUZZ_ASSERT(!f.empty());
     FUZZ_ASSERT(is_valid_utf8(f));
   }
   // The same judgement twice.
-  auto again = http::judge_problem(e, limits);
+  auto again = checks::judge_problem(e, limits);
   FUZZ_ASSERT(again.fails == j.fails && again.truncated == j.truncated);
   return 0;
 }

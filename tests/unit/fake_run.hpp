@@ -11,16 +11,17 @@
 #include <vector>
 
 #include "catalogue/catalogue.hpp"
-#include "checks/check.hpp"
+#include "checks/registry.hpp"
 #include "engine/acquire.hpp"
 #include "engine/evidence.hpp"
 #include "engine/planner.hpp"
 #include "oas/paths.hpp"
+#include "report/model.hpp"
 
 // Verdicts print as "pass", "fail", ... and lists as {a, b} in failed assertions.
 template <>
-struct doctest::StringMaker<adrprobe::report::Verdict> {
-  static doctest::String convert(adrprobe::report::Verdict v) { return adrprobe::report::to_string(v).c_str(); }
+struct doctest::StringMaker<adrprobe::Verdict> {
+  static doctest::String convert(adrprobe::Verdict v) { return adrprobe::to_string(v).c_str(); }
 };
 template <typename T>
 struct doctest::StringMaker<std::vector<T>> {
@@ -34,8 +35,8 @@ struct doctest::StringMaker<std::vector<T>> {
 namespace adrprobe::testing {
 
 using engine::RequestSpec;
-using report::CheckResult;
-using report::Verdict;
+using adrprobe::CheckResult;
+using adrprobe::Verdict;
 
 struct FakeRun {
   engine::Evidence ev;

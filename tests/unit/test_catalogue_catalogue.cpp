@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "catalogue/catalogue.hpp"
-#include "checks/check.hpp"
+#include "checks/registry.hpp"
 
 using namespace adrprobe;
 

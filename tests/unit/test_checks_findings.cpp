@@ -3,7 +3,6 @@
 #include "checks/findings.hpp"
 
 using namespace adrprobe;
-using report::Verdict;
 
 TEST_CASE("findings: one entry per check, worst first") {
   checks::Findings f("NT-2");
@@ -84,18 +83,18 @@ TEST_CASE("findings: a long message is cut between findings, never inside one, w
 
 TEST_CASE("findings: the places of the problems, worst first, each once; a pass has none") {
   checks::Findings f("KC-1");
-  f.add_at(report::Verdict::warn, "/servers/0/url", "w");
-  f.add_at(report::Verdict::fail, "/paths/~1a", "a");
-  f.add_at(report::Verdict::fail, "/paths/~1a", "a again");
-  f.add_at(report::Verdict::pass, "/paths/~1ok", "");
-  f.add(report::Verdict::fail, "no place");
+  f.add_at(Verdict::warn, "/servers/0/url", "w");
+  f.add_at(Verdict::fail, "/paths/~1a", "a");
+  f.add_at(Verdict::fail, "/paths/~1a", "a again");
+  f.add_at(Verdict::pass, "/paths/~1ok", "");
+  f.add(Verdict::fail, "no place");
   auto r = f.result("ok");
   REQUIRE(r.locations.size() == 2);
   CHECK(r.locations[0].pointer == "/paths/~1a");
   CHECK(r.locations[1].pointer == "/servers/0/url");
   checks::Findings ok("KC-1");
-  ok.add_at(report::Verdict::pass, "/paths/~1ok", "");
+  ok.add_at(Verdict::pass, "/paths/~1ok", "");
   CHECK(ok.result("ok").locations.empty());
-  CHECK(checks::located({"DO-1", report::Verdict::fail, "x", {}}, "").locations.size() == 1);  // the document as a whole
-  CHECK(checks::located({"DO-1", report::Verdict::pass, "x", {}}, "/openapi").locations.empty());
+  CHECK(checks::located({"DO-1", Verdict::fail, "x", {}}, "").locations.size() == 1);  // the document as a whole
+  CHECK(checks::located({"DO-1", Verdict::pass, "x", {}}, "/openapi").locations.empty());
 }

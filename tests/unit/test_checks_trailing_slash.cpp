@@ -132,7 +132,7 @@ TEST_CASE("NT-2: only paths with a GET are probed; a documented '/' is the base 
 
   // The POST-only path without a value is not listed under NT-2 (it has no GET), only under HM-2 and HM-3.
   const auto& edition = *catalogue::Catalogue::builtin().edition("2.0.0");
-  auto rules = engine::judge(run.ev, edition, engine::Mode::check);
+  auto rules = engine::judge(run.ev, edition, checks::registry(), engine::Mode::check);
   std::vector<std::string> listed_under;
   for (const auto& rule : rules)
     for (const auto& c : rule.checks)

@@ -19,7 +19,7 @@ TEST_CASE("lint: live checks are skip 'needs a live API'; static ones are judged
   run.ev.settings.openapi = "/tmp/openapi.json";
   run.document(openapi_doc({{"/gebouwen/", {{"get", oas::json::object()}}}}), "file:///tmp/openapi.json");
   const auto& edition = *catalogue::Catalogue::builtin().edition("2.0.0");
-  auto rules = engine::judge(run.ev, edition, engine::Mode::lint);
+  auto rules = engine::judge(run.ev, edition, checks::registry(), engine::Mode::lint);
   const auto& publish = rule(rules, "/core/publish-openapi");
   CHECK(publish.verdict == Verdict::skip);
   CHECK(publish.summary == "needs a live API");
@@ -35,7 +35,7 @@ TEST_CASE("lint: live checks are skip 'needs a live API'; static ones are judged
   oas::json doc = openapi_doc();
   doc.erase("servers");
   bare.document(doc, "file:///tmp/openapi.json");
-  auto rules2 = engine::judge(bare.ev, edition, engine::Mode::lint);
+  auto rules2 = engine::judge(bare.ev, edition, checks::registry(), engine::Mode::lint);
   const auto& uv = rule(rules2, "/core/uri-version");
   CHECK(uv.verdict == Verdict::fail);
   CHECK(uv.checks[1].id == "UV-2");
@@ -50,7 +50,7 @@ TEST_CASE("an untrusted certificate: only the handshake checks are judged, the r
   run.ev.tls->connected = true;
   run.ev.tls->trust_error = "self-signed certificate";
   const auto& edition = *catalogue::Catalogue::builtin().edition("2.0.0");
-  auto rules = engine::judge(run.ev, edition, engine::Mode::check);
+  auto rules = engine::judge(run.ev, edition, checks::registry(), engine::Mode::check);
   const auto& ts = rule(rules, "/core/transport-security");
   CHECK(ts.checks[0].id == "TS-1");
   CHECK(ts.checks[0].verdict == Verdict::fail);
@@ -70,7 +70,7 @@ TEST_CASE("a server that wants a client certificate: handshake checks judged, th
   run.ev.tls->trusted = true;
   run.ev.tls->client_cert_requested = true;
   const auto& edition = *catalogue::Catalogue::builtin().edition("2.0.0");
-  auto rules = engine::judge(run.ev, edition, engine::Mode::check);
+  auto rules = engine::judge(run.ev, edition, checks::registry(), engine::Mode::check);
   const auto& ts = rule(rules, "/core/transport-security");
   CHECK(ts.checks[0].id == "TS-1");
   CHECK(ts.checks[0].verdict == Verdict::error);  // not fail: mutual TLS is not insecurity
@@ -89,7 +89,7 @@ TEST_CASE("per-path checks list the documented paths that could not be probed") 
   run.ev.not_probed = {{"/gebouwen/{id}: no value for id (give --param id=VALUE)", true}};
   run.respond(engine::probe_request("GET", "https://api.example.nl/v1/"), 404);
   const auto& edition = *catalogue::Catalogue::builtin().edition("2.0.0");
-  auto rules = engine::judge(run.ev, edition, engine::Mode::check);
+  auto rules = engine::judge(run.ev, edition, checks::registry(), engine::Mode::check);
   const auto& slash = rule(rules, "/core/no-trailing-slash");
   bool listed = false;
   for (const auto& c : slash.checks) listed = listed || (c.id == "NT-2" && c.verdict == Verdict::skip &&
@@ -105,4 +105,48 @@ TEST_CASE("rule summary: why a rule passes, or its worst finding") {
   r.verdict = Verdict::fail;
   r.checks = {{"A-1", Verdict::pass, "", {}}, {"A-2", Verdict::fail, "broken", {}}};
   CHECK(engine::rule_summary(r) == "A-2: broken");
+}
+
+namespace {
+// A check the engine knows only through the Registry it is given.
+CheckResult fake_judge(const engine::Evidence& ev, const catalogue::CheckRef& ref) {
+  return {ref.id, ref.params.count("strict") ? Verdict::fail : Verdict::pass, "judged " + ev.settings.base_url, {}};
+}
+std::vector<std::string> fake_hints(const engine::Evidence&) { return {"hint one", "hint two"}; }
+const engine::Check fake_static{"FAKE-1", engine::document, "fake", "nothing", "always", engine::PerPath::none, {}, nullptr,
+                                nullptr, fake_judge};
+const engine::Check fake_live{"FAKE-2", engine::requests, "fake", "nothing", "always", engine::PerPath::none, {}, nullptr,
+                              nullptr, fake_judge};
+}  // namespace
+
+TEST_CASE("judge runs the checks and hint producers of the registry it is given") {
+  engine::Registry registry{{&fake_static, &fake_live}, {{"fake-hints", fake_hints, {}}}};
+  catalogue::Edition edition;
+  edition.edition = "test";
+  catalogue::Rule technical;
+  technical.id = "/t";
+  technical.kind = "technical";
+  technical.checks = {{"FAKE-1", {}}, {"FAKE-2", {{"strict", "yes"}}}};
+  catalogue::Rule functional;
+  functional.id = "/f";
+  functional.kind = "functional";
+  functional.hints = {"fake-hints"};
+  edition.rules = {technical, functional};
+  FakeRun run;
+  auto rules = engine::judge(run.ev, edition, registry, engine::Mode::check);
+  REQUIRE(rules.size() == 2);
+  REQUIRE(rules[0].checks.size() == 2);
+  CHECK(rules[0].checks[0].verdict == Verdict::pass);
+  CHECK(rules[0].checks[0].message == "judged " + run.ev.settings.base_url);
+  CHECK(rules[0].checks[1].verdict == Verdict::fail);  // its edition parameter reached it
+  CHECK(rules[0].verdict == Verdict::fail);
+  CHECK(rules[1].verdict == Verdict::manual);
+  CHECK(rules[1].hints == std::vector<std::string>{"hint one", "hint two"});
+  // lint judges only the check that needs the document alone.
+  auto lint = engine::judge(run.ev, edition, registry, engine::Mode::lint);
+  CHECK(lint[0].checks[0].verdict == Verdict::pass);
+  CHECK(lint[0].checks[1].verdict == Verdict::skip);
+  // A check id the registry lacks is a logic error, never a silent skip.
+  engine::Registry empty;
+  CHECK_THROWS_AS(engine::judge(run.ev, edition, empty, engine::Mode::check), std::logic_error);
 }

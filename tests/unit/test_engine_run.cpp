@@ -7,6 +7,7 @@
 #include <mutex>
 #include <thread>
 
+#include "checks/registry.hpp"
 #include "engine/run.hpp"
 
 using namespace adrprobe;
@@ -62,7 +63,7 @@ engine::Settings settings_for(const std::string& base) {
 TEST_CASE("run_check: identical requests of different checks are sent once") {
   TinyApi api;
   const auto& edition = *catalogue::Catalogue::builtin().edition("2.0.0");
-  report::Report rep = engine::run_check(settings_for(api.base()), edition);
+  report::Report rep = engine::run_check(settings_for(api.base()), edition, checks::registry());
   CHECK(api.count("GET /v1") == 1);                // VH-1, HM-1, TS-5, TS-6
   CHECK(api.count("GET /v1/openapi.json") == 2);   // PO-1 (and the document), PO-2 with an Origin
   CHECK(api.count("GET /v1/gebouwen") == 2);       // HM-1, TS-7 with an Origin
@@ -78,7 +79,7 @@ TEST_CASE("run_check: identical requests of different checks are sent once") {
 TEST_CASE("run_check: an edition plans only its own checks (1.0 has no transport rule)") {
   TinyApi api;
   const auto& edition = *catalogue::Catalogue::builtin().edition("1.0");
-  report::Report rep = engine::run_check(settings_for(api.base()), edition);
+  report::Report rep = engine::run_check(settings_for(api.base()), edition, checks::registry());
   CHECK_FALSE(rep.tls);
   CHECK(api.count("GET /v1/gebouwen") == 1);  // no TS-7 CORS probe
 }
@@ -92,7 +93,7 @@ TEST_CASE("observer: told of every request and check, and of the finished target
   } seen;
   TinyApi api;
   const auto& edition = *catalogue::Catalogue::builtin().edition("2.0.0");
-  report::Report rep = engine::run_check(settings_for(api.base()), edition, &seen);
+  report::Report rep = engine::run_check(settings_for(api.base()), edition, checks::registry(), &seen);
   CHECK(seen.requests == static_cast<int>(rep.exchanges.size()));
   CHECK(seen.checks == 27);  // every check of 2.0.0
   CHECK(seen.targets == 1);

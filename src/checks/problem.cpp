@@ -1,4 +1,4 @@
-#include "http/problem.hpp"
+#include "checks/problem.hpp"
 
 #include <fmt/format.h>
 #include <pugixml.hpp>
@@ -8,23 +8,16 @@
 #include "oas/parse.hpp"
 #include "util/strings.hpp"
 
-namespace adrprobe::http {
+namespace adrprobe::checks {
 
-std::string media_type(std::string_view value) { return trim(value.substr(0, value.find(';'))); }
+using http::media_type;
 
 bool is_problem(std::string_view value) {
   std::string m = media_type(value);
   return iequals(m, kProblemJson) || iequals(m, kProblemXml);
 }
 
-bool is_json_media_type(std::string_view value) {
-  std::string m = to_lower(media_type(value));
-  return m == "application/json" || (m.rfind("application/", 0) == 0 && m.size() > 17 && m.ends_with("+json"));
-}
-
 namespace {
-
-
 
 std::string shown_value(const oas::json& v) {
   return truncate_utf8(v.dump(-1, ' ', false, oas::json::error_handler_t::replace), 40);
@@ -132,4 +125,4 @@ ProblemJudgement judge_problem(const http::Exchange& e, const oas::Limits& limit
   return j;
 }
 
-}  // namespace adrprobe::http
+}  // namespace adrprobe::checks

@@ -1,7 +1,9 @@
 // The one seam between the engine and the checks. A check is one unit: it
 // declares the requests it needs (by key, through the Planner) and judges
-// from the evidence it looks up by those same keys. Each check lives in
-// checks/<family>.cpp and has one line in checks/registry.cpp.
+// from the evidence it looks up by those same keys. The engine defines the
+// interface and runs whatever Registry it is given; each real check lives in
+// checks/<family>.cpp and has one line in checks/registry.cpp, which gives
+// the engine the real Registry (checks::registry()).
 #pragma once
 #include <string>
 #include <string_view>
@@ -10,16 +12,10 @@
 #include "catalogue/catalogue.hpp"
 #include "engine/evidence.hpp"
 #include "engine/planner.hpp"
-#include "report/model.hpp"
+#include "verdict/verdict.hpp"
 
-namespace adrprobe::checks {
+namespace adrprobe::engine {
 
-using report::CheckResult;
-using report::Verdict;
-using engine::Evidence;
-using engine::Planner;
-using engine::RequestSpec;
-using engine::Target;
 using catalogue::CheckRef;
 
 // What a check needs to be judged. `lint` runs the checks that need nothing
@@ -35,7 +31,7 @@ enum Need : unsigned {
 // document is known, phase 2 after it (targets are then the probed
 // documented paths).
 struct PlanInput {
-  const engine::Settings& settings;
+  const Settings& settings;
   const std::string& origin;  // the run's random Origin for CORS probes
   int phase;
   const std::vector<Target>& targets;
@@ -62,7 +58,7 @@ struct Check {
   // Requests for the run as a whole (once per phase); nullptr when none.
   void (*plan_run)(Planner&, const PlanInput&, const CheckRef&) = nullptr;
   // Requests for one probed target (the base URL in phase 1, each documented path in phase 2).
-  void (*plan_target)(Planner&, const engine::Settings&, const Target&, const CheckRef&) = nullptr;
+  void (*plan_target)(Planner&, const Settings&, const Target&, const CheckRef&) = nullptr;
   CheckResult (*judge)(const Evidence&, const CheckRef&) = nullptr;
 
   bool is_static() const { return needs == document; }
@@ -80,15 +76,23 @@ struct HintProducer {
   std::vector<std::string_view> uses{};
 };
 
-// The registry (checks/registry.cpp): every check and hint producer.
-const std::vector<const Check*>& registry();
-const Check* find_check(std::string_view id);
-const std::vector<HintProducer>& hint_producers();
-const HintProducer* find_hints(std::string_view name);
+// The checks and hint producers a run may use, in planning order (the order
+// requests are sent). checks::registry() is the real one; an engine test
+// gives its own.
+struct Registry {
+  std::vector<const Check*> checks;
+  std::vector<HintProducer> hints;
 
-// Ties the catalogue to the code: every check id of every edition has exactly
-// one implementation, every hint producer exists,
-// every edition parameter is one its check understands. Returns the problems.
-std::vector<std::string> validate(const catalogue::Catalogue& catalogue);
+  const Check* find_check(std::string_view id) const {
+    for (const Check* c : checks)
+      if (c->id == id) return c;
+    return nullptr;
+  }
+  const HintProducer* find_hints(std::string_view name) const {
+    for (const auto& h : hints)
+      if (h.name == name) return &h;
+    return nullptr;
+  }
+};
 
-}  // namespace adrprobe::checks
+}  // namespace adrprobe::engine

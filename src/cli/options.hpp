@@ -1,0 +1,19 @@
+// The options the report-writing commands share, bound to CLI11 (only the
+// cmd_*.cpp files and main.cpp see CLI11; settings.hpp turns the values
+// into engine::Settings and output choices).
+#pragma once
+#include <CLI/CLI.hpp>
+
+#include "cli/settings.hpp"
+
+namespace adrprobe::cli {
+
+void add_output_options(CLI::App* cmd, OutputArgs& out);
+void add_probe_options(CLI::App* cmd, ProbeArgs& args);
+// The subset that applies to a document alone: --timeout, --deadline, --ca-file, --insecure, --ref-hosts,
+// --user-agent.
+void add_fetch_options(CLI::App* cmd, ProbeArgs& args);
+// --edition's check: the choices in --help, "unknown edition ..." for a wrong one.
+CLI::Validator edition_validator();
+
+}  // namespace adrprobe::cli
