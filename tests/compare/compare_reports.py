@@ -26,7 +26,8 @@ Exit status: 0 every compared report is identical and every suite passed;
 but a suite failed or did not finish (so the comparison may be incomplete).
 
 Only 127.0.0.1 is contacted. test_transport needs nginx and openssl (./dev
-installs them); without them its TLS cases are skipped, and so not compared.
+installs them); without them its TLS cases fail (skip only where Debian does not
+package them), and so are not compared.
 """
 
 import argparse

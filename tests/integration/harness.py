@@ -40,7 +40,14 @@ sys.path.insert(0, str(HERE))
 from fixture_server import BEARER, FixtureServer, default_doc, live_fixtures  # noqa: E402,F401
 
 REPO = HERE.parent.parent
-SCHEMA_PATH = REPO.parent / "shared" / "contract" / "report.schema.json"
+# The report schema the project publishes (docs/report.schema.json): every JSON
+# report adrprobe writes validates against it.
+SCHEMA_PATH = REPO / "docs" / "report.schema.json"
+# Third-party documents the tests read, in the repository (tests/data/README.md
+# names their sources and licences).
+TEST_DATA = REPO / "tests" / "data"
+LINTER_CASES = TEST_DATA / "linter-testcases"  # the official linter's 26 test cases
+REAL_OAS = TEST_DATA / "real-oas"  # real OpenAPI documents (EUPL-1.2)
 
 # rule name -> (edition 2.0.0 id, edition 1.0 id)
 TECHNICAL = {
@@ -699,9 +706,9 @@ def exchange_paths(report):
 # --------------------------------------------------------------------------
 
 def schema_validator():
-    """A Draft 2020-12 validator of report.schema.json, or None when missing."""
-    if not SCHEMA_PATH.exists():
-        return None
+    """A Draft 2020-12 validator of docs/report.schema.json (a failed assertion
+    when the file is missing: it is part of the repository)."""
+    assert SCHEMA_PATH.is_file(), "the report schema is missing: %s" % SCHEMA_PATH
     import jsonschema
     with open(SCHEMA_PATH, encoding="utf-8") as f:
         schema = json.load(f)
@@ -713,9 +720,13 @@ def schema_validator():
     return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
 
 
-requires_schema = unittest.skipUnless(SCHEMA_PATH.exists(),
-                                      "report schema not found at %s (shared/ must sit beside the repository)"
-                                      % SCHEMA_PATH)
+def data_path(*parts):
+    """A file or folder under tests/data (a failed assertion when it is missing:
+    the data is part of the repository)."""
+    path = TEST_DATA.joinpath(*parts)
+    assert path.exists(), "test data missing from the repository: %s" % path
+    return path
+
 
 RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
 
@@ -776,8 +787,150 @@ class ProbeCase(unittest.TestCase):
         return hits
 
 
+# --------------------------------------------------------------------------
+# tools a test needs, and how a suite ends
+# --------------------------------------------------------------------------
+#
+# No silent skip: a test that cannot run fails the suite, with one exception. A
+# test that needs a tool (a command, a Python module) which no package of this
+# machine provides (apt has no installation candidate for it) is skipped, and
+# says which tool and package; only that skip keeps the suite from failing. A
+# tool whose package is installable here but not installed is a failure:
+# install it (./dev test installs every package of its PACKAGES list).
+
+NOT_PACKAGED = "tool not packaged here: "  # how such a skip's reason starts; main() looks for it
+
+
+class ToolNotPackaged(unittest.SkipTest):
+    """The one skip main() accepts: the test needs a tool no package of this machine provides."""
+
+    def __init__(self, tool, package):
+        super().__init__("%s%s (Debian package %s has no installation candidate on this machine)"
+                         % (NOT_PACKAGED, tool, package))
+
+
+_PACKAGED = {}
+
+
+def packaged(package):
+    """Whether apt can install package on this machine: `apt-cache policy PKG`
+    shows a candidate. A machine without apt-cache has no package at all."""
+    if package not in _PACKAGED:
+        apt_cache = shutil.which("apt-cache")
+        candidate = None
+        if apt_cache:
+            out = subprocess.run([apt_cache, "policy", package], capture_output=True, text=True, timeout=60,
+                                 stdin=subprocess.DEVNULL, env=dict(os.environ, LC_ALL="C")).stdout
+            m = re.search(r"^\s*Candidate:\s*(\S+)", out, re.M)
+            candidate = m.group(1) if m else None
+        _PACKAGED[package] = candidate not in (None, "(none)")
+    return _PACKAGED[package]
+
+
+def _missing(tool, package):
+    if packaged(package):
+        raise AssertionError("%s is missing: install %s (./dev test installs it)" % (tool, package))
+    raise ToolNotPackaged(tool, package)
+
+
+def require_tool(command, package):
+    """The path of command (a name on PATH or an absolute path); when it is not
+    there, a failure if package is installable here, else a ToolNotPackaged skip."""
+    found = shutil.which(str(command))
+    if found:
+        return found
+    _missing(command, package)
+
+
+def require_module(name, package):
+    """The imported Python module name (Debian's python3 imports it); when it
+    does not import, a failure if package is installable here, else a
+    ToolNotPackaged skip."""
+    import importlib
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        _missing("Python module %s" % name, package)
+
+
+def before_running(obj, check):
+    """Run check() before a test method, or before a TestCase class's setUpClass."""
+    if isinstance(obj, type):
+        inherited = obj.setUpClass
+
+        def setUpClass(cls):
+            check()
+            inherited.__func__(cls)
+        obj.setUpClass = classmethod(setUpClass)
+        return obj
+    import functools
+
+    @functools.wraps(obj)
+    def test(*args, **kwargs):
+        check()
+        return obj(*args, **kwargs)
+    return test
+
+
+def needs_tool(command, package):
+    """Class or test decorator: require_tool(command, package) before it runs."""
+    return lambda obj: before_running(obj, lambda: require_tool(command, package))
+
+
+def needs_module(name, package):
+    """Class or test decorator: require_module(name, package) before it runs."""
+    return lambda obj: before_running(obj, lambda: require_module(name, package))
+
+
+class _Result(unittest.TextTestResult):
+    """Counts what passed; unittest's result keeps failures, errors and skips."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.passed = 0
+
+    def addSuccess(self, test):
+        super().addSuccess(test)
+        self.passed += 1
+
+    def addExpectedFailure(self, test, err):
+        super().addExpectedFailure(test, err)
+        self.passed += 1
+
+
+def exit_status(result):
+    """How a suite ends (meson reads it): 1 on a failure, an error, an
+    unexpected success, a skip that is not ToolNotPackaged, or no test at all;
+    77 (meson: SKIP) when every test was skipped because a tool is not packaged
+    here; else 0."""
+    bad_skips = [(t, why) for t, why in result.skipped if not why.startswith(NOT_PACKAGED)]
+    tool_skips = [(t, why) for t, why in result.skipped if why.startswith(NOT_PACKAGED)]
+    if bad_skips:
+        sys.stderr.write("\nFAILED: %d skipped test(s); a test may skip only when a tool it needs is not "
+                         "packaged for this machine (harness.require_tool):\n" % len(bad_skips))
+        for t, why in bad_skips:
+            sys.stderr.write("  skipped %s: %s\n" % (t, why))
+    if tool_skips:
+        sys.stderr.write("\n%d test(s) skipped, a tool they need is not packaged for this machine:\n"
+                         % len(tool_skips))
+        for t, why in tool_skips:
+            sys.stderr.write("  skipped %s: %s\n" % (t, why))
+    if result.failures or result.errors or result.unexpectedSuccesses or bad_skips:
+        return 1
+    if result.passed == 0:
+        if tool_skips:
+            return 77
+        sys.stderr.write("\nFAILED: no test ran\n")
+        return 1
+    return 0
+
+
 def main():
-    unittest.main(verbosity=2)
+    """Run the suite of the calling module (as unittest.main does, command-line
+    test names included) and exit with exit_status()."""
+    runner = unittest.TextTestRunner(resultclass=_Result, verbosity=2)
+    program = unittest.main(verbosity=2, testRunner=runner, exit=False)
+    sys.exit(exit_status(program.result))
 
 
 # --------------------------------------------------------------------------

@@ -16,7 +16,6 @@ import json
 import re
 import sys
 import tempfile
-import unittest
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote
@@ -141,7 +140,6 @@ class ShardedNightlyRun(ProbeCase):
         self.assertEqual(sum(1 for r in alpha if r["method"] == "GET" and r["path"] == "/a/v1/openapi.json"),
                          sum(1 for r in beta if r["method"] == "GET" and r["path"] == "/b/v1/openapi.json"))
 
-    @harness.requires_schema
     def test_one_valid_report_per_target_named_by_host_and_path(self):
         validator = harness.schema_validator()
         port_shared, port_other = self.shared.port, self.other.port
@@ -259,10 +257,8 @@ class ShardedNightlyRun(ProbeCase):
                     self.assertIn(row["name"], page)
 
     def test_summary_prom_parses(self):
-        try:
-            from prometheus_client.openmetrics.parser import text_string_to_metric_families
-        except ImportError:
-            self.skipTest("python3-prometheus-client is not installed (./dev installs it)")
+        harness.require_module("prometheus_client", "python3-prometheus-client")
+        from prometheus_client.openmetrics.parser import text_string_to_metric_families
         text = (self.merged_dir / "summary.prom").read_text(encoding="utf-8")
         families = {f.name: f for f in text_string_to_metric_families(text)}
         reachable = {s.labels["target"]: s.value for s in families["adrprobe_target_reachable"].samples}
@@ -539,4 +535,4 @@ class Secrets(ProbeCase):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    harness.main()

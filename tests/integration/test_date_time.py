@@ -19,7 +19,6 @@ from side_server import Response, SideServer  # noqa: E402
 FORMAT = "/core/date-time/format"
 TIMEZONE = "/core/date-time/timezone"
 OMIT = "/core/date-time/date-omit-time-portion"
-CASES_DIR = harness.REPO.parent / "shared" / "anchors" / "linter-testcases"
 
 
 def document():
@@ -153,9 +152,7 @@ class DT5(ProbeCase):
 
 class Lint(ProbeCase):
     def test_linter_case_date_time(self):
-        case = CASES_DIR / "date-time" / "openapi.json"
-        if not case.exists():
-            self.skipTest("linter test cases not found at %s" % CASES_DIR)
+        case = harness.data_path("linter-testcases", "date-time", "openapi.json")
         run = run_adrprobe(["lint", "--edition", "2.2.0", str(case), "-f", "json"])
         report = run.json()
         self.assertCheck(report, FORMAT, "DT-1", "fail", contains=("'date-time-local'", "'time'"))

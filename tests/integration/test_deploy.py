@@ -21,7 +21,10 @@ from pathlib import Path
 
 import yaml
 
-REPO = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+
+REPO = harness.REPO
 GITLAB = REPO / "deploy" / "gitlab-ci.yml"
 CRONJOB = REPO / "deploy" / "kubernetes" / "cronjob.yaml"
 
@@ -425,4 +428,4 @@ class KubernetesCronJob(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    harness.main()

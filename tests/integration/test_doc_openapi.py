@@ -143,7 +143,6 @@ class DO2(ProbeCase):
                          ["ook-weg.json", "weg.json"])
         self.assertLess(len(harness.rule(p.report, DO)["summary"]), 400)
 
-    @harness.requires_schema
     def test_grouped_report_validates(self):
         props = {"g%d" % i: {"$ref": "schemas/weg.json#/S%d" % i} for i in range(5)}
         p = probe({"doc_patch": {"components": {"schemas": {"Gebouw": {"properties": props}}}}})

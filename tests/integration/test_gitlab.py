@@ -6,13 +6,11 @@ fingerprints; findings located in the file at the right JSON pointer and line.""
 
 import json
 import sys
-import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
 from harness import ProbeCase, run_adrprobe  # noqa: E402
-from test_lint import CASES_DIR  # noqa: E402
 
 import jsonschema  # noqa: E402
 
@@ -55,9 +53,7 @@ def line_of(path, text):
 
 class GitLab(ProbeCase):
     def lint(self, case, edition="2.2.0"):
-        doc = CASES_DIR / case / "openapi.json"
-        if not doc.exists():
-            self.skipTest("the linter's test cases are not at %s" % CASES_DIR)
+        doc = harness.data_path("linter-testcases", case, "openapi.json")
         run = run_adrprobe(["lint", str(doc), "--edition", edition, "-f", "gitlab"])
         self.assertNoCrash(run)
         findings = json.loads(run.stdout)
@@ -86,9 +82,9 @@ class GitLab(ProbeCase):
         self.assertEqual(sv[0]["location"]["lines"]["begin"], line_of(doc, '"version"'))
 
     def test_every_case_gives_valid_findings_and_stable_fingerprints(self):
-        if not CASES_DIR.exists():
-            self.skipTest("the linter's test cases are not at %s" % CASES_DIR)
-        for case in sorted(p.name for p in CASES_DIR.iterdir() if (p / "openapi.json").exists()):
+        cases = sorted(p.name for p in harness.data_path("linter-testcases").iterdir() if (p / "openapi.json").exists())
+        self.assertEqual(len(cases), 26, "the official linter's 26 test cases")
+        for case in cases:
             with self.subTest(case=case):
                 _, first = self.lint(case)
                 _, again = self.lint(case)

@@ -10,11 +10,14 @@ image's /etc/hosts knows (glibc's name lookup in the image); in the -ci image,
 the GitLab template's batch and summary job scripts, two nights in a row. The
 containers and images are removed afterwards.
 
-Needs root (buildah's storage and mount, chroot) and buildah: the suite exits
-77 (meson: SKIP) with the reason on stderr when not run as root, and when the
-binary is a sanitizer build (ASan cannot start without /proc, which the chroot
-has not; ./dev test runs this suite with the plain build). Without buildah it
-fails: ./dev installs it.
+Needs root (buildah's storage and mount, chroot), buildah and busybox-static
+(the -ci image's shell). Not root is a failure that says so (./dev test runs as
+root in CI). Without buildah or busybox-static it fails where Debian packages
+them (./dev installs both) and skips only where they are not packaged
+(harness.require_tool). A sanitizer build of the binary cannot start in the
+chroot (ASan needs /proc, which the chroot has not), so tests/meson.build does
+not register this suite in a sanitizer build (./dev test-asan); run directly
+with one, it fails and says why.
 """
 
 import json
@@ -28,15 +31,11 @@ import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
 from harness import REPO, FixtureServer, _execute, binary, yaml_text  # noqa: E402
 
 IMAGE_SH = REPO / "deploy" / "image.sh"
 NOBODY = "65534:65534"
-
-
-def skip_suite(reason):
-    print("test_image: SKIPPED, %s" % reason, file=sys.stderr)
-    sys.exit(77)
 
 
 def meson_version():
@@ -94,17 +93,17 @@ IMAGES = {}
 
 
 def setUpModule():
+    harness.require_tool("buildah", "buildah")
+    harness.require_tool("/bin/busybox", "busybox-static")
     if os.geteuid() != 0:
-        skip_suite("it needs root (buildah's storage, buildah mount, chroot); CI runs it as root")
+        raise AssertionError("test_image needs root (buildah's storage, buildah mount, chroot); CI runs it as root")
     exe = binary()
     if not os.access(exe, os.X_OK):
         raise AssertionError("adrprobe binary not found at %s" % exe)
     libs = subprocess.run(["ldd", exe], capture_output=True, text=True).stdout
     if re.search(r"lib(asan|ubsan|tsan)", libs):
-        skip_suite("%s is a sanitizer build: it cannot start in a chroot without /proc "
-                   "(./dev test runs this suite with the plain build)" % exe)
-    if shutil.which("buildah") is None:
-        raise AssertionError("buildah is not installed (./dev installs it: it is in PACKAGES)")
+        raise AssertionError("%s is a sanitizer build: it cannot start in a chroot without /proc; this suite is "
+                             "for the plain build (tests/meson.build leaves it out of a sanitizer build)" % exe)
     tag = "localhost/adrprobe-test-%d:%s" % (os.getpid(), meson_version())
     try:
         IMAGES["plain"] = Image(tag, shell=False)
@@ -278,4 +277,4 @@ class BuiltImage(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    harness.main()

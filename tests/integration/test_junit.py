@@ -5,11 +5,9 @@ Jenkins read) and read by Debian's python3-junitparser the way CI tools do:
 suites, cases, results, failure messages."""
 
 import json
-import shutil
 import subprocess
 import sys
 import tempfile
-import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -25,8 +23,8 @@ except ImportError:  # python3-junitparser (./dev installs it)
     junitparser = None
 
 
-@unittest.skipIf(junitparser is None, "python3-junitparser is not installed")
-@unittest.skipIf(shutil.which("xmllint") is None, "xmllint (libxml2-utils) is not installed")
+@harness.needs_module("junitparser", "python3-junitparser")
+@harness.needs_tool("xmllint", "libxml2-utils")
 class JUnit(ProbeCase):
     def run_junit(self, profile, *args, edition="2.2.0"):
         """(run, xml text, JSON report) of one check with -f junit and -o json=."""

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """`adrprobe lint` on the official ADR linter's 26 test cases
-(../shared/anchors/linter-testcases/<case>/openapi.json; probes.md "`adrprobe
+(tests/data/linter-testcases/<case>/openapi.json; probes.md "`adrprobe
 lint`" and "The official linter's test cases").
 
 lint runs the static checks only: DO-1..3, SV-1, NT-1, HM-0, UV-2 (servers
@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
 from harness import ProbeCase  # noqa: E402
 
-CASES_DIR = harness.REPO.parent / "shared" / "anchors" / "linter-testcases"
+CASES_DIR = harness.LINTER_CASES
 LIVE_API = "needs a live API"
 
 # the static checks lint runs, by rule (2.0.0 / 2.1.0 ids; edition 1.0 maps them to API-xx)
@@ -169,13 +169,21 @@ def catalogue(edition):
 
 
 def lint(case, edition):
-    run = harness.run_adrprobe(["lint", "--edition", edition, CASES_DIR / case / "openapi.json", "-f", "json"],
-                               timeout=60)
+    doc = harness.data_path("linter-testcases", case, "openapi.json")
+    run = harness.run_adrprobe(["lint", "--edition", edition, doc, "-f", "json"], timeout=60)
     return run
 
 
-@unittest.skipUnless(CASES_DIR.is_dir(), "linter test cases not found at %s (shared/ must sit beside the "
-                                          "repository)" % CASES_DIR)
+_VALIDATOR = []
+
+
+def schema_errors(report):
+    """Where report breaks docs/report.schema.json (one validator for the module)."""
+    if not _VALIDATOR:
+        _VALIDATOR.append(harness.schema_validator())
+    return ["%s: %s" % ("/".join(map(str, e.path)), e.message) for e in _VALIDATOR[0].iter_errors(report)]
+
+
 class LintCase(ProbeCase):
     edition = None
 
@@ -185,6 +193,7 @@ class LintCase(ProbeCase):
         run = lint(case, edition)
         self.assertFalse(run.timed_out, run.describe())
         report = run.json()
+        self.assertEqual(schema_errors(report), [], "the report validates against docs/report.schema.json")
         self.assertEqual(report.get("edition"), edition)
         rules = catalogue(edition)
         by_id = {r.get("id"): r for r in report.get("rules", [])}
@@ -256,23 +265,25 @@ for _cls in (Lint_2_2_0, Lint_2_1_0, Lint_2_0_0, Lint_1_0):
 
 
 class Cases(unittest.TestCase):
-    @unittest.skipUnless(CASES_DIR.is_dir(), "linter test cases not found at %s" % CASES_DIR)
     def test_every_case_has_an_expectation(self):
+        harness.data_path("linter-testcases")
         on_disk = sorted(p.name for p in CASES_DIR.iterdir() if (p / "openapi.json").is_file())
         self.assertEqual(len(on_disk), 26)
         for edition, table in EXPECTED.items():
             self.assertEqual(sorted(table), on_disk, "edition %s" % edition)
 
 
-REAL_OAS = harness.REPO.parent / "shared" / "anchors" / "real-oas"
+REAL_OAS = harness.REAL_OAS
 
 
-@unittest.skipUnless(REAL_OAS.is_dir(), "real documents not found at %s" % REAL_OAS)
 class LintSources(unittest.TestCase):
     """lint reads a document from a file or a URL, JSON or YAML, with relative $refs
     across files (probes.md, "`adrprobe lint`")."""
 
     BRP = "brp-personen/specificatie/openapi.yaml"  # YAML, 15 external files reached by relative $refs
+
+    def setUp(self):
+        harness.data_path("real-oas", self.BRP)
 
     def verdicts(self, run):
         self.assertIn(run.rc, (0, 1), run.describe())

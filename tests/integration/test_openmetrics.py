@@ -11,7 +11,6 @@ with quotes, backslashes and a newline still parse."""
 import json
 import sys
 import tempfile
-import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -32,7 +31,7 @@ def load(path):
         return json.load(f)
 
 
-@unittest.skipIf(openmetrics_families is None, "python3-prometheus-client is not installed (./dev installs it)")
+@harness.needs_module("prometheus_client", "python3-prometheus-client")
 class OpenMetrics(ProbeCase):
     def parse(self, text):
         """{family name: [(labels, value)]} from the strict parser; the Prometheus
@@ -134,4 +133,4 @@ class OpenMetrics(ProbeCase):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    harness.main()

@@ -9,17 +9,16 @@ import json
 import subprocess
 import sys
 import tempfile
-import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
 from harness import ProbeCase, run_adrprobe  # noqa: E402
 from test_gitlab import line_of  # noqa: E402
-from test_lint import CASES_DIR  # noqa: E402
 
 import jsonschema  # noqa: E402
 
+CASES_DIR = harness.LINTER_CASES
 TOOLS = harness.REPO / "tests" / "sarif" / "node_modules"
 MULTITOOL = TOOLS / ".bin" / "sarif-multitool"
 SCHEMA_TITLE = b'"title": "Static Analysis Results Format (SARIF) Version 2.1.0 JSON Schema"'
@@ -38,13 +37,22 @@ def official_schema():
     return None
 
 
-@unittest.skipUnless(MULTITOOL.exists(), "the SARIF validator is not installed (npm ci --prefix tests/sarif)")
+def require_validator():
+    """Microsoft's validator, installed by `npm ci --prefix tests/sarif` (./dev test
+    runs it, and installs Debian's npm first when it is missing)."""
+    if MULTITOOL.exists():
+        return
+    harness.require_tool("npm", "npm")  # a failure when npm is installable here, a skip when it is not packaged
+    raise AssertionError("the SARIF validator is not installed at %s: run npm ci --prefix tests/sarif "
+                         "(./dev test runs it)" % MULTITOOL)
+
+
 class Sarif(ProbeCase):
     @classmethod
     def setUpClass(cls):
+        require_validator()
         schema = official_schema()
-        if schema is None:
-            raise unittest.SkipTest("no SARIF 2.1.0 schema in the validator's package")
+        assert schema is not None, "no SARIF 2.1.0 schema in the validator's package under %s" % TOOLS
         cls.validator = jsonschema.Draft202012Validator(schema)
 
     def validate(self, text):
@@ -62,9 +70,7 @@ class Sarif(ProbeCase):
         return log
 
     def lint(self, case, edition="2.2.0"):
-        doc = CASES_DIR / case / "openapi.json"
-        if not doc.exists():
-            self.skipTest("the linter's test cases are not at %s" % CASES_DIR)
+        doc = harness.data_path("linter-testcases", case, "openapi.json")
         # The document as a repository names it: a path relative to the working directory.
         run = run_adrprobe(["lint", "%s/openapi.json" % case, "--edition", edition, "-f", "sarif"], cwd=str(CASES_DIR))
         self.assertNoCrash(run)

@@ -10,7 +10,9 @@
   settings, certificate and added headers of one of ``SHAPES``.  Everything
   (pid, logs, temp paths, keys) lives in a temporary directory that is removed
   on stop; nginx is killed after ``max_seconds`` at the latest.
-- ``requires_tls_tools``: unittest skip decorator when nginx or openssl is missing.
+- ``requires_tls_tools``: class or test decorator, ``require_tls_tools()`` before
+  it runs: nginx (nginx-light) and openssl missing are a failure where Debian
+  packages them, a skip only where they are not packaged (harness.require_tool).
 - ``s_client(port, flag)``: what ``openssl s_client <flag>`` negotiates.
 
 Standalone (for bench/testssl_compare.sh):
@@ -35,12 +37,12 @@ import sys
 import tempfile
 import threading
 import time
-import unittest
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import harness  # noqa: E402
 from fixture_server import FixtureServer  # noqa: E402
 
 NGINX = os.environ.get("NGINX") or "/usr/sbin/nginx"
@@ -58,7 +60,16 @@ def missing_tools():
     return ("not installed: " + ", ".join(missing)) if missing else ""
 
 
-requires_tls_tools = unittest.skipIf(bool(missing_tools()), missing_tools() or "tools present")
+def require_tls_tools():
+    """nginx and openssl, by the harness's tool policy (a failure when their
+    package is installable here, a skip only where it is not packaged)."""
+    harness.require_tool(NGINX, "nginx-light")
+    harness.require_tool("openssl", "openssl")
+
+
+def requires_tls_tools(obj):
+    """Class or test decorator: require_tls_tools() before it runs."""
+    return harness.before_running(obj, require_tls_tools)
 
 
 def _run(cmd, cwd=None, timeout=30):
@@ -265,9 +276,7 @@ class NginxTLS:
         return self
 
     def _start(self):
-        why = missing_tools()
-        if why:
-            raise unittest.SkipTest(why)
+        require_tls_tools()
         self.tmp = Path(tempfile.mkdtemp(prefix="adrprobe-tls-"))
         if self.pki is None:
             self.pki = Pki(self.tmp / "pki")

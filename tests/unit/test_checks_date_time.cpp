@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <optional>
 
 #include "fake_run.hpp"
 #include "oas/parse.hpp"
@@ -54,29 +53,12 @@ bool contains(const std::vector<std::string>& v, const std::string& fragment) {
   return std::any_of(v.begin(), v.end(), [&](const std::string& s) { return s.find(fragment) != std::string::npos; });
 }
 
-// The official linter test cases (../shared/anchors/linter-testcases beside the
-// repository), found from this file's path as the compiler was given it.
-std::optional<std::filesystem::path> linter_case(const std::string& name) {
-  namespace fs = std::filesystem;
-  fs::path file(__FILE__);
-  std::vector<fs::path> candidates;
-  std::error_code ec;
-  if (file.is_absolute()) candidates.push_back(file);
-  else {
-    candidates.push_back(fs::current_path(ec) / file);
-    // The compiler ran in the build directory, which holds this test binary or one of its parents.
-    auto exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec)
-      for (fs::path dir = exe.parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path())
-        candidates.push_back(dir / file);
-  }
-  for (const auto& c : candidates) {
-    // <repo>/tests/unit/this.cpp → <repo>/../shared/anchors/linter-testcases/<name>/openapi.json
-    fs::path doc = c.lexically_normal().parent_path().parent_path().parent_path().parent_path() / "shared" /
-                   "anchors" / "linter-testcases" / name / "openapi.json";
-    if (fs::is_regular_file(doc, ec)) return doc;
-  }
-  return std::nullopt;
+// The official linter test cases: tests/data/linter-testcases/<name>/openapi.json
+// (tests/data/README.md); a missing file is a failed REQUIRE naming it.
+std::filesystem::path linter_case(const std::string& name) {
+  const auto doc = std::filesystem::path(ADRPROBE_TEST_DATA) / "linter-testcases" / name / "openapi.json";
+  REQUIRE_MESSAGE(std::filesystem::is_regular_file(doc), "linter test case missing: " << doc.string());
+  return doc;
 }
 
 }  // namespace
@@ -450,11 +432,7 @@ TEST_CASE("DT-4: properties inside allOf, oneOf and anyOf members are fields too
 
 TEST_CASE("linter case date-time: DT-1 fails date-time-local and time, DT-3 missingFormatDate, DT-4 exactly seven fields") {
   auto path = linter_case("date-time");
-  if (!path) {
-    MESSAGE("../shared/anchors/linter-testcases not found: the linter case date-time is not run");
-    return;
-  }
-  auto parsed = oas::parse_file(path->string());
+  auto parsed = oas::parse_file(path.string());
   REQUIRE(parsed.ok);
   auto run = run_over(parsed.value);
   const std::string incorrect = "/paths/~1resources-with-time-incorrect/get/responses/200/content/application~1json/schema/properties";
@@ -490,11 +468,7 @@ TEST_CASE("linter case date-time: DT-1 fails date-time-local and time, DT-3 miss
 
 TEST_CASE("linter case cor-api: DT-4 fails afgifteDatum, laatstAangepastDatum, intrekDatum → LocalDateTime; DT-1..3 pass") {
   auto path = linter_case("cor-api");
-  if (!path) {
-    MESSAGE("../shared/anchors/linter-testcases not found: the linter case cor-api is not run");
-    return;
-  }
-  auto parsed = oas::parse_file(path->string());
+  auto parsed = oas::parse_file(path.string());
   REQUIRE(parsed.ok);
   auto run = run_over(parsed.value);
   for (const char* id : {"DT-1", "DT-2", "DT-3"}) expect(run.judge(id), Verdict::pass);
