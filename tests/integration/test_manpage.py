@@ -11,9 +11,11 @@
   for every option with a list of choices in the help (formats, editions,
   --fail-on, --profile, --ref-hosts) exactly those choices; file names where a
   file goes (-o FORMAT=PATH, --ca-file, lint's document, batch's register).
+- debian/: the changelog's version is meson.build's, the copyright file holds
+  LICENSE word for word, and ./dev installs every Build-Depends.
 
 Needs man-db, groff and bash-completion (./dev installs them); without them it
-fails.
+fails. The package itself is built and tested by ./dev deb (test_deb.py).
 """
 
 import os
@@ -279,6 +281,41 @@ class Completion(unittest.TestCase):
             for option in ("--timeout", "--rate", "-H", "--param", "--shard"):
                 with self.subTest(option):
                     self.assertEqual(complete(["adrprobe", "batch", "t.yaml", option, ""], cwd=d)[0], [])
+
+
+class PackageFiles(unittest.TestCase):
+    def test_changelog_version_is_mesons(self):
+        first = (REPO / "debian" / "changelog").read_text().splitlines()[0]
+        m = re.match(r"^adrprobe \(([^)]+)\) ", first)
+        self.assertIsNotNone(m, first)
+        self.assertEqual(m.group(1), meson_version(),
+                         "debian/changelog's newest entry is not meson.build's version: add one (dch -v %s)"
+                         % meson_version())
+
+    def test_copyright_holds_the_licence(self):
+        text = (REPO / "debian" / "copyright").read_text()
+        self.assertTrue(text.startswith("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"))
+        self.assertRegex(text, r"(?m)^Files: \*\nCopyright: .+\nLicense: EUPL-1\.2$")
+        body = text.split("\nLicense: EUPL-1.2\n", 2)[-1]
+        lines = [line[1:] for line in body.rstrip("\n").split("\n")]
+        lines = ["" if line == "." else line for line in lines]
+        self.assertEqual("\n".join(lines) + "\n", (REPO / "LICENSE").read_text())
+
+    def test_dev_installs_the_build_depends(self):
+        dev = (REPO / "dev").read_text()
+        installed = set()
+        for m in re.finditer(r"(?ms)^[A-Z_]*PACKAGES=\((.*?)\)$", dev):
+            for line in m.group(1).splitlines():
+                installed.update(line.split("#")[0].split())
+        control = (REPO / "debian" / "control").read_text()
+        block = re.search(r"(?ms)^Build-Depends:(.*?)^\S", control).group(1)
+        for dep in block.split(","):
+            name = dep.split("(")[0].strip()
+            if not name or name == "debhelper-compat":
+                continue
+            with self.subTest(name):
+                self.assertIn(name, installed, "Build-Depends %s is not in ./dev's package lists" % name)
+        self.assertIn("debhelper", installed)
 
 
 if __name__ == "__main__":
