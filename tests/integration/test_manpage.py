@@ -302,11 +302,12 @@ class PackageFiles(unittest.TestCase):
         self.assertEqual("\n".join(lines) + "\n", (REPO / "LICENSE").read_text())
 
     def test_dev_installs_the_build_depends(self):
-        dev = (REPO / "dev").read_text()
+        # the package arrays of ./dev (PACKAGES, DEB_PACKAGES, ...), comments left out
+        dev = "\n".join(line.split("#")[0] for line in (REPO / "dev").read_text().splitlines())
         installed = set()
-        for m in re.finditer(r"(?ms)^[A-Z_]*PACKAGES=\((.*?)\)$", dev):
-            for line in m.group(1).splitlines():
-                installed.update(line.split("#")[0].split())
+        for m in re.finditer(r"^[A-Z_]*PACKAGES=\(([^)]*)\)", dev, re.M):
+            installed.update(m.group(1).split())
+        self.assertIn("bash-completion", installed)  # the last line of PACKAGES
         control = (REPO / "debian" / "control").read_text()
         block = re.search(r"(?ms)^Build-Depends:(.*?)^\S", control).group(1)
         for dep in block.split(","):
