@@ -25,6 +25,7 @@
 #   /tmp                           empty, world-writable, sticky; TMPDIR=/tmp
 #
 # and no shell: Kubernetes runs it as it is (deploy/kubernetes/cronjob.yaml).
+# Everything but the binary comes from deploy/rootfs.sh.
 # --shell adds Debian's statically linked busybox (package busybox-static) as
 # /bin/sh and the other busybox commands, and names the image <version>-ci: a
 # GitLab CI job image must have a shell (deploy/gitlab-ci.yml).
@@ -46,7 +47,6 @@ say() { echo "image.sh: $*" >&2; }
 die() { say "$*"; exit 1; }
 
 command -v buildah >/dev/null || die "buildah is not installed (Debian: apt-get install buildah)"
-command -v ldd >/dev/null || die "ldd is not installed (Debian: libc-bin)"
 
 shell=no
 if [ "${1:-}" = "--shell" ]; then
@@ -68,16 +68,12 @@ else
   binary=build/adrprobe
 fi
 [ -x "$binary" ] || die "$binary is not an executable"
-ldd "$binary" >/dev/null 2>&1 || die "$binary is not a dynamically linked executable of this machine (ldd fails)"
 
 busybox=/bin/busybox
 if [ "$shell" = yes ]; then
   # ldd refuses a static executable: busybox needs no library then
   { [ -x "$busybox" ] && ! ldd "$busybox" >/dev/null 2>&1; } || die "--shell needs a statically linked $busybox (Debian: apt-get install busybox-static)"
 fi
-
-ca_bundle=/etc/ssl/certs/ca-certificates.crt
-[ -s "$ca_bundle" ] || die "$ca_bundle is missing (Debian: apt-get install ca-certificates)"
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/adrprobe-image.XXXXXX")
 ctr=""
@@ -89,26 +85,7 @@ trap cleanup EXIT
 
 # --- the root file system, staged in a directory -------------------------
 root="$stage/root"
-mkdir -p "$root"/{usr/bin,etc/ssl/certs,usr/lib/ssl,tmp}
-
-# Top-level directories that are symlinks on the host (merged /usr: /lib ->
-# usr/lib, /lib64 -> usr/lib64, ...) are the same symlinks in the image, so
-# every path ldd prints, and the loader path written into the binary, resolves.
-for d in bin sbin lib lib32 lib64 libx32; do
-  if [ -L "/$d" ]; then
-    ln -s "$(readlink "/$d")" "$root/$d"
-  fi
-done
-
-# Place a host file at the same path in the image: its directory resolved
-# through symlinks, the file's content (not a symlink to it).
-place() {
-  local src=$1 dir
-  dir=$(cd "$(dirname "$src")" && pwd -P)
-  mkdir -p "$root$dir"
-  cp -L --preserve=mode "$src" "$root$dir/$(basename "$src")"
-}
-
+mkdir -p "$root/usr/bin"
 install -m 0755 "$binary" "$root/usr/bin/adrprobe"
 # Without its debug information (binutils' strip): a fraction of the size.
 if command -v strip >/dev/null; then
@@ -116,49 +93,9 @@ if command -v strip >/dev/null; then
 else
   say "strip (binutils) not found: the binary keeps its debug information"
 fi
-# ldd lines: "libfoo.so.1 => /path/libfoo.so.1 (0x...)", "/lib64/ld-linux-x86-64.so.2 (0x...)",
-# "linux-vdso.so.1 (0x...)" (in the kernel: no file).
-libs=$(ldd "$binary" | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' | sort -u)
-[ -n "$libs" ] || die "ldd found no libraries for $binary"
-if ldd "$binary" | grep -q "not found"; then
-  die "$binary has unresolved libraries: $(ldd "$binary" | grep 'not found' | tr -s ' \t' ' ')"
-fi
-for lib in $libs; do place "$lib"; done
-# Merged /usr links whose target the image does not have (/sbin, /lib32 ...) are left out.
-for d in bin sbin lib lib32 lib64 libx32; do
-  if [ -L "$root/$d" ] && [ ! -e "$root/$d" ]; then rm "$root/$d"; fi
-done
-
-cp "$ca_bundle" "$root/etc/ssl/certs/ca-certificates.crt"
-chmod 0644 "$root/etc/ssl/certs/ca-certificates.crt"
-# As Debian lays out OpenSSL's directory (OPENSSLDIR is /usr/lib/ssl).
-ln -s /etc/ssl/certs/ca-certificates.crt "$root/usr/lib/ssl/cert.pem"
-ln -s /etc/ssl/certs "$root/usr/lib/ssl/certs"
-if [ -f /usr/lib/ssl/openssl.cnf ]; then
-  cp -L /usr/lib/ssl/openssl.cnf "$root/etc/ssl/openssl.cnf"
-  chmod 0644 "$root/etc/ssl/openssl.cnf"
-  ln -s /etc/ssl/openssl.cnf "$root/usr/lib/ssl/openssl.cnf"
-fi
-
-cat >"$root/etc/passwd" <<'EOF'
-root:x:0:0:root:/root:/usr/sbin/nologin
-nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin
-EOF
-cat >"$root/etc/group" <<'EOF'
-root:x:0:
-nogroup:x:65534:
-EOF
-cat >"$root/etc/nsswitch.conf" <<'EOF'
-passwd: files
-group:  files
-hosts:  files dns
-EOF
-cat >"$root/etc/hosts" <<'EOF'
-127.0.0.1 localhost
-::1       localhost ip6-localhost ip6-loopback
-EOF
-chmod 0644 "$root"/etc/{passwd,group,nsswitch.conf,hosts}
-chmod 1777 "$root/tmp"
+# Its libraries, the CA bundle, OpenSSL's directory, /etc, /tmp: shared with
+# the Debian package's install test (tests/integration/test_deb.py).
+ROOTFS_SAY=image.sh deploy/rootfs.sh "$root" "$binary"
 
 if [ "$shell" = yes ]; then
   install -m 0755 "$busybox" "$root/usr/bin/busybox"
