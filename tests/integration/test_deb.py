@@ -35,6 +35,7 @@ import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
 from harness import REPO, _execute  # noqa: E402
 from test_manpage import COMPLETION, MANPAGE, complete, meson_version  # noqa: E402
 
@@ -247,4 +248,4 @@ class Installed(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    harness.main()

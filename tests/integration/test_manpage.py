@@ -28,6 +28,7 @@ import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
 from harness import REPO, run_adrprobe  # noqa: E402
 
 MANPAGE = REPO / "docs" / "adrprobe.1"
@@ -320,4 +321,4 @@ class PackageFiles(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    harness.main()
