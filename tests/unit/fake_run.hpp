@@ -4,6 +4,7 @@
 #pragma once
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <initializer_list>
 #include <map>
 #include <string>
@@ -33,6 +34,17 @@ struct doctest::StringMaker<std::vector<T>> {
 };
 
 namespace adrprobe::testing {
+
+// The base URL of the hand-made runs.
+inline const std::string kBase = "https://api.example.nl/v1";
+
+// The official linter test cases: tests/data/linter-testcases/<name>/openapi.json
+// (tests/data/README.md); a missing file is a failed REQUIRE naming it.
+inline std::filesystem::path linter_case(const std::string& name) {
+  const auto doc = std::filesystem::path(ADRPROBE_TEST_DATA) / "linter-testcases" / name / "openapi.json";
+  REQUIRE_MESSAGE(std::filesystem::is_regular_file(doc), "linter test case missing: " << doc.string());
+  return doc;
+}
 
 using engine::RequestSpec;
 using adrprobe::CheckResult;

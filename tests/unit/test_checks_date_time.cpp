@@ -16,7 +16,6 @@ using oas::json;
 
 namespace {
 
-const std::string kBase = "https://api.example.nl/v1";
 
 std::vector<std::string> timezone_hints(const engine::Evidence& ev) {
   const checks::HintProducer* h = checks::find_hints("timezone");
@@ -53,13 +52,6 @@ bool contains(const std::vector<std::string>& v, const std::string& fragment) {
   return std::any_of(v.begin(), v.end(), [&](const std::string& s) { return s.find(fragment) != std::string::npos; });
 }
 
-// The official linter test cases: tests/data/linter-testcases/<name>/openapi.json
-// (tests/data/README.md); a missing file is a failed REQUIRE naming it.
-std::filesystem::path linter_case(const std::string& name) {
-  const auto doc = std::filesystem::path(ADRPROBE_TEST_DATA) / "linter-testcases" / name / "openapi.json";
-  REQUIRE_MESSAGE(std::filesystem::is_regular_file(doc), "linter test case missing: " << doc.string());
-  return doc;
-}
 
 }  // namespace
 
@@ -503,9 +495,9 @@ json organisaties_doc(json responses = nullptr) {
   return doc;
 }
 
-const std::map<std::string, std::string> kJson{{"content-type", "application/json"}};
+const std::map<std::string, std::string> kJsonType{{"content-type", "application/json"}};
 
-FakeRun dt5_run(const std::string& body, int status = 200, std::map<std::string, std::string> headers = kJson,
+FakeRun dt5_run(const std::string& body, int status = 200, std::map<std::string, std::string> headers = kJsonType,
                 json doc = organisaties_doc()) {
   FakeRun run(kBase, "2.2.0");
   run.document(doc);
@@ -639,20 +631,20 @@ TEST_CASE("DT-5: the response schema: exact status, else 2XX, else default; medi
   json right_hal = {{"content", {{"application/hal+json", right["content"]["application/json"]}, {"application/json", wrong["content"]["application/json"]}}}};
   std::string body = one("afgifteDatum", "2022-03-10");
   // exact code beats 2XX and default
-  expect(dt5_run(body, 200, kJson, organisaties_doc({{"200", right}, {"2XX", wrong}, {"default", wrong}})).judge("DT-5"), Verdict::pass);
+  expect(dt5_run(body, 200, kJsonType, organisaties_doc({{"200", right}, {"2XX", wrong}, {"default", wrong}})).judge("DT-5"), Verdict::pass);
   // 2XX beats default
-  expect(dt5_run(body, 203, kJson, organisaties_doc({{"200", wrong}, {"2XX", right}, {"default", wrong}})).judge("DT-5"), Verdict::pass);
-  expect(dt5_run(body, 203, kJson, organisaties_doc({{"200", wrong}, {"2xx", right}})).judge("DT-5"), Verdict::pass);
+  expect(dt5_run(body, 203, kJsonType, organisaties_doc({{"200", wrong}, {"2XX", right}, {"default", wrong}})).judge("DT-5"), Verdict::pass);
+  expect(dt5_run(body, 203, kJsonType, organisaties_doc({{"200", wrong}, {"2xx", right}})).judge("DT-5"), Verdict::pass);
   // default last
-  expect(dt5_run(body, 203, kJson, organisaties_doc({{"200", wrong}, {"default", right}})).judge("DT-5"), Verdict::pass);
-  expect(dt5_run(body, 203, kJson, organisaties_doc({{"200", wrong}, {"default", wrong}})).judge("DT-5"), Verdict::fail);
+  expect(dt5_run(body, 203, kJsonType, organisaties_doc({{"200", wrong}, {"default", right}})).judge("DT-5"), Verdict::pass);
+  expect(dt5_run(body, 203, kJsonType, organisaties_doc({{"200", wrong}, {"default", wrong}})).judge("DT-5"), Verdict::fail);
   // the exact media type (parameters and case ignored), else application/json
   expect(dt5_run(body, 200, {{"content-type", "Application/HAL+JSON; charset=utf-8"}}, organisaties_doc({{"200", right_hal}})).judge("DT-5"),
          Verdict::pass);
   expect(dt5_run(body, 200, {{"content-type", "application/vnd.x+json"}}, organisaties_doc({{"200", right}})).judge("DT-5"),
          Verdict::pass);
   // no documented response for the status
-  expect(dt5_run(body, 203, kJson, organisaties_doc({{"200", right}})).judge("DT-5"), Verdict::skip,
+  expect(dt5_run(body, 203, kJsonType, organisaties_doc({{"200", right}})).judge("DT-5"), Verdict::skip,
          {"1 response without a documented schema"});
 }
 
@@ -690,9 +682,9 @@ TEST_CASE("DT-5: the base URL is not judged, a documented path's GET is; a trunc
   FakeRun run(kBase, "2.2.0");
   run.document(doc);
   run.probe_paths();
-  run.respond(engine::probe_request("GET", kBase), 200, kJson, one("afgifteDatum", "gisteren"));
-  int judged = run.respond(engine::probe_request("GET", kBase + "/organisaties"), 200, kJson, one("afgifteDatum", "2022-03-10"));
-  run.respond(engine::probe_request("GET", kBase + "/gebouwen"), 200, kJson, one("afgifteDatum", "gisteren"));
+  run.respond(engine::probe_request("GET", kBase), 200, kJsonType, one("afgifteDatum", "gisteren"));
+  int judged = run.respond(engine::probe_request("GET", kBase + "/organisaties"), 200, kJsonType, one("afgifteDatum", "2022-03-10"));
+  run.respond(engine::probe_request("GET", kBase + "/gebouwen"), 200, kJsonType, one("afgifteDatum", "gisteren"));
   run.ev.exchanges.back().body_truncated = true;
   auto r = run.judge("DT-5");
   expect(r, Verdict::pass, {"1 date/time value in 1 response, matching its format; not judged: 1 body over the probe limit (8 KiB)"});
@@ -711,7 +703,7 @@ TEST_CASE("DT-5: Swagger 2.0 response schemas") {
   json doc = {{"swagger", "2.0"},
               {"info", {{"title", "t"}, {"version", "1.0.0"}}},
               {"paths", {{"/organisaties", {{"get", {{"responses", {{"200", {{"description", "OK"}, {"schema", object({{"peilDatum", string_format("date")}})}}}}}}}}}}}};
-  expect(dt5_run(json{{"peilDatum", "2022-02-30"}}.dump(), 200, kJson, doc).judge("DT-5"), Verdict::fail,
+  expect(dt5_run(json{{"peilDatum", "2022-02-30"}}.dump(), 200, kJsonType, doc).judge("DT-5"), Verdict::fail,
          {"GET /v1/organisaties 200: /peilDatum = \"2022-02-30\" (not a calendar date)"});
 }
 
@@ -727,7 +719,7 @@ TEST_CASE("timezone: DT-1's date-time-local and time formats and DT-5's non-UTC 
                                              {{"laatstGewijzigd", "2022-03-10T12:15:50Z"}},
                                              {{"laatstGewijzigd", "2022-03-10T12:15:50+00:00"}},
                                              {{"laatstGewijzigd", "2022-03-10T12:15:50-05:30"}}})}};
-  auto run = dt5_run(body.dump(), 200, kJson, doc);
+  auto run = dt5_run(body.dump(), 200, kJsonType, doc);
   expect(run.judge("DT-5"), Verdict::pass);
   auto hints = timezone_hints(run.ev);
   REQUIRE(hints.size() == 4);

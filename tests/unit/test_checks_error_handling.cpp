@@ -14,7 +14,6 @@ using oas::json;
 
 namespace {
 
-const char* kBase = "https://api.example.nl/v1";
 
 FakeRun run22() { return FakeRun(kBase, "2.2.0"); }
 
@@ -41,16 +40,12 @@ CheckResult ei1(const json& doc) {
   return run.judge("EI-1");
 }
 
-std::size_t count(const std::string& s, const std::string& needle) {
+std::size_t count_of(const std::string& s, const std::string& needle) {
   std::size_t n = 0;
   for (auto at = s.find(needle); at != std::string::npos; at = s.find(needle, at + needle.size())) ++n;
   return n;
 }
 
-// tests/data/linter-testcases/<name>/openapi.json (tests/data/README.md).
-std::filesystem::path linter_case(const std::string& name) {
-  return std::filesystem::path(ADRPROBE_TEST_DATA) / "linter-testcases" / name / "openapi.json";
-}
 // The case's document; a missing file is a failed REQUIRE naming it (the data is in the repository).
 json load_case(const std::string& name) {
   const auto path = linter_case(name);
@@ -351,7 +346,7 @@ TEST_CASE("EH-1: the message lists the first 10 findings and 'and N more'; detai
   expect(r, Verdict::fail, {"GET /a 409: ", "; and 3 more"});
   CHECK(r.message.rfind("13 findings in 13 of 13 error responses: GET /a 400: ", 0) == 0);
   CHECK(r.message.find("GET /a 410") == std::string::npos);
-  CHECK(count(r.message, "no problem media type") == 10);
+  CHECK(count_of(r.message, "no problem media type") == 10);
   CHECK(r.details.size() == 13);
   // failures lead, warnings follow
   responses["default"] = {{"description", "x"}};
@@ -535,27 +530,27 @@ TEST_CASE("EH-2: the same request answered twice is one entry with how many") {
 
 namespace {
 json query(const std::string& name = "expand") { return {{"name", name}, {"in", "query"}, {"schema", {{"type", "string"}}}}; }
-json op(json parameters, json responses) { return {{"parameters", std::move(parameters)}, {"responses", std::move(responses)}}; }
+json operation_with(json parameters, json responses) { return {{"parameters", std::move(parameters)}, {"responses", std::move(responses)}}; }
 json ok() { return {{"200", {{"description", "ok"}}}}; }
 json with400() { return {{"200", {{"description", "ok"}}}, {"400", problem_response()}}; }
 }  // namespace
 
 TEST_CASE("EI-1: an operation with a query parameter documents 400 or 4XX, else fails") {
-  expect(ei1(openapi_doc({{"/a", {{"get", op(json::array({query()}), with400())}}}})), Verdict::pass,
+  expect(ei1(openapi_doc({{"/a", {{"get", operation_with(json::array({query()}), with400())}}}})), Verdict::pass,
          {"the 1 operation taking query parameters or a request body documents 400"});
-  expect(ei1(openapi_doc({{"/a", {{"get", op(json::array({query()}), {{"4XX", problem_response()}})}}}})), Verdict::pass);
-  auto r = ei1(openapi_doc({{"/invalid-response-vereist", {{"get", op(json::array({query()}), ok())}}}}));
+  expect(ei1(openapi_doc({{"/a", {{"get", operation_with(json::array({query()}), {{"4XX", problem_response()}})}}}})), Verdict::pass);
+  auto r = ei1(openapi_doc({{"/invalid-response-vereist", {{"get", operation_with(json::array({query()}), ok())}}}}));
   expect(r, Verdict::fail);
   CHECK(r.message == "GET /invalid-response-vereist (/paths/~1invalid-response-vereist/get/responses)");
   // default alone does not count; nor does another 4xx
-  expect(ei1(openapi_doc({{"/a", {{"get", op(json::array({query()}), {{"default", problem_response()}, {"404", problem_response()}})}}}})),
+  expect(ei1(openapi_doc({{"/a", {{"get", operation_with(json::array({query()}), {{"default", problem_response()}, {"404", problem_response()}})}}}})),
          Verdict::fail, {"GET /a (/paths/~1a/get/responses)"});
 }
 
 TEST_CASE("EI-1: nothing to judge passes and says so; no paths is skip; no document is the prerequisite") {
   json path_only = {{"name", "id"}, {"in", "path"}, {"required", true}};
   json header = {{"name", "X-Trace"}, {"in", "header"}};
-  expect(ei1(openapi_doc({{"/a/{id}", {{"get", op(json::array({path_only, header}), ok())}, {"delete", op(json::array({path_only}), ok())}}}})),
+  expect(ei1(openapi_doc({{"/a/{id}", {{"get", operation_with(json::array({path_only, header}), ok())}, {"delete", operation_with(json::array({path_only}), ok())}}}})),
          Verdict::pass, {"no operation takes query parameters or a request body"});
   json doc = openapi_doc();
   doc.erase("paths");
@@ -577,8 +572,8 @@ TEST_CASE("EI-1: a request body makes an operation take input, whatever the meth
 
 TEST_CASE("EI-1: path-level and $ref query parameters count; OAS 3.2 querystring counts") {
   json doc = openapi_doc({{"/a", {{"parameters", json::array({query("pageSize")})}, {"get", {{"responses", ok()}}}}},
-                          {"/b", {{"get", op(json::array({{{"$ref", "#/components/parameters/Q"}}}), ok())}}},
-                          {"/c", {{"get", op(json::array({{{"name", "q"}, {"in", "querystring"}}}), ok())}}}});
+                          {"/b", {{"get", operation_with(json::array({{{"$ref", "#/components/parameters/Q"}}}), ok())}}},
+                          {"/c", {{"get", operation_with(json::array({{{"name", "q"}, {"in", "querystring"}}}), ok())}}}});
   doc["components"] = {{"parameters", {{"Q", query("sort")}}}};
   doc["openapi"] = "3.2.0";
   auto r = ei1(doc);
@@ -587,9 +582,9 @@ TEST_CASE("EI-1: path-level and $ref query parameters count; OAS 3.2 querystring
 
 TEST_CASE("EI-1: Swagger 2.0 body and formData parameters count as a request body") {
   json doc = {{"swagger", "2.0"}, {"info", {{"title", "t"}, {"version", "1.0.0"}}},
-              {"paths", {{"/a", {{"post", op(json::array({{{"name", "b"}, {"in", "body"}, {"schema", {{"type", "object"}}}}}), ok())},
-                                 {"put", op(json::array({{{"name", "f"}, {"in", "formData"}, {"type", "string"}}}), {{"400", {{"description", "bad"}}}})},
-                                 {"get", op(json::array({{{"name", "h"}, {"in", "header"}, {"type", "string"}}}), ok())}}}}}};
+              {"paths", {{"/a", {{"post", operation_with(json::array({{{"name", "b"}, {"in", "body"}, {"schema", {{"type", "object"}}}}}), ok())},
+                                 {"put", operation_with(json::array({{{"name", "f"}, {"in", "formData"}, {"type", "string"}}}), {{"400", {{"description", "bad"}}}})},
+                                 {"get", operation_with(json::array({{{"name", "h"}, {"in", "header"}, {"type", "string"}}}), ok())}}}}}};
   auto r = ei1(doc);
   CHECK(r.message == "POST /a (/paths/~1a/post/responses)");
   CHECK(r.message.find("PUT") == std::string::npos);
@@ -598,7 +593,7 @@ TEST_CASE("EI-1: Swagger 2.0 body and formData parameters count as a request bod
 TEST_CASE("EI-1: an operation reached through a path item $ref names it") {
   json doc = openapi_doc({{"/a", {{"$ref", "#/components/pathItems/A"}}}});
   doc["openapi"] = "3.1.0";
-  doc["components"] = {{"pathItems", {{"A", {{"get", op(json::array({query()}), ok())}}}}}};
+  doc["components"] = {{"pathItems", {{"A", {{"get", operation_with(json::array({query()}), ok())}}}}}};
   expect(ei1(doc), Verdict::fail, {"GET /a (/paths/~1a → #/components/pathItems/A/get/responses)"});
 }
 
@@ -643,7 +638,7 @@ TEST_CASE("linter case cor-api: EH-1 fails the same 23 responses; EI-1 passes") 
           "GET /laatsteWijziging 400: application/hal+json, no problem media type (/paths/~1laatsteWijziging/get/responses/400/content)",
           "; and 13 more"});
   CHECK(r.message.rfind("23 findings in 23 of 23 error responses: GET /heartbeat 429: ", 0) == 0);
-  CHECK(count(r.message, "no problem media type") == 10);
+  CHECK(count_of(r.message, "no problem media type") == 10);
   REQUIRE(r.details.size() == 23);
   for (const auto& d : r.details) CHECK(d.rfind("fail: ", 0) == 0);
   CHECK(r.details.back() ==

@@ -7,7 +7,6 @@ using namespace adrprobe::testing;
 
 namespace {
 
-const std::string kBase = "https://api.example.nl/v1";
 
 std::vector<std::string> hints(const FakeRun& run, const char* producer) {
   const checks::HintProducer* p = checks::find_hints(producer);

@@ -9,16 +9,15 @@ using namespace adrprobe::testing;
 
 namespace {
 
-const std::string kBase = "https://api.example.nl/v1";
 
-oas::json op() { return oas::json::object(); }
+oas::json empty_operation() { return oas::json::object(); }
 
 // /gebouwen: GET, POST; /gebouwen/{id}: GET, PUT, DELETE, OPTIONS; /status: GET, TRACE.
 oas::json methods_doc() {
   oas::json id_param = oas::json::array({{{"name", "id"}, {"in", "path"}, {"required", true}, {"example", "1"}}});
-  return openapi_doc({{"/gebouwen", {{"get", op()}, {"post", op()}}},
-                      {"/gebouwen/{id}", {{"parameters", id_param}, {"get", op()}, {"put", op()}, {"delete", op()}, {"options", op()}}},
-                      {"/status", {{"get", op()}, {"trace", op()}}}});
+  return openapi_doc({{"/gebouwen", {{"get", empty_operation()}, {"post", empty_operation()}}},
+                      {"/gebouwen/{id}", {{"parameters", id_param}, {"get", empty_operation()}, {"put", empty_operation()}, {"delete", empty_operation()}, {"options", empty_operation()}}},
+                      {"/status", {{"get", empty_operation()}, {"trace", empty_operation()}}}});
 }
 
 // A run over methods_doc() with its paths probed.
@@ -33,7 +32,7 @@ FakeRun methods_run(bool allow_unsafe = false) {
 // A run over one documented path with the given operations.
 FakeRun one_path(std::initializer_list<const char*> methods, const std::string& path = "/gebouwen") {
   oas::json item = oas::json::object();
-  for (const char* m : methods) item[m] = op();
+  for (const char* m : methods) item[m] = empty_operation();
   FakeRun run;
   run.document(openapi_doc({{path, item}}));
   run.probe_paths();
@@ -46,7 +45,7 @@ std::vector<std::string> requests(const std::vector<http::Request>& planned) {
   return out;
 }
 
-bool has(const std::vector<std::string>& v, const std::string& item) { return std::find(v.begin(), v.end(), item) != v.end(); }
+bool contains_item(const std::vector<std::string>& v, const std::string& item) { return std::find(v.begin(), v.end(), item) != v.end(); }
 
 }  // namespace
 
@@ -59,9 +58,9 @@ TEST_CASE("HM-0: only get, post, put, patch and delete pass") {
 
 TEST_CASE("HM-0: head, options and trace operations warn, each named") {
   FakeRun run;
-  run.document(openapi_doc({{"/gebouwen", {{"get", op()}, {"head", op()}}},
-                            {"/adressen", {{"get", op()}, {"options", op()}}},
-                            {"/status", {{"trace", op()}}}}));
+  run.document(openapi_doc({{"/gebouwen", {{"get", empty_operation()}, {"head", empty_operation()}}},
+                            {"/adressen", {{"get", empty_operation()}, {"options", empty_operation()}}},
+                            {"/status", {{"trace", empty_operation()}}}}));
   auto r = run.judge("HM-0");
   expect(r, Verdict::warn,
          {"/gebouwen documents HEAD (outside the rule's method table)", "/adressen documents OPTIONS",
@@ -121,7 +120,7 @@ TEST_CASE("HM-1: a transport error, or a request that was not sent, is error") {
 
 TEST_CASE("HM-1: every documented path answering GET with 404 warns: is the base URL right?") {
   FakeRun run;
-  run.document(openapi_doc({{"/a", {{"get", op()}}}, {"/b", {{"get", op()}}}}));
+  run.document(openapi_doc({{"/a", {{"get", empty_operation()}}}, {"/b", {{"get", empty_operation()}}}}));
   run.probe_paths();
   run.respond(engine::probe_request("GET", kBase), 200);
   run.respond(engine::probe_request("HEAD", kBase), 200);
@@ -149,7 +148,7 @@ TEST_CASE("HM-2: with --allow-unsafe every documented optional method is planned
                                "DELETE " + kBase + "/gebouwen/1", "OPTIONS " + kBase + "/gebouwen/1",
                                "TRACE " + kBase + "/status"}) {
     CAPTURE(r);
-    CHECK(has(planned, r));
+    CHECK(contains_item(planned, r));
   }
 }
 
@@ -303,15 +302,15 @@ TEST_CASE("HM-3: nothing to send is skip; a transport error is error") {
 
 TEST_CASE("HM-2, HM-3: POST-only documented paths are probed too") {
   FakeRun run;
-  run.document(openapi_doc({{"/gebouwen", {{"get", op()}}}, {"/zaken/_zoek", {{"post", op()}, {"options", op()}}}}));
+  run.document(openapi_doc({{"/gebouwen", {{"get", empty_operation()}}}, {"/zaken/_zoek", {{"post", empty_operation()}, {"options", empty_operation()}}}}));
   run.probe_paths();
-  CHECK(has(requests(run.plan("HM-3")), "TRACE " + kBase + "/zaken/_zoek"));
-  CHECK(has(requests(run.plan("HM-2")), "OPTIONS " + kBase + "/zaken/_zoek"));
+  CHECK(contains_item(requests(run.plan("HM-3")), "TRACE " + kBase + "/zaken/_zoek"));
+  CHECK(contains_item(requests(run.plan("HM-2")), "OPTIONS " + kBase + "/zaken/_zoek"));
 }
 
 TEST_CASE("HM-1: with every documented path answering 404, a fail stays a fail") {
   FakeRun run;
-  run.document(openapi_doc({{"/a", {{"get", op()}}}}));
+  run.document(openapi_doc({{"/a", {{"get", empty_operation()}}}}));
   run.probe_paths();
   run.respond(engine::probe_request("GET", kBase), 200);
   run.respond(engine::probe_request("HEAD", kBase), 405);
@@ -322,7 +321,7 @@ TEST_CASE("HM-1: with every documented path answering 404, a fail stays a fail")
 
 TEST_CASE("HM-1: paths without GET are not sent GET or HEAD; identical transport errors are grouped") {
   FakeRun run;
-  run.document(openapi_doc({{"/a", {{"get", op()}}}, {"/zaken/_zoek", {{"post", op()}}}}));
+  run.document(openapi_doc({{"/a", {{"get", empty_operation()}}}, {"/zaken/_zoek", {{"post", empty_operation()}}}}));
   run.probe_paths();
   CHECK(requests(run.plan("HM-1")) ==
         std::vector<std::string>{"GET " + kBase, "HEAD " + kBase, "GET " + kBase + "/a", "HEAD " + kBase + "/a"});
@@ -335,7 +334,7 @@ TEST_CASE("HM-1: paths without GET are not sent GET or HEAD; identical transport
 
 TEST_CASE("HM-2, HM-3: a POST-only path is judged like any other") {
   FakeRun run;
-  run.document(openapi_doc({{"/zaken/_zoek", {{"post", op()}, {"options", op()}}}}));
+  run.document(openapi_doc({{"/zaken/_zoek", {{"post", empty_operation()}, {"options", empty_operation()}}}}));
   run.probe_paths();
   run.respond(engine::probe_request("OPTIONS", kBase + "/zaken/_zoek"), 204, {{"allow", "POST, OPTIONS"}});
   expect(run.judge("HM-2"), Verdict::pass, {"(not sent, needs --allow-unsafe: POST /zaken/_zoek)"});
@@ -345,7 +344,7 @@ TEST_CASE("HM-2, HM-3: a POST-only path is judged like any other") {
 
 TEST_CASE("HM-2: nothing to send says which paths were probed and which could not be") {
   FakeRun run;
-  run.document(openapi_doc({{"/a", {{"get", op()}}}, {"/b/{id}", {{"get", op()}, {"options", op()}}}}));
+  run.document(openapi_doc({{"/a", {{"get", empty_operation()}}}, {"/b/{id}", {{"get", empty_operation()}, {"options", empty_operation()}}}}));
   run.probe_paths();
   expect(run.judge("HM-2"), Verdict::skip,
          {"no documented optional method to send: the probed path documents only GET or HEAD", "not probed: /b/{id}"});

@@ -6,13 +6,13 @@ using namespace adrprobe::testing;
 
 namespace {
 
-const std::string kJson = "https://api.example.nl/v1/openapi.json";
+const std::string kOpenapiUrl = "https://api.example.nl/v1/openapi.json";
 const std::string kYaml = "https://api.example.nl/v1/openapi.yaml";
 const std::map<std::string, std::string> kJsonType{{"content-type", "application/json"}};
 
 // PO-2's request: the PO-1 GET (no -H, redirects followed) with the run's Origin.
 RequestSpec cors_request(const FakeRun& run) {
-  RequestSpec r = engine::document_request(kJson);
+  RequestSpec r = engine::document_request(kOpenapiUrl);
   r.body = engine::BodyLimit::probe;
   r.extra_headers = {{"Origin", run.ev.origin}};
   return r;
@@ -35,7 +35,7 @@ TEST_CASE("PO-1: plans GET {base}/openapi.json without the -H headers, redirects
   auto planned = run.plan("PO-1");
   REQUIRE(planned.size() == 1);
   CHECK(planned[0].method == "GET");
-  CHECK(planned[0].url == kJson);
+  CHECK(planned[0].url == kOpenapiUrl);
   CHECK(planned[0].headers.empty());
   CHECK(planned[0].max_redirects == 5);
 }
@@ -142,7 +142,7 @@ TEST_CASE("PO-2: plans the PO-1 GET with the run's random Origin") {
   run.ev.settings.headers = {{"Authorization", "Bearer secret"}};
   auto planned = run.plan("PO-2");
   REQUIRE(planned.size() == 1);
-  CHECK(planned[0].url == kJson);
+  CHECK(planned[0].url == kOpenapiUrl);
   CHECK(planned[0].max_redirects == 5);
   CHECK(planned[0].headers == std::vector<http::Header>{{"Origin", run.ev.origin}});
 }

@@ -6,9 +6,8 @@ using namespace adrprobe::testing;
 
 namespace {
 
-const std::string kBase = "https://api.example.nl/v1";
 
-RequestSpec base_get(const std::string& base = kBase) { return engine::probe_request("GET", base); }
+RequestSpec transport_base_get(const std::string& base = kBase) { return engine::probe_request("GET", base); }
 
 tls::Certificate certificate(const std::string& subject, const std::string& issuer, long days_left = 200) {
   tls::Certificate c;
@@ -385,7 +384,7 @@ TEST_CASE("TS-5: Strict-Transport-Security with max-age of at least a year passe
   for (const char* hsts : {"max-age=31536000", "max-age=63072000; includeSubDomains; preload", "includeSubDomains; Max-Age=\"31536000\""}) {
     CAPTURE(hsts);
     FakeRun run;
-    int id = run.respond(base_get(), 200, {{"strict-transport-security", hsts}});
+    int id = run.respond(transport_base_get(), 200, {{"strict-transport-security", hsts}});
     auto r = run.judge("TS-5");
     expect(r, Verdict::pass, {std::string("Strict-Transport-Security: ") + hsts});
     CHECK(r.exchanges == std::vector<int>{id});
@@ -403,7 +402,7 @@ TEST_CASE("TS-5: a shorter max-age, none, or no header warns; with missing=fail 
                                          {{}, "GET /v1 → 200 without Strict-Transport-Security"}}) {
     CAPTURE(c.says);
     FakeRun run;
-    int id = run.respond(base_get(), 200, c.headers);
+    int id = run.respond(transport_base_get(), 200, c.headers);
     auto r = run.judge("TS-5");
     expect(r, Verdict::warn, {c.says});
     CHECK(r.exchanges == std::vector<int>{id});
@@ -413,13 +412,13 @@ TEST_CASE("TS-5: a shorter max-age, none, or no header warns; with missing=fail 
 
 TEST_CASE("TS-5: an http base URL is judged like any other") {
   FakeRun run("http://api.example.nl/v1");
-  run.respond(base_get("http://api.example.nl/v1"), 200);
+  run.respond(transport_base_get("http://api.example.nl/v1"), 200);
   expect(run.judge("TS-5"), Verdict::warn, {"without Strict-Transport-Security"});
 }
 
 TEST_CASE("TS-5: a transport error is error; a base GET that was not sent is error") {
   FakeRun down;
-  down.fail(base_get(), "Connection refused");
+  down.fail(transport_base_get(), "Connection refused");
   expect(down.judge("TS-5"), Verdict::error, {"Connection refused"});
   FakeRun unsent;
   expect(unsent.judge("TS-5"), Verdict::error, {"was not sent"});
@@ -429,7 +428,7 @@ TEST_CASE("TS-5: a transport error is error; a base GET that was not sent is err
 
 TEST_CASE("TS-6: all security headers present passes") {
   FakeRun run;
-  int id = run.respond(base_get(), 200, secure_headers());
+  int id = run.respond(transport_base_get(), 200, secure_headers());
   auto r = run.judge("TS-6");
   expect(r, Verdict::pass, {"Cache-Control no-store"});
   CHECK(r.exchanges == std::vector<int>{id});
@@ -439,13 +438,13 @@ TEST_CASE("TS-6: all security headers present passes") {
   h["cache-control"] = "no-cache, no-store, must-revalidate";
   h["content-security-policy"] = "default-src 'none'; frame-ancestors 'none'";
   h["x-frame-options"] = "deny";
-  variants.respond(base_get(), 200, h);
+  variants.respond(transport_base_get(), 200, h);
   expect(variants.judge("TS-6"), Verdict::pass);
 }
 
 TEST_CASE("TS-6: several missing headers cite the base URL response once") {
   FakeRun run;
-  int id = run.respond(base_get(), 200);
+  int id = run.respond(transport_base_get(), 200);
   auto r = run.judge("TS-6");
   expect(r, Verdict::warn, {"no Cache-Control: no-store", "no X-Frame-Options: DENY"});
   CHECK(r.exchanges == std::vector<int>{id});
@@ -465,14 +464,14 @@ TEST_CASE("TS-6: each missing header warns, named; with missing=fail it fails") 
     FakeRun run;
     auto h = secure_headers();
     h.erase(c.header);
-    int id = run.respond(base_get(), 200, h);
+    int id = run.respond(transport_base_get(), 200, h);
     auto r = run.judge("TS-6");
     expect(r, Verdict::warn, {std::string("GET /v1 → 200: ") + c.says});
     CHECK(r.exchanges == std::vector<int>{id});
     expect(run.judge("TS-6", {{"missing", "fail"}}), Verdict::fail, {c.says});
   }
   FakeRun bare;
-  bare.respond(base_get(), 200);
+  bare.respond(transport_base_get(), 200);
   auto r = bare.judge("TS-6");
   expect(r, Verdict::warn, {"no Cache-Control", "no Content-Security-Policy", "no X-Content-Type-Options", "no X-Frame-Options",
                             "no Content-Type"});
@@ -493,7 +492,7 @@ TEST_CASE("TS-6: wrong values warn, naming the value") {
     FakeRun run;
     auto h = secure_headers();
     h[c.header] = c.value;
-    run.respond(base_get(), 200, h);
+    run.respond(transport_base_get(), 200, h);
     expect(run.judge("TS-6"), Verdict::warn, {c.says});
   }
 }
@@ -503,28 +502,28 @@ TEST_CASE("TS-6: every value of a repeated header is judged") {
   auto h = secure_headers();
   h["x-frame-options"] = "DENY, DENY";
   h["x-content-type-options"] = "nosniff, nosniff";
-  same.respond(base_get(), 200, h);
+  same.respond(transport_base_get(), 200, h);
   expect(same.judge("TS-6"), Verdict::pass);
 
   FakeRun mixed;
   h["x-frame-options"] = "DENY, SAMEORIGIN";
-  mixed.respond(base_get(), 200, h);
+  mixed.respond(transport_base_get(), 200, h);
   expect(mixed.judge("TS-6"), Verdict::warn, {"X-Frame-Options: DENY, SAMEORIGIN (not DENY)"});
 
   FakeRun policies;  // two policies are both enforced: one with frame-ancestors 'none' suffices
   auto p = secure_headers();
   p["content-security-policy"] = "default-src 'self', frame-ancestors 'none'";
-  policies.respond(base_get(), 200, p);
+  policies.respond(transport_base_get(), 200, p);
   expect(policies.judge("TS-6"), Verdict::pass);
 }
 
 TEST_CASE("TS-6: an http base URL is judged; a transport error is error") {
   FakeRun http("http://api.example.nl/v1");
-  http.respond(base_get("http://api.example.nl/v1"), 200, secure_headers());
+  http.respond(transport_base_get("http://api.example.nl/v1"), 200, secure_headers());
   expect(http.judge("TS-6"), Verdict::pass);
 
   FakeRun down;
-  down.fail(base_get(), "Connection refused");
+  down.fail(transport_base_get(), "Connection refused");
   expect(down.judge("TS-6"), Verdict::error, {"Connection refused"});
 }
 

@@ -6,10 +6,9 @@ using namespace adrprobe::testing;
 
 namespace {
 
-const std::string kBase = "https://api.example.nl/v1";
 const std::string kFile = "file:///tmp/api/openapi.json";
 
-oas::json versioned(const std::string& version) {
+oas::json versioning_doc(const std::string& version) {
   oas::json doc = openapi_doc();
   doc["info"]["version"] = version;
   return doc;
@@ -31,7 +30,7 @@ TEST_CASE("SV-1: MAJOR.MINOR.PATCH passes in every edition") {
   for (const char* edition : {"1.0", "2.0.0", "2.1.0"}) {
     CAPTURE(edition);
     FakeRun run(kBase, edition);
-    run.document(versioned("1.2.3"));
+    run.document(versioning_doc("1.2.3"));
     expect(run.judge("SV-1"), Verdict::pass, {"info.version \"1.2.3\""});
   }
 }
@@ -40,10 +39,10 @@ TEST_CASE("SV-1: a pre-release or build fails in edition 1.0 and passes in 2.0.0
   for (const char* version : {"1.0.0-rc.1", "1.0.1-correct.1", "1.0.0+build.5"}) {
     CAPTURE(version);
     FakeRun old(kBase, "1.0");
-    old.document(versioned(version));
+    old.document(versioning_doc(version));
     expect(old.judge("SV-1"), Verdict::fail, {"is not MAJOR.MINOR.PATCH (edition 1.0: no pre-release or build)"});
     FakeRun current(kBase, "2.0.0");
-    current.document(versioned(version));
+    current.document(versioning_doc(version));
     expect(current.judge("SV-1"), Verdict::pass);
   }
 }
@@ -54,7 +53,7 @@ TEST_CASE("SV-1: v1.2.3, 1.2 and 01.2.3 fail in every edition") {
       CAPTURE(edition);
       CAPTURE(version);
       FakeRun run(kBase, edition);
-      run.document(versioned(version));
+      run.document(versioning_doc(version));
       expect(run.judge("SV-1"), Verdict::fail, {std::string("info.version \"") + version + "\" is not"});
     }
 }
@@ -180,22 +179,22 @@ TEST_CASE("UV-3: the base URL's major equals the leading digits of info.version"
   for (const char* version : {"1.0.0", "1.4", "1.2.3-rc.1", "1"}) {
     CAPTURE(version);
     FakeRun run;
-    run.document(versioned(version));
+    run.document(versioning_doc(version));
     expect(run.judge("UV-3"), Verdict::pass, {std::string("v1 matches info.version \"") + version + "\""});
   }
 }
 
 TEST_CASE("UV-3: a different major fails, also when one is a prefix of the other") {
   FakeRun run;
-  run.document(versioned("2.0.0"));
+  run.document(versioning_doc("2.0.0"));
   expect(run.judge("UV-3"), Verdict::fail, {"base URL has v1 but info.version \"2.0.0\" has major 2"});
 
   FakeRun ten;
-  ten.document(versioned("10.0.0"));
+  ten.document(versioning_doc("10.0.0"));
   expect(ten.judge("UV-3"), Verdict::fail, {"has major 10"});
 
   FakeRun v10("https://api.example.nl/v10");
-  v10.document(versioned("1.0.0"));
+  v10.document(versioning_doc("1.0.0"));
   expect(v10.judge("UV-3"), Verdict::fail, {"base URL has v10"});
 }
 
@@ -203,7 +202,7 @@ TEST_CASE("UV-3: info.version without leading digits, without info.version, or a
   for (const char* version : {"v1.0.0", "one", ""}) {
     CAPTURE(version);
     FakeRun run;
-    run.document(versioned(version));
+    run.document(versioning_doc(version));
     expect(run.judge("UV-3"), Verdict::fail, {"has no leading major number"});
   }
   FakeRun missing;
@@ -213,7 +212,7 @@ TEST_CASE("UV-3: info.version without leading digits, without info.version, or a
   expect(missing.judge("UV-3"), Verdict::fail, {"no info.version string"});
 
   FakeRun bare("https://api.example.nl/api");
-  bare.document(versioned("1.0.0"));
+  bare.document(versioning_doc("1.0.0"));
   expect(bare.judge("UV-3"), Verdict::fail, {"the base URL has no v<major> segment"});
 
   FakeRun none;

@@ -8,7 +8,6 @@ using namespace adrprobe::testing;
 
 namespace {
 
-const std::string kBase = "https://api.example.nl/v1";
 
 http::Exchange answer(int status, std::string body = "") {
   http::Exchange e;

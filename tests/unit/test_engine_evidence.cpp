@@ -6,7 +6,6 @@ using namespace adrprobe;
 using namespace adrprobe::testing;
 
 namespace {
-const std::string kBase = "https://api.example.nl/v1";
 const std::string kRefused = "Failed to connect to api.example.nl port 443: Connection refused";
 }  // namespace
 

@@ -6,7 +6,7 @@ using namespace adrprobe;
 using namespace adrprobe::testing;
 
 namespace {
-const report::RuleResult& rule(const std::vector<report::RuleResult>& rules, const std::string& id) {
+const report::RuleResult& rule_of(const std::vector<report::RuleResult>& rules, const std::string& id) {
   for (const auto& r : rules)
     if (r.id == id) return r;
   FAIL("no rule " << id);
@@ -20,23 +20,23 @@ TEST_CASE("lint: live checks are skip 'needs a live API'; static ones are judged
   run.document(openapi_doc({{"/gebouwen/", {{"get", oas::json::object()}}}}), "file:///tmp/openapi.json");
   const auto& edition = *catalogue::Catalogue::builtin().edition("2.0.0");
   auto rules = engine::judge(run.ev, edition, checks::registry(), engine::Mode::lint);
-  const auto& publish = rule(rules, "/core/publish-openapi");
+  const auto& publish = rule_of(rules, "/core/publish-openapi");
   CHECK(publish.verdict == Verdict::skip);
   CHECK(publish.summary == "needs a live API");
-  const auto& slash = rule(rules, "/core/no-trailing-slash");
+  const auto& slash = rule_of(rules, "/core/no-trailing-slash");
   CHECK(slash.verdict == Verdict::fail);  // NT-1
   REQUIRE(slash.checks.size() == 2);
   CHECK(slash.checks[1].message == "needs a live API");
-  CHECK(rule(rules, "/core/naming-resources").verdict == Verdict::manual);
+  CHECK(rule_of(rules, "/core/naming-resources").verdict == Verdict::manual);
   // uri-version: UV-1 reads the base URL (skip); UV-2/UV-3 read the servers: "/v1" has v1, info.version 1.0.0.
-  CHECK(rule(rules, "/core/uri-version").verdict == Verdict::pass);
+  CHECK(rule_of(rules, "/core/uri-version").verdict == Verdict::pass);
   // No servers means "/": no v<major> (probes.md, lint).
   FakeRun bare("");
   oas::json doc = openapi_doc();
   doc.erase("servers");
   bare.document(doc, "file:///tmp/openapi.json");
   auto rules2 = engine::judge(bare.ev, edition, checks::registry(), engine::Mode::lint);
-  const auto& uv = rule(rules2, "/core/uri-version");
+  const auto& uv = rule_of(rules2, "/core/uri-version");
   CHECK(uv.verdict == Verdict::fail);
   CHECK(uv.checks[1].id == "UV-2");
   CHECK(uv.checks[1].verdict == Verdict::fail);
@@ -51,12 +51,12 @@ TEST_CASE("an untrusted certificate: only the handshake checks are judged, the r
   run.ev.tls->trust_error = "self-signed certificate";
   const auto& edition = *catalogue::Catalogue::builtin().edition("2.0.0");
   auto rules = engine::judge(run.ev, edition, checks::registry(), engine::Mode::check);
-  const auto& ts = rule(rules, "/core/transport-security");
+  const auto& ts = rule_of(rules, "/core/transport-security");
   CHECK(ts.checks[0].id == "TS-1");
   CHECK(ts.checks[0].verdict == Verdict::fail);
   CHECK(ts.checks[4].id == "TS-5");
   CHECK(ts.checks[4].verdict == Verdict::error);
-  CHECK(rule(rules, "/core/semver").verdict == Verdict::error);
+  CHECK(rule_of(rules, "/core/semver").verdict == Verdict::error);
 }
 
 TEST_CASE("a server that wants a client certificate: handshake checks judged, the rest is error with the hint") {
@@ -71,17 +71,17 @@ TEST_CASE("a server that wants a client certificate: handshake checks judged, th
   run.ev.tls->client_cert_requested = true;
   const auto& edition = *catalogue::Catalogue::builtin().edition("2.0.0");
   auto rules = engine::judge(run.ev, edition, checks::registry(), engine::Mode::check);
-  const auto& ts = rule(rules, "/core/transport-security");
+  const auto& ts = rule_of(rules, "/core/transport-security");
   CHECK(ts.checks[0].id == "TS-1");
   CHECK(ts.checks[0].verdict == Verdict::error);  // not fail: mutual TLS is not insecurity
   CHECK(ts.checks[0].message.find(why) == 0);
   CHECK(ts.checks[4].id == "TS-5");
   CHECK(ts.checks[4].verdict == Verdict::error);
   CHECK(ts.checks[4].message == why);
-  const auto& semver = rule(rules, "/core/semver");
+  const auto& semver = rule_of(rules, "/core/semver");
   CHECK(semver.verdict == Verdict::error);
   CHECK(semver.checks[0].message == why);
-  for (const auto& c : rule(rules, "/core/no-trailing-slash").checks) CHECK(c.verdict == Verdict::error);  // no "not probed" list
+  for (const auto& c : rule_of(rules, "/core/no-trailing-slash").checks) CHECK(c.verdict == Verdict::error);  // no "not probed" list
 }
 
 TEST_CASE("per-path checks list the documented paths that could not be probed") {
@@ -90,7 +90,7 @@ TEST_CASE("per-path checks list the documented paths that could not be probed") 
   run.respond(engine::probe_request("GET", "https://api.example.nl/v1/"), 404);
   const auto& edition = *catalogue::Catalogue::builtin().edition("2.0.0");
   auto rules = engine::judge(run.ev, edition, checks::registry(), engine::Mode::check);
-  const auto& slash = rule(rules, "/core/no-trailing-slash");
+  const auto& slash = rule_of(rules, "/core/no-trailing-slash");
   bool listed = false;
   for (const auto& c : slash.checks) listed = listed || (c.id == "NT-2" && c.verdict == Verdict::skip &&
                                                          c.message.find("not probed: /gebouwen/{id}") == 0);

@@ -13,7 +13,7 @@ using namespace adrprobe;
 using report::Verdict;
 
 namespace {
-report::RuleResult rule(const std::string& id, Verdict v, std::vector<std::string> aliases = {},
+report::RuleResult baseline_rule(const std::string& id, Verdict v, std::vector<std::string> aliases = {},
                         const std::string& kind = "technical") {
   report::RuleResult r;
   r.id = id;
@@ -26,7 +26,7 @@ report::RuleResult rule(const std::string& id, Verdict v, std::vector<std::strin
 const std::vector<catalogue::ChangeRule>& table() { return catalogue::Catalogue::builtin().baseline(); }
 
 std::string change(Verdict now, std::optional<Verdict> before) {
-  return report::change_of(table(), rule("/core/x", now), before);
+  return report::change_of(table(), baseline_rule("/core/x", now), before);
 }
 }  // namespace
 
@@ -72,17 +72,17 @@ TEST_CASE("baseline: a functional rule is always unchanged") {
     for (Verdict now : {Verdict::pass, Verdict::fail, Verdict::manual, Verdict::error}) {
       CAPTURE(report::to_string(before));
       CAPTURE(report::to_string(now));
-      CHECK(report::change_of(table(), rule("/core/f", now, {}, "functional"), before) == "unchanged");
-      CHECK(report::change_of(table(), rule("/core/f", now, {}, "functional"), std::nullopt) == "unchanged");
+      CHECK(report::change_of(table(), baseline_rule("/core/f", now, {}, "functional"), before) == "unchanged");
+      CHECK(report::change_of(table(), baseline_rule("/core/f", now, {}, "functional"), std::nullopt) == "unchanged");
     }
 }
 
 TEST_CASE("baseline: the first matching line wins; no line is unchanged") {
   std::vector<catalogue::ChangeRule> mine{{"regressed", {"fail"}, {"pass"}}, {"new-fail", {"fail"}, {"pass", "absent"}}};
-  CHECK(report::change_of(mine, rule("/a", Verdict::fail), Verdict::pass) == "regressed");
-  CHECK(report::change_of(mine, rule("/a", Verdict::fail), std::nullopt) == "new-fail");
-  CHECK(report::change_of(mine, rule("/a", Verdict::warn), Verdict::pass) == "unchanged");
-  CHECK(report::change_of({}, rule("/a", Verdict::fail), Verdict::pass) == "unchanged");
+  CHECK(report::change_of(mine, baseline_rule("/a", Verdict::fail), Verdict::pass) == "regressed");
+  CHECK(report::change_of(mine, baseline_rule("/a", Verdict::fail), std::nullopt) == "new-fail");
+  CHECK(report::change_of(mine, baseline_rule("/a", Verdict::warn), Verdict::pass) == "unchanged");
+  CHECK(report::change_of({}, baseline_rule("/a", Verdict::fail), Verdict::pass) == "unchanged");
 }
 
 TEST_CASE("baseline: rules are matched by id, then by an alias, across editions") {
@@ -95,7 +95,7 @@ TEST_CASE("baseline: rules are matched by id, then by an alias, across editions"
   REQUIRE(e220);
   auto of = [](const catalogue::Edition& e, const std::string& id) {
     for (const auto& r : e.rules)
-      if (r.id == id) return rule(r.id, Verdict::pass, r.aliases, r.kind);
+      if (r.id == id) return baseline_rule(r.id, Verdict::pass, r.aliases, r.kind);
     FAIL("no rule ", id, " in ", e.edition);
     return report::RuleResult{};
   };
@@ -123,15 +123,15 @@ TEST_CASE("baseline: rules are matched by id, then by an alias, across editions"
 
   // The same id wins over an alias that another rule carries.
   report::Report both;
-  both.rules = {rule("/core/other", Verdict::fail, {"/core/a"}), rule("/core/a", Verdict::pass)};
-  found = report::find_rule(both, rule("/core/a", Verdict::pass));
+  both.rules = {baseline_rule("/core/other", Verdict::fail, {"/core/a"}), baseline_rule("/core/a", Verdict::pass)};
+  found = report::find_rule(both, baseline_rule("/core/a", Verdict::pass));
   REQUIRE(found);
   CHECK(found->id == "/core/a");
-  CHECK(report::find_rule(both, rule("/core/none", Verdict::pass, {"API-99"})) == nullptr);
+  CHECK(report::find_rule(both, baseline_rule("/core/none", Verdict::pass, {"API-99"})) == nullptr);
 
   // apply_baseline: 1.0 failed API-48, 2.0.0 passes it: fixed; a rule 1.0 lacks and that fails is new-fail.
   report::Report now;
-  now.rules = {nts, rule("/core/new", Verdict::fail)};
+  now.rules = {nts, baseline_rule("/core/new", Verdict::fail)};
   report::apply_baseline(now, old10, table());
   CHECK(now.rules[0].change == "fixed");
   CHECK(now.rules[1].change == "new-fail");
@@ -139,11 +139,11 @@ TEST_CASE("baseline: rules are matched by id, then by an alias, across editions"
 
 TEST_CASE("baseline: changes() is nullopt without marks, else the ids by mark; regressed()") {
   report::Report r;
-  r.rules = {rule("/a", Verdict::fail), rule("/b", Verdict::pass)};
+  r.rules = {baseline_rule("/a", Verdict::fail), baseline_rule("/b", Verdict::pass)};
   CHECK_FALSE(report::changes(r).has_value());
 
   report::Report before;
-  before.rules = {rule("/a", Verdict::fail), rule("/b", Verdict::pass)};
+  before.rules = {baseline_rule("/a", Verdict::fail), baseline_rule("/b", Verdict::pass)};
   report::apply_baseline(r, before, table());
   auto c = report::changes(r);
   REQUIRE(c);  // every rule unchanged is still a comparison, not "no baseline"
@@ -153,8 +153,8 @@ TEST_CASE("baseline: changes() is nullopt without marks, else the ids by mark; r
   CHECK_FALSE(report::regressed(*c));
 
   report::Report now;
-  now.rules = {rule("/a", Verdict::pass), rule("/b", Verdict::warn), rule("/c", Verdict::fail), rule("/d", Verdict::fail)};
-  before.rules = {rule("/a", Verdict::fail), rule("/b", Verdict::pass), rule("/d", Verdict::pass)};
+  now.rules = {baseline_rule("/a", Verdict::pass), baseline_rule("/b", Verdict::warn), baseline_rule("/c", Verdict::fail), baseline_rule("/d", Verdict::fail)};
+  before.rules = {baseline_rule("/a", Verdict::fail), baseline_rule("/b", Verdict::pass), baseline_rule("/d", Verdict::pass)};
   report::apply_baseline(now, before, table());
   c = report::changes(now);
   REQUIRE(c);

@@ -10,7 +10,7 @@ using namespace adrprobe;
 using report::Verdict;
 
 namespace {
-report::Report sample() {
+report::Report formats_sample() {
   report::Report r;
   r.tool_version = "0.2.0";
   r.base_url = "https://api.example.nl/v1";
@@ -50,18 +50,18 @@ TEST_CASE("formats: one table; names unique; the contract's formats are all list
 }
 
 TEST_CASE("json: valid JSON even with invalid UTF-8 from a server") {
-  std::string out = report::render("json", sample());
+  std::string out = report::render("json", formats_sample());
   auto j = nlohmann::json::parse(out);
   CHECK(j["schema"] == "adrprobe-report/1");
   CHECK(j["rules"][0]["checks"][0]["exchanges"][0] == 1);
   CHECK_FALSE(j.contains("run"));  // a report made without a command (tests) has none
-  report::Report lint = sample();
+  report::Report lint = formats_sample();
   lint.mode = "lint";
   CHECK(nlohmann::json::parse(report::render("json", lint))["run"]["command"] == "lint");
 }
 
 TEST_CASE("json: the run's options and libraries for auditors; each rule's level and link") {
-  report::Report r = sample();
+  report::Report r = formats_sample();
   r.rules[0].level = "MUST";
   r.rules[0].url = "https://gitdocumentatie.logius.nl/publicatie/api/adr/2.0.0/#/core/no-trailing-slash";
   report::RunInfo run;
@@ -97,7 +97,7 @@ TEST_CASE("json: the run's options and libraries for auditors; each rule's level
 }
 
 TEST_CASE("text: the edition asked and the catalogue used; -v links each rule; -q keeps the target and the score") {
-  report::Report r = sample();
+  report::Report r = formats_sample();
   r.rules[0].level = "MUST";
   r.rules[0].url = "https://example.nl/adr/#/core/no-trailing-slash";
   report::RunInfo run;
@@ -124,18 +124,18 @@ TEST_CASE("text: the edition asked and the catalogue used; -v links each rule; -
 }
 
 TEST_CASE("text: one line a rule, the failing check with its evidence, the score; colour only when asked") {
-  std::string plain = report::render("text", sample(), {false, 0, report::FailOn::fail});
+  std::string plain = report::render("text", formats_sample(), {false, 0, report::FailOn::fail});
   CHECK(plain.find("FAIL   /core/no-trailing-slash") != std::string::npos);
   CHECK(plain.find("NT-2 fail GET /v1/a/ served (200)") != std::string::npos);
   CHECK(plain.find("#1 GET https://api.example.nl/v1/a/ → 200") != std::string::npos);
   CHECK(plain.find("Score  0.0 %") != std::string::npos);
   CHECK(plain.find('\x1b') == std::string::npos);
-  std::string coloured = report::render("text", sample(), {true, 0, report::FailOn::fail});
+  std::string coloured = report::render("text", formats_sample(), {true, 0, report::FailOn::fail});
   CHECK(coloured.find("\x1b[") != std::string::npos);
 }
 
 TEST_CASE("text: server text shows control characters and invalid UTF-8 as \\xNN; only the colour codes are raw") {
-  report::Report r = sample();
+  report::Report r = formats_sample();
   r.exchanges[0].response_headers = {{"api-version", "1.0.0\x1b]0;pwned\x07"}, {"location", "/v1/a\xc2\x9b" "31m\xff"}};
   r.rules[0].checks[0].message = "API-Version \"1.0.0\x1b]0;pwned\x07\"";
   r.rules[0].hints = {"Server: nginx/1.25\x1b[2J"};
@@ -162,7 +162,7 @@ TEST_CASE("text: server text shows control characters and invalid UTF-8 as \\xNN
 }
 
 TEST_CASE("json: control characters from a server are \\u escapes, C1 included; the values load back intact") {
-  report::Report r = sample();
+  report::Report r = formats_sample();
   r.exchanges[0].response_headers = {{"api-version", "1.0.0\x1b]0;pwned\x07"}, {"location", "/a\xc2\x9b" "31m é"}};
   std::string out = report::render("json", r, {});
   CHECK(out.find('\x1b') == std::string::npos);

@@ -17,7 +17,7 @@ namespace {
 
 const std::string kScript = "<script>document.body.setAttribute('data-pwned','1')</script>";
 
-report::Report sample() {
+report::Report html_sample() {
   report::Report r;
   r.tool_version = "0.3.0";
   r.base_url = "https://api.example.nl/v1";
@@ -107,7 +107,7 @@ report::Report sample() {
   return r;
 }
 
-std::size_t count(const std::string& hay, const std::string& needle) {
+std::size_t occurrences(const std::string& hay, const std::string& needle) {
   std::size_t n = 0;
   for (std::size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1)) ++n;
   return n;
@@ -125,7 +125,7 @@ std::vector<std::string> urls(const std::string& page, const std::string& attr) 
 
 TEST_CASE("html: the format table has it; one self-contained page with the CSP and A4 print") {
   CHECK((report::find_format("html")->render != nullptr));
-  std::string out = report::render("html", sample());
+  std::string out = report::render("html", html_sample());
   CHECK(out.rfind("<!DOCTYPE html>", 0) == 0);
   CHECK(out.find("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
                  "'unsafe-inline'; img-src data:\">") != std::string::npos);
@@ -141,10 +141,10 @@ TEST_CASE("html: the format table has it; one self-contained page with the CSP a
 }
 
 TEST_CASE("html: every rule with its verdict as icon and word; the target, edition, score, notes") {
-  std::string out = report::render("html", sample());
+  std::string out = report::render("html", html_sample());
   for (const char* id : {"/core/no-trailing-slash", "/core/version-header", "/core/semver", "/core/transport-security",
                          "/core/naming-resources"})
-    CHECK(count(out, std::string(">") + id + "<") >= 2);  // the summary table and its section
+    CHECK(occurrences(out, std::string(">") + id + "<") >= 2);  // the summary table and its section
   for (const char* label : {"✖ fail", "⚠ warn", "✔ pass", "– skip", "☐ manual", "! error"})
     CHECK(out.find(label) != std::string::npos);
   CHECK(out.find("API-48") != std::string::npos);
@@ -160,10 +160,10 @@ TEST_CASE("html: every rule with its verdict as icon and word; the target, editi
 }
 
 TEST_CASE("html: each check lists the exchanges it cites, anchored once, with method, URL, status, headers, time") {
-  std::string out = report::render("html", sample());
-  CHECK(count(out, "id=\"x1\"") == 1);
-  CHECK(count(out, "id=\"x2\"") == 1);  // cited by NT-2 and VH-3: one anchor, linked from both
-  CHECK(count(out, "id=\"x3\"") == 1);  // cited by no check: under Other requests
+  std::string out = report::render("html", html_sample());
+  CHECK(occurrences(out, "id=\"x1\"") == 1);
+  CHECK(occurrences(out, "id=\"x2\"") == 1);  // cited by NT-2 and VH-3: one anchor, linked from both
+  CHECK(occurrences(out, "id=\"x3\"") == 1);  // cited by no check: under Other requests
   CHECK(out.find("<a href=\"#x2\">#2</a>") != std::string::npos);
   CHECK(out.find("<code>GET https://api.example.nl/v1/a/</code>") != std::string::npos);
   CHECK(out.find("→ <b>200</b>") != std::string::npos);
@@ -180,7 +180,7 @@ TEST_CASE("html: each check lists the exchanges it cites, anchored once, with me
 }
 
 TEST_CASE("html: server and document text is escaped; control characters visible; no javascript: href") {
-  std::string out = report::render("html", sample());
+  std::string out = report::render("html", html_sample());
   CHECK(out.find("<script") == std::string::npos);
   CHECK(out.find("&lt;script&gt;document.body.setAttribute(&#39;data-pwned&#39;,&#39;1&#39;)&lt;/script&gt;") !=
         std::string::npos);
@@ -195,11 +195,11 @@ TEST_CASE("html: server and document text is escaped; control characters visible
   }
   CHECK(out.find("javascript:alert(1)") != std::string::npos);  // shown as text ...
   CHECK(out.find("href=\"javascript") == std::string::npos);   // ... never a link
-  CHECK(count(out, "href=\"https://gitdocumentatie.logius.nl/") == 4);  // 2 rules with a web URL, table + section
+  CHECK(occurrences(out, "href=\"https://gitdocumentatie.logius.nl/") == 4);  // 2 rules with a web URL, table + section
 }
 
 TEST_CASE("html: functional rules are a checklist for the reviewer") {
-  std::string out = report::render("html", sample());
+  std::string out = report::render("html", html_sample());
   std::size_t at = out.find("Functional rules: reviewer checklist");
   REQUIRE(at != std::string::npos);
   std::string list = out.substr(at);
@@ -210,11 +210,11 @@ TEST_CASE("html: functional rules are a checklist for the reviewer") {
   CHECK(list.find("☐ does not conform") != std::string::npos);
   CHECK(list.find("☐ not applicable") != std::string::npos);
   CHECK(list.find("class=\"line\"") != std::string::npos);
-  CHECK(count(out, "class=\"conclusion\"") == 1);  // one functional rule
+  CHECK(occurrences(out, "class=\"conclusion\"") == 1);  // one functional rule
 }
 
 TEST_CASE("html: the change column only with a baseline; the run options, header names only; TLS facts") {
-  report::Report r = sample();
+  report::Report r = html_sample();
   r.rules[0].change = "new-fail";
   r.rules[2].change = "unchanged";
   report::RunInfo run;
@@ -267,7 +267,7 @@ TEST_CASE("html: the change column only with a baseline; the run options, header
 }
 
 TEST_CASE("html: a lint report has no exchanges; rules that need a live API are skip") {
-  report::Report r = sample();
+  report::Report r = html_sample();
   r.mode = "lint";
   r.exchanges.clear();
   r.openapi_url = "openapi.yaml";
@@ -353,7 +353,7 @@ TEST_CASE("summary html: a row per target with score, failing rules, changes, ce
   CHECK(out.find("new fail:</span> <code>/core/no-trailing-slash</code>") != std::string::npos);
   CHECK(out.find("fixed:</span> <code>/core/uri-version</code>") != std::string::npos);
   CHECK(out.find("no change") != std::string::npos);         // oud: a baseline, nothing changed
-  CHECK(count(out, "<span class=\"muted\">—</span>") == 2);  // kapot: no baseline, no certificate
+  CHECK(occurrences(out, "<span class=\"muted\">—</span>") == 2);  // kapot: no baseline, no certificate
   CHECK(out.find("⚠ 12 days") != std::string::npos);
   CHECK(out.find("expired 3 days ago") != std::string::npos);
   CHECK(out.find("<a href=\"gebouwen.html\">HTML</a> · <a href=\"gebouwen.json\">JSON</a> · "

@@ -14,7 +14,7 @@ using namespace adrprobe;
 using report::Verdict;
 
 namespace {
-report::Report sample() {
+report::Report json_sample() {
   report::Report r;
   r.tool_version = "0.3.0";
   r.base_url = "https://user:***@api.example.nl/v1";
@@ -53,7 +53,7 @@ report::Report sample() {
 }  // namespace
 
 TEST_CASE("json report: render_json → parse_json_report keeps what a baseline and a summary need") {
-  auto r = sample();
+  auto r = json_sample();
   auto back = report::parse_json_report(report::render("json", r));
   CHECK(back.tool_version == "0.3.0");
   CHECK(back.base_url == r.base_url);

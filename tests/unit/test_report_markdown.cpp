@@ -9,25 +9,25 @@
 using namespace adrprobe;
 
 namespace {
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool has_text(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 }  // namespace
 
 TEST_CASE("markdown: header, table, problems, functional rules in one line") {
   std::string md = report::render("markdown", test::ci_sample());
   auto lines = split(md, '\n');
   CHECK(lines[0] == "### adrprobe check: https\\://api.example.nl/v1 · REST API Design Rules 2.2.0 · score 40.0 %");
-  CHECK(has(md, "| Rule | Verdict | Summary | Change |"));
-  CHECK(has(md, "| /core/failing | ❌ fail | summary of /core/failing | new failure |"));
-  CHECK(has(md, "| /core/passing | ✅ pass | summary of /core/passing |  |"));
-  CHECK(has(md, "| /core/warning | ⚠️ warn |"));
-  CHECK_FALSE(has(md, "| /core/naming"));  // functional: counted, not listed
-  CHECK(has(md, "1 functional rule for a reviewer."));
-  CHECK(has(md, "#### What did not pass"));
-  CHECK(has(md, "- ❌ **NT-2** fail /core/failing: GET /v1/a/ served \\(200\\)"));
-  CHECK(has(md, "  - GET https\\://api.example.nl/v1/a/ → 200"));
-  CHECK(has(md, "  - at /paths/\\~1fooBar (line 12)"));
-  CHECK(has(md, "- ❗ **TS-1** error"));
-  CHECK(has(md, "- ⚠️ **VH-2** warn"));
+  CHECK(has_text(md, "| Rule | Verdict | Summary | Change |"));
+  CHECK(has_text(md, "| /core/failing | ❌ fail | summary of /core/failing | new failure |"));
+  CHECK(has_text(md, "| /core/passing | ✅ pass | summary of /core/passing |  |"));
+  CHECK(has_text(md, "| /core/warning | ⚠️ warn |"));
+  CHECK_FALSE(has_text(md, "| /core/naming"));  // functional: counted, not listed
+  CHECK(has_text(md, "1 functional rule for a reviewer."));
+  CHECK(has_text(md, "#### What did not pass"));
+  CHECK(has_text(md, "- ❌ **NT-2** fail /core/failing: GET /v1/a/ served \\(200\\)"));
+  CHECK(has_text(md, "  - GET https\\://api.example.nl/v1/a/ → 200"));
+  CHECK(has_text(md, "  - at /paths/\\~1fooBar (line 12)"));
+  CHECK(has_text(md, "- ❗ **TS-1** error"));
+  CHECK(has_text(md, "- ⚠️ **VH-2** warn"));
   // Fail before error before warn.
   CHECK(md.find("**NT-2**") < md.find("**TS-1**"));
   CHECK(md.find("**TS-1**") < md.find("**VH-2**"));
@@ -37,16 +37,16 @@ TEST_CASE("markdown: no change column without a baseline") {
   auto r = test::ci_sample();
   r.rules[1].change.reset();
   std::string md = report::render("markdown", r);
-  CHECK(has(md, "| Rule | Verdict | Summary |\n|---|---|---|\n"));
+  CHECK(has_text(md, "| Rule | Verdict | Summary |\n|---|---|---|\n"));
 }
 
 TEST_CASE("markdown: server text comes out inert") {
   std::string md = report::render("markdown", test::ci_sample());
-  CHECK_FALSE(has(md, "<img"));
-  CHECK(has(md, "&lt;img src=x onerror=alert\\(1\\)&gt; &amp; \\[link\\]\\(javascript\\:alert\\(1\\)\\)"));
-  CHECK(has(md, "\\]\\]&gt;"));
-  CHECK(has(md, "\\`code\\` \\*em\\* \\_u\\_ \\| \\@all \\#1"));
-  CHECK(has(md, "\\\\x1b\\]0;pwned\\\\x07 \\\\xff"));  // escape_control's backslashes escaped too
-  CHECK_FALSE(has(md, "\x1b"));
-  CHECK_FALSE(has(md, "\xff"));
+  CHECK_FALSE(has_text(md, "<img"));
+  CHECK(has_text(md, "&lt;img src=x onerror=alert\\(1\\)&gt; &amp; \\[link\\]\\(javascript\\:alert\\(1\\)\\)"));
+  CHECK(has_text(md, "\\]\\]&gt;"));
+  CHECK(has_text(md, "\\`code\\` \\*em\\* \\_u\\_ \\| \\@all \\#1"));
+  CHECK(has_text(md, "\\\\x1b\\]0;pwned\\\\x07 \\\\xff"));  // escape_control's backslashes escaped too
+  CHECK_FALSE(has_text(md, "\x1b"));
+  CHECK_FALSE(has_text(md, "\xff"));
 }

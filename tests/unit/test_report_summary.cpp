@@ -12,7 +12,7 @@ using namespace adrprobe;
 using report::Verdict;
 
 namespace {
-report::RuleResult rule(const std::string& id, Verdict v, const std::string& kind = "technical") {
+report::RuleResult summary_rule(const std::string& id, Verdict v, const std::string& kind = "technical") {
   report::RuleResult r;
   r.id = id;
   r.kind = kind;
@@ -20,14 +20,14 @@ report::RuleResult rule(const std::string& id, Verdict v, const std::string& kin
   return r;
 }
 
-report::Report sample() {
+report::Report summary_sample() {
   report::Report r;
   r.base_url = "https://api.example.nl/bag/v2";
   r.edition = "2.0.0";
   r.generated_at = "2026-11-22T02:00:00Z";
-  r.rules = {rule("/core/a", Verdict::pass),   rule("/core/b", Verdict::fail), rule("/core/f", Verdict::manual, "functional"),
-             rule("/core/c", Verdict::error),  rule("/core/d", Verdict::fail), rule("/core/e", Verdict::warn),
-             rule("/core/s", Verdict::skip)};
+  r.rules = {summary_rule("/core/a", Verdict::pass),   summary_rule("/core/b", Verdict::fail), summary_rule("/core/f", Verdict::manual, "functional"),
+             summary_rule("/core/c", Verdict::error),  summary_rule("/core/d", Verdict::fail), summary_rule("/core/e", Verdict::warn),
+             summary_rule("/core/s", Verdict::skip)};
   r.score = report::compute_score(r.rules);
   tls::Certificate leaf, ca;
   leaf.days_left = 12;
@@ -40,7 +40,7 @@ report::Report sample() {
 }  // namespace
 
 TEST_CASE("summarize: a target's row from its report") {
-  auto r = sample();
+  auto r = summary_sample();
   auto t = report::summarize(r, "bag", "api.example.nl_bag_v2.json", report::FailOn::fail);
   CHECK(t.name == "bag");
   CHECK(t.base_url == r.base_url);
@@ -63,11 +63,11 @@ TEST_CASE("summarize: a target's row from its report") {
 }
 
 TEST_CASE("summarize: exit status by --fail-on, as CLI.md's for the target alone") {
-  auto r = sample();
+  auto r = summary_sample();
   CHECK(report::summarize(r, "x", "x.json", report::FailOn::fail).exit_status == 1);
   CHECK(report::summarize(r, "x", "x.json", report::FailOn::warn).exit_status == 1);
   CHECK(report::summarize(r, "x", "x.json", report::FailOn::never).exit_status == 3);  // an error still says 3
-  r.rules = {rule("/core/a", Verdict::pass), rule("/core/e", Verdict::warn)};
+  r.rules = {summary_rule("/core/a", Verdict::pass), summary_rule("/core/e", Verdict::warn)};
   CHECK(report::summarize(r, "x", "x.json", report::FailOn::fail).exit_status == 0);
   CHECK(report::summarize(r, "x", "x.json", report::FailOn::warn).exit_status == 1);
   CHECK(report::summarize(r, "x", "x.json", report::FailOn::never).exit_status == 0);
@@ -79,7 +79,7 @@ TEST_CASE("summarize: an unreachable target, no TLS, a baseline's marks") {
   r.unreachable = true;
   r.notes = {"could not reach http://127.0.0.1:9/v1: connection refused", "later note"};
   r.leading_notes = 1;
-  r.rules = {rule("/core/a", Verdict::error), rule("/core/b", Verdict::fail)};
+  r.rules = {summary_rule("/core/a", Verdict::error), summary_rule("/core/b", Verdict::fail)};
   r.rules[0].change = "regressed";
   r.rules[1].change = "new-fail";
   auto t = report::summarize(r, "down", "down.json", report::FailOn::fail);
@@ -99,7 +99,7 @@ TEST_CASE("summary.json: written and read back") {
   report::Summary s;
   s.tool_version = "0.3.0";
   s.generated_at = "2026-11-22T02:10:00Z";
-  auto a = report::summarize(sample(), "bag", "bag.json", report::FailOn::fail);
+  auto a = report::summarize(summary_sample(), "bag", "bag.json", report::FailOn::fail);
   a.change = report::Changes{{"/core/b"}, {"/core/x"}, {}};
   a.files = {{"json", "bag.json"}, {"html", "bag.html"}};
   report::SummaryTarget b;
