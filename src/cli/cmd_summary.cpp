@@ -32,6 +32,7 @@ int merge(const SummaryArgs& a) {
   std::error_code ec;
   fs::create_directories(a.out_dir, ec);
   if (!fs::is_directory(a.out_dir)) throw UsageError(fmt::format("--out-dir {}: cannot create the directory", a.out_dir));
+  if (std::string problem = summary_write_problem(a.out_dir); !problem.empty()) throw UsageError(problem);
   fs::path out = fs::absolute(a.out_dir);
   report::Summary merged;
   merged.tool_version = ADRPROBE_VERSION;
