@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Files are written safely, under names that cannot collide ("Hostile input
-III", items 4, 6 and 10):
+III", items 4, 6, 10 and 11):
 
 - a symbolic link planted in `--out-dir` (`<name>.json` or `summary.html` →
   a victim outside) is refused before any request, with a message naming it,
@@ -13,7 +13,10 @@ III", items 4, 6 and 10):
   register is loaded, before any request;
 - `--baseline-dir` finds a report by the target's name (an API that moved keeps
   its history; another target's report is said so; a report under the old
-  host/path name is found once).
+  host/path name is found once);
+- `summary` links only report files inside each shard's directory: a shard's
+  summary.json naming `../../../../etc/passwd`, an absolute path or a URL gets
+  a note, not a link.
 
 Every server listens on 127.0.0.1."""
 
@@ -21,7 +24,9 @@ import json
 import os
 import sys
 import tempfile
+from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import unquote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
@@ -44,6 +49,21 @@ def batch(register, out, *args, timeout=60):
 def load(path):
     with open(path, encoding="utf-8") as f:
         return json.load(f)
+
+
+class Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.hrefs = []
+
+    def handle_starttag(self, tag, attrs):
+        self.hrefs += [v for k, v in attrs if k in ("href", "src") and v]
+
+
+def links_of(html_text):
+    p = Links()
+    p.feed(html_text)
+    return p.hrefs
 
 
 class Workspace:
@@ -287,6 +307,48 @@ class BaselinesByName(ProbeCase):
             run = batch(register, n3, "--baseline-dir", n2)
             self.assertEqual(self.marks(n3)["change"], {"new-fail": [], "fixed": [], "regressed": []})
             self.assertFalse(any(old_name in n for n in load(n3 / "bag.json").get("notes", [])))
+
+
+class SummaryLinksStayInside(ProbeCase):
+    """Item 11: a hostile shard summary.json makes summary.html link
+    ../../../../etc/passwd. Every report path read from it must be a regular
+    file inside that shard's directory."""
+
+    HOSTILE = {"json": "../../../../etc/passwd", "html": "/etc/passwd", "junit": "https://evil.example/x.xml",
+               "markdown": "javascript:alert(1)", "sarif": "sub/../../outside.json", "text": "escape.txt"}
+
+    def test_hostile_report_paths_are_not_linked(self):
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer({}, max_seconds=60) as srv:
+            root = Path(tmp)
+            shard = root / "shard"
+            batch(write_register(tmp, [{"name": "good", "base_url": srv.base_url},
+                                       {"name": "evil", "base_url": srv.base_url}]), shard)
+            (root / "outside.json").write_text("{}", encoding="utf-8")
+            os.symlink("../outside.json", shard / "escape.txt")  # a link in the shard that leads out
+            summary = load(shard / "summary.json")
+            for row in summary["targets"]:
+                if row["name"] == "evil":
+                    row["report"] = self.HOSTILE["json"]
+                    row["files"] = dict(self.HOSTILE)
+            (shard / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
+            merged = root / "merged"
+            run = run_adrprobe(["summary", "--out-dir", merged, shard])
+            self.assertEqual(run.rc, 0, run.describe())
+            page = (merged / "summary.html").read_text(encoding="utf-8")
+            hrefs = links_of(page)
+            self.assertEqual(sorted(unquote(h) for h in hrefs), ["../shard/good.json"])
+            for href in hrefs:
+                self.assertTrue((merged / unquote(href)).resolve().is_relative_to(shard.resolve()), href)
+            rows = {t["name"]: t for t in load(merged / "summary.json")["targets"]}
+            self.assertEqual(rows["evil"]["report"], "")
+            self.assertEqual(rows["evil"]["files"], {})
+            self.assertEqual(rows["good"]["report"], "../shard/good.json")
+            notes = load(merged / "summary.json")["notes"]
+            self.assertEqual(len(notes), 1, notes)
+            self.assertIn("7 report files not linked", notes[0])
+            self.assertIn("../../../../etc/passwd", notes[0])
+            self.assertIn("7 report files not linked", page)
+            self.assertIn("warning", run.stderr)
 
 
 if __name__ == "__main__":
