@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "util/files.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
@@ -139,6 +140,94 @@ std::string file_safe(const std::string& raw) {
   return out.empty() ? "target" : out;
 }
 
+std::string file_stem(std::string_view name) {
+  std::string out;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    char c = name[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
+    out += keep ? c : '-';
+    // One '-' for a character, not for each byte of its UTF-8 form ("Súdwest": "s-dwest").
+    if (static_cast<unsigned char>(c) >= 0xc0)
+      while (i + 1 < name.size() && (static_cast<unsigned char>(name[i + 1]) & 0xc0) == 0x80) ++i;
+  }
+  // Never a hidden file, "." or "..".
+  if (!out.empty() && out.front() == '.') out.front() = '-';
+  return out.empty() ? "-" : out;
+}
+
+namespace {
+
+// "targets[2] (kvk)", or for a target without a name, the one its URL gave it.
+std::string who(const Target& t, bool named) {
+  return named ? fmt::format("targets[{}] ({})", t.index, escape_control(t.name))
+               : fmt::format("targets[{}] (no name; its base URL gives '{}')", t.index, escape_control(t.name));
+}
+
+// Every target's name (an unnamed one's from its URL) and the stem of its
+// files, unique over the whole register (not per shard), so a target's file
+// has one name on every machine and every night (--baseline-dir looks it up
+// by that name), and no two differ in case only (a case-insensitive file
+// system, an unzip on a laptop, would make them one file).
+void name_files(std::vector<Target>& targets, const std::vector<bool>& named, const std::string& file) {
+  std::map<std::string, std::size_t> by_stem;
+  for (auto& t : targets) {
+    if (!named[t.index]) t.name = stem_of(strip_trailing_slash(t.base_url));
+    t.stem = file_stem(t.name);
+    auto [it, inserted] = by_stem.emplace(t.stem, t.index);
+    if (inserted) continue;
+    const Target& first = targets[it->second];
+    if (named[t.index] && named[first.index] && first.name == t.name)
+      throw std::runtime_error(fmt::format("{}: targets[{}]: the name '{}' is used twice (also targets[{}])", file, t.index,
+                                           escape_control(t.name), first.index));
+    throw std::runtime_error(fmt::format(
+        "{}: {} and {} would write the same files, {}.* (a target's files are named after its name: lower case, "
+        "a-z 0-9 . _ -, any other character -): give {} a name of its own",
+        file, who(first, named[first.index]), who(t, named[t.index]), t.stem,
+        named[t.index] && named[first.index] ? "one of them" : "each"));
+  }
+}
+
+}  // namespace
+
+void check_file_names(const std::vector<Target>& targets, const std::vector<std::string>& extensions,
+                      const std::vector<std::string>& reserved, const std::string& file) {
+  std::size_t longest = 0;
+  for (const auto& extension : extensions) longest = std::max(longest, extension.size() + 1);
+  // Lower-case file name -> who writes it (a target and its extension, or the
+  // batch); stems are lower-case already, the rest is folded too.
+  struct Owner {
+    const Target* target;
+    std::string what;
+  };
+  std::map<std::string, Owner> owner;
+  for (const auto& name : reserved) owner.emplace(to_lower(name), Owner{nullptr, "the batch's own " + name});
+  for (const auto& t : targets) {
+    std::string where = fmt::format("targets[{}] ({})", t.index, escape_control(t.name));
+    if (to_lower(t.stem) == "summary")
+      throw std::runtime_error(fmt::format("{}: {}: the name 'summary' is the batch's (summary.json, summary.html, ...): "
+                                           "give the target another name", file, where));
+    if (t.stem.size() + longest > max_file_name_bytes)
+      throw std::runtime_error(fmt::format(
+          "{}: {}: its files would have names of up to {} bytes ({}…), more than the {} a file system allows: give it a "
+          "name of at most {} bytes", file, where, t.stem.size() + longest, t.stem.substr(0, 40), max_file_name_bytes,
+          max_file_name_bytes - longest));
+    for (const auto& extension : extensions) {
+      std::string name = t.stem + "." + extension;
+      auto [it, inserted] = owner.emplace(to_lower(name), Owner{&t, "its ." + extension + " file"});
+      if (inserted) continue;
+      if (!it->second.target)
+        throw std::runtime_error(fmt::format("{}: {}: its .{} file would be {}, the batch's own: give the target another name",
+                                             file, where, extension, name));
+      const Target& other = *it->second.target;
+      throw std::runtime_error(fmt::format("{}: {} and targets[{}] ({}) would both write {} ({}, and the other's {}): give "
+                                           "one of them another name",
+                                           file, where, other.index, escape_control(other.name), name,
+                                           "its ." + extension + " file", it->second.what.substr(4)));
+    }
+  }
+}
+
 std::vector<Target> parse_targets(const std::string& yaml_text, const std::string& file) {
   // A register of thousands of APIs is a few hundred KiB.
   if (yaml_text.size() > (4u << 20)) throw std::runtime_error(fmt::format("{}: larger than 4 MiB, not a register", file));
@@ -163,8 +252,7 @@ std::vector<Target> parse_targets(const std::string& yaml_text, const std::strin
   if (!list || !list.IsSequence() || list.size() == 0)
     throw std::runtime_error(fmt::format("{}: 'targets' must be a non-empty list", file));
   std::vector<Target> out;
-  std::set<std::string> names;
-  std::map<std::string, std::size_t> stems;
+  std::vector<bool> named;
   for (std::size_t i = 0; i < list.size(); ++i) {
     std::string where = fmt::format("{}: targets[{}]", file, i);
     Raw raw = defaults;
@@ -176,41 +264,10 @@ std::vector<Target> parse_targets(const std::string& yaml_text, const std::strin
     t.options = std::move(raw.options);
     t.headers = std::move(raw.headers);
     t.params = std::move(raw.params);
-    t.stem = stem_of(strip_trailing_slash(t.base_url));
+    named.push_back(!t.name.empty());
     out.push_back(std::move(t));
   }
-  // Stems unique over the whole register (not per shard), so a target's file
-  // is named the same on every machine and every night (--baseline-dir).
-  for (auto& t : out) ++stems[t.stem];
-  // Targets that share a host and path (tenants with their own keys, two
-  // editions) are told apart by their names, so reordering the register never
-  // hands one target another's baseline; only unnamed ones get a number.
-  for (auto& t : out)
-    if (stems[t.stem] > 1 && !t.name.empty()) t.stem += "_" + file_safe(t.name);
-  // summary.* belongs to the batch.
-  for (auto& t : out)
-    if (t.stem == "summary") t.stem = "summary_api";
-  stems.clear();
-  for (auto& t : out) ++stems[t.stem];
-  // The second of a stem is <stem>-2, the third <stem>-3, ...: a number no
-  // other target's stem has (https://h/v1 twice and https://h/v1-2 once give
-  // h_v1, h_v1-3 and h_v1-2; one would otherwise overwrite another's reports).
-  std::set<std::string> taken;
-  for (const auto& t : out) taken.insert(t.stem);
-  std::map<std::string, int> seen;
-  for (auto& t : out) {
-    if (stems[t.stem] > 1 && ++seen[t.stem] > 1) {
-      std::string base = t.stem;
-      int n = seen[base];
-      while (taken.count(fmt::format("{}-{}", base, n))) ++n;
-      seen[base] = n;
-      t.stem = fmt::format("{}-{}", base, n);
-      taken.insert(t.stem);
-    }
-    if (t.name.empty()) t.name = t.stem;
-    if (!names.insert(t.name).second)
-      throw std::runtime_error(fmt::format("{}: targets[{}]: the name '{}' is used twice", file, t.index, escape_control(t.name)));
-  }
+  name_files(out, named, file);
   return out;
 }
 

@@ -1,20 +1,21 @@
 // The register of a batch (CLI.md, "Batch file"): TARGETS.yaml read into one
 // entry per API, the shard a machine takes of it, and the file names of the
-// reports. Nothing here sends a request.
+// reports (after each target's name). Nothing here sends a request.
 #pragma once
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace adrprobe::batch {
 
 struct Target {
   std::size_t index = 0;  // position in the register (0-based): what --shard splits
-  std::string name;       // `name`, else the report's stem
-  std::string base_url;   // as written (validated by the command)
-  // Report file name without extension: host[_port]_path, unique in the
-  // register; targets sharing a host and path add their name (_bag), unnamed
-  // ones a number (-2).
+  // `name` as written; without one, stem_of(base_url) (host[_port]_path).
+  std::string name;
+  std::string base_url;  // as written (validated by the command)
+  // Report file name without extension: file_stem(name), unique in the
+  // register (so the names are unique in lower case too).
   std::string stem;
   // Every other key, file defaults first, then the target's own: edition,
   // openapi, timeout, rate, ... (scalars as written).
@@ -30,7 +31,8 @@ const std::vector<std::string>& option_keys();
 
 // Parses TARGETS.yaml; `file` names it in errors. Throws std::runtime_error
 // naming the file, the target and the key ("targets.yaml: targets[2] (kvk):
-// unknown key 'rat'"), never a header value.
+// unknown key 'rat'"), never a header value; also when two targets' names
+// give one stem (KVK and kvk), naming both.
 std::vector<Target> parse_targets(const std::string& yaml_text, const std::string& file);
 
 // CLI.md's own example, `headers: {X-Api-Key: ${BAG_KEY}}`, is not valid
@@ -39,9 +41,26 @@ std::vector<Target> parse_targets(const std::string& yaml_text, const std::strin
 // with more around it ("Bearer ${TOKEN}") must be quoted by its author.
 std::string quote_env_scalars(const std::string& yaml_text);
 
-// The report stem of a base URL: host, port when given, and path segments,
-// joined by '_' and kept to [A-Za-z0-9.-] ("api.example.nl_bag_v2").
+// The name of a target without one: host, port when given, and path
+// segments, joined by '_' and kept to [A-Za-z0-9._-] ("api.example.nl_bag_v2").
+// Also the file name reports had before they were named after the target
+// (--baseline-dir still finds such a report once).
 std::string stem_of(const std::string& base_url);
+
+// A target's files are named after its name (CLI.md, "Nightly monitoring"):
+// lower case, [a-z0-9._-], any other character '-' (one for each UTF-8
+// character), a leading '.' '-' ("KVK API": "kvk-api", ".x": "-x").
+std::string file_stem(std::string_view name);
+
+// Refuses a register whose files could collide or not be written, before any
+// request: a stem "summary"; a target's <stem>.<extension> for any of
+// `extensions` (every format's, whichever -o asks for, so the register is
+// valid or not whatever the options) longer than 255 bytes; two such names,
+// or one and a `reserved` file (summary.json, ...), equal in lower case
+// (targets v1 and v1.gitlab: v1.gitlab.json is the first's GitLab file and the
+// second's report). Throws std::runtime_error naming `file` and both targets.
+void check_file_names(const std::vector<Target>& targets, const std::vector<std::string>& extensions,
+                      const std::vector<std::string>& reserved, const std::string& file);
 
 // Kept to [A-Za-z0-9._-], no leading dot, at most 120 bytes ("target" when nothing is left).
 std::string file_safe(const std::string& raw);

@@ -3,29 +3,37 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
+#include <stdexcept>
 
 #include "cli/settings.hpp"
+#include "util/files.hpp"
 #include "util/strings.hpp"
 
 namespace adrprobe::cli {
+
+const std::vector<std::string>& summary_file_names() {
+  static const std::vector<std::string> names{"summary.json", "summary.html", "summary.prom"};
+  return names;
+}
+
+std::string summary_write_problem(const std::string& dir) {
+  for (const auto& name : summary_file_names()) {
+    std::string problem = write_problem((std::filesystem::path(dir) / name).string());
+    if (!problem.empty()) return fmt::format("--out-dir {}: {}: {}", dir, name, problem);
+  }
+  return "";
+}
 
 void write_summary(const std::string& dir, const report::Summary& summary) {
   for (auto [name, text] : {std::pair{"summary.json", report::render_summary_json(summary)},
                             std::pair{"summary.html", report::render_summary_html(summary)},
                             std::pair{"summary.prom", report::render_summary_openmetrics(summary)}}) {
-    auto path = std::filesystem::path(dir) / name;
     // Written beside and renamed: a collector or a browser never reads half a file.
-    auto part = path;
-    part += ".part";
-    {
-      std::ofstream f(part, std::ios::binary);
-      f << text;
-      if (!f) throw UsageError(fmt::format("cannot write {}", path.string()));
+    try {
+      write_file((std::filesystem::path(dir) / name).string(), text);
+    } catch (const std::runtime_error& e) {
+      throw UsageError(fmt::format("cannot write {}", e.what()));
     }
-    std::error_code ec;
-    std::filesystem::rename(part, path, ec);
-    if (ec) throw UsageError(fmt::format("cannot write {}: {}", path.string(), ec.message()));
   }
 }
 

@@ -3,12 +3,20 @@
 // status of many targets.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "report/summary.hpp"
 
 namespace adrprobe::cli {
 
-// Writes summary.json, summary.html, summary.prom into dir; throws UsageError when it cannot.
+// The files write_summary writes: no target's file may have one of these names.
+const std::vector<std::string>& summary_file_names();
+// "" when every summary file can be written into dir (util/files.hpp's
+// write_problem: never through a symbolic link), else "--out-dir DIR: ..."
+// naming the first that cannot: asked before any request or merge.
+std::string summary_write_problem(const std::string& dir);
+// Writes summary.json, summary.html, summary.prom into dir, each in one step
+// (util/files.hpp's write_file); throws UsageError when it cannot.
 void write_summary(const std::string& dir, const report::Summary& summary);
 // One line of the table on stdout: "  fail   bag  https://...  87.5 %  2 fail · 1 error  new-fail: ..."
 std::string target_line(const report::SummaryTarget& t, bool color);

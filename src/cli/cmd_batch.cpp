@@ -2,7 +2,8 @@
 // file"). Targets run concurrently; every client shares one http::Gate, so
 // --rate holds per host across all targets (many APIs sit behind one gateway)
 // and --concurrency bounds the requests in flight over the whole batch. Each
-// target gets <stem>.json (+ the -o formats), the directory summary.json,
+// target gets <stem>.json (+ the -o formats; the stem is its name, folded by
+// batch::file_stem), the directory summary.json,
 // summary.html and summary.prom. A target that is down gets error verdicts;
 // the others finish.
 #include <fmt/format.h>
@@ -16,6 +17,7 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -29,6 +31,7 @@
 #include "cli/options.hpp"
 #include "engine/judge.hpp"
 #include "engine/run.hpp"
+#include "util/files.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
@@ -48,6 +51,7 @@ struct Job {
   engine::Settings settings;
   Output output;  // edition, the report files, --baseline-dir's report
   std::string baseline_problem;
+  std::string baseline_note;  // a baseline found under its host/path name
 };
 
 double number_option(const batch::Target& t, const std::string& key, double fallback, const std::string& where) {
@@ -75,6 +79,49 @@ bool flag_option(const batch::Target& t, const std::string& key, bool fallback, 
 std::string text_option(const batch::Target& t, const std::string& key, const std::string& fallback) {
   auto it = t.options.find(key);
   return it == t.options.end() ? fallback : it->second;
+}
+
+// The target's report of an earlier run in --baseline-dir: <stem>.json,
+// matched by the target's name (CLI.md, "Nightly monitoring"), so an API that
+// moved to a new base URL keeps its history (write_report notes the move).
+// Reports were named host[_port]_path.json before they were named after the
+// target: such a report is still taken, once, when it is this target's.
+std::optional<report::Report> baseline_of(const std::string& dir, const batch::Target& t, const std::string& base_url,
+                                          Job& job) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path path = fs::path(dir) / (t.stem + ".json");
+  if (fs::exists(path, ec)) {
+    try {
+      report::Report before = read_baseline(path.string(), "--baseline-dir");
+      // A file of that name that is another target's (the register changed, or
+      // a report copied in by hand): comparing the two would report changes
+      // that never happened.
+      if (before.name ? *before.name != t.name : strip_trailing_slash(before.base_url) != base_url) {
+        job.baseline_problem = fmt::format("--baseline-dir {}: the report of another target ({}, {})", path.string(),
+                                           before.name.value_or("no name"), before.base_url);
+        return std::nullopt;
+      }
+      return before;
+    } catch (const UsageError& e) {
+      job.baseline_problem = e.what();
+      return std::nullopt;
+    }
+  }
+  fs::path earlier = fs::path(dir) / (batch::stem_of(strip_trailing_slash(t.base_url)) + ".json");
+  // No earlier report: the target is new in the register, no change to show.
+  if (earlier == path || !fs::exists(earlier, ec)) return std::nullopt;
+  try {
+    report::Report before = read_baseline(earlier.string(), "--baseline-dir");
+    // Under the old names two targets of one host and path shared a stem: only this target's own counts.
+    if (before.name.value_or("") != t.name || strip_trailing_slash(before.base_url) != base_url) return std::nullopt;
+    job.baseline_note = fmt::format("--baseline-dir: the baseline is {}, the name reports had before they were named "
+                                    "after the target; from this run on it is {}.json",
+                                    earlier.filename().string(), t.stem);
+    return before;
+  } catch (const UsageError&) {
+    return std::nullopt;  // not this target's to complain about
+  }
 }
 
 // The command line gives the defaults; the file's `defaults`, then the target, override them.
@@ -122,24 +169,8 @@ Job make_job(const BatchArgs& a, const batch::Target& t, const std::vector<const
   job.output.files.emplace_back(report::find_format("json"), (dir / (t.stem + ".json")).string());
   for (const auto* f : formats)
     if (f->name != "json") job.output.files.emplace_back(f, (dir / (t.stem + "." + std::string(f->extension))).string());
-  if (!a.baseline_dir.empty()) {
-    auto path = std::filesystem::path(a.baseline_dir) / (t.stem + ".json");
-    // No earlier report: the target is new in the register, no change to show.
-    if (std::filesystem::exists(path)) {
-      try {
-        report::Report before = read_baseline(path.string(), "--baseline-dir");
-        // The file of that name is another target's (the register changed): comparing
-        // the two would report changes that never happened.
-        if (before.name.value_or(t.name) != t.name || strip_trailing_slash(before.base_url) != job.settings.base_url)
-          job.baseline_problem = fmt::format("--baseline-dir {}: the report of another target ({}, {})", path.string(),
-                                             before.name.value_or("no name"), before.base_url);
-        else
-          job.output.baseline = std::move(before);
-      } catch (const UsageError& e) {
-        job.baseline_problem = e.what();
-      }
-    }
-  }
+  job.output.non_regular = NonRegular::refuse;  // names the batch chose, in a directory others may write too
+  if (!a.baseline_dir.empty()) job.output.baseline = baseline_of(a.baseline_dir, t, job.settings.base_url, job);
   return job;
 }
 
@@ -250,6 +281,15 @@ int run_batch(const BatchArgs& a) {
   if (!a.probe.openapi.empty()) throw UsageError("--openapi: give each target's document in the file (openapi: URL)");
   if (!a.probe.cert_file.empty() || !a.probe.key_file.empty())
     throw UsageError("--cert/--key are not taken by batch: a client certificate belongs to one API");
+  // Every file of every target, whichever formats are written tonight: two
+  // never share a name (in any case), and none is too long for a file system.
+  std::vector<std::string> extensions;
+  for (const auto& f : report::formats()) extensions.emplace_back(f.extension);
+  try {
+    batch::check_file_names(all, extensions, summary_file_names(), a.file);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
   std::vector<const report::Format*> formats;
   for (const auto& name : a.formats) {
     if (name.find('=') != std::string::npos)
@@ -270,6 +310,14 @@ int run_batch(const BatchArgs& a) {
   std::vector<batch::Target> mine = batch::select(all, shard);
   std::vector<Job> jobs;
   for (const auto& t : mine) jobs.push_back(make_job(a, t, formats, gate));
+  // Each file can be written: not a symbolic link someone planted in --out-dir
+  // (a volume kept night after night), not a directory, a path not too long.
+  for (const auto& j : jobs)
+    for (const auto& [format, path] : j.output.files)
+      if (std::string problem = write_problem(path); !problem.empty())
+        throw UsageError(fmt::format("--out-dir {}: {}: {}", a.out_dir, std::filesystem::path(path).filename().string(),
+                                     problem));
+  if (std::string problem = summary_write_problem(a.out_dir); !problem.empty()) throw UsageError(problem);
 
   // One redactor over every target's secrets: no value given for one target
   // shows in any file, line or log of the batch.
@@ -313,14 +361,23 @@ int run_batch(const BatchArgs& a) {
       if (redactor.url_password())
         rep.notes.push_back("a URL in the batch file carries a password: it is masked (user:***@) in every output; "
                             "give credentials as headers with ${VAR} instead");
-      int status = write_report(rep, job.output, redactor);
+      if (!job.baseline_note.empty()) rep.notes.push_back(job.baseline_note);
+      std::vector<std::string> unwritten;
+      int status = write_report(rep, job.output, redactor, &unwritten);
       if (status == Exit::usage) {
         std::lock_guard lock(write_mutex);
         write_error = fmt::format("cannot write the reports of {}", job.target.name);
       }
-      rows[i] = report::summarize(rep, job.target.name, job.target.stem + ".json", job.output.fail_on);
+      // The summary links only the files that were written.
+      auto written = [&](const std::string& path) {
+        return std::find(unwritten.begin(), unwritten.end(), path) == unwritten.end();
+      };
+      const std::string& json = job.output.files.front().second;
+      rows[i] = report::summarize(rep, job.target.name, written(json) ? job.target.stem + ".json" : "",
+                                  job.output.fail_on);
       for (const auto& [format, path] : job.output.files)
-        rows[i].files.emplace_back(std::string(format->name), std::filesystem::path(path).filename().string());
+        if (written(path))
+          rows[i].files.emplace_back(std::string(format->name), std::filesystem::path(path).filename().string());
       if (!job.baseline_problem.empty()) {
         // Not silently "no baseline": the row says so, and so does stderr.
         std::string why = redactor.apply(job.baseline_problem) + " (no change shown)";
@@ -365,7 +422,8 @@ Command batch_command(CLI::App& parent) {
   auto* cmd = parent.add_subcommand("batch", "Probe many APIs from a TARGETS.yaml: one report each and a summary");
   cmd->add_option("TARGETS", a->file, "The register: a YAML file with defaults and targets (see below)")->required();
   cmd->add_option("--out-dir", a->out_dir,
-                  "Directory for <host_path>.json per target (+ the -o formats) and summary.json, summary.html, summary.prom")
+                  "Directory for <name>.json per target (its name in lower case, a-z 0-9 . _ -, other characters -; "
+                  "+ the -o formats) and summary.json, summary.html, summary.prom")
       ->required();
   cmd->add_option("--shard", a->shard,
                   "K/N: probe only every N-th target starting at K (0-based), so N machines split a register");

@@ -15,6 +15,7 @@
 #include "cli/command.hpp"
 #include "cli/settings.hpp"
 #include "engine/run.hpp"
+#include "util/files.hpp"
 #include "util/strings.hpp"
 
 namespace adrprobe::cli {
@@ -32,6 +33,7 @@ int merge(const SummaryArgs& a) {
   std::error_code ec;
   fs::create_directories(a.out_dir, ec);
   if (!fs::is_directory(a.out_dir)) throw UsageError(fmt::format("--out-dir {}: cannot create the directory", a.out_dir));
+  if (std::string problem = summary_write_problem(a.out_dir); !problem.empty()) throw UsageError(problem);
   fs::path out = fs::absolute(a.out_dir);
   report::Summary merged;
   merged.tool_version = ADRPROBE_VERSION;
@@ -61,6 +63,7 @@ int merge(const SummaryArgs& a) {
       continue;
     }
     shards.push_back({dir, s.shard_k, s.shard_n, s.register_size});
+    std::vector<std::string> unlinked;
     for (const auto& note : s.notes) merged.notes.push_back(fmt::format("{}: {}", dir, note));
     if (!s.complete) merged.complete = false;
     for (auto& t : s.targets) {
@@ -72,10 +75,24 @@ int merge(const SummaryArgs& a) {
       auto moved = [&](const std::string& file) {
         return (fs::absolute(dir) / file).lexically_normal().lexically_relative(out).string();
       };
-      if (!t.report.empty()) t.report = moved(t.report);
-      for (auto& [format, file] : t.files) file = moved(file);
+      // summary.json is a file anyone with the shard's directory could have
+      // written: a report path is linked only when it is a regular file inside
+      // that directory (no "../../etc/passwd", no URL, no link leading out).
+      auto linkable = [&](const std::string& file) {
+        std::string problem = file_inside_problem(dir, file);
+        if (!problem.empty()) unlinked.push_back(fmt::format("{} ({}: {})", t.name, file, problem));
+        return problem.empty();
+      };
+      if (!t.report.empty()) t.report = linkable(t.report) ? moved(t.report) : "";
+      std::vector<std::pair<std::string, std::string>> files;
+      for (auto& [format, file] : t.files)
+        if (linkable(file)) files.emplace_back(format, moved(file));
+      t.files = std::move(files);
       merged.targets.push_back(std::move(t));
     }
+    if (!unlinked.empty())
+      merged.notes.push_back(fmt::format("{}: {} not linked, not a file inside that directory: {}", dir,
+                                         plural(unlinked.size(), "report file", "report files"), join(unlinked, "; ", 5)));
   }
   if (merged.targets.empty() && !missing.empty()) {
     for (const auto& m : missing) fmt::print(stderr, "adrprobe: error: {}\n", escape_control(m));

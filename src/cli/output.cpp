@@ -4,16 +4,19 @@
 #include "checks/registry.hpp"
 #include "cli/progress.hpp"
 #include "report/baseline.hpp"
+#include "util/files.hpp"
+#include "util/strings.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
+#include <stdexcept>
 
 namespace adrprobe::cli {
 
-int write_report(report::Report& rep, const Output& output, const report::Redactor& redactor) {
+int write_report(report::Report& rep, const Output& output, const report::Redactor& redactor,
+                 std::vector<std::string>* unwritten) {
   redactor.apply(rep);
   if (output.baseline) {
     report::apply_baseline(rep, *output.baseline, catalogue::Catalogue::builtin().baseline());
@@ -21,9 +24,12 @@ int write_report(report::Report& rep, const Output& output, const report::Redact
     const auto& before = *output.baseline;
     std::string then = before.mode == "lint" ? before.openapi_url.value_or("") : before.base_url;
     std::string now = rep.mode == "lint" ? rep.openapi_url.value_or("") : rep.base_url;
+    // A batch matches its baselines by the target's name (CLI.md): an API that moved keeps its history.
+    bool same_name = before.name && rep.name && *before.name == *rep.name;
     if (!then.empty() && then != now)
-      rep.notes.push_back(redactor.apply(fmt::format("--baseline is a report of {}, not of {}: the changes compare two targets",
-                                                     then, now)));
+      rep.notes.push_back(redactor.apply(
+          same_name ? fmt::format("{} moved from {} to {} since its baseline: compared by its name", *rep.name, then, now)
+                    : fmt::format("--baseline is a report of {}, not of {}: the changes compare two targets", then, now)));
   }
   int status = report::exit_status(rep, output.fail_on);
   auto to_stdout = [](const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); };
@@ -32,10 +38,11 @@ int write_report(report::Report& rep, const Output& output, const report::Redact
       to_stdout(format->render(rep, output.file));
       continue;
     }
-    std::ofstream f(path, std::ios::binary);
-    f << format->render(rep, output.file);
-    if (!f) {
-      fmt::print(stderr, "adrprobe: error: cannot write {}\n", path);
+    try {
+      write_file(path, format->render(rep, output.file), output.non_regular);
+    } catch (const std::runtime_error& e) {
+      fmt::print(stderr, "adrprobe: error: cannot write {}\n", escape_control(e.what()));
+      if (unwritten) unwritten->push_back(path);
       status = Exit::usage;
     }
   }

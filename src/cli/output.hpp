@@ -8,7 +8,11 @@
 
 namespace adrprobe::cli {
 
-int write_report(report::Report& report, const Output& output, const report::Redactor& redactor);
+// Each file through util/files.hpp's write_file; one that cannot be written
+// is said on stderr, makes the status 2, and is added to `unwritten` (batch's
+// summary links only what exists).
+int write_report(report::Report& report, const Output& output, const report::Redactor& redactor,
+                 std::vector<std::string>* unwritten = nullptr);
 
 // How a run is made (the report's `run`): command (check, lint, demo), the
 // options that shape its verdicts, the library versions. Header names, never values.

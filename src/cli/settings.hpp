@@ -10,6 +10,7 @@
 #include "engine/settings.hpp"
 #include "report/formats.hpp"
 #include "report/model.hpp"
+#include "util/files.hpp"
 
 namespace adrprobe::cli {
 
@@ -62,6 +63,9 @@ struct Output {
   report::RenderOptions file;      // for files (never colour)
   bool quiet = false, verbose = false;
   std::optional<report::Report> baseline;  // --baseline, read and checked
+  // A character device or FIFO at a file's name: -o's paths are the user's
+  // (/dev/null, a named pipe: written into); batch's are its own (refused).
+  NonRegular non_regular = NonRegular::write_into;
 };
 Output to_output(const OutputArgs& args);
 // Colour on stdout: a terminal, neither --no-color nor NO_COLOR.

@@ -222,8 +222,8 @@ class GitLabTemplate(unittest.TestCase):
         for shell in shells():
             with tempfile.TemporaryDirectory() as d, self.subTest(shell=shell[-1]):
                 work = Path(d)
-                for shard, names in (("1", ["a.example.nl_v1.json", "a.example.nl_v1.xml", "summary.json"]),
-                                     ("2", ["b.example.nl_api_v2.json", "summary.json"])):
+                for shard, names in (("1", ["bag.json", "bag.xml", "summary.json"]),
+                                     ("2", ["kvk.json", "summary.json"])):
                     (work / "out" / shard).mkdir(parents=True)
                     for name in names:
                         (work / "out" / shard / name).write_text("{}")
@@ -231,7 +231,7 @@ class GitLabTemplate(unittest.TestCase):
                 self.assertEqual(proc.returncode, 0, proc.stderr)
                 self.assertEqual(calls, [["summary", "--out-dir", "summary", "out/1", "out/2"]])
                 self.assertEqual(sorted(p.name for p in (work / "baseline").iterdir()),
-                                 ["a.example.nl_v1.json", "b.example.nl_api_v2.json"])
+                                 ["bag.json", "kvk.json"])
 
     def test_summary_of_shards_that_wrote_no_report(self):
         # every batch job failed before writing: the summary job still runs adrprobe

@@ -1,11 +1,13 @@
 // The register of a batch: TARGETS.yaml read into targets (defaults merged,
 // errors naming the key and the target, never a header value), the report
-// stems, and the shards that split it.
+// stems (after each target's name, unique in lower case, every file name
+// distinct and short enough), and the shards that split it.
 #include <doctest/doctest.h>
 
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "batch/targets.hpp"
 
@@ -50,7 +52,7 @@ targets:
   CHECK(bag.index == 0);
   CHECK(bag.name == "bag");
   CHECK(bag.base_url == "https://api.example.nl/bag/v2/");
-  CHECK(bag.stem == "api.example.nl_bag_v2");
+  CHECK(bag.stem == "bag");
   CHECK(bag.options.at("edition") == "1.0");
   CHECK(bag.options.at("rate") == "2");  // the target's own over the defaults'
   // headers: one per name whatever its case, the target's value, the defaults' order first
@@ -62,8 +64,8 @@ targets:
   CHECK(bag.params == std::map<std::string, std::string>{{"code", "A1"}, {"id", "1"}});
   const auto& kvk = targets[1];
   CHECK(kvk.index == 1);
-  CHECK(kvk.stem == "api.example.nl_8443_kvk_v1");
-  CHECK(kvk.name == kvk.stem);  // no name: the stem
+  CHECK(kvk.name == "api.example.nl_8443_kvk_v1");  // no name: host, port and path
+  CHECK(kvk.stem == kvk.name);
   CHECK(kvk.options.at("edition") == "2.0.0");
   CHECK(kvk.options.at("rate") == "10");
   CHECK(header(kvk, "Authorization") == "Bearer ${DEFAULT_KEY}");
@@ -88,10 +90,12 @@ TEST_CASE("batch targets: mistakes name the file, the target and the key") {
   CHECK(error_of("targets: {base_url: http://h}\n") == "targets.yaml: 'targets' must be a non-empty list");
   CHECK(error_of("target:\n  - {base_url: http://h/v1}\n").find("unknown key 'target'") != std::string::npos);
   CHECK(error_of("targets:\n  - {name: a, base_url: http://h/v1}\n  - {name: a, base_url: http://h/v2}\n") ==
-        "targets.yaml: targets[1]: the name 'a' is used twice");
-  // an unnamed target whose stem is another's name
-  CHECK(error_of("targets:\n  - {name: h_v2, base_url: http://h/v1}\n  - {base_url: http://h/v2}\n")
-            .find("the name 'h_v2' is used twice") != std::string::npos);
+        "targets.yaml: targets[1]: the name 'a' is used twice (also targets[0])");
+  // an unnamed target whose URL gives another's name
+  CHECK(error_of("targets:\n  - {name: h_v2, base_url: http://h/v1}\n  - {base_url: http://h/v2}\n") ==
+        "targets.yaml: targets[0] (h_v2) and targets[1] (no name; its base URL gives 'h_v2') would write the same "
+        "files, h_v2.* (a target's files are named after its name: lower case, a-z 0-9 . _ -, any other character -): "
+        "give each a name of its own");
   CHECK(error_of("targets:\n  - {base_url: [http://h/v1]}\n") == "targets.yaml: targets[0]: base_url: expected a single value");
   CHECK(error_of("targets:\n  - {base_url: http://h/v1, headers: [X-A]}\n")
             .find("headers: expected a mapping") != std::string::npos);
@@ -155,47 +159,132 @@ TEST_CASE("batch targets: stem_of") {
   CHECK(long_stem.rfind("h_aaa", 0) == 0);
 }
 
-TEST_CASE("batch targets: two targets with one base URL get distinct stems") {
+TEST_CASE("batch targets: files are named after the target, never after its URL") {
   auto targets = batch::parse_targets(R"(
 targets:
   - {name: one, base_url: "https://api.example.nl/v1"}
   - {name: two, base_url: "https://api.example.nl/v1/"}
   - {name: three, base_url: "https://api.example.nl/v2"}
-  - {name: four, base_url: "https://api.example.nl/v1"}
+  - {name: "KVK Handelsregister", base_url: "https://api.example.nl/v1"}
 )",
                                       "t.yaml");
   REQUIRE(targets.size() == 4);
-  // named targets that share a host and path are told apart by name: the same
-  // file whatever the order of the register (--baseline-dir looks it up)
-  CHECK(targets[0].stem == "api.example.nl_v1_one");
-  CHECK(targets[1].stem == "api.example.nl_v1_two");
-  CHECK(targets[2].stem == "api.example.nl_v2");
-  CHECK(targets[3].stem == "api.example.nl_v1_four");
+  // targets that share a host and path (tenants, two editions) are told apart by name alone
+  CHECK(targets[0].stem == "one");
+  CHECK(targets[1].stem == "two");
+  CHECK(targets[2].stem == "three");
+  CHECK(targets[3].stem == "kvk-handelsregister");
+  CHECK(targets[3].name == "KVK Handelsregister");  // shown as written
+  // the same file whatever the order of the register (--baseline-dir looks it up)
   auto reordered = batch::parse_targets(R"(
 targets:
-  - {name: four, base_url: "https://api.example.nl/v1"}
-  - {name: one, base_url: "https://api.example.nl/v1"}
+  - {name: "KVK Handelsregister", base_url: "https://api.example.nl/v1"}
+  - {name: one, base_url: "https://other.example.nl/v9"}
 )",
                                         "t.yaml");
-  CHECK(reordered[0].stem == "api.example.nl_v1_four");
-  CHECK(reordered[1].stem == "api.example.nl_v1_one");
-  // unnamed ones get a number
-  auto unnamed = batch::parse_targets("targets:\n  - {base_url: https://h/v1}\n  - {base_url: https://h/v1}\n", "t.yaml");
-  CHECK(unnamed[0].stem == "h_v1");
-  CHECK(unnamed[1].stem == "h_v1-2");
-  // summary.* is the batch's
-  CHECK(batch::parse_targets("targets:\n  - {base_url: http://summary}\n", "t.yaml")[0].stem == "summary_api");
-  // a suffixed stem never takes the name another target's URL gives
-  auto clash = batch::parse_targets(R"(
-targets:
-  - {name: a, base_url: "https://h/v1"}
-  - {name: b, base_url: "https://h/v1"}
-  - {name: c, base_url: "https://h/v1-2"}
-)",
-                                    "t.yaml");
-  std::set<std::string> stems;
-  for (const auto& t : clash) stems.insert(t.stem);
-  CHECK(stems.size() == 3);
+  CHECK(reordered[0].stem == "kvk-handelsregister");
+  CHECK(reordered[1].stem == "one");
+  // unnamed ones are named by their URL; two with one URL need names
+  CHECK(batch::parse_targets("targets:\n  - {base_url: https://H/V1}\n", "t.yaml")[0].stem == "h_v1");
+  auto twice = error_of("targets:\n  - {base_url: https://h/v1}\n  - {base_url: https://h/v1/}\n");
+  CHECK(twice.find("targets[0] (no name; its base URL gives 'h_v1') and targets[1] (no name; its base URL gives 'h_v1') "
+                   "would write the same files, h_v1.*") != std::string::npos);
+  CHECK(twice.find("give each a name of its own") != std::string::npos);
+}
+
+TEST_CASE("batch targets: file_stem folds a name into a file name") {
+  CHECK(batch::file_stem("bag") == "bag");
+  CHECK(batch::file_stem("KVK_v1") == "kvk_v1");
+  CHECK(batch::file_stem("BAG API v2.1") == "bag-api-v2.1");
+  CHECK(batch::file_stem("S\xc3\xba" "dwest") == "s-dwest");          // one '-' for the character, not per byte
+  CHECK(batch::file_stem("\xe2\x80\xae\xf0\x9f\x98\x80x") == "--x");  // U+202E, U+1F600
+  CHECK(batch::file_stem("../../etc/passwd") == "-.-..-etc-passwd");
+  CHECK(batch::file_stem(".hidden") == "-hidden");
+  CHECK(batch::file_stem(".") == "-");
+  CHECK(batch::file_stem("..") == "-.");
+  CHECK(batch::file_stem("") == "-");
+  CHECK(batch::file_stem("a/b\\c:d\ne") == "a-b-c-d-e");
+  for (unsigned c = 1; c < 256; ++c) {
+    std::string stem = batch::file_stem(std::string("x") + static_cast<char>(c));
+    CAPTURE(c);
+    CHECK(stem.size() == 2);
+    CHECK(std::string("abcdefghijklmnopqrstuvwxyz0123456789._-").find(stem[1]) != std::string::npos);
+  }
+}
+
+TEST_CASE("batch targets: names that differ in case only are refused, naming both") {
+  // reports kvk_v1.json and KVK_v1.json are one file on a case-insensitive file system
+  auto message = error_of("targets:\n  - {name: KVK_v1, base_url: https://h/KVK/v1}\n"
+                          "  - {name: bag, base_url: https://h/bag}\n  - {name: kvk_v1, base_url: https://h/kvk/v1}\n");
+  CHECK(message ==
+        "targets.yaml: targets[0] (KVK_v1) and targets[2] (kvk_v1) would write the same files, kvk_v1.* (a target's "
+        "files are named after its name: lower case, a-z 0-9 . _ -, any other character -): give one of them a name "
+        "of its own");
+  // and names the folding makes equal
+  CHECK(error_of("targets:\n  - {name: \"a b\", base_url: https://h/1}\n  - {name: a-b, base_url: https://h/2}\n")
+            .find("targets[0] (a b) and targets[1] (a-b) would write the same files, a-b.*") != std::string::npos);
+  // unnamed targets whose URLs differ in case only
+  CHECK(error_of("targets:\n  - {base_url: https://h/KVK/v1}\n  - {base_url: https://h/kvk/v1}\n")
+            .find("would write the same files, h_kvk_v1.*") != std::string::npos);
+}
+
+namespace {
+const std::vector<std::string> every_extension{"txt", "json", "xml", "html", "md", "sarif", "gitlab.json", "prom"};
+const std::vector<std::string> summary_files{"summary.json", "summary.html", "summary.prom"};
+
+std::string file_names_error(const std::string& yaml) {
+  try {
+    batch::check_file_names(batch::parse_targets(yaml, "t.yaml"), every_extension, summary_files, "t.yaml");
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+}  // namespace
+
+TEST_CASE("batch targets: no two files of a register share a name, whatever the formats") {
+  CHECK(file_names_error("targets:\n  - {name: bag, base_url: https://h/bag}\n  - {name: kvk, base_url: https://h/kvk}\n") ==
+        "(no error)");
+  // v1's GitLab file is v1.gitlab's JSON report
+  CHECK(file_names_error("targets:\n  - {name: v1, base_url: https://h/v1}\n  - {name: v1.gitlab, base_url: https://h/v1.gitlab}\n") ==
+        "t.yaml: targets[1] (v1.gitlab) and targets[0] (v1) would both write v1.gitlab.json (its .json file, and the "
+        "other's .gitlab.json file): give one of them another name");
+  // the same without names: the URLs give them
+  CHECK(file_names_error("targets:\n  - {base_url: https://h/v1}\n  - {base_url: https://h/v1.gitlab}\n")
+            .find("would both write h_v1.gitlab.json") != std::string::npos);
+  // in any case: V1.GITLAB folds to v1.gitlab
+  CHECK(file_names_error("targets:\n  - {name: V1.GITLAB, base_url: https://h/a}\n  - {name: v1, base_url: https://h/b}\n")
+            .find("would both write v1.gitlab.json") != std::string::npos);
+  // the batch's own files and stem
+  CHECK(file_names_error("targets:\n  - {name: Summary, base_url: https://h/a}\n") ==
+        "t.yaml: targets[0] (Summary): the name 'summary' is the batch's (summary.json, summary.html, ...): give the "
+        "target another name");
+  CHECK(file_names_error("targets:\n  - {base_url: http://summary}\n").find("the name 'summary' is the batch's") !=
+        std::string::npos);
+  CHECK(batch::parse_targets("targets:\n  - {name: summary.x, base_url: https://h/a}\n", "t.yaml")[0].stem == "summary.x");
+  try {
+    batch::check_file_names(batch::parse_targets("targets:\n  - {name: x, base_url: https://h/a}\n", "t.yaml"),
+                            {"json"}, {"X.JSON"}, "t.yaml");
+    FAIL("x.json is reserved");
+  } catch (const std::runtime_error& e) {
+    CHECK(std::string(e.what()) == "t.yaml: targets[0] (x): its .json file would be x.json, the batch's own: give the "
+                                   "target another name");
+  }
+}
+
+TEST_CASE("batch targets: a name too long for a file system is refused at load") {
+  // 243 bytes + ".gitlab.json" is 255: the longest a file system takes
+  std::string longest(243, 'n');
+  CHECK(file_names_error("targets:\n  - {name: " + longest + ", base_url: https://h/a}\n") == "(no error)");
+  auto message = file_names_error("targets:\n  - {name: " + longest + "x, base_url: https://h/a}\n");
+  CHECK(message.find("t.yaml: targets[0] (" + longest + "x): its files would have names of up to 256 bytes (nnnn") == 0);
+  CHECK(message.find("more than the 255 a file system allows: give it a name of at most 243 bytes") != std::string::npos);
+  // eleven targets sharing a 130-character path and names of their own: refused, whatever -o asks for
+  std::string path(130, 'p'), yaml = "targets:\n";
+  for (int i = 0; i < 11; ++i)
+    yaml += "  - {name: " + path + "_" + path.substr(0, 115) + "_" + std::to_string(i) + ", base_url: https://h/" + path + "}\n";
+  CHECK(file_names_error(yaml).find("t.yaml: targets[0] (") == 0);
+  CHECK(file_names_error(yaml).find("more than the 255 a file system allows") != std::string::npos);
 }
 
 TEST_CASE("batch targets: parse_shard") {

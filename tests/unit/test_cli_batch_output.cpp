@@ -127,3 +127,32 @@ TEST_CASE("batch output: the totals line and summary files") {
   std::filesystem::remove_all(dir);
   CHECK_THROWS_AS(cli::write_summary((dir / "missing" / "deeper").string(), s), cli::UsageError);
 }
+
+TEST_CASE("batch output: summary files are never written through a symbolic link") {
+  auto s = summary_of({0});
+  auto dir = std::filesystem::temp_directory_path() / ("adrprobe-batch-links-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "out");
+  std::ofstream(dir / "victim") << "precious";
+  auto victim_text = [&] {
+    std::ifstream in(dir / "victim");
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+  std::string out = (dir / "out").string();
+  CHECK(cli::summary_write_problem(out) == "");
+  // the fixed name of old, planted: never used
+  std::filesystem::create_symlink("../victim", dir / "out" / "summary.html.part");
+  cli::write_summary(out, s);
+  CHECK(victim_text() == "precious");
+  CHECK_FALSE(std::filesystem::is_symlink(dir / "out" / "summary.html"));
+  // the final name, planted: refused before (the message names it) and when writing
+  std::filesystem::remove(dir / "out" / "summary.prom");
+  std::filesystem::create_symlink("../victim", dir / "out" / "summary.prom");
+  CHECK(cli::summary_write_problem(out) ==
+        "--out-dir " + out + ": summary.prom: is a symbolic link to ../victim: adrprobe never writes through one "
+        "(remove it, or give the path of a regular file)");
+  CHECK_THROWS_WITH_AS(cli::write_summary(out, s), doctest::Contains("summary.prom: is a symbolic link"), cli::UsageError);
+  CHECK(victim_text() == "precious");
+  std::filesystem::remove_all(dir);
+}
