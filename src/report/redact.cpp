@@ -195,11 +195,18 @@ void Redactor::build() const {
 
 std::string Redactor::apply(const Matcher& matcher, std::string text) {
   // A mask can complete a needle with the text around it (the value "**ab"
-  // in "**abab" leaves "***ab"), and a partial mask ("user:***@") keeps text
-  // that may hold another value: pass again until a pass masks nothing. The
-  // bound ends pathological cases (values made of the mask's characters).
+  // in "**abab" leaves "***ab", and "*```" in "*`````````" one mask after
+  // the other), and a partial mask ("user:***@") keeps text that may hold
+  // another value: pass again until a pass masks nothing. Only a needle with
+  // a '*' can be completed by a mask, and its mask is shorter than it: every
+  // pass after the second shortens the text, so this ends. (Such a value
+  // costs a pass per mask it forms, as before; any other value, two passes.)
   bool changed = true;
-  for (int pass = 0; changed && pass < 16; ++pass) text = matcher.apply(text, changed);
+  for (int pass = 0; changed; ++pass) {
+    std::size_t before = text.size();
+    text = matcher.apply(text, changed);
+    if (pass >= 2 && text.size() >= before) break;
+  }
   return text;
 }
 
