@@ -12,8 +12,11 @@
 namespace adrprobe::report::html {
 
 // Text for HTML (element content and quoted attribute values alike): control
-// characters and invalid UTF-8 made visible (escape_control), then & < > " '
-// escaped. Every piece of report data goes through this.
+// characters, bidi controls and invalid UTF-8 made visible (escape_control),
+// then & < > " ' escaped. Every piece of report data goes through this. A bidi
+// control is shown as \xNN rather than isolated (<bdi>): isolation keeps an
+// override from reaching the text around it, but inside the value it would
+// still turn "txt.exe" into "exe.txt", and a reader must see that it is there.
 std::string esc(std::string_view s);
 
 // An absolute http:// or https:// URL with no whitespace or control character

@@ -6,6 +6,7 @@
 
 #include "report/formats.hpp"
 #include "report/json.hpp"
+#include "util/strings.hpp"
 
 namespace adrprobe::report {
 
@@ -160,16 +161,22 @@ std::string dump_json(const nlohmann::ordered_json& j) {
   // Invalid UTF-8 from a server (a header value) is replaced, never a crash;
   // C0 controls and DEL come out as \u escapes.
   std::string out = j.dump(2, ' ', false, json::error_handler_t::replace);
-  // So do the C1 controls (U+0080..U+009F, which some terminals obey): the
-  // dump is valid UTF-8, so C2 80..C2 9F is always one whole such character,
-  // and it only occurs inside a string.
+  // So do the C1 controls (U+0080..U+009F, which some terminals obey) and
+  // the bidi controls (U+202E and the others of bidi_control, which reorder a
+  // line shown raw): the same string, visible where the file is read as
+  // text. The dump is valid UTF-8, so C2 80..C2 9F is always one whole such
+  // character, and both only occur inside a string.
   std::string escaped;
   escaped.reserve(out.size());
   for (std::size_t i = 0; i < out.size(); ++i) {
     auto next = i + 1 < out.size() ? static_cast<unsigned char>(out[i + 1]) : 0;
+    auto [bidi, length] = bidi_control(std::string_view(out).substr(i));
     if (static_cast<unsigned char>(out[i]) == 0xC2 && next >= 0x80 && next <= 0x9F) {
       escaped += fmt::format("\\u{:04x}", next);
       ++i;
+    } else if (length) {
+      escaped += fmt::format("\\u{:04x}", static_cast<unsigned>(bidi));
+      i += length - 1;
     } else {
       escaped += out[i];
     }

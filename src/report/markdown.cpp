@@ -11,22 +11,50 @@
 namespace adrprobe::report {
 namespace {
 
-// Report text in Markdown: control characters and invalid UTF-8 made visible,
-// then every character Markdown or HTML would read as markup escaped, so a
-// server cannot put a link, an image, HTML, a table cell or a mention into the
-// comment: < > & as entities; the ASCII punctuation of emphasis, code, links,
-// images, tables and strikethrough with a backslash; ':' so no URL is
-// autolinked; @ # ! ~ % $ so GitLab makes no mention or reference of them.
+// Report text in Markdown: control characters, bidi controls and invalid
+// UTF-8 made visible, then every character Markdown or HTML would read as
+// markup escaped, so a server cannot put a link, an image, HTML, a table cell
+// or a mention into the comment: < > & as entities; the ASCII punctuation of
+// emphasis, code, links, images, tables and strikethrough with a backslash;
+// @ # ! ~ % $ so GitLab makes no mention or reference of them.
+//
+// Escaping does not stop autolinks: GitHub's cmark-gfm links "www.x.example"
+// and "name@x.example" (and "mailto:"/"xmpp:" before them) in plain text, and
+// GitLab links any "scheme://" in the text it renders. So each trigger is
+// broken by a WORD JOINER (U+2060), which no autolinker takes as part of an
+// address: between "www" and ".", after "@", and between ":" and "//". We
+// chose it over code spans because it leaves the text as it reads: prose
+// stays prose (a code span would make every message monospace, and inside one
+// neither entities nor escapes work, so '|' and backticks need fences), the
+// joiner is invisible and never breaks a line, and copied text differs from
+// the server's only at those three places, so a planted address cannot be
+// pasted straight into a browser or a mail client. The target URL passes
+// through here too, so the comment has no link at all.
+// (tests/integration/test_markdown.py renders with cmark-gfm to prove it.)
 std::string M(std::string_view s) {
+  static constexpr std::string_view joiner = "\u2060";
   std::string in = escape_control(s), out;
   out.reserve(in.size() + in.size() / 4);
-  for (char c : in) {
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    char c = in[i];
     switch (c) {
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '&': out += "&amp;"; break;
+      case '@':
+        out += "\\@";
+        out += joiner;
+        break;
+      case ':':
+        out += "\\:";
+        if (i + 1 < in.size() && in[i + 1] == '/') out += joiner;
+        break;
+      case '.':
+        if (i >= 3 && iequals(std::string_view(in).substr(i - 3, 3), "www")) out += joiner;
+        out += c;
+        break;
       case '\\': case '`': case '*': case '_': case '[': case ']': case '(': case ')': case '|': case '~':
-      case '!': case '#': case '@': case '%': case '$': case ':': case '{': case '}':
+      case '!': case '#': case '%': case '$': case '{': case '}':
         out += '\\';
         out += c;
         break;

@@ -1,32 +1,144 @@
 #include "report/redact.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
 namespace adrprobe::report {
+namespace {
+
+// A value as it stands inside a JSON pointer (RFC 6901: '~' as ~0, '/' as ~1):
+// a document path that carries a secret becomes a check's location.
+std::string as_in_pointer(const std::string& value) {
+  return replace_all(replace_all(value, "~", "~0"), "/", "~1");
+}
+
+// Base64 in the URL-safe alphabet (RFC 4648 §5): '-' and '_' for '+' and '/'.
+std::string base64_url_safe(std::string b64) {
+  std::replace(b64.begin(), b64.end(), '+', '-');
+  std::replace(b64.begin(), b64.end(), '/', '_');
+  return b64;
+}
+
+// The parts of base64(x + value + y) that depend on value alone, for x of 0, 1
+// and 2 bytes (every alignment value can have in encoded data) and any y: the
+// characters whose six bits all come from value. Those of at least
+// min_base64_part characters.
+std::vector<std::string> base64_aligned_parts(const std::string& value) {
+  std::vector<std::string> out;
+  for (std::size_t k = 0; k < 3; ++k) {
+    std::string encoded = base64_encode(std::string(k, '\0') + value + std::string(3, '\0'));
+    std::size_t from = (8 * k + 5) / 6;            // the first character after x's bits
+    std::size_t to = 8 * (k + value.size()) / 6;   // the last one before y's
+    if (to > from && to - from >= Redactor::min_base64_part) out.push_back(encoded.substr(from, to - from));
+  }
+  return out;
+}
+
+std::uint32_t needle_key(char a, char b) {
+  return static_cast<std::uint32_t>(static_cast<unsigned char>(a)) << 8 | static_cast<unsigned char>(b);
+}
+
+}  // namespace
+
+void Redactor::Matcher::build(std::vector<std::pair<std::string, std::string>> needles) {
+  // Two-byte keys, and a needle that is its own mask would match forever.
+  std::erase_if(needles, [](const auto& n) { return n.first.size() < 2 || n.first == n.second; });
+  std::sort(needles.begin(), needles.end(), [](const auto& a, const auto& b) {
+    auto ka = needle_key(a.first[0], a.first[1]), kb = needle_key(b.first[0], b.first[1]);
+    if (ka != kb) return ka < kb;
+    if (a.first.size() != b.first.size()) return a.first.size() > b.first.size();
+    return a < b;  // the plain mask ("***") before a partial one ("user:***@")
+  });
+  needles.erase(std::unique(needles.begin(), needles.end(),
+                            [](const auto& a, const auto& b) { return a.first == b.first; }),
+                needles.end());
+  needles_ = std::move(needles);
+  first_.assign(needles_.empty() ? 0 : 65537, 0);
+  if (needles_.empty()) return;
+  for (const auto& [needle, with] : needles_) ++first_[needle_key(needle[0], needle[1]) + 1];
+  for (std::size_t k = 1; k < first_.size(); ++k) first_[k] += first_[k - 1];
+}
+
+const std::pair<std::string, std::string>* Redactor::Matcher::longest_at(std::string_view text, std::size_t i) const {
+  std::uint32_t k = needle_key(text[i], text[i + 1]);
+  std::size_t left = text.size() - i;
+  for (std::uint32_t n = first_[k]; n < first_[k + 1]; ++n) {
+    const std::string& needle = needles_[n].first;
+    if (needle.size() <= left && std::memcmp(needle.data() + 2, text.data() + i + 2, needle.size() - 2) == 0)
+      return &needles_[n];
+  }
+  return nullptr;
+}
+
+std::string Redactor::Matcher::apply(std::string_view text, bool& changed) const {
+  changed = false;
+  if (needles_.empty() || text.size() < 2) return std::string(text);
+  std::string out;
+  std::size_t copied = 0;  // text before this is in out
+  // The match being extended: [from, to), the needle found at from, and
+  // whether later matches overlapping it made it longer (then it is masked
+  // whole: no partial mask keeps a part of another secret).
+  const std::pair<std::string, std::string>* open = nullptr;
+  std::size_t from = 0, to = 0;
+  bool merged = false;
+  auto close = [&] {
+    out.append(text.substr(copied, from - copied));
+    out += merged ? std::string(mask) : open->second;
+    copied = to;
+    open = nullptr;
+    changed = true;
+  };
+  for (std::size_t i = 0; i + 1 < text.size(); ++i) {
+    if (open && i >= to) close();
+    const auto* m = longest_at(text, i);
+    if (!m) continue;
+    std::size_t end = i + m->first.size();
+    if (!open) {
+      open = m, from = i, to = end, merged = false;
+    } else if (end > to) {
+      to = end, merged = true;
+    }
+  }
+  if (open) close();
+  if (!changed) return std::string(text);
+  out.append(text.substr(copied));
+  return out;
+}
 
 void Redactor::add(std::string needle, std::string replacement) {
-  if (!needle.empty()) needles_.emplace_back(std::move(needle), std::move(replacement));
+  if (needle.size() >= 2) needles_.emplace_back(std::move(needle), std::move(replacement));
+  built_.store(false, std::memory_order_release);
 }
 
 // A value as given and percent-encoded (%2F as well as %2f): a server may echo
-// it in a Location or a query.
+// it in a Location or a query; and each of those as it stands in a JSON pointer.
 void Redactor::add_forms(const std::string& value) {
-  add(value);
   std::string upper = percent_encode(value);
-  add(upper);
-  add(to_lower(upper));
+  for (const std::string& form : {value, upper, to_lower(upper)}) {
+    add(form);
+    add(as_in_pointer(form));
+  }
 }
 
-// A value base64-encoded (a gateway that passes a credential on encoded), with
-// or without its padding, and that percent-encoded in turn ('+', '/', '=').
+// A value base64-encoded (a gateway that passes a credential on encoded, a
+// body that embeds it in encoded JSON), in the standard and the URL-safe
+// alphabet: the whole encoding with and without its padding, masked whole
+// where it stands alone; and the part of each of the three alignments that
+// depends on the value alone, wherever it stands in longer encoded data. Each
+// in the forms of add_forms.
 void Redactor::add_base64(const std::string& value) {
   std::string encoded = base64_encode(value);
-  add_forms(encoded);  // masked whole where it stands alone (longest needles go first)
-  while (!encoded.empty() && encoded.back() == '=') encoded.pop_back();
-  add_forms(encoded);
+  std::string unpadded = encoded;
+  while (!unpadded.empty() && unpadded.back() == '=') unpadded.pop_back();
+  std::vector<std::string> forms{encoded, unpadded};
+  for (auto& part : base64_aligned_parts(value)) forms.push_back(std::move(part));
+  for (const auto& form : forms) {
+    add_forms(form);
+    add_forms(base64_url_safe(form));
+  }
 }
 
 Redactor::Redactor(const std::vector<http::Header>& secrets) {
@@ -45,7 +157,6 @@ Redactor::Redactor(const std::vector<http::Header>& secrets) {
         add_base64(part);
       }
   }
-  sort();
 }
 
 void Redactor::add_url(const std::string& text) {
@@ -56,69 +167,117 @@ void Redactor::add_url(const std::string& text) {
   // password alone (as written and decoded) where it is long enough.
   add(url->user + ":" + url->password + "@", url->user + ":" + mask + "@");
   std::string plain = percent_decode(url->password);
-  for (const std::string& p : {url->password, plain, percent_encode(plain), to_lower(percent_encode(plain))})
-    if (p.size() >= min_substring) add(p);
+  for (const std::string& p : {url->password, plain})
+    if (p.size() >= min_substring) add_forms(p);
   values_.push_back(plain);
   // The Basic credentials libcurl sends for it, should a server echo them.
-  std::string basic = base64_encode(percent_decode(url->user) + ":" + plain);
-  add_base64(percent_decode(url->user) + ":" + plain);
-  add_base64(plain);
+  std::string credentials = percent_decode(url->user) + ":" + plain;
+  std::string basic = base64_encode(credentials);
+  add_base64(credentials);
+  if (plain.size() >= min_substring) add_base64(plain);
   values_.push_back("Basic " + basic);
   add_base64("Basic " + basic);
-  sort();
 }
 
-void Redactor::sort() {
-  std::sort(needles_.begin(), needles_.end(), [](const auto& a, const auto& b) {
-    return a.first.size() != b.first.size() ? a.first.size() > b.first.size() : a < b;
-  });
-  needles_.erase(std::unique(needles_.begin(), needles_.end()), needles_.end());
-  for (const auto& [needle, with] : needles_)
-    if (needle.find('*') != std::string::npos) mask_can_form_ = true;
+void Redactor::build() const {
+  if (built_.load(std::memory_order_acquire)) return;
+  std::lock_guard lock(build_mutex_);
+  if (built_.load(std::memory_order_relaxed)) return;
+  text_.build(needles_);
+  auto lower = needles_;
+  for (auto& [needle, with] : lower) {
+    needle = to_lower(needle);
+    with = to_lower(with);
+  }
+  lower_.build(std::move(lower));
+  built_.store(true, std::memory_order_release);
 }
 
-std::string Redactor::apply(std::string text) const {
-  // A needle with a '*' can appear again where a mask meets the text around it
-  // (the value "**ab" in "**abab" leaves "***ab"): then repeat until a pass
-  // masks nothing. Each mask is shorter than its needle, so this ends.
-  for (bool again = true; again;) {
+std::string Redactor::apply(const Matcher& matcher, std::string text) {
+  // A mask can complete a needle with the text around it (the value "**ab"
+  // in "**abab" leaves "***ab", and "*```" in "*`````````" one mask after
+  // the other), and a partial mask ("user:***@") keeps text that may hold
+  // another value: pass again until a pass masks nothing. Only a needle with
+  // a '*' can be completed by a mask, and its mask is shorter than it: every
+  // pass after the second shortens the text, so this ends. (Such a value
+  // costs a pass per mask it forms, as before; any other value, two passes.)
+  bool changed = true;
+  for (int pass = 0; changed; ++pass) {
     std::size_t before = text.size();
-    for (const auto& [needle, with] : needles_) text = replace_all(std::move(text), needle, with);
-    again = mask_can_form_ && text.size() != before;
+    text = matcher.apply(text, changed);
+    if (pass >= 2 && text.size() >= before) break;
   }
   return text;
 }
 
+std::string Redactor::apply(std::string text) const {
+  build();
+  return apply(text_, std::move(text));
+}
+
 void Redactor::apply(Report& r) const {
   if (empty()) return;
+  build();
   auto fix = [&](std::string& s) { s = apply(std::move(s)); };
+  auto fix_all = [&](std::vector<std::string>& v) {
+    for (auto& s : v) fix(s);
+  };
+  auto whole = [&](const std::string& value) {
+    return std::find(values_.begin(), values_.end(), trim(value)) != values_.end();
+  };
   fix(r.base_url);
   if (r.openapi_url) fix(*r.openapi_url);
-  for (auto& n : r.notes) fix(n);
+  if (r.name) fix(*r.name);
+  fix_all(r.notes);
   fix(r.headline);
+  if (r.run) {
+    fix(r.run->user_agent);
+    fix_all(r.run->header_names);
+  }
   for (auto& rule : r.rules) {
     fix(rule.summary);
-    for (auto& h : rule.hints) fix(h);
+    fix_all(rule.hints);
     for (auto& c : rule.checks) {
       fix(c.message);
-      for (auto& d : c.details) fix(d);
+      fix_all(c.details);
+      for (auto& l : c.locations) fix(l.pointer);
     }
   }
   for (auto& e : r.exchanges) {
     fix(e.url);
     for (auto& [name, value] : e.request_headers) {
-      if (std::find(names_.begin(), names_.end(), to_lower(name)) != names_.end() ||
-          std::find(values_.begin(), values_.end(), trim(value)) != values_.end())
-        value = mask;
+      if (std::find(names_.begin(), names_.end(), to_lower(name)) != names_.end() || whole(value)) value = mask;
       else fix(value);
+      fix(name);
     }
+    // A name can carry a value too (a server answering "X-<key>: 1"), lower
+    // case; two names masked alike become one header, as repeated ones are.
+    std::map<std::string, std::string> response;
     for (auto& [name, value] : e.response_headers) {
       // An echoed value is masked whole, however short it is.
-      if (std::find(values_.begin(), values_.end(), trim(value)) != values_.end()) value = mask;
-      else fix(value);
+      std::string v = whole(value) ? std::string(mask) : apply(value);
+      auto [at, fresh] = response.emplace(apply(lower_, apply(name)), v);
+      if (!fresh) at->second += ", " + v;
     }
+    e.response_headers = std::move(response);
     if (e.error) fix(*e.error);
     fix(e.body);
+  }
+  if (r.tls) {
+    auto& t = *r.tls;
+    auto fix_chain = [&](std::vector<tls::Certificate>& chain) {
+      for (auto& c : chain) {
+        fix(c.subject);
+        fix(c.issuer);
+        fix_all(c.sans);
+      }
+    };
+    for (auto* s : {&t.host, &t.error, &t.trust_error, &t.proxy, &t.client_cert_refusal}) fix(*s);
+    fix_chain(t.chain);
+    for (auto& p : t.protocols) {
+      fix(p.error);
+      fix_chain(p.chain);
+    }
   }
 }
 

@@ -190,6 +190,17 @@ std::string replace_invalid_utf8(std::string_view s, std::string_view replacemen
 
 std::string sanitize_utf8(std::string_view s) { return replace_invalid_utf8(s, "?"); }
 
+std::pair<char32_t, std::size_t> bidi_control(std::string_view s) {
+  auto byte = [&](std::size_t i) { return i < s.size() ? static_cast<unsigned char>(s[i]) : 0u; };
+  if (byte(0) == 0xD8 && byte(1) == 0x9C) return {0x061C, 2};
+  if (byte(0) != 0xE2) return {0, 0};
+  char32_t c = 0x2000 + ((byte(1) & 0x3Fu) << 6) + (byte(2) & 0x3Fu);
+  bool trail = (byte(1) & 0xC0u) == 0x80 && (byte(2) & 0xC0u) == 0x80;
+  if (trail && (c == 0x200E || c == 0x200F || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069)))
+    return {c, 3};
+  return {0, 0};
+}
+
 std::string escape_control(std::string_view s) {
   static const char* hex = "0123456789abcdef";
   std::string out;
@@ -205,7 +216,8 @@ std::string escape_control(std::string_view s) {
     auto [len, ok] = utf8_step(s, i);
     std::string_view seq = s.substr(i, len);
     unsigned c = static_cast<unsigned char>(s[i]);
-    bool control = ok && (c < 0x20 || c == 0x7F || (c == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0));
+    bool control = ok && (c < 0x20 || c == 0x7F || (c == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) ||
+                          bidi_control(seq).second != 0);
     if (!ok || control) escape(seq);
     else out.append(seq);
     i += len;

@@ -2,6 +2,7 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace adrprobe {
@@ -30,10 +31,19 @@ bool is_valid_utf8(std::string_view s);
 std::string replace_invalid_utf8(std::string_view s, std::string_view replacement);
 // Replaces invalid UTF-8 with '?' (server text on a terminal).
 std::string sanitize_utf8(std::string_view s);
+// The bidirectional formatting character s starts with, if any: U+061C (Arabic
+// letter mark), U+200E and U+200F (left-to-right and right-to-left marks),
+// U+202A..U+202E (embeddings, pop, overrides) and U+2066..U+2069 (isolates).
+// Its code point and its length in UTF-8; {0, 0} when s starts with none.
+// Invisible, they reorder how the rest of a line is shown: U+202E turns
+// "txt.exe" into "exe.txt".
+std::pair<char32_t, std::size_t> bidi_control(std::string_view s);
 // For human-readable output: C0 controls (0x00-0x1F), DEL (0x7F), C1 controls
-// (U+0080-U+009F, each of their two bytes) and every byte of invalid UTF-8
-// become the visible text \xNN (lower-case hex); valid printable UTF-8 and the
-// backslash itself pass unchanged. "\x1b]0;pwned\x07" stays on one line, visible.
+// (U+0080-U+009F, each of their two bytes), the bidi controls of
+// bidi_control (each of their bytes) and every byte of invalid UTF-8 become
+// the visible text \xNN (lower-case hex); valid printable UTF-8 and the
+// backslash itself pass unchanged. "\x1b]0;pwned\x07" stays on one line,
+// visible; U+202E becomes \xe2\x80\xae and reorders nothing.
 std::string escape_control(std::string_view s);
 // At most max_bytes, cut at a character boundary, "..." appended when cut.
 std::string truncate_utf8(std::string_view s, std::size_t max_bytes);

@@ -1,7 +1,12 @@
-// report/redact: -H values never appear in a report, whatever a server echoes.
+// report/redact: -H values never appear in a report, whatever a server echoes:
+// not in any string, not lower-cased in a response header name, not in a
+// base64 run of any alignment or alphabet (values of 5 bytes or more, whose
+// every alignment leaves Redactor::min_base64_part characters of their own).
 // Input: secrets NUL text NUL text ...; the first part holds the -H values,
 // one a line (trimmed, as -H reads them).
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -16,8 +21,42 @@ using namespace adrprobe::report;
 
 namespace {
 
+// Whether a run of base64 in text (one alphabet at a time), decoded from any of
+// its first four characters, holds secret.
+bool base64_holds(const std::string& text, const std::string& secret) {
+  for (const char* alphabet : {"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+                               "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"}) {
+    auto value = [&](char c) -> int {
+      const char* at = c ? std::strchr(alphabet, c) : nullptr;
+      return at ? static_cast<int>(at - alphabet) : -1;
+    };
+    for (std::size_t i = 0; i < text.size();) {
+      std::size_t j = i;
+      while (j < text.size() && value(text[j]) >= 0) ++j;
+      for (std::size_t start = i; start < std::min(i + 4, j); ++start) {
+        std::string decoded;
+        unsigned bits = 0, n = 0;
+        for (std::size_t k = start; k < j; ++k) {
+          bits = (bits << 6 | static_cast<unsigned>(value(text[k]))) & 0xFFFF;
+          n += 6;
+          if (n >= 8) {
+            n -= 8;
+            decoded += static_cast<char>((bits >> n) & 0xFF);
+          }
+        }
+        if (decoded.find(secret) != std::string::npos) return true;
+      }
+      i = j + 1;
+    }
+  }
+  return false;
+}
+
 void assert_clean(const std::string& s, const std::vector<std::string>& secrets) {
-  for (const auto& secret : secrets) FUZZ_ASSERT(s.find(secret) == std::string::npos);
+  for (const auto& secret : secrets) {
+    FUZZ_ASSERT(s.find(secret) == std::string::npos);
+    if (secret.size() >= 5) FUZZ_ASSERT(!base64_holds(s, secret));
+  }
 }
 
 }  // namespace
@@ -48,12 +87,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   rule.summary = text(3);
   rule.hints = {text(4)};
   rule.checks.push_back(CheckResult{"X-1", Verdict::fail, text(5), {1}});
+  rule.checks.back().details = {text(10)};
+  rule.checks.back().locations = {Location{text(11), 1}};
   rep.rules.push_back(rule);
   http::Exchange e;
   e.url = text(6);
   e.request_headers = headers;
   e.request_headers.push_back({"X-Other", text(7)});
-  for (std::size_t i = 0; i < texts.size(); ++i) e.response_headers["x-echo-" + std::to_string(i)] = texts[i];
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    e.response_headers["x-echo-" + std::to_string(i)] = texts[i];
+    e.response_headers[to_lower(texts[i])] = std::to_string(i);  // a name, stored lower case
+  }
   e.error = text(8);
   e.body = text(9);
   rep.exchanges.push_back(e);
@@ -65,7 +109,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto& r : rep.rules) {
     assert_clean(r.summary, secrets);
     for (const auto& h : r.hints) assert_clean(h, secrets);
-    for (const auto& c : r.checks) assert_clean(c.message, secrets);
+    for (const auto& c : r.checks) {
+      assert_clean(c.message, secrets);
+      for (const auto& d : c.details) assert_clean(d, secrets);
+      for (const auto& l : c.locations) assert_clean(l.pointer, secrets);
+    }
   }
   for (const auto& x : rep.exchanges) {
     assert_clean(x.url, secrets);
@@ -74,7 +122,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       // A -H header itself is masked whole, however short its value.
       if (i < headers.size()) FUZZ_ASSERT(x.request_headers[i].second == Redactor::mask);
     }
-    for (const auto& [name, value] : x.response_headers) assert_clean(value, secrets);
+    std::vector<std::string> lower;
+    for (const auto& secret : secrets) lower.push_back(to_lower(secret));
+    for (const auto& [name, value] : x.response_headers) {
+      assert_clean(value, secrets);
+      for (const auto& secret : lower) FUZZ_ASSERT(name.find(secret) == std::string::npos);
+    }
     assert_clean(*x.error, secrets);
     assert_clean(x.body, secrets);
   }

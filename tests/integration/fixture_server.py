@@ -100,6 +100,24 @@ DEFAULT_PROFILE = {
     # encoded (X-Echo-B64-<Name>), in the body of every JSON error answer
     # ("detail"), and percent-encoded in the query of every Location (?echo=).
     "echo_everywhere": False,
+    # Echo what the user sent where a report keeps it apart from header
+    # values. Each reads the values of the request's Authorization and X-*
+    # headers (not X-Echo-*):
+    # echo_names: each value (and each space-separated part of one, its base64
+    # padding stripped) that can be a header name comes back as a header
+    # "X-<value>: 1".
+    "echo_names": False,
+    # echo_paths: the served document gets a path "/k/<value>/Upper" per value
+    # (KC-1 fails on "Upper", so the path becomes a location's pointer).
+    "echo_paths": False,
+    # echo_b64_json: base64 of '{"key": "<value>"}', '{"k": "<value>"}' and
+    # '{"ky": "<value>"}' (the value after 9, 7 and 8 bytes: at each alignment
+    # to base64's 3-byte groups) comes back in headers X-Echo-B64-Json-<n>, in
+    # every JSON error body ("echo_b64"), and as document paths "/b/<base64>".
+    "echo_b64_json": False,
+    # GET {base}/openapi.json without this request header is 401 (the run
+    # then fetches it again with -H); None: no such condition.
+    "doc_needs_header": None,
     # Seconds to wait before answering; delay_paths limits it to those paths.
     "delay": 0,
     "delay_paths": None,
@@ -395,6 +413,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
                         body = json.dumps(doc).encode()
                     except ValueError:
                         pass
+        if p["echo_names"]:
+            for value in self.user_values():
+                for part in [value] + value.split():
+                    part = part.rstrip("=")
+                    if len(part) >= 8 and re.fullmatch(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+", part):
+                        headers["X-" + part] = "1"
+        if p["echo_b64_json"]:
+            for n, encoded in enumerate(self.b64_json()):
+                headers["X-Echo-B64-Json-%d" % n] = encoded
+            if (status >= 400 and isinstance(body, bytes) and body.startswith(b"{")
+                    and "Content-Length" not in headers):
+                try:
+                    doc = json.loads(body)
+                    doc["echo_b64"] = self.b64_json()
+                    body = json.dumps(doc).encode()
+                except ValueError:
+                    pass
         self.send_response(status)
         if body and content_type and "Content-Type" not in headers:
             headers["Content-Type"] = content_type
@@ -419,6 +454,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
             for chunk in body:
                 self.wfile.write(chunk)
 
+    def user_values(self):
+        """The values of the request's Authorization and X-* headers (what -H
+        sends, and the Basic credentials of a URL's password)."""
+        return [v for k, v in self.headers.items()
+                if k.lower() == "authorization" or (k.lower().startswith("x-") and not k.lower().startswith("x-echo"))]
+
+    def b64_json(self):
+        """echo_b64_json: each user value in JSON, base64-encoded at each alignment."""
+        return [base64.b64encode(('%s"%s"}' % (prefix, value)).encode()).decode()
+                for value in self.user_values() for prefix in ('{"key": ', '{"k": ', '{"ky": ')]
+
     # -- the API -----------------------------------------------------------
     def dispatch(self):
         self._entry = None  # this request's log entry (a connection carries several)
@@ -439,6 +485,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.close_connection = True
                 return
         doc = fx.doc()
+        if p["echo_paths"] and isinstance(doc, dict) and isinstance(doc.get("paths"), dict):
+            for value in self.user_values():
+                doc["paths"]["/k/%s/Upper" % value] = {"get": {"responses": {"200": {"description": "OK"}}}}
+        if p["echo_b64_json"] and isinstance(doc, dict) and isinstance(doc.get("paths"), dict):
+            for encoded in self.b64_json():
+                doc["paths"]["/b/" + encoded] = {"get": {"responses": {"200": {"description": "OK"}}}}
         method = self.command
         base = fx.base
 
@@ -505,6 +557,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.options(["GET"])
         if method not in ("GET", "HEAD"):
             return self.unsupported(["GET"], method)
+        if p["doc_needs_header"] and self.headers.get(p["doc_needs_header"]) is None:
+            return self.send(401, json.dumps({"status": 401, "title": "Unauthorized"}),
+                             headers={"WWW-Authenticate": 'Bearer realm="api"'})
         if mode == "auth" and self.headers.get("Authorization") != BEARER:
             return self.send(401, json.dumps({"status": 401, "title": "Unauthorized"}),
                              headers={"WWW-Authenticate": 'Bearer realm="api"'})

@@ -2,10 +2,13 @@
 """`-f markdown` (merge-request comments, CLI.md "Formats"): the real binary
 against a fixture server whose document and headers plant HTML, an image and a
 javascript: link; the summary table read back, the failing rules listed, and
-the planted markup inert (escaped: no tag, no link, no image)."""
+the planted markup inert (escaped: no tag, no link, no image). And rendered
+as GitHub does (cmark-gfm with its autolink and table extensions): server text
+full of www., scheme:// and e-mail addresses makes no link."""
 
 import json
 import re
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -67,7 +70,7 @@ class Markdown(ProbeCase):
         functional = sum(r["kind"] == "functional" for r in report["rules"])
         self.assertIn("%d functional rule" % functional, md)
         self.assertRegex(md.splitlines()[0], r"^### adrprobe check: .* · score \d+\.\d %$")
-        self.assertRegex(md, r"GET http\\://127\.0\.0\.1\\:\d+/v1/gebouwen/ → 301")
+        self.assertRegex(md, r"GET http\\:\u2060//127\.0\.0\.1\\:\d+/v1/gebouwen/ → 301")  # a word joiner after :
 
     def test_planted_markup_is_inert(self):
         for edition in ("2.1.0", "2.2.0"):
@@ -82,6 +85,57 @@ class Markdown(ProbeCase):
                 if edition == "2.1.0":  # CT-1 passes and quotes the contact name in the table
                     self.assertIn("\\[link\\]\\(javascript\\:alert\\(1\\)\\)", md)
                     self.assertIn("\\\\x1b\\]0;pwned\\\\x07", md)
+
+
+PHISH = "see www.evil-phish.example/adr-fix or mail helpdesk@evil-phish.example"
+AUTOLINKS = {
+    # SV-1 and UV-3 quote info.version; VH-3 quotes the API-Version header beside it.
+    "version": PHISH,
+    "api_version": "1.0.0 (docs: https://evil-phish.example/v, WWW.Evil-Phish.example, ops@evil-phish.example)",
+    "trailing_slash": 301,
+    "extra_headers": {"X-Powered-By": "PHP/8.1 see https://evil-phish.example/php"},
+    "doc_patch": {
+        "info": {"title": "Docs at https://evil-phish.example/t ftp://evil-phish.example/t www.evil-phish.example",
+                 "contact": {"name": "xmpp:ops@evil-phish.example mailto:ops@evil-phish.example"}},
+        "paths": {"/www.evil-phish.example/getIt": {"get": {"responses": {"200": {"description": "OK"}}}},
+                  "/x/https:/evil-phish.example/Mail@evil-phish.example":
+                      {"get": {"responses": {"200": {"description": "OK"}}}}},
+    },
+}
+
+
+class Autolinks(ProbeCase):
+    """Rendered by cmark-gfm with the autolink extension, the comment has no
+    link, image or raw HTML that server text made; the planted text is there."""
+
+    def test_no_link_from_server_text(self):
+        cmark = harness.require_tool("cmark-gfm", "cmark-gfm")
+        for edition in ("2.1.0", "2.2.0"):
+            with self.subTest(edition=edition), FixtureServer(AUTOLINKS) as srv:
+                run = run_adrprobe(harness.check_args(srv.base_url, edition=edition, fmt="markdown"))
+                self.assertNoCrash(run)
+                md = run.stdout
+                html = subprocess.run([cmark, "-e", "autolink", "-e", "table", "-t", "html"], input=md,
+                                      capture_output=True, text=True, timeout=30, check=True).stdout
+                # the planted text reached the comment (else there is nothing to link)
+                text = re.sub(r"<[^>]+>", "", html).replace("\u2060", "")
+                self.assertIn("www.evil-phish.example/adr-fix or mail helpdesk@evil-phish.example", text)
+                self.assertIn("ops@evil-phish.example", text)
+                self.assertIn("https://evil-phish.example/v", text)
+                self.assertIn("WWW.Evil-Phish.example", text)
+                self.assertIn("http://127.0.0.1:%d/v1" % srv.port, text)  # the server's own URLs
+                self.assertIn("/www.evil-phish.example/getIt", text)
+                self.assertIn("<table>", html)  # the table extension did run
+                self.assertNotIn("<a", html)
+                self.assertNotIn("<img", html)
+                self.assertNotIn("raw HTML omitted", html)
+                self.assertNotIn("evil-phish.example\"", html)  # in no attribute at all
+                # The same with raw HTML let through (--unsafe): still no tag but the renderer's own.
+                unsafe = subprocess.run([cmark, "--unsafe", "-e", "autolink", "-e", "table", "-t", "html"],
+                                        input=md, capture_output=True, text=True, timeout=30, check=True).stdout
+                tags = set(re.findall(r"</?([a-zA-Z][a-zA-Z0-9]*)", unsafe))
+                self.assertLessEqual(tags, {"h3", "h4", "p", "strong", "table", "thead", "tbody", "tr", "th",
+                                            "td", "ul", "li"}, tags)
 
 
 if __name__ == "__main__":

@@ -102,6 +102,39 @@ class ServerText(ProbeCase):
                 self.assertEqual(base[0]["response_headers"]["api-version"], "1.0.0" + OSC)
 
 
+# The bidi controls: Arabic letter mark, LRM, RLM, embeddings and overrides, isolates.
+BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+class BidiControls(ProbeCase):
+    """U+202E (right-to-left override) and the other bidi controls in server
+    text reorder how a line is shown: the text report, -v and `diff` show
+    them as \\xNN like other control characters, JSON as \\u escapes."""
+
+    def test_text_report_and_diff_show_them_visibly(self):
+        # info.version fails SV-1, whose message quotes it; the title carries one too.
+        planted = {"api_version": "1.0.0", "version": "1.0.0\u202etxt.exe",
+                   "doc_patch": {"info": {"title": "Gebouwen\u202e" + BIDI}}}
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer({"api_version": "1.0.0"}) as srv:
+            old, new = Path(tmp, "old.json"), Path(tmp, "new.json")
+            self.assertNoCrash(run_adrprobe(harness.check_args(srv.base_url, ("-o", "json=%s" % old))))
+            srv.fixture.profile.update(planted)
+            run = run_adrprobe(harness.check_args(srv.base_url, ("-v", "-o", "json=%s" % new), fmt="text"))
+            self.assertNoCrash(run)
+            diff = run_adrprobe(["diff", str(old), str(new)], timeout=30)
+            json_text = new.read_text(encoding="utf-8")
+        self.assertEqual(diff.rc, 1, diff.describe())  # semver: new-fail
+        for where, text in (("stdout", run.stdout), ("stderr -v", run.stderr), ("diff", diff.stdout),
+                            ("the JSON report", json_text)):
+            self.assertEqual([c for c in text if c in BIDI], [], "raw bidi controls in %s" % where)
+        self.assertIn("1.0.0\\xe2\\x80\\xaetxt.exe", run.stdout)
+        self.assertIn("1.0.0\\xe2\\x80\\xaetxt.exe", diff.stdout)
+        self.assertIn("1.0.0\\u202etxt.exe", json_text)
+        # ... the same string once parsed: the escape only makes it visible
+        messages = [c["message"] for r in json.loads(json_text)["rules"] for c in r["checks"]]
+        self.assertTrue(any("1.0.0\u202etxt.exe" in m for m in messages), messages)
+
+
 PASSWORD = "pl41n-url-passw0rd"
 
 

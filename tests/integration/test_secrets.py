@@ -3,7 +3,12 @@
 header values from -H, --header-file, ${VAR} and a batch file, and the
 password of a URL, never appear in any report, log, summary or progress line,
 even where the server echoes them back: in response headers, base64-encoded,
-in error bodies and percent-encoded in a redirect Location.
+in error bodies and percent-encoded in a redirect Location; in a response
+header's name ("X-<value>: 1", lower-cased as names are kept); in a path of
+the document fetched with them, so in a check's location (a JSON pointer,
+'/' as ~1), the URL password as the Basic credential there too; and inside
+base64 of a longer text at each alignment ('{"k": "<value>"}'), where only a
+decoder finds it.
 
 Every format the binary lists is written (so a new format is covered without
 touching this file), by `check` (with -v, and with stderr on a terminal for the
@@ -31,6 +36,7 @@ FILE_VALUE = "file+Sec/ret=Z3v8Lw5n"       # --header-file X-File-Key
 ENV_VALUE = "env+Sec/ret=R4t6Yh1j"         # -H "Authorization: Bearer ${ADRPROBE_IT_SECRET}"
 BATCH_VALUE = "batch+Sec/ret=M2n5Bq8c"     # batch file headers: {X-Batch-Key: "${ADRPROBE_IT_BATCH}"}
 DEFAULTS_VALUE = "dflt+Sec/ret=W8e2Pz6v"   # batch file defaults: {X-Default-Key: ...}
+NAME_VALUE = "Nm7Kq2Xv9Lp4Tzw8"            # -H X-Name-Key: a value that can be a header name (echo_names)
 URL_USER = "auditor"
 URL_PASSWORD = "s3cret/pw+U9k3Fd7s"        # in the URL percent-encoded: s3cret%2Fpw%2BU9k3Fd7s
 
@@ -46,15 +52,48 @@ def encoded(text):
     return {text, urllib.parse.quote(text, safe=""), urllib.parse.quote(text, safe="").lower()}
 
 
+def b64_parts(value):
+    """The part of base64(x + value + ...) that depends on value alone, for x
+    of 0, 1 and 2 bytes: what shows of value in any longer encoded text."""
+    data = value.encode()
+    out = set()
+    for k in range(3):
+        enc = base64.b64encode(b"\0" * k + data + b"\0\0\0").decode()
+        out.add(enc[-(-8 * k // 6):8 * (k + len(data)) // 6])
+    return out
+
+
 def forms(*values):
     """Every form of a secret that must not show: each value as given and
     base64-encoded (without its padding, which a longer text need not end
-    with), each of those percent-encoded, and the value's distinctive tail."""
+    with, and the parts of its encodings at each alignment, in both
+    alphabets), each of those percent-encoded, escaped in a JSON pointer
+    (~0, ~1) and lower-cased (a header name), and the value's distinctive
+    tail."""
     out = set()
     for value in values:
-        out |= encoded(value) | encoded(b64(value).rstrip("="))
+        for form in {value, b64(value).rstrip("=")} | b64_parts(value):
+            for f in {form, form.replace("+", "-").replace("/", "_")}:
+                out |= encoded(f)
+    out |= {f.replace("~", "~0").replace("/", "~1") for f in out}
+    out |= {f.lower() for f in out}
     out.add(values[0][-8:])
     return out
+
+
+def base64_holds(text, secret):
+    """Whether a run of base64 in text (standard or URL-safe), decoded from
+    any of its first four characters, holds secret."""
+    data = secret.encode()
+    for alphabet in (r"[A-Za-z0-9+/]{8,}", r"[A-Za-z0-9_-]{8,}"):
+        for run in re.findall(alphabet, text):
+            run = run.replace("-", "+").replace("_", "/")
+            for start in range(4):
+                chunk = run[start:]
+                chunk = chunk[:len(chunk) // 4 * 4]
+                if data in base64.b64decode(chunk):
+                    return True
+    return False
 
 
 def url_password_forms():
@@ -64,14 +103,22 @@ def url_password_forms():
 
 SECRETS = {
     "-H value": forms(H_VALUE),
+    "-H value fit for a header name": forms(NAME_VALUE),
     "--header-file value": forms(FILE_VALUE),
     "${VAR} in -H": forms(ENV_VALUE, "Bearer " + ENV_VALUE),
     "URL password": url_password_forms(),
 }
 BATCH_SECRETS = dict(SECRETS, **{"batch file ${VAR}": forms(BATCH_VALUE), "batch defaults": forms(DEFAULTS_VALUE)})
 
+# The values themselves, each found by base64_holds in no output.
+VALUES = [H_VALUE, NAME_VALUE, FILE_VALUE, ENV_VALUE, URL_PASSWORD, "%s:%s" % (URL_USER, URL_PASSWORD)]
+BATCH_VALUES = VALUES + [BATCH_VALUE, DEFAULTS_VALUE]
+
+# The document needs -H (X-Api-Key), so the run fetches it with the user's
+# headers, and its paths carry them.
 ECHO = {"echo_headers": True, "echo_everywhere": True, "trailing_slash": 301, "openapi_json": "redirect",
-        "not_found_status": 404}
+        "not_found_status": 404, "echo_names": True, "echo_paths": True, "echo_b64_json": True,
+        "doc_needs_header": "X-Api-Key"}
 
 
 def password_url(srv, path="/v1"):
@@ -98,18 +145,41 @@ class Secrets(ProbeCase):
     def setUpClass(cls):
         cls.formats = available_formats()
 
-    def assertNoSecret(self, outputs, secrets, evidence):
-        """No output holds any form of any secret; each shows one of `evidence`."""
+    def assertNoSecret(self, outputs, secrets, evidence, values):
+        """No output holds any form of any secret, nor base64 that decodes to
+        one of `values`; each shows one of `evidence`."""
         self.assertTrue(outputs)
         for where, text in outputs.items():
             self.assertTrue(any(e in text for e in evidence),
                             "%s shows none of %s: an empty or unrelated output proves nothing\n%s"
                             % (where, evidence, text[:2000]))
-            for name, values in secrets.items():
-                for value in values:
+            for name, forms_of in secrets.items():
+                for value in forms_of:
                     at = text.find(value)
                     if at >= 0:
                         self.fail("%s shows the %s (as %r): ...%s..." % (where, name, value, text[max(0, at - 200):at + 200]))
+            for value in values:
+                self.assertFalse(base64_holds(text, value), "%s holds %r base64-encoded" % (where, value))
+
+    def assertPlanted(self, report, basic=False):
+        """The server really echoed the values where this suite plants them,
+        and the report shows those places masked (else passing proves nothing)."""
+        names = {k for e in report["exchanges"] for k in e["response_headers"]}
+        self.assertIn("x-***", names, "no response header name was masked")
+        pointers = [loc["pointer"] for r in report["rules"] for c in r["checks"] for loc in c.get("locations", [])]
+        echoed = [p for p in pointers if p.startswith("/paths/~1k~1")]
+        self.assertTrue(echoed, pointers)
+        self.assertTrue(all("***" in p for p in echoed), echoed)
+        if basic:
+            self.assertTrue(any(p.startswith("/paths/~1k~1Basic ***") for p in echoed), echoed)
+        # base64 of '{"k": "<value>"}' at each alignment, in a header and in the document
+        b64_headers = [v for e in report["exchanges"] for k, v in e["response_headers"].items()
+                       if k.startswith("x-echo-b64-json-")]
+        self.assertTrue(b64_headers, "no base64 echoed in a header")
+        self.assertTrue(all("***" in v for v in b64_headers), b64_headers)
+        b64_paths = [p for p in pointers if p.startswith("/paths/~1b~1")]
+        self.assertTrue(b64_paths, pointers)
+        self.assertTrue(all("***" in p for p in b64_paths), b64_paths)
 
     def headers_file(self, tmp):
         path = Path(tmp, "headers.txt")
@@ -123,8 +193,10 @@ class Secrets(ProbeCase):
     def test_check_every_format_log_and_progress_line(self):
         with tempfile.TemporaryDirectory() as tmp, FixtureServer(ECHO) as srv:
             url = password_url(srv)
+            # 2.2.0: KC-1 judges the document's paths and records their pointers
             common = ["-H", "X-Api-Key: " + H_VALUE, "-H", "Authorization: Bearer ${ADRPROBE_IT_SECRET}",
-                      "--header-file", str(self.headers_file(tmp)), "--rate", "0"]
+                      "-H", "X-Name-Key: " + NAME_VALUE, "--header-file", str(self.headers_file(tmp)), "--rate", "0",
+                      "--edition", "2.2.0"]
             outputs = {}
             for stdout_format in self.formats:
                 files = {f: Path(tmp, "%s-%s.out" % (stdout_format, f)) for f in self.formats}
@@ -154,7 +226,8 @@ class Secrets(ProbeCase):
         echoed = {k for e in report["exchanges"] for k, v in e["response_headers"].items() if k.startswith("x-echo-")}
         self.assertTrue({"x-echo-x-api-key", "x-echo-b64-x-api-key", "x-echo-x-file-key"} <= echoed, echoed)
         self.assertTrue(any("echo=" in e["response_headers"].get("location", "") for e in report["exchanges"]))
-        self.assertNoSecret(outputs, SECRETS, ("127.0.0.1:%d" % srv.port, "/v1", "X-Api-Key"))
+        self.assertPlanted(report)
+        self.assertNoSecret(outputs, SECRETS, ("127.0.0.1:%d" % srv.port, "/v1", "X-Api-Key"), VALUES)
 
     def test_batch_every_format_summary_log_and_progress_line(self):
         with tempfile.TemporaryDirectory() as tmp, FixtureServer(ECHO) as a, FixtureServer(ECHO) as b:
@@ -167,7 +240,8 @@ class Secrets(ProbeCase):
                      "headers": {"X-Batch-Key": "${ADRPROBE_IT_BATCH}"}},
                 ]}), encoding="utf-8")
             common = ["-H", "X-Api-Key: " + H_VALUE, "-H", "Authorization: Bearer ${ADRPROBE_IT_SECRET}",
-                      "--header-file", str(self.headers_file(tmp))]
+                      "-H", "X-Name-Key: " + NAME_VALUE, "--header-file", str(self.headers_file(tmp)),
+                      "--edition", "2.2.0"]
             outputs = {}
             out = Path(tmp, "out")
             args = ["batch", str(targets), "--out-dir", str(out), "-v"] + common
@@ -197,8 +271,11 @@ class Secrets(ProbeCase):
             outputs["summary stdout"] = summary.stdout + summary.stderr
             for path in sorted(merged.iterdir()):
                 outputs["summary file " + path.name] = path.read_text(encoding="utf-8", errors="replace")
-            reports = [p for p in written if p.suffix == ".json" and not p.name.startswith("summary")]
-            diff = run_adrprobe(["diff", str(reports[0]), str(reports[0])], timeout=30)
+            reports = {p: json.loads(outputs["batch file " + p.name]) for p in written if p.suffix == ".json"}
+            reports = {p: r for p, r in reports.items() if isinstance(r, dict) and r.get("schema") == "adrprobe-report/1"}
+            self.assertEqual(len(reports), 2)
+            report_file = next(iter(reports))
+            diff = run_adrprobe(["diff", str(report_file), str(report_file)], timeout=30)
             outputs["diff stdout"] = diff.stdout + diff.stderr
             sent = a.requests() + b.requests()
         headers = [r["headers"] for r in sent]
@@ -207,17 +284,22 @@ class Secrets(ProbeCase):
         self.assertIn(H_VALUE, {h.get("X-Api-Key") for h in headers})
         self.assertTrue(any(h.get("Authorization", "").startswith("Basic ") for h in headers))
         self.assertIn("batch:", terminal.stderr)
-        self.assertNoSecret(outputs, BATCH_SECRETS, ("127.0.0.1", "with-password", "with-header"))
+        for report in reports.values():
+            self.assertPlanted(report)
+        self.assertNoSecret(outputs, BATCH_SECRETS, ("127.0.0.1", "with-password", "with-header"), BATCH_VALUES)
 
     def test_lint_with_a_password_in_the_document_url(self):
         # info.version "1.0" fails SV-1: every format has a finding to show (an
         # empty GitLab list would prove nothing), and it names the document URL.
-        with tempfile.TemporaryDirectory() as tmp, FixtureServer(dict(ECHO, version="1.0")) as srv:
+        # The document is fetched with the URL's Basic credentials alone: its
+        # paths carry them, so a location's pointer does.
+        with tempfile.TemporaryDirectory() as tmp, \
+                FixtureServer(dict(ECHO, version="1.0", doc_needs_header=None)) as srv:
             url = password_url(srv, "/v1/openapi.json")
             outputs = {}
             for stdout_format in self.formats:
                 files = {f: Path(tmp, "%s-%s.out" % (stdout_format, f)) for f in self.formats}
-                args = ["lint", url, "-f", stdout_format, "-v"]
+                args = ["lint", url, "-f", stdout_format, "-v", "--edition", "2.2.0"]
                 for f, path in files.items():
                     args += ["-o", "%s=%s" % (f, path)]
                 run = run_adrprobe(args)
@@ -233,8 +315,12 @@ class Secrets(ProbeCase):
                 outputs["lint stderr on a terminal"] = terminal.stderr
             requests = srv.requests()
         self.assertTrue(any(r["headers"].get("Authorization", "").startswith("Basic ") for r in requests))
+        pointers = [loc["pointer"] for r in json.loads(outputs["lint stdout -f json"])["rules"] for c in r["checks"]
+                    for loc in c.get("locations", [])]
+        self.assertIn("/paths/~1k~1Basic ***~1Upper", pointers)
         self.assertNoSecret(outputs, {"URL password": url_password_forms()},
-                            ("127.0.0.1:%d" % srv.port, "openapi.json", "probing:"))
+                            ("127.0.0.1:%d" % srv.port, "openapi.json", "probing:"),
+                            [URL_PASSWORD, "%s:%s" % (URL_USER, URL_PASSWORD)])
 
 
 if __name__ == "__main__":

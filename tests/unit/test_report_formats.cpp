@@ -173,3 +173,16 @@ TEST_CASE("json: control characters from a server are \\u escapes, C1 included; 
   auto j = nlohmann::json::parse(out);
   CHECK(j["exchanges"][0]["response_headers"]["location"] == "/a\xc2\x9b" "31m é");
 }
+
+TEST_CASE("json: bidi controls are \\u escapes too (sarif and gitlab write through dump_json); the values load back intact") {
+  report::Report r = sample();
+  r.exchanges[0].response_headers = {{"x-title", "Gebouwen \u202Etxt.exe \u061C\u200F\u2066"}};
+  for (const char* format : {"json", "sarif", "gitlab"}) {
+    std::string out = report::render(format, r, {});
+    for (const char* raw : {"\u202E", "\u061C", "\u200F", "\u2066"}) CHECK(out.find(raw) == std::string::npos);
+  }
+  std::string out = report::render("json", r, {});
+  CHECK(out.find("Gebouwen \\u202etxt.exe \\u061c\\u200f\\u2066") != std::string::npos);
+  auto j = nlohmann::json::parse(out);
+  CHECK(j["exchanges"][0]["response_headers"]["x-title"] == "Gebouwen \u202Etxt.exe \u061C\u200F\u2066");
+}

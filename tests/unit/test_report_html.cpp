@@ -288,6 +288,7 @@ TEST_CASE("html: a lint report has no exchanges; rules that need a live API are 
 
 TEST_CASE("html_page: escaping, web URLs only, file links that cannot leave the directory") {
   CHECK(report::html::esc("<a href='x'>&\"\x1b") == "&lt;a href=&#39;x&#39;&gt;&amp;&quot;\\x1b");
+  CHECK(report::html::esc("Gebouwen \u202Etxt.exe") == "Gebouwen \\xe2\\x80\\xaetxt.exe");  // reorders nothing
   CHECK(report::html::is_web_url("https://example.nl/a?b=c#d"));
   CHECK(report::html::is_web_url("HTTP://example.nl/"));
   CHECK_FALSE(report::html::is_web_url("javascript:alert(1)"));

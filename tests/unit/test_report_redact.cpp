@@ -1,4 +1,7 @@
 #include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <cstring>
 
 #include "report/formats.hpp"
 #include "report/redact.hpp"
@@ -75,6 +78,9 @@ TEST_CASE("redaction: a mask never completes a value with the text around it") {
   report::Redactor one(std::vector<http::Header>{{"X-Key", "**ab"}, {"X-Other", "unrelated"}});
   CHECK(one.apply("**abab").find("**ab") == std::string::npos);
   CHECK(one.apply("x**ab**ababy").find("**ab") == std::string::npos);
+  // ... nor one mask after the other, however many (found by fuzz_redact: a bound of 16 passes let one through).
+  report::Redactor ticks(std::vector<http::Header>{{"X-Key", "*```"}, {"X-Other", "unrelated"}});
+  CHECK(ticks.apply("x*" + std::string(90, '`') + "aa").find("*```") == std::string::npos);
   // ... nor another value: masking the second value formed the first.
   report::Redactor two(std::vector<http::Header>{{"X-A", "*\xff" "aa"}, {"X-B", "a\f\xff\xff"}});
   std::string out = two.apply("a\f\xff\xff\xff" "aa");
@@ -107,4 +113,165 @@ TEST_CASE("redaction: a value passed on base64-encoded is masked too") {
   std::string unpadded = key;
   while (unpadded.back() == '=') unpadded.pop_back();
   CHECK(red.apply("k=" + unpadded + "&x") == "k=***&x");
+}
+
+namespace {
+
+// Whether no run of base64 in text decodes to something holding secret, in
+// either alphabet (standard, URL-safe), from any of the four starting offsets
+// into the run: what a reader with a decoder would find.
+bool base64_hides(const std::string& text, const std::string& secret) {
+  for (const char* alphabet : {"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+                               "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"}) {
+    auto value = [&](char c) -> int {
+      const char* at = c ? std::strchr(alphabet, c) : nullptr;
+      return at ? static_cast<int>(at - alphabet) : -1;
+    };
+    for (std::size_t i = 0; i < text.size();) {
+      std::size_t j = i;
+      while (j < text.size() && value(text[j]) >= 0) ++j;
+      for (std::size_t start = i; start < std::min(i + 4, j); ++start) {
+        std::string decoded;
+        unsigned bits = 0, n = 0;
+        for (std::size_t k = start; k < j; ++k) {
+          bits = (bits << 6) | static_cast<unsigned>(value(text[k]));
+          n += 6;
+          if (n >= 8) {
+            n -= 8;
+            decoded += static_cast<char>((bits >> n) & 0xFF);
+          }
+        }
+        if (decoded.find(secret) != std::string::npos) return false;
+      }
+      i = j + 1;
+    }
+  }
+  return true;
+}
+
+std::string url_safe(std::string s) {
+  for (char& c : s) c = c == '+' ? '-' : c == '/' ? '_' : c;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("redaction: a value in a response header name, lower-cased as names are stored") {
+  report::Report r;
+  http::Exchange e;
+  e.id = 1;
+  e.url = "https://h/v1";
+  // The issue's key, and one whose upper-case letters the lower-casing changed.
+  e.response_headers = {{"x-9f3ad2c4e1b07a55", "1"}, {"x-tok7kq2xv9lp4tzw", "2"}, {"x-ok", "3"}};
+  r.exchanges.push_back(e);
+  report::Redactor({{"X-Api-Key", "9f3ad2c4e1b07a55"}, {"X-Other", "Tok7Kq2Xv9Lp4Tzw"}}).apply(r);
+  const auto& h = r.exchanges[0].response_headers;
+  // Both names are now "x-***": one header, as a repeated one is.
+  CHECK(h.size() == 2);
+  CHECK(h.at("x-***") == "1, 2");
+  CHECK(h.at("x-ok") == "3");
+  for (const auto& format : {"json", "html", "text", "markdown", "junit", "sarif", "gitlab"}) {
+    std::string out = report::render(format, r);
+    CHECK(out.find("9f3ad2c4e1b07a55") == std::string::npos);
+    CHECK(out.find("tok7kq2xv9lp4tzw") == std::string::npos);
+  }
+}
+
+TEST_CASE("redaction: locations (JSON pointers), details and every evidence field") {
+  report::Redactor red({{"X-Api-Key", "9f3ad2c4e1b07a55"}, {"X-Key", "k3y/v4lue~1x"}});
+  red.add_url("https://user:p%40ss-w0rd@api.example.nl/v1");
+  const std::string basic = "Basic " + base64_encode("user:p@ss-w0rd");
+  auto pointer = [](std::string s) { return replace_all(replace_all(std::move(s), "~", "~0"), "/", "~1"); };
+  report::Report r;
+  r.name = "register name with 9f3ad2c4e1b07a55";
+  report::RuleResult rule;
+  rule.id = "/core/x";
+  rule.kind = "technical";
+  rule.checks.push_back({"KC-1", Verdict::fail, "segment 'Upper' of /k/***/Upper"});
+  auto& c = rule.checks.back();
+  c.locations = {{"/paths/~1k~19f3ad2c4e1b07a55~1Upper", 3},
+                 {"/paths/~1k~1" + pointer("k3y/v4lue~1x") + "~1Upper", std::nullopt},
+                 {"/paths/~1k~1" + pointer(basic) + "~1Upper", std::nullopt},
+                 {"/paths/~1k~1" + pointer(percent_encode("k3y/v4lue~1x")) + "~1Upper", std::nullopt}};
+  c.details = {"/k/9f3ad2c4e1b07a55/Upper", "/k/" + basic + "/Upper"};
+  r.rules.push_back(rule);
+  r.run = report::RunInfo{};
+  r.run->user_agent = "agent 9f3ad2c4e1b07a55";
+  tls::Facts t;
+  t.host = "api.example.nl";
+  t.error = "handshake: 9f3ad2c4e1b07a55";
+  t.chain.push_back(tls::Certificate{});
+  t.chain[0].subject = "CN=9f3ad2c4e1b07a55";
+  r.tls = t;
+  red.apply(r);
+  const auto& locations = r.rules[0].checks[0].locations;
+  CHECK(locations[0].pointer == "/paths/~1k~1***~1Upper");
+  CHECK(locations[0].line == 3);
+  CHECK(locations[1].pointer == "/paths/~1k~1***~1Upper");
+  CHECK(locations[2].pointer == "/paths/~1k~1Basic ***~1Upper");
+  CHECK(locations[3].pointer == "/paths/~1k~1***~1Upper");
+  CHECK(r.rules[0].checks[0].details[0] == "/k/***/Upper");
+  CHECK(r.rules[0].checks[0].details[1] == "/k/Basic ***/Upper");
+  CHECK(*r.name == "register name with ***");
+  CHECK(r.run->user_agent == "agent ***");
+  CHECK(r.tls->error == "handshake: ***");
+  CHECK(r.tls->chain[0].subject == "CN=***");
+  for (const auto& format : {"json", "html", "text", "markdown", "junit", "sarif", "gitlab", "openmetrics"}) {
+    std::string out = report::render(format, r);
+    INFO(format);
+    CHECK(out.find("9f3ad2c4e1b07a55") == std::string::npos);
+    CHECK(out.find("v4lue") == std::string::npos);
+    CHECK(out.find(base64_encode("user:p@ss-w0rd").substr(0, 12)) == std::string::npos);
+  }
+}
+
+TEST_CASE("redaction: base64 of a value wherever it stands in the encoded data") {
+  const std::string secret = "hdr+Sec/ret=Q7x9Kp2m";
+  report::Redactor red({{"X-Api-Key", secret}});
+  // The value after 0, 1 and 2 bytes (and so after any number), with bytes after it.
+  for (std::string before : {"", "x", "xy", "{\"key\": \"", "{\"k\": \"", "{\"ky\": \""}) {
+    for (std::string after : {"", "\"}", "!", "ab"}) {
+      const std::string encoded = base64_encode(before + secret + after);
+      INFO(before, " + secret + ", after, " = ", encoded);
+      for (const std::string& text : {encoded, "body " + encoded + " end", url_safe(encoded),
+                                      percent_encode(encoded), to_lower(percent_encode(encoded))}) {
+        std::string out = red.apply(text);
+        CHECK(out.find("***") != std::string::npos);
+        CHECK(base64_hides(out, secret));
+      }
+    }
+  }
+  // in a pointer (base64 has '/': ~1)
+  const std::string b64 = base64_encode("{\"k\": \"" + secret + "\"}");
+  std::string escaped = replace_all(b64, "/", "~1");
+  CHECK(base64_hides(replace_all(red.apply("/paths/~1e~1" + escaped), "~1", "/"), secret));
+}
+
+TEST_CASE("redaction: base64 parts are long enough to leave innocent text alone") {
+  // A 4-byte value: its shifted encodings have 4 and 5 characters that depend
+  // on it alone, too few to mask inside other base64 (a 24-bit match happens
+  // by chance); only its aligned encoding is masked.
+  report::Redactor red(std::vector<http::Header>{{"X-Key", "abcd"}});
+  const std::string shifted = base64_encode("x" + std::string("abcd") + "yz");  // eGFiY2R5eg==
+  CHECK(red.apply(shifted) == shifted);
+  CHECK(red.apply("is " + base64_encode("abcd") + ".") == "is ***.");
+  // Ordinary words, paths and numbers stay as they are.
+  report::Redactor long_key({{"X-Api-Key", "9f3ad2c4e1b07a55"}, {"Authorization", "Bearer s3cret-token-value"}});
+  const std::string plain = "GET https://api.example.nl/v1/gebouwen?page=2 → 404 Not Found; 2024-05-01T12:00:00Z";
+  CHECK(long_key.apply(plain) == plain);
+}
+
+TEST_CASE("redaction: overlapping values are masked as one, and many values cost one pass") {
+  report::Redactor red({{"X-A", "abcd1234"}, {"X-B", "1234wxyz"}});
+  CHECK(red.apply("<abcd1234wxyz>") == "<***>");
+  CHECK(red.apply("abcd1234 1234wxyz") == "*** ***");
+  // A batch holds every target's values: 2,000 of them, over a 1 MB body.
+  std::vector<http::Header> many;
+  for (int i = 0; i < 2000; ++i) many.push_back({"X-Key", fmt::format("key-{:06d}-{:08x}", i, i * 2654435761u)});
+  report::Redactor batch(many);
+  std::string body(1 << 20, 'a');
+  body.replace(500000, 22, "key-001999-" + fmt::format("{:08x}", 1999 * 2654435761u).substr(0, 8) + "...");
+  std::string out = batch.apply(body);
+  CHECK(out.size() == body.size() - 19 + 3);
+  CHECK(out.find("key-001999") == std::string::npos);
 }

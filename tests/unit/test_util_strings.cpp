@@ -74,3 +74,28 @@ TEST_CASE("escape_control: controls and invalid bytes made visible") {
   CHECK(is_valid_utf8(shown));
   for (char c : shown) CHECK((c >= 0x20 && c < 0x7f));  // nothing left a terminal would act on
 }
+
+TEST_CASE("escape_control: bidi controls made visible, so they reorder nothing") {
+  // U+202E (right-to-left override): "Gebouwen \u202Egpj.exe" shows as "Gebouwen exe.jpg".
+  CHECK(escape_control("Gebouwen \u202Egpj.exe") == "Gebouwen \\xe2\\x80\\xaegpj.exe");
+  // Every bidi control: U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069.
+  const char32_t controls[] = {0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D,
+                               0x202E, 0x2066, 0x2067, 0x2068, 0x2069};
+  const char* texts[] = {"\u061C", "\u200E", "\u200F", "\u202A", "\u202B", "\u202C", "\u202D",
+                         "\u202E", "\u2066", "\u2067", "\u2068", "\u2069"};
+  for (std::size_t i = 0; i < std::size(controls); ++i) {
+    std::string_view text = texts[i];
+    CHECK(bidi_control(text) == std::pair<char32_t, std::size_t>{controls[i], text.size()});
+    std::string shown = escape_control("a" + std::string(text) + "b");
+    CHECK(shown.find(text) == std::string::npos);
+    CHECK(shown.size() == 2 + 4 * text.size());
+  }
+  // Their neighbours are ordinary characters and pass unchanged.
+  for (const char* other : {"\u061B", "\u200D", "\u2010", "\u2029", "\u202F", "\u2065", "\u206A", "\u2060"}) {
+    CHECK(bidi_control(other).second == 0);
+    CHECK(escape_control(other) == other);
+  }
+  CHECK(bidi_control("").second == 0);
+  CHECK(bidi_control("\xe2\x80").second == 0);  // cut short
+  CHECK(escape_control("\xe2\x80") == "\\xe2\\x80");
+}
