@@ -140,8 +140,8 @@ std::string file_safe(const std::string& raw) {
 }
 
 std::vector<Target> parse_targets(const std::string& yaml_text, const std::string& file) {
-  // A register of thousands of APIs is a few hundred KiB.
-  if (yaml_text.size() > (4u << 20)) throw std::runtime_error(fmt::format("{}: larger than 4 MiB, not a register", file));
+  if (yaml_text.size() > max_register_bytes)
+    throw std::runtime_error(fmt::format("{}: larger than {} MiB, not a register", file, max_register_bytes >> 20));
   YAML::Node doc;
   try {
     doc = YAML::Load(quote_env_scalars(yaml_text));
@@ -214,21 +214,28 @@ std::vector<Target> parse_targets(const std::string& yaml_text, const std::strin
   return out;
 }
 
-Shard parse_shard(const std::string& text) {
-  auto slash = text.find('/');
-  auto number = [&](const std::string& s) -> long {
-    if (s.empty() || s.size() > 6 || s.find_first_not_of("0123456789") != std::string::npos)
-      throw std::invalid_argument(fmt::format("--shard '{}': expected K/N with whole numbers, e.g. 0/2", escape_control(text)));
-    return std::stol(s);
-  };
-  if (slash == std::string::npos)
-    throw std::invalid_argument(fmt::format("--shard '{}': expected K/N, e.g. 0/2 (K counts from 0)", escape_control(text)));
-  long k = number(text.substr(0, slash)), n = number(text.substr(slash + 1));
-  if (n < 1) throw std::invalid_argument(fmt::format("--shard '{}': N must be 1 or more", escape_control(text)));
+Shard checked_shard(std::size_t k, std::size_t n, const std::string& what) {
+  if (n < 1) throw std::invalid_argument(fmt::format("{}: N must be 1 or more", what));
+  if (n > max_shards)
+    throw std::invalid_argument(fmt::format("{}: N must be at most {}", what, max_shards));
   if (k >= n)
-    throw std::invalid_argument(fmt::format("--shard '{}': K counts from 0, so it must be less than N (GitLab's 1-based "
-                                            "$CI_NODE_INDEX becomes $((CI_NODE_INDEX-1)))", escape_control(text)));
-  return Shard{static_cast<std::size_t>(k), static_cast<std::size_t>(n)};
+    throw std::invalid_argument(fmt::format("{}: K counts from 0, so it must be less than N (GitLab's 1-based "
+                                            "$CI_NODE_INDEX becomes $((CI_NODE_INDEX-1)))", what));
+  return Shard{k, n};
+}
+
+Shard parse_shard(const std::string& text) {
+  std::string what = fmt::format("--shard '{}'", escape_control(text));
+  auto slash = text.find('/');
+  auto number = [&](const std::string& s) -> std::size_t {
+    // 18 digits always fit; checked_shard says what is too large.
+    if (s.empty() || s.size() > 18 || s.find_first_not_of("0123456789") != std::string::npos)
+      throw std::invalid_argument(what + ": expected K/N with whole numbers, e.g. 0/2");
+    return std::stoull(s);
+  };
+  if (slash == std::string::npos) throw std::invalid_argument(what + ": expected K/N, e.g. 0/2 (K counts from 0)");
+  std::size_t k = number(text.substr(0, slash)), n = number(text.substr(slash + 1));
+  return checked_shard(k, n, what);
 }
 
 std::vector<Target> select(const std::vector<Target>& all, Shard shard) {

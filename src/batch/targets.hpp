@@ -28,6 +28,9 @@ struct Target {
 // The keys a target (or `defaults`) may have besides name, base_url, headers and params.
 const std::vector<std::string>& option_keys();
 
+// A register of thousands of APIs is a few hundred KiB: a larger file is not one.
+constexpr std::size_t max_register_bytes = 4u << 20;
+
 // Parses TARGETS.yaml; `file` names it in errors. Throws std::runtime_error
 // naming the file, the target and the key ("targets.yaml: targets[2] (kvk):
 // unknown key 'rat'"), never a header value.
@@ -49,7 +52,14 @@ std::string file_safe(const std::string& raw);
 struct Shard {
   std::size_t k = 0, n = 1;  // this machine takes every n-th target starting at k (0-based)
 };
-// "K/N" with 0 <= K < N; throws std::invalid_argument saying what is wrong.
+// The most shards a register is split into. --shard and a shard's
+// summary.json are checked alike (`adrprobe summary` lists the shards a merge
+// lacks, so N sizes what it builds).
+constexpr std::size_t max_shards = 999'999;
+// Shard{k, n} when 0 <= k < n <= max_shards; else throws std::invalid_argument
+// that starts with `what` ("--shard '3/2'", "shard 0/1000000000000").
+Shard checked_shard(std::size_t k, std::size_t n, const std::string& what);
+// "K/N" with 0 <= K < N <= max_shards; throws std::invalid_argument saying what is wrong.
 Shard parse_shard(const std::string& text);
 // The targets of `shard`, in register order: index % n == k.
 std::vector<Target> select(const std::vector<Target>& all, Shard shard);

@@ -225,6 +225,15 @@ TEST_CASE("batch targets: parse_shard") {
   rejects(" 0/2", "whole numbers");
   rejects("99999999999999999999/2", "whole numbers");
   rejects("0/99999999999999999999", "whole numbers");
+  rejects("0/1000000", "N must be at most 999999");
+  rejects("0/1000000000000", "N must be at most 999999");
+  CHECK(batch::parse_shard("999998/999999").n == batch::max_shards);
+  // the one check --shard and a shard's summary.json share
+  CHECK(batch::checked_shard(1, 2, "x").k == 1);
+  CHECK_THROWS_WITH_AS(batch::checked_shard(0, batch::max_shards + 1, "shard 0/1000000"),
+                       "shard 0/1000000: N must be at most 999999", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(batch::checked_shard(0, 0, "s"), "s: N must be 1 or more", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(batch::checked_shard(3, 3, "s"), doctest::Contains("s: K counts from 0"), std::invalid_argument);
   rejects("\x1b[31m/2", "\\x1b");
 }
 
