@@ -33,14 +33,29 @@ constexpr std::size_t max_register_bytes = 4u << 20;
 
 // Parses TARGETS.yaml; `file` names it in errors. Throws std::runtime_error
 // naming the file, the target and the key ("targets.yaml: targets[2] (kvk):
-// unknown key 'rat'"), never a header value.
+// unknown key 'rat'"), never a header value. Refuses text that is not UTF-8
+// (naming its line: a Latin-1 name would never match its own baseline), and
+// ${VAR} anywhere but in a header value (nothing else is expanded).
 std::vector<Target> parse_targets(const std::string& yaml_text, const std::string& file);
 
-// CLI.md's own example, `headers: {X-Api-Key: ${BAG_KEY}}`, is not valid
-// YAML (a flow mapping cannot hold a plain `${`). A value that is exactly
-// ${VAR} is quoted before parsing, so the example works as written; a value
-// with more around it ("Bearer ${TOKEN}") must be quoted by its author.
-std::string quote_env_scalars(const std::string& yaml_text);
+// ${VAR} in a header value is read from the environment later, on the value
+// YAML gives (so quoting is never changed: 'list=[${TOK}]' keeps its
+// brackets). CLI.md's own example, `headers: {X-Api-Key: ${BAG_KEY}}`, is not
+// valid YAML as written (a flow mapping cannot hold a plain `{`), so before
+// parsing each ${NAME} becomes a placeholder that no YAML context treats
+// specially and that the text does not hold, and every scalar read gets its
+// ${NAME} back.
+class EnvPlaceholders {
+ public:
+  explicit EnvPlaceholders(const std::string& yaml_text);
+  // Each ${NAME} (NAME: a letter or '_', then letters, digits, '_') replaced.
+  std::string protect(const std::string& yaml_text) const;
+  // A scalar as YAML gave it, with each placeholder back as ${NAME}.
+  std::string restore(const std::string& scalar) const;
+
+ private:
+  std::string mark_;
+};
 
 // The report stem of a base URL: host, port when given, and path segments,
 // joined by '_' and kept to [A-Za-z0-9.-] ("api.example.nl_bag_v2").

@@ -583,6 +583,18 @@ class UsageErrors(ProbeCase):
     def test_unknown_format(self):
         self.refused([{"name": "x", "base_url": "FIXTURE"}], "-o", "pdf", expect=["pdf"])
 
+    def test_register_not_utf8_names_its_line(self):
+        """Hostile input III, item 8: a Latin-1 name was written with U+FFFD and
+        never matched its own baseline; now the register is refused at load."""
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer({}, max_seconds=60) as srv:
+            register = Path(tmp, "targets.yaml")
+            register.write_bytes(b"targets:\n  - name: S\xfadwest\n    base_url: %s\n" % srv.base_url.encode())
+            run = batch(register, Path(tmp, "out"), timeout=30)
+            self.assertEqual(run.rc, 2, run.describe())
+            self.assertIn("targets.yaml: line 2, column 12: not UTF-8", run.stderr)
+            self.assertEqual(srv.requests(), [])
+            self.assertFalse(Path(tmp, "out", "summary.json").exists())
+
     def test_register_that_is_not_a_regular_file(self):
         with tempfile.TemporaryDirectory() as tmp:
             fifo = Path(tmp, "targets.yaml")
@@ -598,6 +610,10 @@ class UsageErrors(ProbeCase):
             run = batch(big, Path(tmp, "out"), timeout=30)
             self.assertEqual(run.rc, 2, run.describe())
             self.assertIn("larger than 4 MiB", run.stderr)
+
+    def test_variable_where_nothing_expands_it(self):
+        self.refused([{"name": "x", "base_url": "FIXTURE", "user_agent": "probe ${ADRPROBE_IT_UA}"}],
+                     expect=["user_agent", "${VAR} is read from the environment in header values only"])
 
     def test_bad_value_of_a_target(self):
         self.refused([{"name": "x", "base_url": "FIXTURE", "timeout": "soon"}], expect=["timeout", "'x'"])
@@ -637,6 +653,35 @@ class Secrets(ProbeCase):
             for what, text in (("stdout", run.stdout), ("stderr -v", run.stderr), ("summary", summary.stdout)):
                 self.assertNotIn(self.VALUE, text, what)
             self.assertIn("X-Api-Key", run.stderr + "".join(p.read_text(errors="replace") for p in files))
+
+
+class VariablesInQuotedValues(ProbeCase):
+    """Hostile input III, item 9: `X-A: 'list=[${TOK}]'` sent list=["abc123"]
+    (the pre-parse quoting of ${VAR} went inside the quoted value), and in a
+    double-quoted value it broke the YAML with a misleading message. ${VAR} is
+    now expanded on the value YAML gives, quoting untouched."""
+
+    def test_header_arrives_exactly_as_written(self):
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer({}, max_seconds=60) as srv:
+            register = Path(tmp, "targets.yaml")
+            register.write_text("defaults: {edition: '1.0'}\ntargets:\n  - name: q\n    base_url: %s\n"
+                                "    headers:\n"
+                                "      X-A: 'list=[${TOK}]'\n"
+                                "      X-B: \"a,${TOK}\"\n"
+                                "      X-C: '{${TOK}}'\n"
+                                "      X-D: Bearer ${TOK}\n"
+                                "  - {name: flow, base_url: '%s', headers: {X-A: ${TOK}, X-B: x-${TOK}}}\n"
+                                % (srv.base_url, srv.base_url + "/flow"), encoding="utf-8")
+            run = batch(register, Path(tmp, "out"), env={"TOK": "abc123"})
+            self.assertNoCrash(run)
+            # (a probe that goes without the user's headers sends none of them)
+            sent = {(r["path"].startswith("/v1/flow"),) + tuple(r["headers"].get(h) for h in ("X-A", "X-B", "X-C", "X-D"))
+                    for r in srv.requests() if "X-A" in r["headers"]}
+            self.assertEqual(sent, {(False, "list=[abc123]", "a,abc123", "{abc123}", "Bearer abc123"),
+                                    (True, "abc123", "x-abc123", None, None)}, run.describe())
+            # the values are secrets all the same
+            for path in Path(tmp, "out").iterdir():
+                self.assertNotIn("abc123", path.read_text(encoding="utf-8", errors="replace"), path.name)
 
 
 if __name__ == "__main__":
