@@ -31,6 +31,18 @@ struct Raw {
 // Reads the scalars of one register, with their ${NAME} put back.
 struct Reader {
   const EnvPlaceholders& env;
+  // Values read so far, defaults counted again for every target they fill:
+  // a YAML alias or a large `defaults` repeated over many targets is bounded
+  // like the text is (linear work, no blow-up).
+  mutable std::size_t values = 0;
+
+  void count(std::size_t n, const std::string& where) const {
+    values += n;
+    if (values > max_register_values)
+      throw std::runtime_error(fmt::format("{}: the register holds more than {} values (defaults and YAML aliases count "
+                                           "for every target they fill)",
+                                           where, max_register_values));
+  }
 
   // A header value: ${VAR} is expanded later, on exactly this text.
   std::string text(const YAML::Node& node) const { return env.restore(node.Scalar()); }
@@ -52,6 +64,7 @@ struct Reader {
   void entry(const YAML::Node& node, const std::string& where, Raw& raw, std::string* name, std::string* base_url) const {
     if (!node.IsMap()) throw std::runtime_error(fmt::format("{}: expected a mapping of keys", where));
     for (const auto& kv : node) {
+      count(1, where);
       std::string key = kv.first.IsScalar() ? text(kv.first) : "?";
       std::string at = fmt::format("{}: {}", where, escape_control(key));
       if (key == "name" && name) {
@@ -64,6 +77,7 @@ struct Reader {
       } else if (key == "headers") {
         if (!kv.second.IsMap()) throw std::runtime_error(at + ": expected a mapping {Name: value}");
         for (const auto& h : kv.second) {
+          count(1, at);
           std::string hname = h.first.IsScalar() ? text(h.first) : "";
           // The value may be a secret: an error names the header, never shows the value.
           if (!h.second.IsScalar())
@@ -74,12 +88,20 @@ struct Reader {
           std::string value = text(h.second);
           auto it = std::find_if(raw.headers.begin(), raw.headers.end(),
                                  [&](const auto& p) { return iequals(p.first, hname); });
-          if (it != raw.headers.end()) it->second = std::move(value);
-          else raw.headers.emplace_back(hname, std::move(value));
+          if (it != raw.headers.end()) {
+            it->second = std::move(value);
+          } else {
+            if (raw.headers.size() == max_target_headers)
+              throw std::runtime_error(fmt::format("{}: more than {} headers", at, max_target_headers));
+            raw.headers.emplace_back(hname, std::move(value));
+          }
         }
       } else if (key == "params") {
         if (!kv.second.IsMap()) throw std::runtime_error(at + ": expected a mapping {name: value}");
-        for (const auto& p : kv.second) raw.params[scalar(p.first, at)] = scalar(p.second, at);
+        for (const auto& p : kv.second) {
+          count(1, at);
+          raw.params[scalar(p.first, at)] = scalar(p.second, at);
+        }
       } else if (std::find(option_keys().begin(), option_keys().end(), key) != option_keys().end()) {
         raw.options[key] = scalar(kv.second, at);
       } else {
@@ -240,6 +262,7 @@ std::vector<Target> parse_targets(const std::string& yaml_text, const std::strin
   std::map<std::string, std::size_t> stems;
   for (std::size_t i = 0; i < list.size(); ++i) {
     std::string where = fmt::format("{}: targets[{}]", file, i);
+    reader.count(defaults.options.size() + defaults.headers.size() + defaults.params.size(), where);
     Raw raw = defaults;
     Target t;
     t.index = i;

@@ -30,6 +30,10 @@ const std::vector<std::string>& option_keys();
 
 // A register of thousands of APIs is a few hundred KiB: a larger file is not one.
 constexpr std::size_t max_register_bytes = 4u << 20;
+// The values (keys, headers, params) a register may hold, `defaults` counted
+// for every target it fills, and the headers of one target.
+constexpr std::size_t max_register_values = 1'000'000;
+constexpr std::size_t max_target_headers = 100;
 
 // Parses TARGETS.yaml; `file` names it in errors. Throws std::runtime_error
 // naming the file, the target and the key ("targets.yaml: targets[2] (kvk):

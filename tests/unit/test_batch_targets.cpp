@@ -2,6 +2,7 @@
 // errors naming the key and the target, never a header value), the report
 // stems, and the shards that split it.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <set>
 #include <stdexcept>
@@ -327,4 +328,26 @@ TEST_CASE("batch targets: register text that is not UTF-8 is refused, naming its
   // the same name in UTF-8 is read as written
   auto targets = batch::parse_targets("targets:\n  - name: S\xc3\xba" "dwest\n    base_url: http://h/v1\n", "t.yaml");
   CHECK(targets[0].name == "S\xc3\xba" "dwest");
+}
+
+TEST_CASE("batch targets: a register's work is bounded like its text: values counted per target, headers capped") {
+  // 100 headers a target; one more is refused
+  std::string headers;
+  for (std::size_t i = 0; i < batch::max_target_headers; ++i) headers += fmt::format("X-H{}: v, ", i);
+  auto targets = batch::parse_targets("targets:\n  - {base_url: http://h/v1, headers: {" + headers + "x-h0: w}}\n", "t.yaml");
+  CHECK(targets[0].headers.size() == batch::max_target_headers);
+  CHECK(error_of("targets:\n  - {base_url: http://h/v1, headers: {" + headers + "X-Last: v}}\n") ==
+        "targets.yaml: targets[0]: headers: more than 100 headers");
+  // defaults fill every target: 3,000 params in 400 targets are 1.2 million values
+  std::string params;
+  for (int i = 0; i < 3000; ++i) params += fmt::format("p{}: v, ", i);
+  std::string many = "defaults: {params: {" + params + "}}\ntargets:\n";
+  for (int i = 0; i < 400; ++i) many += fmt::format("  - {{base_url: http://h/v{}}}\n", i);
+  CHECK(error_of(many).find("the register holds more than 1000000 values") != std::string::npos);
+  // and so does a YAML alias
+  std::string aliased = "targets:\n  - {base_url: http://h/v0, params: &p {" + params + "}}\n";
+  for (int i = 1; i < 400; ++i) aliased += fmt::format("  - {{base_url: http://h/v{}, params: *p}}\n", i);
+  CHECK(error_of(aliased).find("the register holds more than 1000000 values") != std::string::npos);
+  // 300 targets of those are read
+  CHECK(batch::parse_targets(many.substr(0, many.find("  - {base_url: http://h/v300}")), "t.yaml").size() == 300);
 }
