@@ -119,6 +119,7 @@ Summary parse_summary_json(const std::string& text) {
       for (const char* key : {"name", "base_url", "score"})
         if (auto it = jt.find(key); it == jt.end() || it->is_null())
           throw std::runtime_error(fmt::format("{} has no {}", where, key));
+      if (!jt.find("score")->is_object()) throw std::runtime_error(where + ".score is not an object");
       SummaryTarget t;
       t.name = member<std::string>(jt, "name", "", where);
       t.base_url = member<std::string>(jt, "base_url", "", where);

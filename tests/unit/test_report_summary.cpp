@@ -221,6 +221,7 @@ TEST_CASE("summary.json: a shard N that --shard refuses is refused, and so is de
   rejects(row(R"("cert_days_left": 99999999999)"), "targets[0].cert_days_left is not a whole number in range");
   rejects(row(R"("score": {"pass": 1e300})"), "targets[0].score.pass is not a whole number in range");
   rejects(row(R"("reachable": "yes")"), "targets[0].reachable has the wrong type");
+  rejects(row(R"("score": [1])"), "targets[0].score is not an object");
 
   // Hostile input III, item 2: nesting far past what a summary has is refused before anything is built.
   // (at the top level it was a SIGSEGV)
