@@ -29,82 +29,171 @@ struct Raw {
   std::map<std::string, std::string> params;
 };
 
-std::string scalar(const YAML::Node& node, const std::string& where) {
-  if (!node.IsScalar()) throw std::runtime_error(fmt::format("{}: expected a single value", where));
-  return node.Scalar();
-}
+// Reads the scalars of one register, with their ${NAME} put back.
+struct Reader {
+  const EnvPlaceholders& env;
+  // Values read so far, defaults counted again for every target they fill:
+  // a YAML alias or a large `defaults` repeated over many targets is bounded
+  // like the text is (linear work, no blow-up).
+  mutable std::size_t values = 0;
 
-// The keys of a target or of `defaults` (into `raw`, over what it holds).
-void read_entry(const YAML::Node& node, const std::string& where, Raw& raw, std::string* name, std::string* base_url) {
-  if (!node.IsMap()) throw std::runtime_error(fmt::format("{}: expected a mapping of keys", where));
-  for (const auto& kv : node) {
-    std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "?";
-    std::string at = fmt::format("{}: {}", where, escape_control(key));
-    if (key == "name" && name) {
-      *name = scalar(kv.second, at);
-    } else if (key == "base_url" && base_url) {
-      *base_url = scalar(kv.second, at);
-    } else if (key == "name" || key == "base_url") {
-      // Only `defaults` reads without them: its "unknown key" would list them as known.
-      throw std::runtime_error(fmt::format("{}: '{}' belongs to each target, not to defaults", where, key));
-    } else if (key == "headers") {
-      if (!kv.second.IsMap()) throw std::runtime_error(at + ": expected a mapping {Name: value}");
-      for (const auto& h : kv.second) {
-        std::string hname = h.first.IsScalar() ? h.first.Scalar() : "";
-        // The value may be a secret: an error names the header, never shows the value.
-        if (!h.second.IsScalar())
-          throw std::runtime_error(fmt::format("{}: header {}: expected a single value", at, escape_control(hname)));
-        auto it = std::find_if(raw.headers.begin(), raw.headers.end(),
-                               [&](const auto& p) { return iequals(p.first, hname); });
-        if (it != raw.headers.end()) it->second = h.second.Scalar();
-        else raw.headers.emplace_back(hname, h.second.Scalar());
+  void count(std::size_t n, const std::string& where) const {
+    values += n;
+    if (values > max_register_values)
+      throw std::runtime_error(fmt::format("{}: the register holds more than {} values (defaults and YAML aliases count "
+                                           "for every target they fill)",
+                                           where, max_register_values));
+  }
+
+  // A header value: ${VAR} is expanded later, on exactly this text.
+  std::string text(const YAML::Node& node) const { return env.restore(node.Scalar()); }
+
+  // Anything else: ${VAR} would be taken literally, so it is refused.
+  std::string literal(const YAML::Node& node, const std::string& where) const {
+    std::string value = text(node);
+    if (value.find("${") != std::string::npos)
+      throw std::runtime_error(fmt::format("{}: ${{VAR}} is read from the environment in header values only", where));
+    return value;
+  }
+
+  std::string scalar(const YAML::Node& node, const std::string& where) const {
+    if (!node.IsScalar()) throw std::runtime_error(fmt::format("{}: expected a single value", where));
+    return literal(node, where);
+  }
+
+  // The keys of a target or of `defaults` (into `raw`, over what it holds).
+  void entry(const YAML::Node& node, const std::string& where, Raw& raw, std::string* name, std::string* base_url) const {
+    if (!node.IsMap()) throw std::runtime_error(fmt::format("{}: expected a mapping of keys", where));
+    for (const auto& kv : node) {
+      count(1, where);
+      std::string key = kv.first.IsScalar() ? text(kv.first) : "?";
+      std::string at = fmt::format("{}: {}", where, escape_control(key));
+      if (key == "name" && name) {
+        *name = scalar(kv.second, at);
+      } else if (key == "base_url" && base_url) {
+        *base_url = scalar(kv.second, at);
+      } else if (key == "name" || key == "base_url") {
+        // Only `defaults` reads without them: its "unknown key" would list them as known.
+        throw std::runtime_error(fmt::format("{}: '{}' belongs to each target, not to defaults", where, key));
+      } else if (key == "headers") {
+        if (!kv.second.IsMap()) throw std::runtime_error(at + ": expected a mapping {Name: value}");
+        for (const auto& h : kv.second) {
+          count(1, at);
+          std::string hname = h.first.IsScalar() ? text(h.first) : "";
+          // The value may be a secret: an error names the header, never shows the value.
+          if (!h.second.IsScalar())
+            throw std::runtime_error(fmt::format("{}: header {}: expected a single value", at, escape_control(hname)));
+          if (hname.find("${") != std::string::npos)
+            throw std::runtime_error(
+                fmt::format("{}: header {}: ${{VAR}} is read from the environment in header values only", at, escape_control(hname)));
+          std::string value = text(h.second);
+          auto it = std::find_if(raw.headers.begin(), raw.headers.end(),
+                                 [&](const auto& p) { return iequals(p.first, hname); });
+          if (it != raw.headers.end()) {
+            it->second = std::move(value);
+          } else {
+            if (raw.headers.size() == max_target_headers)
+              throw std::runtime_error(fmt::format("{}: more than {} headers", at, max_target_headers));
+            raw.headers.emplace_back(hname, std::move(value));
+          }
+        }
+      } else if (key == "params") {
+        if (!kv.second.IsMap()) throw std::runtime_error(at + ": expected a mapping {name: value}");
+        for (const auto& p : kv.second) {
+          count(1, at);
+          raw.params[scalar(p.first, at)] = scalar(p.second, at);
+        }
+      } else if (std::find(option_keys().begin(), option_keys().end(), key) != option_keys().end()) {
+        raw.options[key] = scalar(kv.second, at);
+      } else {
+        throw std::runtime_error(fmt::format("{}: unknown key '{}' (known: name, base_url, headers, params, {})", where,
+                                             escape_control(key), join(option_keys(), ", ")));
       }
-    } else if (key == "params") {
-      if (!kv.second.IsMap()) throw std::runtime_error(at + ": expected a mapping {name: value}");
-      for (const auto& p : kv.second) raw.params[scalar(p.first, at)] = scalar(p.second, at);
-    } else if (std::find(option_keys().begin(), option_keys().end(), key) != option_keys().end()) {
-      raw.options[key] = scalar(kv.second, at);
-    } else {
-      throw std::runtime_error(fmt::format("{}: unknown key '{}' (known: name, base_url, headers, params, {})", where,
-                                           escape_control(key), join(option_keys(), ", ")));
     }
   }
+};
+
+bool env_name_char(char c, bool first) {
+  return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (!first && c >= '0' && c <= '9');
+}
+
+// The length of the ${NAME} at `at` (text[at] == '$'), or 0 when there is none.
+std::size_t env_reference(const std::string& text, std::size_t at) {
+  if (text.compare(at, 2, "${") != 0) return 0;
+  std::size_t end = at + 2;
+  if (end >= text.size() || !env_name_char(text[end], true)) return 0;
+  while (end < text.size() && env_name_char(text[end], false)) ++end;
+  return end < text.size() && text[end] == '}' ? end + 1 - at : 0;
+}
+
+// Line and column (1-based, in bytes) of the first byte that is not UTF-8, or {0, 0}.
+std::pair<std::size_t, std::size_t> first_non_utf8(const std::string& text) {
+  std::size_t line = 1;
+  for (std::size_t start = 0; start < text.size(); ++line) {
+    std::size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view l(text.data() + start, end - start);
+    // A sequence never spans a newline, so lines can be judged one by one.
+    if (!is_valid_utf8(l)) {
+      // What comes before the first replacement is the line's valid prefix, unchanged
+      // (0xFF is never part of UTF-8).
+      return {line, replace_invalid_utf8(l, "\xFF").find('\xFF') + 1};
+    }
+    start = end + 1;
+  }
+  return {0, 0};
 }
 
 }  // namespace
 
-std::string quote_env_scalars(const std::string& yaml_text) {
-  // A value that is exactly ${VAR}, after ':', '{', '[' or ',' and before
-  // '}', ']', ',', a comment or the end of the line, unquoted. A linear scan:
-  // std::regex recurses per character and overflowed the stack on a long run
-  // of blanks.
-  auto blank = [](char c) { return c == ' ' || c == '\t'; };
-  auto name_char = [](char c, bool first) {
-    return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (!first && c >= '0' && c <= '9');
-  };
+EnvPlaceholders::EnvPlaceholders(const std::string& yaml_text) {
+  // Letters and digits only: a plain scalar in any context, nothing to escape
+  // in a quoted one. 'Z' occurs once in it, so no placeholder can overlap
+  // another or the text around it. The number is one past any the text holds
+  // after the same prefix, so the mark is not in the text (one look to be sure).
+  constexpr std::string_view prefix = "Zadrprobeenv";
+  unsigned long long n = 0;
+  for (std::size_t at = yaml_text.find(prefix); at != std::string::npos; at = yaml_text.find(prefix, at + 1)) {
+    std::size_t digits = at + prefix.size(), end = digits;
+    while (end < yaml_text.size() && end - digits < 18 && yaml_text[end] >= '0' && yaml_text[end] <= '9') ++end;
+    if (end > digits) n = std::max(n, std::stoull(yaml_text.substr(digits, end - digits)) + 1);
+  }
+  do mark_ = fmt::format("{}{}q", prefix, n++);
+  while (yaml_text.find(mark_) != std::string::npos);
+}
+
+std::string EnvPlaceholders::protect(const std::string& yaml_text) const {
   std::string out;
   out.reserve(yaml_text.size());
   std::size_t copied = 0;
-  for (std::size_t at = yaml_text.find("${"); at != std::string::npos; at = yaml_text.find("${", at + 2)) {
-    std::size_t before = at;
-    while (before > 0 && blank(yaml_text[before - 1])) --before;
-    if (before == 0 || std::string_view(":{[,").find(yaml_text[before - 1]) == std::string_view::npos) continue;
-    std::size_t end = at + 2;
-    if (end >= yaml_text.size() || !name_char(yaml_text[end], true)) continue;
-    while (end < yaml_text.size() && name_char(yaml_text[end], false)) ++end;
-    if (end >= yaml_text.size() || yaml_text[end] != '}') continue;
-    ++end;  // past the '}'
-    std::size_t after = end;
-    while (after < yaml_text.size() && blank(yaml_text[after])) ++after;
-    if (after < yaml_text.size() && std::string_view("}],#\r\n").find(yaml_text[after]) == std::string_view::npos)
-      continue;
+  for (std::size_t at = yaml_text.find("${"); at != std::string::npos; at = yaml_text.find("${", at + 1)) {
+    std::size_t len = env_reference(yaml_text, at);
+    if (!len) continue;
     out.append(yaml_text, copied, at - copied);
-    out += '"';
-    out.append(yaml_text, at, end - at);
-    out += '"';
-    copied = end;
+    out += mark_;
+    out.append(yaml_text, at + 2, len - 3);  // NAME
+    out += mark_;
+    copied = at + len;
+    at = copied - 1;
   }
   out.append(yaml_text, copied, std::string::npos);
+  return out;
+}
+
+std::string EnvPlaceholders::restore(const std::string& scalar) const {
+  std::size_t open = scalar.find(mark_);
+  if (open == std::string::npos) return scalar;
+  std::string out;
+  std::size_t copied = 0;
+  for (; open != std::string::npos; open = scalar.find(mark_, copied)) {
+    std::size_t close = scalar.find(mark_, open + mark_.size());
+    if (close == std::string::npos) break;  // never made by protect()
+    out.append(scalar, copied, open - copied);
+    out += "${";
+    out.append(scalar, open + mark_.size(), close - open - mark_.size());
+    out += '}';
+    copied = close + mark_.size();
+  }
+  out.append(scalar, copied, std::string::npos);
   return out;
 }
 
@@ -229,25 +318,31 @@ void check_file_names(const std::vector<Target>& targets, const std::vector<std:
 }
 
 std::vector<Target> parse_targets(const std::string& yaml_text, const std::string& file) {
-  // A register of thousands of APIs is a few hundred KiB.
-  if (yaml_text.size() > (4u << 20)) throw std::runtime_error(fmt::format("{}: larger than 4 MiB, not a register", file));
+  if (yaml_text.size() > max_register_bytes)
+    throw std::runtime_error(fmt::format("{}: larger than {} MiB, not a register", file, max_register_bytes >> 20));
+  // YAML is UTF-8; a Latin-1 name would be written as U+FFFD and never match its own baseline.
+  if (auto [line, column] = first_non_utf8(yaml_text); line)
+    throw std::runtime_error(fmt::format("{}: line {}, column {}: not UTF-8 (save the register as UTF-8)", file, line, column));
+  EnvPlaceholders env(yaml_text);
+  Reader reader{env};
+  std::string text = env.protect(yaml_text);
   YAML::Node doc;
   try {
-    doc = YAML::Load(quote_env_scalars(yaml_text));
+    doc = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw std::runtime_error(fmt::format("{}: not valid YAML: {}{}", file, escape_control(e.what()),
-                                         yaml_text.find("${") != std::string::npos
-                                             ? " (a value holding ${VAR} and other text needs quotes: \"Bearer ${TOKEN}\")"
+                                         text.find("${") != std::string::npos
+                                             ? " (a '${' that is not ${NAME}, with NAME of letters, digits and '_', is not read)"
                                              : ""));
   }
   if (!doc.IsMap()) throw std::runtime_error(fmt::format("{}: expected a mapping with 'targets' (and 'defaults')", file));
   for (const auto& kv : doc) {
-    std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "?";
+    std::string key = kv.first.IsScalar() ? reader.text(kv.first) : "?";
     if (key != "defaults" && key != "targets")
       throw std::runtime_error(fmt::format("{}: unknown key '{}' (expected defaults and targets)", file, escape_control(key)));
   }
   Raw defaults;
-  if (doc["defaults"]) read_entry(doc["defaults"], file + ": defaults", defaults, nullptr, nullptr);
+  if (doc["defaults"]) reader.entry(doc["defaults"], file + ": defaults", defaults, nullptr, nullptr);
   YAML::Node list = doc["targets"];
   if (!list || !list.IsSequence() || list.size() == 0)
     throw std::runtime_error(fmt::format("{}: 'targets' must be a non-empty list", file));
@@ -255,10 +350,11 @@ std::vector<Target> parse_targets(const std::string& yaml_text, const std::strin
   std::vector<bool> named;
   for (std::size_t i = 0; i < list.size(); ++i) {
     std::string where = fmt::format("{}: targets[{}]", file, i);
+    reader.count(defaults.options.size() + defaults.headers.size() + defaults.params.size(), where);
     Raw raw = defaults;
     Target t;
     t.index = i;
-    read_entry(list[i], where, raw, &t.name, &t.base_url);
+    reader.entry(list[i], where, raw, &t.name, &t.base_url);
     if (!t.name.empty()) where += " (" + escape_control(t.name) + ")";
     if (t.base_url.empty()) throw std::runtime_error(where + ": 'base_url' is missing");
     t.options = std::move(raw.options);
@@ -271,21 +367,28 @@ std::vector<Target> parse_targets(const std::string& yaml_text, const std::strin
   return out;
 }
 
-Shard parse_shard(const std::string& text) {
-  auto slash = text.find('/');
-  auto number = [&](const std::string& s) -> long {
-    if (s.empty() || s.size() > 6 || s.find_first_not_of("0123456789") != std::string::npos)
-      throw std::invalid_argument(fmt::format("--shard '{}': expected K/N with whole numbers, e.g. 0/2", escape_control(text)));
-    return std::stol(s);
-  };
-  if (slash == std::string::npos)
-    throw std::invalid_argument(fmt::format("--shard '{}': expected K/N, e.g. 0/2 (K counts from 0)", escape_control(text)));
-  long k = number(text.substr(0, slash)), n = number(text.substr(slash + 1));
-  if (n < 1) throw std::invalid_argument(fmt::format("--shard '{}': N must be 1 or more", escape_control(text)));
+Shard checked_shard(std::size_t k, std::size_t n, const std::string& what) {
+  if (n < 1) throw std::invalid_argument(fmt::format("{}: N must be 1 or more", what));
+  if (n > max_shards)
+    throw std::invalid_argument(fmt::format("{}: N must be at most {}", what, max_shards));
   if (k >= n)
-    throw std::invalid_argument(fmt::format("--shard '{}': K counts from 0, so it must be less than N (GitLab's 1-based "
-                                            "$CI_NODE_INDEX becomes $((CI_NODE_INDEX-1)))", escape_control(text)));
-  return Shard{static_cast<std::size_t>(k), static_cast<std::size_t>(n)};
+    throw std::invalid_argument(fmt::format("{}: K counts from 0, so it must be less than N (GitLab's 1-based "
+                                            "$CI_NODE_INDEX becomes $((CI_NODE_INDEX-1)))", what));
+  return Shard{k, n};
+}
+
+Shard parse_shard(const std::string& text) {
+  std::string what = fmt::format("--shard '{}'", escape_control(text));
+  auto slash = text.find('/');
+  auto number = [&](const std::string& s) -> std::size_t {
+    // 18 digits always fit; checked_shard says what is too large.
+    if (s.empty() || s.size() > 18 || s.find_first_not_of("0123456789") != std::string::npos)
+      throw std::invalid_argument(what + ": expected K/N with whole numbers, e.g. 0/2");
+    return std::stoull(s);
+  };
+  if (slash == std::string::npos) throw std::invalid_argument(what + ": expected K/N, e.g. 0/2 (K counts from 0)");
+  std::size_t k = number(text.substr(0, slash)), n = number(text.substr(slash + 1));
+  return checked_shard(k, n, what);
 }
 
 std::vector<Target> select(const std::vector<Target>& all, Shard shard) {

@@ -29,17 +29,39 @@ struct Target {
 // The keys a target (or `defaults`) may have besides name, base_url, headers and params.
 const std::vector<std::string>& option_keys();
 
+// A register of thousands of APIs is a few hundred KiB: a larger file is not one.
+constexpr std::size_t max_register_bytes = 4u << 20;
+// The values (keys, headers, params) a register may hold, `defaults` counted
+// for every target it fills, and the headers of one target.
+constexpr std::size_t max_register_values = 1'000'000;
+constexpr std::size_t max_target_headers = 100;
+
 // Parses TARGETS.yaml; `file` names it in errors. Throws std::runtime_error
 // naming the file, the target and the key ("targets.yaml: targets[2] (kvk):
 // unknown key 'rat'"), never a header value; also when two targets' names
-// give one stem (KVK and kvk), naming both.
+// give one stem (KVK and kvk), naming both. Refuses text that is not UTF-8
+// (naming its line: a Latin-1 name would never match its own baseline), and
+// ${VAR} anywhere but in a header value (nothing else is expanded).
 std::vector<Target> parse_targets(const std::string& yaml_text, const std::string& file);
 
-// CLI.md's own example, `headers: {X-Api-Key: ${BAG_KEY}}`, is not valid
-// YAML (a flow mapping cannot hold a plain `${`). A value that is exactly
-// ${VAR} is quoted before parsing, so the example works as written; a value
-// with more around it ("Bearer ${TOKEN}") must be quoted by its author.
-std::string quote_env_scalars(const std::string& yaml_text);
+// ${VAR} in a header value is read from the environment later, on the value
+// YAML gives (so quoting is never changed: 'list=[${TOK}]' keeps its
+// brackets). CLI.md's own example, `headers: {X-Api-Key: ${BAG_KEY}}`, is not
+// valid YAML as written (a flow mapping cannot hold a plain `{`), so before
+// parsing each ${NAME} becomes a placeholder that no YAML context treats
+// specially and that the text does not hold, and every scalar read gets its
+// ${NAME} back.
+class EnvPlaceholders {
+ public:
+  explicit EnvPlaceholders(const std::string& yaml_text);
+  // Each ${NAME} (NAME: a letter or '_', then letters, digits, '_') replaced.
+  std::string protect(const std::string& yaml_text) const;
+  // A scalar as YAML gave it, with each placeholder back as ${NAME}.
+  std::string restore(const std::string& scalar) const;
+
+ private:
+  std::string mark_;
+};
 
 // The name of a target without one: host, port when given, and path
 // segments, joined by '_' and kept to [A-Za-z0-9._-] ("api.example.nl_bag_v2").
@@ -68,7 +90,14 @@ std::string file_safe(const std::string& raw);
 struct Shard {
   std::size_t k = 0, n = 1;  // this machine takes every n-th target starting at k (0-based)
 };
-// "K/N" with 0 <= K < N; throws std::invalid_argument saying what is wrong.
+// The most shards a register is split into. --shard and a shard's
+// summary.json are checked alike (`adrprobe summary` lists the shards a merge
+// lacks, so N sizes what it builds).
+constexpr std::size_t max_shards = 999'999;
+// Shard{k, n} when 0 <= k < n <= max_shards; else throws std::invalid_argument
+// that starts with `what` ("--shard '3/2'", "shard 0/1000000000000").
+Shard checked_shard(std::size_t k, std::size_t n, const std::string& what);
+// "K/N" with 0 <= K < N <= max_shards; throws std::invalid_argument saying what is wrong.
 Shard parse_shard(const std::string& text);
 // The targets of `shard`, in register order: index % n == k.
 std::vector<Target> select(const std::vector<Target>& all, Shard shard);

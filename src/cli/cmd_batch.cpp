@@ -32,6 +32,7 @@
 #include "engine/judge.hpp"
 #include "engine/run.hpp"
 #include "util/files.hpp"
+#include "util/read_file.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
@@ -260,13 +261,11 @@ report::Report failed_report(const Job& job, const std::string& why) {
 
 int run_batch(const BatchArgs& a) {
   // Everything is validated before the first request: the file, every target, the directories.
-  std::ifstream in(a.file, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("{}: cannot read the file", a.file));
-  std::stringstream text;
-  text << in.rdbuf();
   std::vector<batch::Target> all;
   try {
-    all = batch::parse_targets(text.str(), a.file);
+    all = batch::parse_targets(read_file(a.file, batch::max_register_bytes), a.file);
+  } catch (const ReadFileError& e) {
+    throw UsageError(fmt::format("{}: {}", a.file, e.what()));
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
   }

@@ -26,8 +26,9 @@ int diff(const std::string& old_path, const std::string& new_path, const std::st
   report::Changes changes = report::changes(now).value_or(report::Changes{});
   int status = report::regressed(changes) ? Exit::rule_failed : Exit::ok;
 
+  report::RuleIndex in_before(before), in_now(now);
   auto verdict_before = [&](const report::RuleResult& rule) -> std::string {
-    const auto* old = report::find_rule(before, rule);
+    const auto* old = in_before.find(rule);
     return old ? report::to_string(old->verdict) : "absent";
   };
   if (format == "json") {
@@ -83,7 +84,7 @@ int diff(const std::string& old_path, const std::string& new_path, const std::st
   // Rules of the earlier report the new one does not have (another edition).
   std::vector<std::string> gone;
   for (const auto& old : before.rules)
-    if (!report::find_rule(now, old)) gone.push_back(E(old.id));
+    if (!in_now.find(old)) gone.push_back(E(old.id));
   if (!gone.empty()) fmt::print("  not in the new report: {}\n", join(gone, ", "));
   fmt::print("\n {} new-fail · {} regressed · {} fixed · {} unchanged\n", changes.new_fail.size(),
              changes.regressed.size(), changes.fixed.size(), unchanged);

@@ -6,16 +6,15 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <set>
-#include <sstream>
 
 #include "cli/batch_output.hpp"
 #include "cli/command.hpp"
 #include "cli/settings.hpp"
 #include "engine/run.hpp"
 #include "util/files.hpp"
+#include "util/read_file.hpp"
 #include "util/strings.hpp"
 
 namespace adrprobe::cli {
@@ -47,17 +46,17 @@ int merge(const SummaryArgs& a) {
   std::set<std::pair<std::string, std::string>> seen;  // (name, base_url)
   for (const auto& dir : a.dirs) {
     fs::path file = fs::path(dir) / "summary.json";
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-      // A shard whose job died left no summary: the others still merge, and the status says so.
-      missing.push_back(fmt::format("{}: no summary.json (did that shard run?)", dir));
-      continue;
-    }
-    std::stringstream text;
-    text << in.rdbuf();
     report::Summary s;
     try {
-      s = report::parse_summary_json(text.str());
+      // Someone else's file (a restored cache, an artifact): a regular file within the cap.
+      s = report::parse_summary_json(read_file(file.string(), report::max_summary_bytes));
+    } catch (const ReadFileError& e) {
+      // A shard whose job died left no summary: the others still merge, and the status says so.
+      if (e.kind() == ReadFileError::Kind::missing)
+        missing.push_back(fmt::format("{}: no summary.json (did that shard run?)", dir));
+      else
+        missing.push_back(fmt::format("{}: {}", file.string(), e.what()));
+      continue;
     } catch (const std::exception& e) {
       missing.push_back(fmt::format("{}: {}", file.string(), e.what()));
       continue;
@@ -117,12 +116,16 @@ int merge(const SummaryArgs& a) {
       merged.complete = false;
       merged.notes.push_back("the directories are shards of different splits or registers (K/N and register size differ)");
     } else if (ks.size() != n) {
+      // n is at most batch::max_shards (parse_summary_json checks it), and
+      // only the first few absent shards are named.
+      constexpr std::size_t named = 10;
       std::vector<std::string> absent;
-      for (std::size_t k = 0; k < n; ++k)
+      for (std::size_t k = 0; k < n && absent.size() < named; ++k)
         if (!ks.count(k)) absent.push_back(fmt::format("{}/{}", k, n));
+      std::size_t more = n - ks.size() - absent.size();
       merged.complete = false;
-      merged.notes.push_back(fmt::format("incomplete: no summary of shard {} (of a register of {} targets)",
-                                         join(absent, ", ", 10), size));
+      merged.notes.push_back(fmt::format("incomplete: no summary of shard {}{} (of a register of {} targets)",
+                                         join(absent, ", "), more ? fmt::format(", … (+{} more)", more) : "", size));
     }
   }
   for (const auto& m : missing) {

@@ -13,6 +13,7 @@
 
 #include "report/json.hpp"
 #include "tls/client_cert.hpp"
+#include "util/read_file.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
@@ -95,15 +96,14 @@ bool color_wanted(bool no_color) {
 }
 
 report::Report read_baseline(const std::string& path, const std::string& what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("{} {}: cannot read the file", what, path));
-  // A report is a few MiB at most; a baseline far bigger is not one.
-  constexpr std::size_t limit = 256u << 20;
   std::string text;
-  char buf[65536];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    text.append(buf, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > limit) throw UsageError(fmt::format("{} {}: larger than 256 MiB, not a report", what, path));
+  try {
+    // A report is a few MiB at most; a baseline far bigger is not one, and a FIFO or device never is.
+    text = read_file(path, report::max_report_bytes);
+  } catch (const ReadFileError& e) {
+    throw UsageError(fmt::format("{} {}: {}", what, path, e.kind() == ReadFileError::Kind::too_large
+                                                             ? std::string(e.what()) + ", not a report"
+                                                             : std::string(e.what())));
   }
   try {
     return report::parse_json_report(text);

@@ -19,24 +19,34 @@ std::string change_of(const std::vector<catalogue::ChangeRule>& table, const Rul
   return "unchanged";
 }
 
-const RuleResult* find_rule(const Report& before, const RuleResult& rule) {
-  for (const auto& r : before.rules)
-    if (r.id == rule.id) return &r;
-  auto names = [](const RuleResult& r) {
-    std::vector<std::string> out = r.aliases;
-    out.push_back(r.id);
-    return out;
-  };
-  auto mine = names(rule);
-  for (const auto& r : before.rules)
-    for (const auto& name : names(r))
-      if (has(mine, name)) return &r;
-  return nullptr;
+RuleIndex::RuleIndex(const Report& report) : report_(&report) {
+  // emplace keeps the first: the first rule of an id or a name wins.
+  for (std::size_t i = 0; i < report.rules.size(); ++i) {
+    const RuleResult& r = report.rules[i];
+    by_id_.emplace(r.id, i);
+    by_name_.emplace(r.id, i);
+    for (const auto& alias : r.aliases) by_name_.emplace(alias, i);
+  }
 }
 
+const RuleResult* RuleIndex::find(const RuleResult& rule) const {
+  if (auto it = by_id_.find(rule.id); it != by_id_.end()) return &report_->rules[it->second];
+  // The earliest rule that shares any name with `rule`.
+  std::size_t best = report_->rules.size();
+  auto consider = [&](const std::string& name) {
+    if (auto it = by_name_.find(name); it != by_name_.end()) best = std::min(best, it->second);
+  };
+  for (const auto& alias : rule.aliases) consider(alias);
+  consider(rule.id);
+  return best < report_->rules.size() ? &report_->rules[best] : nullptr;
+}
+
+const RuleResult* find_rule(const Report& before, const RuleResult& rule) { return RuleIndex(before).find(rule); }
+
 void apply_baseline(Report& now, const Report& before, const std::vector<catalogue::ChangeRule>& table) {
+  RuleIndex index(before);
   for (auto& rule : now.rules) {
-    const RuleResult* old = find_rule(before, rule);
+    const RuleResult* old = index.find(rule);
     rule.change = change_of(table, rule, old ? std::optional<Verdict>(old->verdict) : std::nullopt);
   }
 }

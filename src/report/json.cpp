@@ -2,8 +2,11 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdint>
+#include <string_view>
 #include <nlohmann/json.hpp>
 
+#include "oas/parse.hpp"
 #include "report/formats.hpp"
 #include "report/json.hpp"
 #include "util/strings.hpp"
@@ -184,49 +187,76 @@ std::string dump_json(const nlohmann::ordered_json& j) {
   return escaped + "\n";
 }
 
-namespace {
-// Reads a member of the expected type; a missing one is `fallback`, a wrong one an error.
-template <typename T>
-T member(const nlohmann::json& j, const char* key, T fallback, const std::string& where) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return fallback;
-  try {
-    return it->get<T>();
-  } catch (const nlohmann::json::exception&) {
-    throw std::runtime_error(fmt::format("{}.{} has the wrong type", where, key));
+namespace json_in {
+
+std::optional<long long> whole_number(const json& v, long long lo, long long hi) {
+  if (v.is_number_unsigned()) {
+    auto u = v.get<std::uint64_t>();
+    if (hi >= 0 && u <= static_cast<std::uint64_t>(hi)) return static_cast<long long>(u);
+  } else if (v.is_number_integer()) {
+    auto i = v.get<std::int64_t>();
+    if (i >= lo && i <= hi) return i;
+  } else if (v.is_number_float()) {
+    // 2^63 is where long long ends; (double)LLONG_MAX rounds up to it.
+    double d = v.get<double>();
+    if (std::isfinite(d) && d == std::floor(d) && d >= static_cast<double>(lo) && d <= static_cast<double>(hi) &&
+        d < 9223372036854775808.0)
+      return static_cast<long long>(d);
   }
+  return std::nullopt;
 }
-}  // namespace
+
+const json& object(const json& parent, const char* key) {
+  static const json empty = json::object();
+  if (!parent.is_object()) return empty;
+  auto it = parent.find(key);
+  return it != parent.end() && it->is_object() ? *it : empty;
+}
+
+}  // namespace json_in
+
+std::string read_error(const std::string& parse_error, const char* what) {
+  constexpr std::string_view invalid = "invalid JSON: ";
+  if (parse_error.compare(0, invalid.size(), invalid) == 0)
+    return fmt::format("not JSON ({})", parse_error.substr(invalid.size()));
+  return fmt::format("{}: not an adrprobe {}", parse_error, what);
+}
+
+oas::Limits report_limits() {
+  oas::Limits limits;
+  limits.max_document_bytes = max_report_bytes;
+  limits.max_depth = max_report_depth;
+  return limits;
+}
 
 Report parse_json_report(const std::string& text) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(fmt::format("not JSON ({})", e.what()));
-  }
+  using json_in::member;
+  using json_in::object;
+  // Size and nesting are checked on the text before anything is built, and
+  // the document is built without recursion: a file nested 200,000 deep is a
+  // message, not a stack overflow.
+  auto parsed = oas::parse_json(text, report_limits());
+  if (!parsed.ok) throw std::runtime_error(read_error(parsed.error, "report"));
+  const oas::json& j = parsed.value;
   if (!j.is_object() || member<std::string>(j, "schema", "", "report") != "adrprobe-report/1")
     throw std::runtime_error("not an adrprobe report (no \"schema\": \"adrprobe-report/1\")");
   Report r;
-  auto object = [](const nlohmann::json& parent, const char* key) {
-    auto it = parent.find(key);
-    return it != parent.end() && it->is_object() ? *it : nlohmann::json::object();
-  };
   r.tool_version = member<std::string>(object(j, "tool"), "version", "", "tool");
-  auto target = object(j, "target");
+  const auto& target = object(j, "target");
   r.base_url = member<std::string>(target, "base_url", "", "target");
   if (auto url = member<std::string>(target, "openapi_url", "", "target"); !url.empty()) r.openapi_url = url;
   if (auto name = member<std::string>(target, "name", "", "target"); !name.empty()) r.name = name;
   r.edition = member<std::string>(j, "edition", "", "report");
   r.generated_at = member<std::string>(j, "generated_at", "", "report");
   r.duration_ms = member<long long>(j, "duration_ms", 0, "report");
-  auto score = object(j, "score");
+  const auto& score = object(j, "score");
   r.score.pass = member<int>(score, "pass", 0, "score");
   r.score.warn = member<int>(score, "warn", 0, "score");
   r.score.fail = member<int>(score, "fail", 0, "score");
   r.score.error = member<int>(score, "error", 0, "score");
   r.score.applicable = member<int>(score, "applicable", 0, "score");
-  if (score.contains("percent") && score["percent"].is_number()) r.score.percent = score["percent"].get<double>();
+  if (auto percent = score.find("percent"); percent != score.end() && percent->is_number())
+    r.score.percent = percent->get<double>();
   auto rules = j.find("rules");
   if (rules == j.end() || !rules->is_array()) throw std::runtime_error("not an adrprobe report (no \"rules\" list)");
   for (const auto& jr : *rules) {

@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "batch/targets.hpp"
+#include "oas/parse.hpp"
 #include "report/baseline.hpp"
 #include "report/json.hpp"
 #include "report/summary.hpp"
@@ -76,62 +78,81 @@ std::string render_summary_json(const Summary& summary) {
 }
 
 Summary parse_summary_json(const std::string& text) {
-  json j;  // ordered: the verdicts keep the edition's order
-  try {
-    j = json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(fmt::format("not JSON ({})", e.what()));
-  }
+  using json_in::member;
+  using json_in::object;
+  // As a report is read: size and nesting checked on the text, nothing deep
+  // is built, no subtree copied; ordered, so the verdicts keep the edition's order.
+  oas::Limits limits = report_limits();
+  limits.max_document_bytes = max_summary_bytes;
+  auto parsed = oas::parse_json(text, limits);
+  if (!parsed.ok) throw std::runtime_error(read_error(parsed.error, "summary"));
+  const json& j = parsed.value;
   auto schema = j.is_object() ? j.find("schema") : j.end();
   if (!j.is_object() || schema == j.end() || *schema != "adrprobe-summary/1")
     throw std::runtime_error("not an adrprobe summary (no \"schema\": \"adrprobe-summary/1\")");
   Summary s;
+  // Every field's problem as the old reader said it: not an adrprobe summary (why).
   try {
-    if (j.contains("tool") && j["tool"].is_object()) s.tool_version = j["tool"].value("version", "");
-    s.generated_at = j.value("generated_at", "");
-    if (j.contains("shard") && j["shard"].is_object()) {
-      s.shard_k = j["shard"].value("k", std::size_t{0});
-      s.shard_n = std::max<std::size_t>(1, j["shard"].value("n", std::size_t{1}));
-      s.register_size = j["shard"].value("register", std::size_t{0});
-    }
-    s.complete = j.value("complete", true);
-    s.notes = j.value("notes", std::vector<std::string>{});
-    for (const auto& jt : j.at("targets")) {
-      SummaryTarget t;
-      t.name = jt.at("name").get<std::string>();
-      t.base_url = jt.at("base_url").get<std::string>();
-      t.edition = jt.value("edition", "");
-      t.report = jt.value("report", "");
-      const auto& sc = jt.at("score");
-      t.score.pass = sc.value("pass", 0);
-      t.score.warn = sc.value("warn", 0);
-      t.score.fail = sc.value("fail", 0);
-      t.score.error = sc.value("error", 0);
-      t.score.applicable = sc.value("applicable", 0);
-      if (sc.contains("percent") && sc["percent"].is_number()) t.score.percent = sc["percent"].get<double>();
-      t.failing = jt.value("failing", std::vector<std::string>{});
-      t.erroring = jt.value("erroring", std::vector<std::string>{});
-      if (jt.contains("change") && jt["change"].is_object()) {
-        const auto& c = jt["change"];
-        t.change = Changes{c.value("new-fail", std::vector<std::string>{}), c.value("fixed", std::vector<std::string>{}),
-                           c.value("regressed", std::vector<std::string>{})};
+    s.tool_version = member<std::string>(object(j, "tool"), "version", "", "tool");
+    s.generated_at = member<std::string>(j, "generated_at", "", "summary");
+    if (const auto& shard = object(j, "shard"); !shard.empty()) {
+      auto k = member<std::size_t>(shard, "k", 0, "shard");
+      auto n = member<std::size_t>(shard, "n", 1, "shard");
+      // The same bounds as --shard: N sizes the list of shards a merge lacks.
+      try {
+        batch::checked_shard(k, n, fmt::format("shard {}/{}", k, n));
+      } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(e.what());
       }
-      t.reachable = jt.value("reachable", true);
-      t.note = jt.value("note", "");
-      if (jt.contains("cert_days_left") && jt["cert_days_left"].is_number_integer())
-        t.cert_days_left = jt["cert_days_left"].get<int>();
-      t.exit_status = jt.value("exit_status", 0);
-      t.generated_at = jt.value("generated_at", "");
-      if (jt.contains("files") && jt["files"].is_object())
-        for (const auto& [format, path] : jt["files"].items())
-          if (path.is_string()) t.files.emplace_back(format, path.get<std::string>());
-      if (jt.contains("verdicts") && jt["verdicts"].is_object())
-        for (const auto& [id, v] : jt["verdicts"].items())
-          if (v.is_string())
-            if (auto verdict = verdict_from_string(v.get<std::string>())) t.verdicts.emplace_back(id, *verdict);
+      s.shard_k = k;
+      s.shard_n = n;
+      s.register_size = member<std::size_t>(shard, "register", 0, "shard");
+    }
+    s.complete = member<bool>(j, "complete", true, "summary");
+    s.notes = member<std::vector<std::string>>(j, "notes", {}, "summary");
+    auto targets = j.find("targets");
+    if (targets == j.end() || !targets->is_array()) throw std::runtime_error("no \"targets\" list");
+    for (std::size_t i = 0; i < targets->size(); ++i) {
+      const json& jt = (*targets)[i];
+      std::string where = fmt::format("targets[{}]", i);
+      if (!jt.is_object()) throw std::runtime_error(where + " is not an object");
+      for (const char* key : {"name", "base_url", "score"})
+        if (auto it = jt.find(key); it == jt.end() || it->is_null())
+          throw std::runtime_error(fmt::format("{} has no {}", where, key));
+      if (!jt.find("score")->is_object()) throw std::runtime_error(where + ".score is not an object");
+      SummaryTarget t;
+      t.name = member<std::string>(jt, "name", "", where);
+      t.base_url = member<std::string>(jt, "base_url", "", where);
+      t.edition = member<std::string>(jt, "edition", "", where);
+      t.report = member<std::string>(jt, "report", "", where);
+      const auto& sc = object(jt, "score");
+      t.score.pass = member<int>(sc, "pass", 0, where + ".score");
+      t.score.warn = member<int>(sc, "warn", 0, where + ".score");
+      t.score.fail = member<int>(sc, "fail", 0, where + ".score");
+      t.score.error = member<int>(sc, "error", 0, where + ".score");
+      t.score.applicable = member<int>(sc, "applicable", 0, where + ".score");
+      if (auto percent = sc.find("percent"); percent != sc.end() && percent->is_number())
+        t.score.percent = percent->get<double>();
+      t.failing = member<std::vector<std::string>>(jt, "failing", {}, where);
+      t.erroring = member<std::vector<std::string>>(jt, "erroring", {}, where);
+      if (auto c = jt.find("change"); c != jt.end() && c->is_object())
+        t.change = Changes{member<std::vector<std::string>>(*c, "new-fail", {}, where + ".change"),
+                           member<std::vector<std::string>>(*c, "fixed", {}, where + ".change"),
+                           member<std::vector<std::string>>(*c, "regressed", {}, where + ".change")};
+      t.reachable = member<bool>(jt, "reachable", true, where);
+      t.note = member<std::string>(jt, "note", "", where);
+      if (auto days = jt.find("cert_days_left"); days != jt.end() && !days->is_null())
+        t.cert_days_left = member<int>(jt, "cert_days_left", 0, where);
+      t.exit_status = member<int>(jt, "exit_status", 0, where);
+      t.generated_at = member<std::string>(jt, "generated_at", "", where);
+      for (const auto& [format, path] : object(jt, "files").items())
+        if (path.is_string()) t.files.emplace_back(format, path.get<std::string>());
+      for (const auto& [id, v] : object(jt, "verdicts").items())
+        if (v.is_string())
+          if (auto verdict = verdict_from_string(v.get<std::string>())) t.verdicts.emplace_back(id, *verdict);
       s.targets.push_back(std::move(t));
     }
-  } catch (const nlohmann::json::exception& e) {
+  } catch (const std::runtime_error& e) {
     throw std::runtime_error(fmt::format("not an adrprobe summary ({})", e.what()));
   }
   return s;

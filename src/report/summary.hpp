@@ -54,8 +54,14 @@ struct Summary {
 // `report_file` is the JSON report's name relative to the summary.
 SummaryTarget summarize(const Report& report, const std::string& name, const std::string& report_file, FailOn fail_on);
 
+// The largest summary.json `adrprobe summary` reads: a row is about 2 KiB,
+// so some 30,000 targets.
+constexpr std::size_t max_summary_bytes = 64u << 20;
+
 // summary.json (CLI.md, "adrprobe-summary/1") and back (adrprobe summary DIR...);
-// parse throws std::runtime_error on a file that is not one.
+// parse throws std::runtime_error on a file that is not one: larger than
+// max_summary_bytes, nested deeper than a report may be, a shard K/N that
+// --shard would refuse, a number out of range or a wrong type.
 std::string render_summary_json(const Summary& summary);
 Summary parse_summary_json(const std::string& text);
 // summary.html: one self-contained page, a row per target, linking each report.

@@ -11,6 +11,7 @@ or --profile broken), so no fixture is needed but for the "before any request"
 cases."""
 
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -175,6 +176,40 @@ class Baseline(ProbeCase):
                     run = run_adrprobe(["check", srv.base_url, "--baseline", path, "--rate", "0"], timeout=30)
                     self.assertEqual(run.rc, 2, run.describe())
                     self.assertIn("--baseline", run.stderr)
+                    self.assertIn(message, run.stderr)
+                    self.assertEqual(srv.requests(), [])
+
+
+    def test_hostile_files_are_one_message_and_exit_2(self):
+        """Hostile input III: an earlier report is someone else's file. Deep
+        nesting (the issue's input, 200,000 deep, was a SIGSEGV), /dev/zero
+        behind a report's name, a FIFO nobody writes to: each one message,
+        exit 2, at once, and `check --baseline` sends no request."""
+        deep = self.dir / "deep.json"
+        deep.write_text('{"schema":"adrprobe-report/1","target":{"x":%s%s},"rules":[]}' % ("[" * 200000, "]" * 200000),
+                        encoding="utf-8")
+        zero = self.dir / "zero.json"
+        zero.symlink_to("/dev/zero")
+        fifo = self.dir / "fifo.json"
+        os.mkfifo(fifo)
+        big = self.dir / "numbers.json"
+        big.write_text('{"schema":"adrprobe-report/1","rules":[],"score":{"pass":1e300}}', encoding="utf-8")
+        cases = [(deep, "JSON nested deeper than 64 levels: not an adrprobe report"),
+                 (zero, "not a regular file (a character device)"),
+                 (fifo, "not a regular file (a FIFO)"),
+                 (big, "score.pass is not a whole number in range")]
+        for path, message in cases:
+            with self.subTest(baseline=path.name):
+                for args in (["diff", path, self.dir / "new.json"], ["diff", self.dir / "new.json", path]):
+                    run = run_adrprobe(args, timeout=30)
+                    self.assertEqual(run.rc, 2, run.describe())
+                    self.assertEqual(run.stderr.count("adrprobe: error:"), 1, run.stderr)
+                    self.assertIn(message, run.stderr)
+                    self.assertIn(path.name, run.stderr)
+                    self.assertEqual(run.stdout, "")
+                with FixtureServer({}, max_seconds=60) as srv:
+                    run = run_adrprobe(["check", srv.base_url, "--baseline", path, "--rate", "0"], timeout=30)
+                    self.assertEqual(run.rc, 2, run.describe())
                     self.assertIn(message, run.stderr)
                     self.assertEqual(srv.requests(), [])
 

@@ -13,6 +13,7 @@ Every server listens on 127.0.0.1 (the second "host" of the rate test is the
 name `localhost`, the same address under another host name)."""
 
 import json
+import os
 import re
 import sys
 import tempfile
@@ -345,6 +346,43 @@ class BaselineDir(ProbeCase):
             self.assertIn("warning", run.stderr)
             self.assertIn("no change shown", (night2 / "summary.html").read_text(encoding="utf-8"))
 
+    def test_hostile_baselines_are_a_note_and_the_batch_goes_on(self):
+        """Hostile input III: one deep file in last night's baseline directory
+        (the issue's input, 200,000 deep) killed the whole batch. Now it, and
+        /dev/zero or a FIFO planted under a target's name, is a note on that
+        target's row and on stderr; every target is probed, and the one with a
+        good baseline gets its marks."""
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer({}, max_seconds=120) as srv:
+            targets = [{"name": n, "base_url": srv.base_url + suffix}
+                       for n, suffix in (("deep", ""), ("zero", "/x"), ("fifo", "/y"), ("good", "/z"))]
+            register = write_register(tmp, targets, {"edition": EDITION})
+            night1, night2 = Path(tmp, "n1"), Path(tmp, "n2")
+            run1 = batch(register, night1)
+            self.assertNoCrash(run1)
+            reports = {t["name"]: night1 / t["report"] for t in load(night1 / "summary.json")["targets"]}
+            reports["deep"].write_text('{"schema":"adrprobe-report/1","target":{"x":%s%s},"rules":[]}'
+                                       % ("[" * 200000, "]" * 200000), encoding="utf-8")
+            reports["zero"].unlink()
+            reports["zero"].symlink_to("/dev/zero")
+            reports["fifo"].unlink()
+            os.mkfifo(reports["fifo"])
+            run = batch(register, night2, "--baseline-dir", night1, timeout=90)
+            self.assertNoCrash(run)
+            rows = {t["name"]: t for t in load(night2 / "summary.json")["targets"]}
+            self.assertEqual(set(rows), {"deep", "zero", "fifo", "good"}, run.describe())
+            why = {"deep": "nested deeper than 64 levels", "zero": "not a regular file (a character device)",
+                   "fifo": "not a regular file (a FIFO)"}
+            for name, message in why.items():
+                with self.subTest(target=name):
+                    self.assertIsNone(rows[name]["change"])
+                    self.assertIn(message, rows[name]["note"])
+                    self.assertIn("no change shown", rows[name]["note"])
+                    self.assertIn(message, run.stderr)
+                    # probed all the same: a report with verdicts
+                    report = load(night2 / rows[name]["report"])
+                    self.assertTrue(any(r["verdict"] in ("pass", "fail") for r in report["rules"]), name)
+            self.assertEqual(rows["good"]["change"], {"new-fail": [], "fixed": [], "regressed": []})
+
 
 class IncompleteMerge(ProbeCase):
     """A merged summary says when a shard is missing, not only on stderr."""
@@ -364,6 +402,57 @@ class IncompleteMerge(ProbeCase):
             self.assertFalse(summary["complete"])
             self.assertTrue(any("1/2" in n for n in summary["notes"]), summary["notes"])
             self.assertIn("Incomplete", (merged / "summary.html").read_text(encoding="utf-8"))
+
+    def test_hostile_shard_summaries(self):
+        """Hostile input III: a 90-byte summary.json whose shard N is 10^12 made
+        the merge build a string per missing shard (2.1 GB, then exit 70); a
+        summary.json that is /dev/zero was read until memory ran out; a deep one
+        was a stack overflow. Each is now a note (exit 3 beside a good shard),
+        and the shards a merge lacks are listed ten at most."""
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer({}, max_seconds=120) as srv:
+            register = write_register(tmp, [{"name": "a", "base_url": srv.base_url}], {"edition": EDITION})
+            good = Path(tmp, "good")
+            self.assertNoCrash(batch(register, good))
+            bad = {"huge-n": '{"schema":"adrprobe-summary/1","shard":{"k":0,"n":1000000000000},"targets":[]}',
+                   "deep": '{"schema":"adrprobe-summary/1","x":%s%s,"targets":[]}' % ("[" * 200000, "]" * 200000)}
+            why = {"huge-n": "shard 0/1000000000000: N must be at most 999999",
+                   "deep": "nested deeper than 64 levels",
+                   "zero": "not a regular file (a character device)",
+                   "fifo": "not a regular file (a FIFO)"}
+            for name, text in bad.items():
+                Path(tmp, name).mkdir()
+                Path(tmp, name, "summary.json").write_text(text, encoding="utf-8")
+            Path(tmp, "zero").mkdir()
+            Path(tmp, "zero", "summary.json").symlink_to("/dev/zero")
+            Path(tmp, "fifo").mkdir()
+            os.mkfifo(Path(tmp, "fifo", "summary.json"))
+            for name, message in why.items():
+                with self.subTest(shard=name):
+                    merged = Path(tmp, "m-" + name)
+                    run = run_adrprobe(["summary", "--out-dir", merged, good, Path(tmp, name)], timeout=30)
+                    self.assertEqual(run.rc, 3, run.describe())
+                    self.assertLess(run.maxrss_kb, harness.memory_limit_kb(256 * 1024), run.describe())
+                    summary = load(merged / "summary.json")
+                    self.assertFalse(summary["complete"])
+                    self.assertTrue(any(message in n for n in summary["notes"]), summary["notes"])
+                    self.assertIn(message, run.stderr)
+                    self.assertEqual([t["name"] for t in summary["targets"]], ["a"])
+                    # alone: no shard could be read, one message, exit 2
+                    run = run_adrprobe(["summary", "--out-dir", Path(tmp, "alone-" + name), Path(tmp, name)], timeout=30)
+                    self.assertEqual(run.rc, 2, run.describe())
+                    self.assertIn(message, run.stderr)
+            # a shard of the largest N --shard takes: the missing ones are named ten at most
+            big = Path(tmp, "big")
+            big.mkdir()
+            shard = load(good / "summary.json")
+            shard["shard"] = {"k": 0, "n": 999999, "register": 1}
+            (big / "summary.json").write_text(json.dumps(shard), encoding="utf-8")
+            run = run_adrprobe(["summary", "--out-dir", Path(tmp, "m-big"), big], timeout=30)
+            self.assertEqual(run.rc, 3, run.describe())
+            notes = [n for n in load(Path(tmp, "m-big", "summary.json"))["notes"] if n.startswith("incomplete")]
+            self.assertEqual(notes, ["incomplete: no summary of shard 1/999999, 2/999999, 3/999999, 4/999999, 5/999999, "
+                                     "6/999999, 7/999999, 8/999999, 9/999999, 10/999999, … (+999988 more) "
+                                     "(of a register of 1 targets)"])
 
 
 def intervals_overlap(requests):
@@ -491,6 +580,38 @@ class UsageErrors(ProbeCase):
     def test_unknown_format(self):
         self.refused([{"name": "x", "base_url": "FIXTURE"}], "-o", "pdf", expect=["pdf"])
 
+    def test_register_not_utf8_names_its_line(self):
+        """Hostile input III, item 8: a Latin-1 name was written with U+FFFD and
+        never matched its own baseline; now the register is refused at load."""
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer({}, max_seconds=60) as srv:
+            register = Path(tmp, "targets.yaml")
+            register.write_bytes(b"targets:\n  - name: S\xfadwest\n    base_url: %s\n" % srv.base_url.encode())
+            run = batch(register, Path(tmp, "out"), timeout=30)
+            self.assertEqual(run.rc, 2, run.describe())
+            self.assertIn("targets.yaml: line 2, column 12: not UTF-8", run.stderr)
+            self.assertEqual(srv.requests(), [])
+            self.assertFalse(Path(tmp, "out", "summary.json").exists())
+
+    def test_register_that_is_not_a_regular_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            fifo = Path(tmp, "targets.yaml")
+            os.mkfifo(fifo)
+            for path, message in ((fifo, "not a regular file (a FIFO)"), ("/dev/zero", "not a regular file"),
+                                  (Path(tmp, "none.yaml"), "cannot read the file")):
+                with self.subTest(register=str(path)):
+                    run = batch(path, Path(tmp, "out"), timeout=30)
+                    self.assertEqual(run.rc, 2, run.describe())
+                    self.assertIn(message, run.stderr)
+            big = Path(tmp, "big.yaml")
+            big.write_text("targets:\n" + "#" * (4 << 20), encoding="utf-8")
+            run = batch(big, Path(tmp, "out"), timeout=30)
+            self.assertEqual(run.rc, 2, run.describe())
+            self.assertIn("larger than 4 MiB", run.stderr)
+
+    def test_variable_where_nothing_expands_it(self):
+        self.refused([{"name": "x", "base_url": "FIXTURE", "user_agent": "probe ${ADRPROBE_IT_UA}"}],
+                     expect=["user_agent", "${VAR} is read from the environment in header values only"])
+
     def test_bad_value_of_a_target(self):
         self.refused([{"name": "x", "base_url": "FIXTURE", "timeout": "soon"}], expect=["timeout", "'x'"])
         self.refused([{"name": "x", "base_url": "FIXTURE"}, {"name": "y", "base_url": "ftp://127.0.0.1/v1"}],
@@ -529,6 +650,35 @@ class Secrets(ProbeCase):
             for what, text in (("stdout", run.stdout), ("stderr -v", run.stderr), ("summary", summary.stdout)):
                 self.assertNotIn(self.VALUE, text, what)
             self.assertIn("X-Api-Key", run.stderr + "".join(p.read_text(errors="replace") for p in files))
+
+
+class VariablesInQuotedValues(ProbeCase):
+    """Hostile input III, item 9: `X-A: 'list=[${TOK}]'` sent list=["abc123"]
+    (the pre-parse quoting of ${VAR} went inside the quoted value), and in a
+    double-quoted value it broke the YAML with a misleading message. ${VAR} is
+    now expanded on the value YAML gives, quoting untouched."""
+
+    def test_header_arrives_exactly_as_written(self):
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer({}, max_seconds=60) as srv:
+            register = Path(tmp, "targets.yaml")
+            register.write_text("defaults: {edition: '1.0'}\ntargets:\n  - name: q\n    base_url: %s\n"
+                                "    headers:\n"
+                                "      X-A: 'list=[${TOK}]'\n"
+                                "      X-B: \"a,${TOK}\"\n"
+                                "      X-C: '{${TOK}}'\n"
+                                "      X-D: Bearer ${TOK}\n"
+                                "  - {name: flow, base_url: '%s', headers: {X-A: ${TOK}, X-B: x-${TOK}}}\n"
+                                % (srv.base_url, srv.base_url + "/flow"), encoding="utf-8")
+            run = batch(register, Path(tmp, "out"), env={"TOK": "abc123"})
+            self.assertNoCrash(run)
+            # (a probe that goes without the user's headers sends none of them)
+            sent = {(r["path"].startswith("/v1/flow"),) + tuple(r["headers"].get(h) for h in ("X-A", "X-B", "X-C", "X-D"))
+                    for r in srv.requests() if "X-A" in r["headers"]}
+            self.assertEqual(sent, {(False, "list=[abc123]", "a,abc123", "{abc123}", "Bearer abc123"),
+                                    (True, "abc123", "x-abc123", None, None)}, run.describe())
+            # the values are secrets all the same
+            for path in Path(tmp, "out").iterdir():
+                self.assertNotIn("abc123", path.read_text(encoding="utf-8", errors="replace"), path.name)
 
 
 if __name__ == "__main__":

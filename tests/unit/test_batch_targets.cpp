@@ -3,6 +3,7 @@
 // stems (after each target's name, unique in lower case, every file name
 // distinct and short enough), and the shards that split it.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <set>
 #include <stdexcept>
@@ -314,6 +315,15 @@ TEST_CASE("batch targets: parse_shard") {
   rejects(" 0/2", "whole numbers");
   rejects("99999999999999999999/2", "whole numbers");
   rejects("0/99999999999999999999", "whole numbers");
+  rejects("0/1000000", "N must be at most 999999");
+  rejects("0/1000000000000", "N must be at most 999999");
+  CHECK(batch::parse_shard("999998/999999").n == batch::max_shards);
+  // the one check --shard and a shard's summary.json share
+  CHECK(batch::checked_shard(1, 2, "x").k == 1);
+  CHECK_THROWS_WITH_AS(batch::checked_shard(0, batch::max_shards + 1, "shard 0/1000000"),
+                       "shard 0/1000000: N must be at most 999999", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(batch::checked_shard(0, 0, "s"), "s: N must be 1 or more", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(batch::checked_shard(3, 3, "s"), doctest::Contains("s: K counts from 0"), std::invalid_argument);
   rejects("\x1b[31m/2", "\\x1b");
 }
 
@@ -341,23 +351,92 @@ TEST_CASE("batch targets: over N shards every target is taken exactly once, in r
   }
 }
 
-TEST_CASE("batch targets: a value that is exactly ${VAR} is quoted before YAML reads it") {
-  CHECK(batch::quote_env_scalars("headers: {X-Api-Key: ${BAG_KEY}}\n") == "headers: {X-Api-Key: \"${BAG_KEY}\"}\n");
-  CHECK(batch::quote_env_scalars("  X-Key: ${KEY}\n") == "  X-Key: \"${KEY}\"\n");
-  CHECK(batch::quote_env_scalars("  X-Key: ${KEY}") == "  X-Key: \"${KEY}\"");
-  CHECK(batch::quote_env_scalars("  X-Key:\t${KEY}  # the key\r\n") == "  X-Key:\t\"${KEY}\"  # the key\r\n");
-  CHECK(batch::quote_env_scalars("list: [${A},${B}, ${C_1}]") == "list: [\"${A}\",\"${B}\", \"${C_1}\"]");
-  // left alone: already quoted, more text around it, not a variable name
-  for (const char* same : {"X: \"${KEY}\"", "X: Bearer ${KEY}", "X: ${KEY}-suffix", "X: ${1KEY}", "X: ${}", "X: ${KEY",
-                           "X: $KEY", "${KEY}: x", "X: '${KEY}'"}) {
-    CAPTURE(same);
-    CHECK(batch::quote_env_scalars(same) == same);
-  }
-  auto targets = batch::parse_targets("targets:\n  - {base_url: http://h/v1, headers: {X-Api-Key: ${BAG_KEY}}}\n", "t.yaml");
+TEST_CASE("batch targets: ${VAR} comes out of YAML exactly where and as it was written, quoting untouched") {
+  auto value_of = [](const std::string& headers_yaml) {
+    auto targets = batch::parse_targets("targets:\n  - base_url: http://h/v1\n    headers:\n" + headers_yaml, "t.yaml");
+    REQUIRE(targets.size() == 1);
+    REQUIRE(targets[0].headers.size() == 1);
+    return targets[0].headers[0].second;
+  };
+  // Hostile input III, item 9: 'list=[${TOK}]' became list=["${TOK}"] (a corrupted credential)
+  CHECK(value_of("      X-A: 'list=[${TOK}]'\n") == "list=[${TOK}]");
+  CHECK(value_of("      X-A: \"list=[${TOK}]\"\n") == "list=[${TOK}]");
+  CHECK(value_of("      X-A: list=[${TOK}]\n") == "list=[${TOK}]");  // plain, block context
+  CHECK(value_of("      X-A: \"a,${TOK}\"\n") == "a,${TOK}");       // was a misleading YAML error
+  CHECK(value_of("      X-A: \"{${A}}, [${B}]\"\n") == "{${A}}, [${B}]");
+  CHECK(value_of("      X-A: '${A}''${B}'\n") == "${A}'${B}");
+  CHECK(value_of("      X-A: \"\\t${A}\\u0021\"\n") == "\t${A}!");  // YAML's escapes still apply around it
+  CHECK(value_of("      X-A: ${A}${B}_${C_1}\n") == "${A}${B}_${C_1}");
+  CHECK(value_of("      X-A: |-\n        x=[${TOK}]\n") == "x=[${TOK}]");  // a block scalar
+  CHECK(value_of("      X-A: Bearer ${TOKEN}  # the ${COMMENT} is no value\n") == "Bearer ${TOKEN}");
+  // not a variable reference: left to expand_env's message, as written
+  CHECK(value_of("      X-A: \"${1X} ${} ${A\"\n") == "${1X} ${} ${A");
+  // CLI.md's own example, a bare ${VAR} in a flow mapping, and more around it there
+  auto targets = batch::parse_targets("targets:\n  - {base_url: http://h/v1, headers: {X-Api-Key: ${BAG_KEY}, "
+                                      "X-B: Bearer ${B}, X-C: ${C}-x}}\n",
+                                      "t.yaml");
   REQUIRE(targets.size() == 1);
-  CHECK(targets[0].headers == std::vector<std::pair<std::string, std::string>>{{"X-Api-Key", "${BAG_KEY}"}});
+  CHECK(targets[0].headers == std::vector<std::pair<std::string, std::string>>{
+                                  {"X-Api-Key", "${BAG_KEY}"}, {"X-B", "Bearer ${B}"}, {"X-C", "${C}-x"}});
+  // a text that holds the placeholder's own letters keeps them
+  targets = batch::parse_targets("targets:\n  - base_url: http://h/v1\n    headers: {X-A: 'Zadrprobeenv0q ${A} "
+                                 "Zadrprobeenv7q'}\n",
+                                 "t.yaml");
+  CHECK(targets[0].headers[0].second == "Zadrprobeenv0q ${A} Zadrprobeenv7q");
   // a long run of blanks is no stack overflow
-  std::string blanks = "targets:\n  - {base_url: http://h/v1, user_agent:" + std::string(500000, ' ') + "${UA}}\n";
+  std::string blanks = "targets:\n  - {base_url: http://h/v1, headers: {X-A:" + std::string(500000, ' ') + "${UA}}}\n";
   targets = batch::parse_targets(blanks, "t.yaml");
-  CHECK(targets[0].options.at("user_agent") == "${UA}");
+  CHECK(targets[0].headers[0].second == "${UA}");
+}
+
+TEST_CASE("batch targets: ${VAR} where nothing expands it is refused, naming the place") {
+  CHECK(error_of("targets:\n  - {base_url: 'http://${HOST}/v1'}\n") ==
+        "targets.yaml: targets[0]: base_url: ${VAR} is read from the environment in header values only");
+  CHECK(error_of("targets:\n  - {name: '${N}', base_url: http://h/v1}\n") ==
+        "targets.yaml: targets[0]: name: ${VAR} is read from the environment in header values only");
+  CHECK(error_of("defaults: {user_agent: 'probe ${CI_JOB_ID}'}\ntargets:\n  - {base_url: http://h/v1}\n") ==
+        "targets.yaml: defaults: user_agent: ${VAR} is read from the environment in header values only");
+  CHECK(error_of("targets:\n  - {base_url: http://h/v1, params: {id: ${ID}}}\n") ==
+        "targets.yaml: targets[0]: params: ${VAR} is read from the environment in header values only");
+  CHECK(error_of("targets:\n  - {base_url: http://h/v1, headers: {'X-${N}': v}}\n") ==
+        "targets.yaml: targets[0]: headers: header X-${N}: ${VAR} is read from the environment in header values only");
+  // a ${ that is not ${NAME} and breaks the YAML: said so
+  CHECK(error_of("targets:\n  - {base_url: http://h/v1, headers: {X-A: ${}}}\n").find("is not ${NAME}") != std::string::npos);
+}
+
+TEST_CASE("batch targets: register text that is not UTF-8 is refused, naming its line (Hostile input III, item 8)") {
+  // Latin-1 "Súdwest": written as U+FFFD, it never matched its own baseline.
+  CHECK(error_of("targets:\n  - name: S\xfa" "dwest\n    base_url: http://h/v1\n") ==
+        "targets.yaml: line 2, column 12: not UTF-8 (save the register as UTF-8)");
+  CHECK(error_of("# \xc3\n" "targets:\n  - {base_url: http://h/v1}\n").find("line 1, column 3: not UTF-8") != std::string::npos);
+  CHECK(error_of("targets:\n  - {base_url: http://h/v1}\n# \xed\xa0\x80\n").find("line 3, column 3") != std::string::npos);
+  // a header value is never shown, not even its bytes
+  auto message = error_of("targets:\n  - {base_url: http://h/v1, headers: {X-A: \"s3cr3t\xff\"}}\n");
+  CHECK(message.find("line 2, column 51") != std::string::npos);
+  CHECK(message.find("s3cr3t") == std::string::npos);
+  // the same name in UTF-8 is read as written
+  auto targets = batch::parse_targets("targets:\n  - name: S\xc3\xba" "dwest\n    base_url: http://h/v1\n", "t.yaml");
+  CHECK(targets[0].name == "S\xc3\xba" "dwest");
+}
+
+TEST_CASE("batch targets: a register's work is bounded like its text: values counted per target, headers capped") {
+  // 100 headers a target; one more is refused
+  std::string headers;
+  for (std::size_t i = 0; i < batch::max_target_headers; ++i) headers += fmt::format("X-H{}: v, ", i);
+  auto targets = batch::parse_targets("targets:\n  - {base_url: http://h/v1, headers: {" + headers + "x-h0: w}}\n", "t.yaml");
+  CHECK(targets[0].headers.size() == batch::max_target_headers);
+  CHECK(error_of("targets:\n  - {base_url: http://h/v1, headers: {" + headers + "X-Last: v}}\n") ==
+        "targets.yaml: targets[0]: headers: more than 100 headers");
+  // defaults fill every target: 3,000 params in 400 targets are 1.2 million values
+  std::string params;
+  for (int i = 0; i < 3000; ++i) params += fmt::format("p{}: v, ", i);
+  std::string many = "defaults: {params: {" + params + "}}\ntargets:\n";
+  for (int i = 0; i < 400; ++i) many += fmt::format("  - {{base_url: http://h/v{}}}\n", i);
+  CHECK(error_of(many).find("the register holds more than 1000000 values") != std::string::npos);
+  // and so does a YAML alias
+  std::string aliased = "targets:\n  - {base_url: http://h/v0, params: &p {" + params + "}}\n";
+  for (int i = 1; i < 400; ++i) aliased += fmt::format("  - {{base_url: http://h/v{}, params: *p}}\n", i);
+  CHECK(error_of(aliased).find("the register holds more than 1000000 values") != std::string::npos);
+  // 300 targets of those are read
+  CHECK(batch::parse_targets(many.substr(0, many.find("  - {base_url: http://h/v300}")), "t.yaml").size() == 300);
 }

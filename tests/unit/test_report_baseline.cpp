@@ -2,7 +2,9 @@
 // matched by id or alias across editions, and the marks a summary reads.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -165,4 +167,71 @@ TEST_CASE("baseline: changes() is nullopt without marks, else the ids by mark; r
   CHECK(report::regressed(report::Changes{{}, {}, {"/b"}}));
   CHECK(report::regressed(report::Changes{{"/c"}, {}, {}}));
   CHECK_FALSE(report::regressed(report::Changes{{}, {"/a"}, {}}));
+}
+
+namespace {
+// find_rule as it was before RuleIndex (a linear search per rule): the reference.
+const report::RuleResult* find_linearly(const report::Report& before, const report::RuleResult& rule) {
+  for (const auto& r : before.rules)
+    if (r.id == rule.id) return &r;
+  for (const auto& r : before.rules) {
+    std::vector<std::string> theirs = r.aliases;
+    theirs.push_back(r.id);
+    std::vector<std::string> mine = rule.aliases;
+    mine.push_back(rule.id);
+    for (const auto& name : theirs)
+      if (std::find(mine.begin(), mine.end(), name) != mine.end()) return &r;
+  }
+  return nullptr;
+}
+}  // namespace
+
+TEST_CASE("baseline: RuleIndex finds what the linear search found, on random reports with shared names") {
+  std::mt19937 random(17);
+  auto name = [&] { return "n" + std::to_string(random() % 12); };
+  for (int round = 0; round < 500; ++round) {
+    auto make = [&] {
+      report::Report r;
+      for (unsigned i = random() % 8; i > 0; --i) {
+        std::vector<std::string> aliases;
+        for (unsigned a = random() % 3; a > 0; --a) aliases.push_back(name());
+        r.rules.push_back(rule(name(), Verdict::pass, aliases));
+      }
+      return r;
+    };
+    report::Report before = make(), now = make();
+    report::RuleIndex index(before);
+    for (const auto& r : now.rules) {
+      CAPTURE(round);
+      CHECK(index.find(r) == find_linearly(before, r));
+    }
+  }
+}
+
+TEST_CASE("baseline: two reports of 20,000 rules are matched by id and by alias (diff, Hostile input III item 7)") {
+  // The timing is bench/diff_large.sh's; here the result on that input.
+  constexpr int n = 20000;
+  report::Report before, now;
+  for (int i = 0; i < n; ++i) {
+    // before: in reverse order, every third rule under an old id with the new id as its alias
+    int j = n - 1 - i;
+    std::string id = "/core/r" + std::to_string(j);
+    if (j % 3 == 0) before.rules.push_back(rule("API-" + std::to_string(j), j % 2 ? Verdict::fail : Verdict::pass, {id}));
+    else before.rules.push_back(rule(id, Verdict::pass, {"API-" + std::to_string(j)}));
+    now.rules.push_back(rule("/core/r" + std::to_string(i), Verdict::pass));
+  }
+  now.rules.push_back(rule("/core/new", Verdict::fail));
+  report::apply_baseline(now, before, table());
+  auto c = report::changes(now);
+  REQUIRE(c);
+  CHECK(c->new_fail == std::vector<std::string>{"/core/new"});
+  CHECK(c->regressed.empty());
+  // the odd multiples of 3 failed before and pass now
+  std::size_t fixed = 0;
+  for (int j = 0; j < n; ++j) fixed += j % 3 == 0 && j % 2 == 1;
+  CHECK(c->fixed.size() == fixed);
+  report::RuleIndex index(before);
+  CHECK(index.find(now.rules[3])->id == "API-3");
+  CHECK(index.find(now.rules[4])->id == "/core/r4");
+  CHECK(index.find(now.rules.back()) == nullptr);
 }

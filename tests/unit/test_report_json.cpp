@@ -162,10 +162,45 @@ TEST_CASE("json report: odd but harmless input is read, not a crash") {
   // deep nesting is an error message, not a stack overflow
   std::string deep = R"({"schema": "adrprobe-report/1", "rules": [], "x": )" + std::string(100000, '[') +
                      std::string(100000, ']') + "}";
-  try {
-    auto d = report::parse_json_report(deep);
-    CHECK(d.rules.empty());
-  } catch (const std::runtime_error& e) {
-    CHECK(std::string(e.what()).find("not JSON") != std::string::npos);
-  }
+  CHECK_THROWS_WITH_AS(report::parse_json_report(deep), doctest::Contains("nested deeper than 64 levels"),
+                       std::runtime_error);
+}
+
+TEST_CASE("json report: a file nested 200,000 deep where the reader looks is refused before anything is built") {
+  // Hostile input III, item 2: the reader copied "target" recursively (SIGSEGV).
+  std::string deep = R"({"schema":"adrprobe-report/1","target":{"x":)" + std::string(200000, '[') +
+                     std::string(200000, ']') + R"(},"rules":[]})";
+  CHECK_THROWS_WITH_AS(report::parse_json_report(deep), "JSON nested deeper than 64 levels: not an adrprobe report",
+                       std::runtime_error);
+  // 64 levels are read; the deepest place a report has is 7
+  auto nested = [](std::size_t depth) {  // the root object is level 1, "target" level 2
+    return R"({"schema":"adrprobe-report/1","rules":[],"target":{"base_url":"u","x":)" + std::string(depth - 2, '[') +
+           std::string(depth - 2, ']') + "}}";
+  };
+  CHECK(report::parse_json_report(nested(64)).base_url == "u");
+  CHECK_THROWS_AS(report::parse_json_report(nested(65)), std::runtime_error);
+}
+
+TEST_CASE("json report: numbers are range-checked before they are stored") {
+  auto rejects = [](const std::string& members, const std::string& why) {
+    std::string text = R"({"schema": "adrprobe-report/1", )" + members + "}";
+    CAPTURE(text);
+    CHECK_THROWS_WITH_AS(report::parse_json_report(text), doctest::Contains(why.c_str()), std::runtime_error);
+  };
+  rejects(R"("rules": [], "score": {"pass": 1e300})", "score.pass is not a whole number in range");
+  rejects(R"("rules": [], "score": {"fail": 2147483648})", "score.fail is not a whole number in range");
+  rejects(R"("rules": [], "score": {"warn": -2147483649})", "score.warn is not a whole number in range");
+  rejects(R"("rules": [], "score": {"error": 1.5})", "score.error is not a whole number in range");
+  rejects(R"("rules": [], "duration_ms": 1e19)", "report.duration_ms is not a whole number in range");
+  rejects(R"("rules": [], "duration_ms": 9223372036854775808)", "report.duration_ms is not a whole number in range");
+  rejects(R"("rules": [{"id": "/a", "verdict": "pass", "checks": [{"id": "C", "exchanges": [1, 1e300]}]}])",
+          "rule /a.exchanges has the wrong type");
+  // what fits is read, an integral float too (another writer's 3.0)
+  auto r = report::parse_json_report(R"({"schema": "adrprobe-report/1", "rules": [], "duration_ms": 9223372036854775807,
+      "score": {"pass": 2147483647, "warn": -2147483648, "fail": 3.0, "percent": 1e300}})");
+  CHECK(r.duration_ms == 9223372036854775807LL);
+  CHECK(r.score.pass == 2147483647);
+  CHECK(r.score.warn == -2147483647 - 1);
+  CHECK(r.score.fail == 3);
+  CHECK(r.score.percent == 1e300);
 }

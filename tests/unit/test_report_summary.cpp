@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "batch/targets.hpp"
 #include "report/summary.hpp"
 
 using namespace adrprobe;
@@ -190,4 +191,46 @@ TEST_CASE("summary.json: what is not one is rejected with a message, never a cra
   CHECK(s.targets[0].reachable);
   CHECK(s.targets[0].verdicts == std::vector<std::pair<std::string, Verdict>>{{"/a", Verdict::pass}});
   CHECK(report::parse_summary_json(R"({"schema": "adrprobe-summary/1", "targets": []})").targets.empty());
+}
+
+TEST_CASE("summary.json: a shard N that --shard refuses is refused, and so is deep nesting or a number out of range") {
+  auto rejects = [](const std::string& members, const std::string& why) {
+    std::string text = R"({"schema": "adrprobe-summary/1", "targets": [], )" + members + "}";
+    CAPTURE(text);
+    CHECK_THROWS_WITH_AS(report::parse_summary_json(text), doctest::Contains(why.c_str()), std::runtime_error);
+  };
+  // Hostile input III, item 3: a 90-byte file whose N made the merge list 10^12 missing shards.
+  rejects(R"("shard": {"k": 0, "n": 1000000000000})", "shard 0/1000000000000: N must be at most 999999");
+  rejects(R"("shard": {"k": 2, "n": 2})", "K counts from 0, so it must be less than N");
+  rejects(R"("shard": {"k": 0, "n": 0})", "N must be 1 or more");
+  rejects(R"("shard": {"k": -1, "n": 2})", "shard.k is not a whole number in range");
+  rejects(R"("shard": {"k": 0, "n": 1e300})", "shard.n is not a whole number in range");
+  rejects(R"("shard": {"k": 0, "n": 2.5})", "shard.n is not a whole number in range");
+  rejects(R"("shard": {"k": 0, "n": "2"})", "shard.n has the wrong type");
+  rejects(R"("shard": {"k": 0, "n": 2, "register": -5})", "shard.register is not a whole number in range");
+  // the bound itself is --shard's
+  auto s = report::parse_summary_json(R"({"schema": "adrprobe-summary/1", "targets": [], "shard": {"k": 999998, "n": 999999}})");
+  CHECK(s.shard_n == batch::max_shards);
+  CHECK(s.shard_k == batch::max_shards - 1);
+  CHECK_THROWS_AS(batch::parse_shard("0/" + std::to_string(batch::max_shards + 1)), std::invalid_argument);
+
+  auto row = [](const std::string& members) {
+    return R"("targets": [{"name": "n", "base_url": "u", "score": {}, )" + members + "}]";
+  };
+  rejects(row(R"("exit_status": 1e300)"), "targets[0].exit_status is not a whole number in range");
+  rejects(row(R"("cert_days_left": 99999999999)"), "targets[0].cert_days_left is not a whole number in range");
+  rejects(row(R"("score": {"pass": 1e300})"), "targets[0].score.pass is not a whole number in range");
+  rejects(row(R"("reachable": "yes")"), "targets[0].reachable has the wrong type");
+  rejects(row(R"("score": [1])"), "targets[0].score is not an object");
+
+  // Hostile input III, item 2: nesting far past what a summary has is refused before anything is built.
+  // (at the top level it was a SIGSEGV)
+  std::string deep = R"({"schema": "adrprobe-summary/1", "x": )" + std::string(200000, '[') + std::string(200000, ']') +
+                     R"(, "targets": [{"name": "n", "base_url": "u", "score": {}, "x": )" + std::string(100, '[') +
+                     std::string(100, ']') + "}]}";
+  CHECK_THROWS_WITH_AS(report::parse_summary_json(deep), "JSON nested deeper than 64 levels: not an adrprobe summary",
+                       std::runtime_error);
+  // and so is a text over the cap (read_file never reads more)
+  std::string big = R"({"schema": "adrprobe-summary/1", "targets": [], "x": ")" + std::string(report::max_summary_bytes, 'x') + "\"}";
+  CHECK_THROWS_WITH_AS(report::parse_summary_json(big), doctest::Contains("larger than"), std::runtime_error);
 }
