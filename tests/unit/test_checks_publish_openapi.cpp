@@ -8,7 +8,7 @@ namespace {
 
 const std::string kOpenapiUrl = "https://api.example.nl/v1/openapi.json";
 const std::string kYaml = "https://api.example.nl/v1/openapi.yaml";
-const std::map<std::string, std::string> kJsonType{{"content-type", "application/json"}};
+const std::map<std::string, std::string> kJsonContent{{"content-type", "application/json"}};
 
 // PO-2's request: the PO-1 GET (no -H, redirects followed) with the run's Origin.
 RequestSpec cors_request(const FakeRun& run) {
@@ -52,7 +52,7 @@ TEST_CASE("PO-1: a followed redirect is warn and says where the document is serv
   FakeRun run;
   RequestSpec spec = engine::published_document(run.ev.settings);
   run.respond(spec, 302, {{"location", "https://cdn.example.nl/api/openapi.json"}});
-  run.hop(spec, "https://cdn.example.nl/api/openapi.json", 200, kJsonType, openapi_doc().dump());
+  run.hop(spec, "https://cdn.example.nl/api/openapi.json", 200, kJsonContent, openapi_doc().dump());
   run.acquire();
   auto r = run.judge("PO-1");
   expect(r, Verdict::warn, {"served only after 1 redirect (302) to https://cdn.example.nl/api/openapi.json"});
@@ -123,7 +123,7 @@ TEST_CASE("PO-1: a body that is not JSON, or JSON that is not an object, fails")
   expect(yaml.judge("PO-1"), Verdict::fail, {"is not JSON"});
 
   FakeRun array;
-  array.respond(engine::published_document(array.ev.settings), 200, kJsonType, "[1, 2]");
+  array.respond(engine::published_document(array.ev.settings), 200, kJsonContent, "[1, 2]");
   array.acquire();
   expect(array.judge("PO-1"), Verdict::fail, {"not an object"});
   // The prerequisite of the document checks names why.
@@ -171,7 +171,7 @@ TEST_CASE("PO-2: another origin, or no Access-Control-Allow-Origin, fails") {
 
   FakeRun none;
   none.publish(openapi_doc());
-  none.respond(cors_request(none), 200, kJsonType);
+  none.respond(cors_request(none), 200, kJsonContent);
   expect(none.judge("PO-2"), Verdict::fail, {"no Access-Control-Allow-Origin header"});
 }
 

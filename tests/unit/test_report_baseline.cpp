@@ -195,7 +195,7 @@ TEST_CASE("baseline: RuleIndex finds what the linear search found, on random rep
       for (unsigned i = random() % 8; i > 0; --i) {
         std::vector<std::string> aliases;
         for (unsigned a = random() % 3; a > 0; --a) aliases.push_back(name());
-        r.rules.push_back(rule(name(), Verdict::pass, aliases));
+        r.rules.push_back(baseline_rule(name(), Verdict::pass, aliases));
       }
       return r;
     };
@@ -216,11 +216,11 @@ TEST_CASE("baseline: two reports of 20,000 rules are matched by id and by alias 
     // before: in reverse order, every third rule under an old id with the new id as its alias
     int j = n - 1 - i;
     std::string id = "/core/r" + std::to_string(j);
-    if (j % 3 == 0) before.rules.push_back(rule("API-" + std::to_string(j), j % 2 ? Verdict::fail : Verdict::pass, {id}));
-    else before.rules.push_back(rule(id, Verdict::pass, {"API-" + std::to_string(j)}));
-    now.rules.push_back(rule("/core/r" + std::to_string(i), Verdict::pass));
+    if (j % 3 == 0) before.rules.push_back(baseline_rule("API-" + std::to_string(j), j % 2 ? Verdict::fail : Verdict::pass, {id}));
+    else before.rules.push_back(baseline_rule(id, Verdict::pass, {"API-" + std::to_string(j)}));
+    now.rules.push_back(baseline_rule("/core/r" + std::to_string(i), Verdict::pass));
   }
-  now.rules.push_back(rule("/core/new", Verdict::fail));
+  now.rules.push_back(baseline_rule("/core/new", Verdict::fail));
   report::apply_baseline(now, before, table());
   auto c = report::changes(now);
   REQUIRE(c);

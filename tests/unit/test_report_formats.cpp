@@ -175,7 +175,7 @@ TEST_CASE("json: control characters from a server are \\u escapes, C1 included; 
 }
 
 TEST_CASE("json: bidi controls are \\u escapes too (sarif and gitlab write through dump_json); the values load back intact") {
-  report::Report r = sample();
+  report::Report r = formats_sample();
   r.exchanges[0].response_headers = {{"x-title", "Gebouwen \u202Etxt.exe \u061C\u200F\u2066"}};
   for (const char* format : {"json", "sarif", "gitlab"}) {
     std::string out = report::render(format, r, {});

@@ -19,14 +19,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
+struct FilesTempDir {
   fs::path path;
-  TempDir() {
+  FilesTempDir() {
     std::string pattern = (fs::temp_directory_path() / "adrprobe-files-XXXXXX").string();
     REQUIRE(mkdtemp(pattern.data()) != nullptr);
     path = pattern;
   }
-  ~TempDir() { fs::remove_all(path); }
+  ~FilesTempDir() { fs::remove_all(path); }
   std::string operator/(const std::string& name) const { return (path / name).string(); }
 };
 
@@ -45,7 +45,7 @@ std::set<std::string> names_in(const fs::path& dir) {
   return out;
 }
 
-std::string error_of(const std::string& path, NonRegular non_regular = NonRegular::refuse) {
+std::string write_error_of(const std::string& path, NonRegular non_regular = NonRegular::refuse) {
   try {
     write_file(path, "report", non_regular);
   } catch (const std::runtime_error& e) {
@@ -70,7 +70,7 @@ mode_t mode_of(const std::string& path) {
 }  // namespace
 
 TEST_CASE("files: write_file creates and replaces a regular file, 0644 less the umask, nothing left beside it") {
-  TempDir dir;
+  FilesTempDir dir;
   {
     ScopedUmask mask(022);
     write_file(dir / "a.json", "first");
@@ -90,10 +90,10 @@ TEST_CASE("files: write_file creates and replaces a regular file, 0644 less the 
 }
 
 TEST_CASE("files: a symbolic link at the name is refused, its target untouched") {
-  TempDir dir, outside;
+  FilesTempDir dir, outside;
   put(outside / "victim", "precious");
   fs::create_symlink(outside / "victim", dir / "bag.json");
-  auto message = error_of(dir / "bag.json");
+  auto message = write_error_of(dir / "bag.json");
   CHECK(message.find(dir / "bag.json") == 0);
   CHECK(message.find("is a symbolic link to " + outside / "victim") != std::string::npos);
   CHECK(message.find("never writes through one") != std::string::npos);
@@ -101,9 +101,9 @@ TEST_CASE("files: a symbolic link at the name is refused, its target untouched")
   CHECK(fs::is_symlink(dir / "bag.json"));
   CHECK(write_problem(dir / "bag.json") == message.substr((dir / "bag.json").size() + 2));
   // also with -o's policy, and a dangling link (which open(O_CREAT) would create at its target)
-  CHECK(error_of(dir / "bag.json", NonRegular::write_into).find("symbolic link") != std::string::npos);
+  CHECK(write_error_of(dir / "bag.json", NonRegular::write_into).find("symbolic link") != std::string::npos);
   fs::create_symlink(outside / "would-be-created", dir / "dangling.json");
-  CHECK(error_of(dir / "dangling.json").find("symbolic link") != std::string::npos);
+  CHECK(write_error_of(dir / "dangling.json").find("symbolic link") != std::string::npos);
   CHECK_FALSE(fs::exists(outside / "would-be-created"));
   CHECK(names_in(dir.path) == std::set<std::string>{"bag.json", "dangling.json"});
   CHECK(names_in(outside.path) == std::set<std::string>{"victim"});
@@ -111,7 +111,7 @@ TEST_CASE("files: a symbolic link at the name is refused, its target untouched")
 
 TEST_CASE("files: the old fixed .part name planted as a link is never used") {
   // summary.html.part -> victim overwrote the victim and left summary.html a link
-  TempDir dir, outside;
+  FilesTempDir dir, outside;
   put(outside / "victim", "precious");
   fs::create_symlink(outside / "victim", dir / "summary.html.part");
   write_file(dir / "summary.html", "<html>");
@@ -122,24 +122,24 @@ TEST_CASE("files: the old fixed .part name planted as a link is never used") {
 }
 
 TEST_CASE("files: directories, devices and pipes") {
-  TempDir dir;
+  FilesTempDir dir;
   fs::create_directory(dir / "sub");
-  CHECK(error_of(dir / "sub").find("is a directory") != std::string::npos);
-  CHECK(error_of(dir.path.string() + "/").find("names a directory") != std::string::npos);
-  CHECK(error_of(dir / "missing/a.json").find("the directory " + dir / "missing" + " does not exist") != std::string::npos);
+  CHECK(write_error_of(dir / "sub").find("is a directory") != std::string::npos);
+  CHECK(write_error_of(dir.path.string() + "/").find("names a directory") != std::string::npos);
+  CHECK(write_error_of(dir / "missing/a.json").find("the directory " + dir / "missing" + " does not exist") != std::string::npos);
   // a device or FIFO adrprobe named itself is refused; one the user named is written into, never replaced
-  CHECK(error_of("/dev/null").find("not a regular file") != std::string::npos);
-  CHECK(error_of("/dev/null", NonRegular::write_into) == "(no error)");
+  CHECK(write_error_of("/dev/null").find("not a regular file") != std::string::npos);
+  CHECK(write_error_of("/dev/null", NonRegular::write_into) == "(no error)");
   CHECK(fs::is_character_file("/dev/null"));
   REQUIRE(mkfifo((dir / "pipe").c_str(), 0600) == 0);
-  CHECK(error_of(dir / "pipe").find("not a regular file") != std::string::npos);
+  CHECK(write_error_of(dir / "pipe").find("not a regular file") != std::string::npos);
   // nobody reads it: an error, not a run that hangs
-  CHECK(error_of(dir / "pipe", NonRegular::write_into).find("a pipe nobody reads") != std::string::npos);
+  CHECK(write_error_of(dir / "pipe", NonRegular::write_into).find("a pipe nobody reads") != std::string::npos);
   CHECK(fs::is_fifo(dir / "pipe"));
 }
 
 TEST_CASE("files: names too long for a file system are refused before anything is written") {
-  TempDir dir;
+  FilesTempDir dir;
   std::string name255(250, 'a');
   name255 += ".prom";
   CHECK(write_problem(dir / name255) == "");
@@ -149,7 +149,7 @@ TEST_CASE("files: names too long for a file system are refused before anything i
   CHECK(problem.find("is 256 bytes, more than the 255 a file system allows") != std::string::npos);
   CHECK(problem.find("the file name baaaa") != std::string::npos);  // names it, shortened
   CHECK(problem.size() < 200);
-  CHECK(error_of(dir / name256).find(problem) != std::string::npos);
+  CHECK(write_error_of(dir / name256).find(problem) != std::string::npos);
   std::string deep = dir.path.string();
   while (deep.size() < 4200) deep += "/" + std::string(100, 'd');
   CHECK(write_problem(deep + "/a.json").find("more than the 4095 a system call takes") != std::string::npos);
@@ -157,7 +157,7 @@ TEST_CASE("files: names too long for a file system are refused before anything i
 }
 
 TEST_CASE("files: a file name read from another's file must be a regular file inside the directory") {
-  TempDir dir, outside;
+  FilesTempDir dir, outside;
   put(dir / "bag.json", "{}");
   fs::create_directory(dir / "sub");
   put(dir / "sub/kvk.json", "{}");
