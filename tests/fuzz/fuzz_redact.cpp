@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../base64_scan.hpp"
 #include "fuzz.hpp"
 #include "http/exchange.hpp"
 #include "report/model.hpp"
@@ -21,41 +22,10 @@ using namespace adrprobe::report;
 
 namespace {
 
-// Whether a run of base64 in text (one alphabet at a time), decoded from any of
-// its first four characters, holds secret.
-bool base64_holds(const std::string& text, const std::string& secret) {
-  for (const char* alphabet : {"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
-                               "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"}) {
-    auto value = [&](char c) -> int {
-      const char* at = c ? std::strchr(alphabet, c) : nullptr;
-      return at ? static_cast<int>(at - alphabet) : -1;
-    };
-    for (std::size_t i = 0; i < text.size();) {
-      std::size_t j = i;
-      while (j < text.size() && value(text[j]) >= 0) ++j;
-      for (std::size_t start = i; start < std::min(i + 4, j); ++start) {
-        std::string decoded;
-        unsigned bits = 0, n = 0;
-        for (std::size_t k = start; k < j; ++k) {
-          bits = (bits << 6 | static_cast<unsigned>(value(text[k]))) & 0xFFFF;
-          n += 6;
-          if (n >= 8) {
-            n -= 8;
-            decoded += static_cast<char>((bits >> n) & 0xFF);
-          }
-        }
-        if (decoded.find(secret) != std::string::npos) return true;
-      }
-      i = j + 1;
-    }
-  }
-  return false;
-}
-
 void assert_clean(const std::string& s, const std::vector<std::string>& secrets) {
   for (const auto& secret : secrets) {
     FUZZ_ASSERT(s.find(secret) == std::string::npos);
-    if (secret.size() >= 5) FUZZ_ASSERT(!base64_holds(s, secret));
+    if (secret.size() >= 5) FUZZ_ASSERT(!adrprobe::testing::base64_holds(s, secret));
   }
 }
 
