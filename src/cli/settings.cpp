@@ -309,6 +309,7 @@ report::FailOn parse_fail_on(const std::string& text) {
   if (text == "fail") return report::FailOn::fail;
   if (text == "warn") return report::FailOn::warn;
   if (text == "never") return report::FailOn::never;
+  if (text == "regressed") return report::FailOn::regressed;
   throw UsageError(fmt::format("--fail-on expects fail, warn or never, not '{}'", text));
 }
 

@@ -33,7 +33,19 @@ Score compute_score(const std::vector<RuleResult>& rules) {
   return s;
 }
 
+std::string down_cause(const Report& report) {
+  if (!report.unreachable) return "";
+  return report.notes.empty() ? "could not reach " + report.base_url : report.notes.front();
+}
+
 int exit_status(const Report& report, FailOn fail_on) {
+  if (fail_on == FailOn::regressed) {
+    // Only what got worse against the baseline; without one, nothing is compared.
+    if (report.went_down) return 1;
+    for (const auto& r : report.rules)
+      if (r.change && (*r.change == "new-fail" || *r.change == "regressed")) return 1;
+    return 0;
+  }
   bool at_level = false, any_error = false;
   for (const auto& r : report.rules) {
     if (r.verdict == Verdict::error) any_error = true;

@@ -57,6 +57,16 @@ struct RunInfo {
   std::map<std::string, std::string> libraries;  // libcurl, openssl
 };
 
+// A rule's verdict in the last report in which the target was up (CLI.md,
+// "Nightly monitoring"): what a down report carries forward, so the night it
+// answers again is compared with that night.
+struct LastUp {
+  std::string generated_at;
+  std::string edition;
+  std::string base_url;
+  std::vector<RuleResult> rules;  // id, aliases, kind and verdict only
+};
+
 struct Report {
   std::string mode = "check";  // check | lint
   std::string tool_version;
@@ -79,8 +89,19 @@ struct Report {
   // target could not be reached, the base URL looks wrong): shown first.
   std::size_t leading_notes = 0;
   // Neither the base URL nor the document answered (transport): the first note
-  // says why, and the checks that could not run need no line each.
+  // says why, and the checks that could not run need no line each. The
+  // target's `state` is then "down" (CLI.md, "Nightly monitoring"): its score
+  // is n/a, every format shows one entry ("down: <cause>"), no rule is marked.
   bool unreachable = false;
+  // From the register (batch): who answers for the API, and free labels.
+  std::string owner;
+  std::vector<std::pair<std::string, std::string>> labels;
+  // Against a baseline (--baseline, batch --baseline-dir):
+  bool compared = false;      // a baseline was applied (a down report has no rule marks to tell)
+  bool went_down = false;     // down now, up in the baseline
+  bool came_back = false;     // up now, down in the baseline (compared with its last_up)
+  std::string moved_from;     // the baseline's base URL, when the target moved
+  std::optional<LastUp> last_up;  // a down report: the last up report's verdicts
   int paths_probed = 0;
   std::optional<RunInfo> run;
 };
@@ -106,9 +127,16 @@ std::string document_location(const Report& report);
 // `scope` tells apart the same finding on two targets of a batch (their URL and name).
 std::string fingerprint(const std::string& rule_id, const CheckResult& check, const std::string& scope = "");
 
-enum class FailOn { fail, warn, never };
+// The target's state: "up" or "down" (Report::unreachable).
+inline const char* state_of(const Report& report) { return report.unreachable ? "down" : "up"; }
+// Why a down target is down: its first note ("could not reach ...: connection refused").
+std::string down_cause(const Report& report);
+
+enum class FailOn { fail, warn, regressed, never };
 // Exit status of CLI.md: 0 ok, 1 a rule at/above fail_on, else 3 when a rule is
-// error (with --fail-on never too, whatever failed), else 0.
+// error (with --fail-on never too, whatever failed), else 0. With `regressed`:
+// 1 when a rule is new-fail or regressed, or the target went down, against
+// the baseline; else 0 (no baseline: nothing compared, 0).
 int exit_status(const Report& report, FailOn fail_on);
 
 }  // namespace adrprobe::report

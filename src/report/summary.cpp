@@ -36,6 +36,17 @@ SummaryTarget summarize(const Report& r, const std::string& name, const std::str
   return t;
 }
 
+bool changed(const SummaryTarget& t) {
+  if (!t.change) return false;
+  const Changes& c = *t.change;
+  return c.down || c.back_up || !c.new_fail.empty() || !c.regressed.empty() || !c.fixed.empty();
+}
+
+bool got_worse(const SummaryTarget& t) {
+  if (!t.change) return false;
+  const Changes& c = *t.change;
+  return c.down || !c.new_fail.empty() || !c.regressed.empty();
+}
 
 std::string render_summary_json(const Summary& summary) {
   json j;

@@ -14,7 +14,19 @@ namespace adrprobe::report {
 // What changed against a baseline: rule ids (of the target's edition).
 struct Changes {
   std::vector<std::string> new_fail, fixed, regressed;
+  bool down = false;     // down now, up in the baseline: one event, no rule marks
+  bool back_up = false;  // up now, down in the baseline
 };
+
+// One run of one target, as summary.json's `history` keeps it (the last
+// max_history runs, carried forward by `summary --previous`).
+struct HistoryPoint {
+  std::string generated_at;
+  bool up = true;
+  std::optional<double> percent;
+  int pass = 0, warn = 0, fail = 0, error = 0;
+};
+constexpr std::size_t max_history = 30;
 
 struct SummaryTarget {
   std::string name;
@@ -32,7 +44,10 @@ struct SummaryTarget {
   std::optional<int> cert_days_left;   // the certificate of an https target
   std::string note;                    // the report's first leading note (e.g. "could not reach ...")
   int exit_status = 0;                 // CLI.md's status of this target alone
-  bool reachable = true;               // false: neither the base URL nor the document answered
+  bool reachable = true;               // false: the target is down (neither the base URL nor the document answered)
+  std::string owner;                   // from the register
+  std::vector<std::pair<std::string, std::string>> labels;
+  std::string moved_from;              // the baseline's base URL, when the API moved
   std::string generated_at;            // of the target's report
   // Every technical rule with its verdict, in the edition's order (per-rule gauges).
   std::vector<std::pair<std::string, Verdict>> verdicts;
@@ -48,7 +63,16 @@ struct Summary {
   std::size_t shard_k = 0, shard_n = 1, register_size = 0;
   bool complete = true;
   std::vector<std::string> notes;  // what a reader must know first (a shard missing, a baseline unreadable)
+  // Per target name, its last runs, oldest first, this run's last (summary --previous).
+  std::map<std::string, std::vector<HistoryPoint>> history;
+  std::string previous_generated_at;  // of the --previous summary, when one was read
 };
+
+// Whether a row changed tonight (new-fail, regressed, fixed, down, back up),
+// and whether it got worse (new-fail, regressed, down): what --fail-on
+// regressed, summary.html's order and summary.md go by.
+bool changed(const SummaryTarget& t);
+bool got_worse(const SummaryTarget& t);
 
 // A target's row, from its finished report (secrets already masked):
 // `report_file` is the JSON report's name relative to the summary.
@@ -68,5 +92,7 @@ Summary parse_summary_json(const std::string& text);
 std::string render_summary_html(const Summary& summary);
 // summary.prom: the per-target gauges of the OpenMetrics format.
 std::string render_summary_openmetrics(const Summary& summary);
+// summary.md: what changed since the previous run, grouped by owner.
+std::string render_summary_markdown(const Summary& summary);
 
 }  // namespace adrprobe::report
