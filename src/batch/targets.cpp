@@ -21,9 +21,26 @@ const std::vector<std::string>& option_keys() {
   return keys;
 }
 
+const std::vector<std::string>& reserved_labels() {
+  static const std::vector<std::string> names{"target", "owner", "rule", "edition", "base_url", "state", "le", "quantile"};
+  return names;
+}
+
+bool label_name(const std::string& name) {
+  if (name.empty() || name.size() > 64 || name.rfind("__", 0) == 0) return false;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    char c = name[i];
+    bool ok = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && c >= '0' && c <= '9');
+    if (!ok) return false;
+  }
+  return std::find(reserved_labels().begin(), reserved_labels().end(), name) == reserved_labels().end();
+}
+
 namespace {
 
 struct Raw {
+  std::string owner;
+  std::vector<std::pair<std::string, std::string>> labels;
   std::map<std::string, std::string> options;
   std::vector<std::pair<std::string, std::string>> headers;
   std::map<std::string, std::string> params;
@@ -97,6 +114,25 @@ struct Reader {
             raw.headers.emplace_back(hname, std::move(value));
           }
         }
+      } else if (key == "owner") {
+        raw.owner = scalar(kv.second, at);
+      } else if (key == "labels") {
+        // Prometheus label names (summary.prom carries them), none of the tool's own.
+        if (!kv.second.IsMap()) throw std::runtime_error(at + ": expected a mapping {key: value}");
+        for (const auto& l : kv.second) {
+          count(1, at);
+          std::string lkey = scalar(l.first, at);
+          if (!label_name(lkey))
+            throw std::runtime_error(fmt::format("{}: '{}' is not a label name ([a-zA-Z_][a-zA-Z0-9_]*, not starting "
+                                                 "with __, and not one of {})",
+                                                 at, escape_control(lkey), join(reserved_labels(), ", ")));
+          std::string value = scalar(l.second, at);
+          auto it = std::find_if(raw.labels.begin(), raw.labels.end(), [&](const auto& p) { return p.first == lkey; });
+          if (it != raw.labels.end()) it->second = std::move(value);
+          else if (raw.labels.size() == max_target_labels)
+            throw std::runtime_error(fmt::format("{}: more than {} labels", at, max_target_labels));
+          else raw.labels.emplace_back(lkey, std::move(value));
+        }
       } else if (key == "params") {
         if (!kv.second.IsMap()) throw std::runtime_error(at + ": expected a mapping {name: value}");
         for (const auto& p : kv.second) {
@@ -106,7 +142,7 @@ struct Reader {
       } else if (std::find(option_keys().begin(), option_keys().end(), key) != option_keys().end()) {
         raw.options[key] = scalar(kv.second, at);
       } else {
-        throw std::runtime_error(fmt::format("{}: unknown key '{}' (known: name, base_url, headers, params, {})", where,
+        throw std::runtime_error(fmt::format("{}: unknown key '{}' (known: name, base_url, owner, labels, headers, params, {})", where,
                                              escape_control(key), join(option_keys(), ", ")));
       }
     }
@@ -350,13 +386,16 @@ std::vector<Target> parse_targets(const std::string& yaml_text, const std::strin
   std::vector<bool> named;
   for (std::size_t i = 0; i < list.size(); ++i) {
     std::string where = fmt::format("{}: targets[{}]", file, i);
-    reader.count(defaults.options.size() + defaults.headers.size() + defaults.params.size(), where);
+    reader.count(defaults.options.size() + defaults.headers.size() + defaults.params.size() + defaults.labels.size(),
+                 where);
     Raw raw = defaults;
     Target t;
     t.index = i;
     reader.entry(list[i], where, raw, &t.name, &t.base_url);
     if (!t.name.empty()) where += " (" + escape_control(t.name) + ")";
     if (t.base_url.empty()) throw std::runtime_error(where + ": 'base_url' is missing");
+    t.owner = std::move(raw.owner);
+    t.labels = std::move(raw.labels);
     t.options = std::move(raw.options);
     t.headers = std::move(raw.headers);
     t.params = std::move(raw.params);

@@ -17,6 +17,10 @@ struct Target {
   // Report file name without extension: file_stem(name), unique in the
   // register (so the names are unique in lower case too).
   std::string stem;
+  // owner: who answers for the API; labels: {key: value} (CLI.md, "Nightly
+  // monitoring"), both carried into the summary, JUnit and OpenMetrics.
+  std::string owner;
+  std::vector<std::pair<std::string, std::string>> labels;
   // Every other key, file defaults first, then the target's own: edition,
   // openapi, timeout, rate, ... (scalars as written).
   std::map<std::string, std::string> options;
@@ -26,7 +30,14 @@ struct Target {
   std::map<std::string, std::string> params;
 };
 
-// The keys a target (or `defaults`) may have besides name, base_url, headers and params.
+// A label key of the register: a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*,
+// at most 64 characters, not starting with __) that is none of the tool's own
+// labels (reserved_labels()).
+bool label_name(const std::string& name);
+const std::vector<std::string>& reserved_labels();
+constexpr std::size_t max_target_labels = 20;
+
+// The keys a target (or `defaults`) may have besides name, base_url, owner, labels, headers and params.
 const std::vector<std::string>& option_keys();
 
 // A register of thousands of APIs is a few hundred KiB: a larger file is not one.

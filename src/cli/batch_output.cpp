@@ -12,7 +12,7 @@
 namespace adrprobe::cli {
 
 const std::vector<std::string>& summary_file_names() {
-  static const std::vector<std::string> names{"summary.json", "summary.html", "summary.prom"};
+  static const std::vector<std::string> names{"summary.json", "summary.html", "summary.prom", "summary.md"};
   return names;
 }
 
@@ -27,7 +27,8 @@ std::string summary_write_problem(const std::string& dir) {
 void write_summary(const std::string& dir, const report::Summary& summary) {
   for (auto [name, text] : {std::pair{"summary.json", report::render_summary_json(summary)},
                             std::pair{"summary.html", report::render_summary_html(summary)},
-                            std::pair{"summary.prom", report::render_summary_openmetrics(summary)}}) {
+                            std::pair{"summary.prom", report::render_summary_openmetrics(summary)},
+                            std::pair{"summary.md", report::render_summary_markdown(summary)}}) {
     // Written beside and renamed: a collector or a browser never reads half a file.
     try {
       write_file((std::filesystem::path(dir) / name).string(), text);
@@ -52,7 +53,7 @@ std::string target_line(const report::SummaryTarget& t, bool color) {
   const char* code = state == "pass" ? "32" : state == "warn" ? "33" : state == "error" ? "35" : "1;31";
   std::string shown = color ? fmt::format("\x1b[{}m{:<5}\x1b[0m", code, state) : fmt::format("{:<5}", state);
   std::string percent = t.score.percent ? fmt::format("{:5.1f} %", *t.score.percent) : "  n/a  ";
-  std::string counts = fmt::format("{} fail · {} error", t.score.fail, t.score.error);
+  std::string counts = t.reachable ? fmt::format("{} fail · {} error", t.score.fail, t.score.error) : "down";
   // Names come from the register, URLs, rule ids and notes partly from servers and files: shown escaped.
   auto E = [](const std::string& text) { return escape_control(text); };
   std::string change;
@@ -60,7 +61,10 @@ std::string target_line(const report::SummaryTarget& t, bool color) {
     if (!t.change->new_fail.empty()) change += "  new-fail: " + E(join(t.change->new_fail, ", "));
     if (!t.change->regressed.empty()) change += "  regressed: " + E(join(t.change->regressed, ", "));
     if (!t.change->fixed.empty()) change += "  fixed: " + E(join(t.change->fixed, ", "));
+    if (t.change->down) change += "  went down";
+    if (t.change->back_up) change += "  back up";
   }
+  if (!t.moved_from.empty()) change += "  moved from " + E(t.moved_from);
   std::string note = t.note.empty() ? "" : "  " + E(t.note);
   return fmt::format("  {} {}  {}  {}  {}{}{}", shown, E(t.name), E(t.base_url), percent, counts, change, note);
 }
@@ -77,11 +81,22 @@ std::string totals_line(const report::Summary& s, const std::string& dir) {
                                     (std::filesystem::path(dir) / "summary.html").string()));
 }
 
-int summary_exit_status(const report::Summary& s) {
+int summary_exit_status(const report::Summary& s, report::FailOn fail_on) {
+  using report::FailOn;
+  if (fail_on == FailOn::regressed) {
+    // Red only when something got worse since the baseline (CLI.md, "Nightly monitoring").
+    for (const auto& t : s.targets)
+      if (report::got_worse(t)) return Exit::rule_failed;
+    return Exit::ok;
+  }
   bool any_error = false;
   for (const auto& t : s.targets) {
-    if (t.exit_status == Exit::rule_failed) return Exit::rule_failed;
-    if (t.exit_status == Exit::incomplete) any_error = true;
+    bool warned = false;
+    for (const auto& [id, v] : t.verdicts) warned = warned || v == report::Verdict::warn;
+    if (fail_on == FailOn::fail && !t.failing.empty()) return Exit::rule_failed;
+    if (fail_on == FailOn::warn && (!t.failing.empty() || warned)) return Exit::rule_failed;
+    // Not completed: a rule in error, or the target down (3, also under never).
+    if (!t.erroring.empty() || !t.reachable) any_error = true;
   }
   return any_error ? Exit::incomplete : Exit::ok;
 }

@@ -15,7 +15,7 @@ const std::vector<std::string>& summary_file_names();
 // write_problem: never through a symbolic link), else "--out-dir DIR: ..."
 // naming the first that cannot: asked before any request or merge.
 std::string summary_write_problem(const std::string& dir);
-// Writes summary.json, summary.html, summary.prom into dir, each in one step
+// Writes summary.json, summary.html, summary.prom, summary.md into dir, each in one step
 // (util/files.hpp's write_file); throws UsageError when it cannot.
 void write_summary(const std::string& dir, const report::Summary& summary);
 // One line of the table on stdout: "  fail   bag  https://...  87.5 %  2 fail · 1 error  new-fail: ..."
@@ -24,6 +24,6 @@ std::string target_line(const report::SummaryTarget& t, bool color);
 std::string totals_line(const report::Summary& summary, const std::string& dir);
 // CLI.md's status over targets: 1 when one has a rule at the --fail-on level,
 // else 3 when one could not be completed, else 0.
-int summary_exit_status(const report::Summary& summary);
+int summary_exit_status(const report::Summary& summary, report::FailOn fail_on);
 
 }  // namespace adrprobe::cli

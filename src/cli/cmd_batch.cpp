@@ -247,6 +247,7 @@ report::Report failed_report(const Job& job, const std::string& why) {
   r.edition = job.output.edition->edition;
   r.edition_name = job.output.edition->name;
   r.unreachable = true;
+  r.generated_at = engine::now_rfc3339();
   r.notes.push_back("the run of this target stopped: " + why);
   r.leading_notes = 1;
   for (const auto& rule : job.output.edition->rules) {
@@ -256,6 +257,7 @@ report::Report failed_report(const Job& job, const std::string& why) {
     r.rules.push_back(std::move(rr));
   }
   r.score = report::compute_score(r.rules);
+  r.score.percent.reset();  // down: n/a
   return r;
 }
 
@@ -355,6 +357,8 @@ int run_batch(const BatchArgs& a) {
         rep = failed_report(job, e.what());
       }
       rep.name = job.target.name;
+      rep.owner = job.target.owner;
+      rep.labels = job.target.labels;
       rep.run = run_info("check", job.settings, job.output);
       if (!job.baseline_problem.empty()) rep.notes.push_back(job.baseline_problem + " (no change shown)");
       if (redactor.url_password())
@@ -400,6 +404,7 @@ int run_batch(const BatchArgs& a) {
   summary.shard_k = shard.k;
   summary.shard_n = shard.n;
   summary.register_size = all.size();
+  report::carry_history(summary, nullptr);
   if (!baseline_problems.empty())
     summary.notes.push_back(fmt::format("{} with a baseline that could not be used (no change shown): {}",
                                         baseline_problems.size() == 1 ? "1 target" : std::to_string(baseline_problems.size()) + " targets",
@@ -411,7 +416,7 @@ int run_batch(const BatchArgs& a) {
     fmt::print(stderr, "adrprobe: error: {}\n", escape_control(write_error));
     return Exit::usage;
   }
-  return summary_exit_status(summary);
+  return summary_exit_status(summary, parse_fail_on(a.fail_on));
 }
 
 }  // namespace
@@ -434,8 +439,10 @@ Command batch_command(CLI::App& parent) {
   a->edition = "2.0.0";
   cmd->add_option("-o,--output", a->formats,
                   fmt::format("Also write this format per target (repeatable): {}", report::format_names()));
-  cmd->add_option("--fail-on", a->fail_on, "Which verdicts make the exit status 1: fail (default), warn, never")
-      ->check(CLI::IsMember({"fail", "warn", "never"}));
+  cmd->add_option("--fail-on", a->fail_on,
+                  "Which verdicts make the exit status 1: fail (default), warn, never, or regressed: only what got "
+                  "worse against --baseline-dir (a rule new-fail or regressed, a target newly down)")
+      ->check(CLI::IsMember({"fail", "warn", "regressed", "never"}));
   cmd->add_flag("--no-color", a->no_color, "No colour, even on a terminal");
   cmd->add_flag("-q,--quiet", a->quiet, "Only the targets that do not pass");
   cmd->add_flag("-v,--verbose", a->verbose, "Log each request to stderr, with its target");
@@ -453,7 +460,7 @@ Command batch_command(CLI::App& parent) {
       "    - name: kvk\n"
       "      base_url: https://api.example.nl/kvk/v1\n"
       "      edition: 1.0\n"
-      "  Keys of a target or of defaults: name, base_url, headers, params, " + join(batch::option_keys(), ", ") + "\n\n" +
+      "  Keys of a target or of defaults: name, base_url, owner, labels, headers, params, " + join(batch::option_keys(), ", ") + "\n\n" +
       exit_status_help() + "\n"
       "  (over all targets: 1 when any target has a rule at the --fail-on level, else 3 when any could not be\n"
       "  completed, e.g. a target that is down)");

@@ -6,13 +6,16 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "cli/batch_output.hpp"
 #include "cli/command.hpp"
 #include "cli/settings.hpp"
 #include "engine/run.hpp"
+#include "report/json.hpp"
 #include "util/files.hpp"
 #include "util/read_file.hpp"
 #include "util/strings.hpp"
@@ -24,9 +27,25 @@ namespace fs = std::filesystem;
 
 struct SummaryArgs {
   std::vector<std::string> dirs;
-  std::string out_dir = ".";
+  std::string out_dir = ".", previous, fail_on = "fail";
   bool no_color = false, quiet = false;
 };
+
+// The previous run's summary (--previous PREV): its history is carried
+// forward. None yet (the first night) is not an error; an unreadable one is
+// said, and the history starts again.
+std::optional<report::Summary> previous_summary(const std::string& dir, std::vector<std::string>& notes) {
+  fs::path file = fs::path(dir) / "summary.json";
+  try {
+    return report::parse_summary_json(read_file(file.string(), report::max_summary_bytes));
+  } catch (const ReadFileError& e) {
+    if (e.kind() != ReadFileError::Kind::missing)
+      notes.push_back(fmt::format("--previous {}: {} (history starts again)", file.string(), e.what()));
+  } catch (const std::exception& e) {
+    notes.push_back(fmt::format("--previous {}: {} (history starts again)", file.string(), e.what()));
+  }
+  return std::nullopt;
+}
 
 int merge(const SummaryArgs& a) {
   std::error_code ec;
@@ -44,6 +63,10 @@ int merge(const SummaryArgs& a) {
   };
   std::vector<Part> shards;
   std::set<std::pair<std::string, std::string>> seen;  // (name, base_url)
+  // Report files copied under OUT, by name: every link of summary.html
+  // resolves inside the directory that is published (CLI.md).
+  std::map<std::string, fs::path> copied;
+  std::vector<std::string> not_copied;
   for (const auto& dir : a.dirs) {
     fs::path file = fs::path(dir) / "summary.json";
     report::Summary s;
@@ -70,9 +93,31 @@ int merge(const SummaryArgs& a) {
         fmt::print(stderr, "adrprobe: warning: {} is in more than one shard; the first is kept\n", escape_control(t.name));
         continue;
       }
-      // Each report file, from where the merged summary is (../shard/x.json when OUT is beside the shards).
-      auto moved = [&](const std::string& file) {
-        return (fs::absolute(dir) / file).lexically_normal().lexically_relative(out).string();
+      // Each report file, from where the merged summary is: inside OUT as it
+      // is, else copied into OUT under its own name (names are unique in a register).
+      auto moved = [&](const std::string& file) -> std::string {
+        fs::path source = (fs::absolute(dir) / file).lexically_normal();
+        fs::path relative = source.lexically_relative(out);
+        if (!relative.empty() && *relative.begin() != "..") return relative.string();
+        std::string name = source.filename().string();
+        const auto& reserved = summary_file_names();
+        if (std::find(reserved.begin(), reserved.end(), name) != reserved.end()) {
+          not_copied.push_back(fmt::format("{} ({}: the name of a summary file)", t.name, file));
+          return "";
+        }
+        if (auto it = copied.find(name); it != copied.end()) {
+          if (it->second == source) return name;
+          not_copied.push_back(fmt::format("{} ({}: another shard's file has that name)", t.name, file));
+          return "";
+        }
+        try {
+          write_file((out / name).string(), read_file(source.string(), report::max_report_bytes));
+        } catch (const std::exception& e) {
+          not_copied.push_back(fmt::format("{} ({}: {})", t.name, file, e.what()));
+          return "";
+        }
+        copied.emplace(name, source);
+        return name;
       };
       // summary.json is a file anyone with the shard's directory could have
       // written: a report path is linked only when it is a regular file inside
@@ -85,7 +130,8 @@ int merge(const SummaryArgs& a) {
       if (!t.report.empty()) t.report = linkable(t.report) ? moved(t.report) : "";
       std::vector<std::pair<std::string, std::string>> files;
       for (auto& [format, file] : t.files)
-        if (linkable(file)) files.emplace_back(format, moved(file));
+        if (linkable(file))
+          if (std::string placed = moved(file); !placed.empty()) files.emplace_back(format, placed);
       t.files = std::move(files);
       merged.targets.push_back(std::move(t));
     }
@@ -132,13 +178,22 @@ int merge(const SummaryArgs& a) {
     merged.complete = false;
     merged.notes.push_back(m);
   }
+  if (!not_copied.empty())
+    merged.notes.push_back(fmt::format("{} not copied into {}, so not linked: {}",
+                                       plural(not_copied.size(), "report file", "report files"), a.out_dir,
+                                       join(not_copied, "; ", 5)));
+  std::optional<report::Summary> previous;
+  if (!a.previous.empty()) previous = previous_summary(a.previous, merged.notes);
+  report::carry_history(merged, previous ? &*previous : nullptr);
   write_summary(a.out_dir, merged);
   bool color = color_wanted(a.no_color);
   for (const auto& t : merged.targets)
     if (!a.quiet || t.exit_status != Exit::ok) fmt::print("{}\n", target_line(t, color));
   if (!a.quiet) fmt::print("{}\n", totals_line(merged, a.out_dir));
-  int status = summary_exit_status(merged);
-  // A missing shard is a target set not tested: at least "could not be completed".
+  auto fail_on = parse_fail_on(a.fail_on);
+  int status = summary_exit_status(merged, fail_on);
+  // A missing shard is a target set not tested: at least "could not be completed"
+  // (under --fail-on regressed too: a night with a shard missing is not green).
   if (!merged.complete && status == Exit::ok) status = Exit::incomplete;
   for (const auto& note : merged.notes) fmt::print(stderr, "adrprobe: warning: {}\n", escape_control(note));
   return status;
@@ -150,13 +205,23 @@ Command summary_command(CLI::App& parent) {
   auto a = std::make_shared<SummaryArgs>();
   auto* cmd = parent.add_subcommand("summary", "Merge batch output directories (shards) into one summary");
   cmd->add_option("DIR", a->dirs, "The --out-dir of each shard's batch run")->required();
-  cmd->add_option("--out-dir", a->out_dir, "Where summary.json, summary.html and summary.prom go")->capture_default_str();
+  cmd->add_option("--out-dir", a->out_dir,
+                  "Where summary.json, summary.html, summary.prom and summary.md go; the reports the summary links "
+                  "are copied here when they are not inside it already")
+      ->capture_default_str();
+  cmd->add_option("--previous", a->previous,
+                  "The previous run's --out-dir: its history (the last 30 runs per target) is carried forward, and "
+                  "summary.md says what changed since then");
+  cmd->add_option("--fail-on", a->fail_on,
+                  "Which verdicts make the exit status 1: fail (default), warn, never, or regressed: only a target "
+                  "with a rule new-fail or regressed, or newly down, against its baseline")
+      ->check(CLI::IsMember({"fail", "warn", "regressed", "never"}));
   cmd->add_flag("--no-color", a->no_color, "No colour, even on a terminal");
   cmd->add_flag("-q,--quiet", a->quiet, "Only the targets that do not pass");
   cmd->footer(
       "Exit status:\n"
-      "  0  no target has a rule at its --fail-on level\n"
-      "  1  a target has a rule at its --fail-on level\n"
+      "  0  no target has a rule at the --fail-on level\n"
+      "  1  a target has a rule at the --fail-on level (regressed: a target got worse)\n"
       "  2  usage error, or no shard's summary.json could be read\n"
       "  3  nothing failed, but a target could not be completed, or a shard left no summary.json");
   return {cmd, [a] { return merge(*a); }};

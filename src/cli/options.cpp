@@ -48,8 +48,10 @@ void add_output_options(CLI::App* cmd, OutputArgs& out) {
   cmd->add_option("-o,--output", out.outputs,
                   "Also write a report file, FORMAT=PATH (repeatable), e.g. json=report.json; PATH - is stdout")
       ->check(choice("{" + join(available_formats(), ",") + "}=PATH", [](const std::string& v) { format_or_throw(parse_assignment(v, "-o").first); }));
-  cmd->add_option("--fail-on", out.fail_on, "Which verdicts make the exit status 1: fail (default), warn, never")
-      ->check(choice("{fail,warn,never}", [](const std::string& v) { parse_fail_on(v); }));
+  cmd->add_option("--fail-on", out.fail_on,
+                  "Which verdicts make the exit status 1: fail (default), warn, never, or regressed: only a rule "
+                  "new-fail or regressed against --baseline, or the target newly down (no baseline: 0)")
+      ->check(choice("{fail,warn,regressed,never}", [](const std::string& v) { parse_fail_on(v); }));
   cmd->add_option("--baseline", out.baseline,
                   "An earlier JSON report (-o json=...) of this API: mark each rule new-fail, regressed, fixed or "
                   "unchanged against it, in every format");

@@ -26,6 +26,7 @@ int write_report(report::Report& rep, const Output& output, const report::Redact
     std::string now = rep.mode == "lint" ? rep.openapi_url.value_or("") : rep.base_url;
     // A batch matches its baselines by the target's name (CLI.md): an API that moved keeps its history.
     bool same_name = before.name && rep.name && *before.name == *rep.name;
+    if (same_name && !then.empty() && then != now) rep.moved_from = then;
     if (!then.empty() && then != now)
       rep.notes.push_back(redactor.apply(
           same_name ? fmt::format("{} moved from {} to {} since its baseline: compared by its name", *rep.name, then, now)

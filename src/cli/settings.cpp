@@ -310,7 +310,7 @@ report::FailOn parse_fail_on(const std::string& text) {
   if (text == "warn") return report::FailOn::warn;
   if (text == "never") return report::FailOn::never;
   if (text == "regressed") return report::FailOn::regressed;
-  throw UsageError(fmt::format("--fail-on expects fail, warn or never, not '{}'", text));
+  throw UsageError(fmt::format("--fail-on expects fail, warn, regressed or never, not '{}'", text));
 }
 
 }  // namespace adrprobe::cli

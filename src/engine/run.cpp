@@ -254,6 +254,7 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, c
   report::Report rep = assemble(s, edition, session, ev, std::move(rules), std::move(notes));
   rep.leading_notes = leading.size();
   rep.unreachable = !unreachable.empty();
+  if (rep.unreachable) rep.score.percent.reset();  // down: no score (n/a), CLI.md
   rep.base_url = s.base_url;
   rep.headline = ev.client_cert_stop;
   rep.openapi_url = ev.document.docs ? ev.document.url : s.openapi.value_or(s.base_url + "/openapi.json");

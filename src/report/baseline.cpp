@@ -43,8 +43,45 @@ const RuleResult* RuleIndex::find(const RuleResult& rule) const {
 
 const RuleResult* find_rule(const Report& before, const RuleResult& rule) { return RuleIndex(before).find(rule); }
 
+LastUp last_up_of(const Report& report) {
+  if (report.unreachable && report.last_up) return *report.last_up;
+  LastUp l;
+  l.generated_at = report.generated_at;
+  l.edition = report.edition;
+  l.base_url = report.base_url;
+  for (const auto& r : report.rules) {
+    RuleResult slim;
+    slim.id = r.id;
+    slim.aliases = r.aliases;
+    slim.kind = r.kind;
+    slim.verdict = r.verdict;
+    l.rules.push_back(std::move(slim));
+  }
+  return l;
+}
+
 void apply_baseline(Report& now, const Report& before, const std::vector<catalogue::ChangeRule>& table) {
-  RuleIndex index(before);
+  now.compared = true;
+  if (now.unreachable) {
+    // Down: one event, no rule marks. The verdicts of the last night it was up
+    // travel with this report, so the night it answers again compares with them.
+    now.went_down = !before.unreachable;
+    if (!before.unreachable || before.last_up) now.last_up = last_up_of(before);
+    return;
+  }
+  const Report* compare_with = &before;
+  Report from_last_up;
+  if (before.unreachable) {
+    now.came_back = true;
+    // Down in the baseline and never up before it: nothing to compare the rules with.
+    if (!before.last_up) return;
+    from_last_up.generated_at = before.last_up->generated_at;
+    from_last_up.edition = before.last_up->edition;
+    from_last_up.base_url = before.last_up->base_url;
+    from_last_up.rules = before.last_up->rules;
+    compare_with = &from_last_up;
+  }
+  RuleIndex index(*compare_with);
   for (auto& rule : now.rules) {
     const RuleResult* old = index.find(rule);
     rule.change = change_of(table, rule, old ? std::optional<Verdict>(old->verdict) : std::nullopt);
@@ -52,8 +89,10 @@ void apply_baseline(Report& now, const Report& before, const std::vector<catalog
 }
 
 std::optional<Changes> changes(const Report& report) {
-  bool any = false;
+  bool any = report.compared;
   Changes c;
+  c.down = report.went_down;
+  c.back_up = report.came_back;
   for (const auto& rule : report.rules) {
     if (!rule.change) continue;
     any = true;
@@ -65,6 +104,6 @@ std::optional<Changes> changes(const Report& report) {
   return c;
 }
 
-bool regressed(const Changes& c) { return !c.new_fail.empty() || !c.regressed.empty(); }
+bool regressed(const Changes& c) { return c.down || !c.new_fail.empty() || !c.regressed.empty(); }
 
 }  // namespace adrprobe::report

@@ -37,13 +37,21 @@ class RuleIndex {
 // RuleIndex(before).find(rule), for one look-up.
 const RuleResult* find_rule(const Report& before, const RuleResult& rule);
 
-// Sets RuleResult::change of every rule of `now`.
+// Sets RuleResult::change of every rule of `now`, and the report's state
+// change (CLI.md, "Nightly monitoring"): a down `now` gets no rule marks but
+// `went_down` when `before` was up, and carries the verdicts of the last up
+// report as `last_up`; an up `now` whose baseline is down is `came_back` and
+// is compared with the baseline's `last_up`.
 void apply_baseline(Report& now, const Report& before, const std::vector<catalogue::ChangeRule>& table);
 
 // The rule ids of `report` (after apply_baseline) by mark; nullopt when no
 // rule has a mark (no baseline).
 std::optional<Changes> changes(const Report& report);
-// Whether anything got worse: a rule new-fail or regressed.
+// The verdicts a down report carries forward: `report`'s own when it is up,
+// else the last_up it carries.
+LastUp last_up_of(const Report& report);
+
+// Whether anything got worse: a rule new-fail or regressed, or the target went down.
 bool regressed(const Changes& changes);
 
 }  // namespace adrprobe::report

@@ -109,9 +109,28 @@ json to_json(const Report& r) {
   j["tool"] = {{"name", "adrprobe"}, {"version", r.tool_version}};
   j["target"] = {{"base_url", r.base_url}, {"openapi_url", r.openapi_url ? json(*r.openapi_url) : json(nullptr)}};
   if (r.name) j["target"]["name"] = *r.name;
+  if (!r.owner.empty()) j["target"]["owner"] = r.owner;
+  if (!r.labels.empty()) {
+    json labels = json::object();
+    for (const auto& [key, value] : r.labels) labels[key] = value;
+    j["target"]["labels"] = labels;
+  }
+  if (!r.moved_from.empty()) j["target"]["moved_from"] = r.moved_from;
   j["edition"] = r.edition;
   j["generated_at"] = r.generated_at;
   j["duration_ms"] = r.duration_ms;
+  // CLI.md, "Nightly monitoring": up, or down (with why); against a baseline,
+  // whether the target went down or came back since.
+  j["state"] = state_of(r);
+  if (r.unreachable) j["down_cause"] = down_cause(r);
+  if (r.compared) j["state_change"] = {{"down", r.went_down}, {"back_up", r.came_back}};
+  if (r.last_up) {
+    json verdicts = json::array();
+    for (const auto& rule : r.last_up->rules)
+      verdicts.push_back({{"id", rule.id}, {"aliases", rule.aliases}, {"kind", rule.kind}, {"verdict", to_string(rule.verdict)}});
+    j["last_up"] = {{"generated_at", r.last_up->generated_at}, {"edition", r.last_up->edition},
+                    {"base_url", r.last_up->base_url}, {"rules", verdicts}};
+  }
   j["score"] = score_json(r.score);
   json rules = json::array();
   for (const auto& rule : r.rules) {
@@ -292,6 +311,30 @@ Report parse_json_report(const std::string& text) {
     r.rules.push_back(std::move(rule));
   }
   r.notes = member<std::vector<std::string>>(j, "notes", {}, "report");
+  r.unreachable = member<std::string>(j, "state", "up", "report") == "down";
+  r.owner = member<std::string>(target, "owner", "", "target");
+  for (const auto& [key, value] : object(target, "labels").items())
+    if (value.is_string()) r.labels.emplace_back(key, value.get<std::string>());
+  r.moved_from = member<std::string>(target, "moved_from", "", "target");
+  if (const auto& last = object(j, "last_up"); !last.empty()) {
+    LastUp l;
+    l.generated_at = member<std::string>(last, "generated_at", "", "last_up");
+    l.edition = member<std::string>(last, "edition", "", "last_up");
+    l.base_url = member<std::string>(last, "base_url", "", "last_up");
+    if (auto list = last.find("rules"); list != last.end() && list->is_array())
+      for (const auto& jr : *list) {
+        if (!jr.is_object()) continue;
+        RuleResult rule;
+        rule.id = member<std::string>(jr, "id", "", "last_up rule");
+        auto verdict = verdict_from_string(member<std::string>(jr, "verdict", "", "last_up rule"));
+        if (rule.id.empty() || !verdict) continue;
+        rule.aliases = member<std::vector<std::string>>(jr, "aliases", {}, "last_up rule");
+        rule.kind = member<std::string>(jr, "kind", "", "last_up rule");
+        rule.verdict = *verdict;
+        l.rules.push_back(std::move(rule));
+      }
+    r.last_up = std::move(l);
+  }
   if (auto run = j.find("run"); run != j.end() && run->is_object())
     r.mode = member<std::string>(*run, "command", "check", "run") == "lint" ? "lint" : "check";
   return r;

@@ -66,7 +66,8 @@ std::string render_junit(const Report& r, const RenderOptions& options) {
   std::string target = r.mode == "lint" ? document_location(r) : r.base_url;
   // A batch's targets may share a URL (tenants, editions): the name tells their suites apart.
   if (r.name && *r.name != target) target = *r.name + " " + target;
-  std::string classname = "adrprobe." + X(r.edition);
+  // Per target (a batch's name, unique in the register), so GitLab's test table tells the APIs apart.
+  std::string classname = r.name ? "adrprobe." + X(*r.name) : "adrprobe." + X(r.edition);
   auto suites = doc.append_child("testsuites");
   suites.append_attribute("name") = "adrprobe";
   auto suite = suites.append_child("testsuite");
@@ -85,8 +86,24 @@ std::string render_junit(const Report& r, const RenderOptions& options) {
   property("mode", X(r.mode));
   property("target", X(target));
   property("score", r.score.percent ? fmt::format("{:.1f}", *r.score.percent) : "n/a");
+  property("state", state_of(r));
+  if (!r.owner.empty()) property("owner", X(r.owner));
+  for (const auto& [key, value] : r.labels) property(("label." + X(key)).c_str(), X(value));
+  if (!r.moved_from.empty()) property("moved_from", X(r.moved_from));
 
+  if (r.unreachable) {
+    // Down: one test case, one error (CLI.md, "Nightly monitoring"), not one per rule.
+    auto tc = suite.append_child("testcase");
+    tc.append_attribute("name") = "down";
+    tc.append_attribute("classname") = classname.c_str();
+    auto e = tc.append_child("error");
+    e.append_attribute("message") = ("down: " + X(down_cause(r))).c_str();
+    e.append_attribute("type") = "down";
+    ++tests;
+    ++errors;
+  }
   for (const auto& rule : r.rules) {
+    if (r.unreachable) break;
     if (rule.kind != "technical") {
       ++functional;
       continue;

@@ -65,6 +65,7 @@ std::string render_summary_openmetrics(const Summary& summary) {
       {"adrprobe_certificate_days_left", "Days until the TLS certificate of the target expires", {}},
       {"adrprobe_target_reachable", "1 when the base URL or the document answered, else 0", {}},
       {"adrprobe_last_run_timestamp_seconds", "When the target's report was made", {}},
+      {"adrprobe_target_info", "The target's base URL and edition (series are keyed by the target's name)", {}},
   };
   auto family = [&](const char* name) -> Family& {
     for (auto& f : families)
@@ -72,7 +73,21 @@ std::string render_summary_openmetrics(const Summary& summary) {
     return families.front();
   };
   for (const auto& t : summary.targets) {
-    std::vector<std::pair<std::string, std::string>> target{{"target", t.name}, {"base_url", t.base_url}, {"edition", t.edition}};
+    // Keyed by the target's name (CLI.md): a moved API keeps its series. Its
+    // owner and the register's labels go on every series; the URL and the
+    // edition on adrprobe_target_info alone.
+    std::vector<std::pair<std::string, std::string>> target{{"target", t.name}};
+    if (!t.owner.empty()) target.emplace_back("owner", t.owner);
+    for (const auto& label : t.labels) target.push_back(label);
+    family("adrprobe_target_info").samples.push_back(
+        labels([&] {
+          auto all = target;
+          all.emplace_back("base_url", t.base_url);
+          all.emplace_back("edition", t.edition);
+          all.emplace_back("state", t.reachable ? "up" : "down");
+          return all;
+        }()) +
+        " 1");
     auto with = [&](std::vector<std::pair<std::string, std::string>> more) {
       auto all = target;
       all.insert(all.end(), more.begin(), more.end());
@@ -83,8 +98,10 @@ std::string render_summary_openmetrics(const Summary& summary) {
                                   {Verdict::fail, t.score.fail}, {Verdict::error, t.score.error}, {Verdict::skip, 0}};
     for (const auto& [id, v] : t.verdicts)
       if (v == Verdict::skip) ++counts[Verdict::skip];
-    for (Verdict v : {Verdict::pass, Verdict::warn, Verdict::fail, Verdict::error, Verdict::skip})
-      family("adrprobe_rules").samples.push_back(with({{"verdict", to_string(v)}}) + " " + std::to_string(counts[v]));
+    // A down target has no verdicts (one state, not per-rule noise).
+    if (t.reachable)
+      for (Verdict v : {Verdict::pass, Verdict::warn, Verdict::fail, Verdict::error, Verdict::skip})
+        family("adrprobe_rules").samples.push_back(with({{"verdict", to_string(v)}}) + " " + std::to_string(counts[v]));
     for (const auto& [id, v] : t.verdicts) {
       family("adrprobe_rule_verdict").samples.push_back(with({{"rule", id}, {"verdict", to_string(v)}}) + " 1");
       family("adrprobe_rule_failing").samples.push_back(with({{"rule", id}}) + (v == Verdict::fail ? " 1" : " 0"));
@@ -93,6 +110,8 @@ std::string render_summary_openmetrics(const Summary& summary) {
       for (auto [name, list] : {std::pair{"new-fail", &t.change->new_fail}, std::pair{"regressed", &t.change->regressed},
                                 std::pair{"fixed", &t.change->fixed}})
         family("adrprobe_changes").samples.push_back(with({{"change", name}}) + " " + std::to_string(list->size()));
+      family("adrprobe_changes").samples.push_back(with({{"change", "down"}}) + (t.change->down ? " 1" : " 0"));
+      family("adrprobe_changes").samples.push_back(with({{"change", "back-up"}}) + (t.change->back_up ? " 1" : " 0"));
       for (auto [name, list] : {std::pair{"new-fail", &t.change->new_fail}, std::pair{"regressed", &t.change->regressed},
                                 std::pair{"fixed", &t.change->fixed}})
         for (const auto& id : *list)

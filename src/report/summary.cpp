@@ -33,7 +33,57 @@ SummaryTarget summarize(const Report& r, const std::string& name, const std::str
   t.exit_status = exit_status(r, fail_on);
   t.reachable = !r.unreachable;
   t.generated_at = r.generated_at;
+  t.owner = r.owner;
+  t.labels = r.labels;
+  t.moved_from = r.moved_from;
+  if (r.unreachable) {
+    // Down: one entry ("down: <cause>"), no per-rule verdicts or marks.
+    t.note = down_cause(r);
+    t.failing.clear();
+    t.erroring.clear();
+    t.verdicts.clear();
+  }
   return t;
+}
+
+HistoryPoint history_point(const SummaryTarget& t, const std::string& fallback_time) {
+  HistoryPoint p;
+  p.generated_at = t.generated_at.empty() ? fallback_time : t.generated_at;
+  p.up = t.reachable;
+  if (t.reachable) {
+    p.percent = t.score.percent;
+    p.pass = t.score.pass;
+    p.warn = t.score.warn;
+    p.fail = t.score.fail;
+    p.error = t.score.error;
+  }
+  return p;
+}
+
+void carry_history(Summary& summary, const Summary* previous) {
+  summary.history.clear();
+  if (previous) summary.previous_generated_at = previous->generated_at;
+  for (const auto& t : summary.targets) {
+    std::vector<HistoryPoint> points;
+    if (previous) {
+      if (auto it = previous->history.find(t.name); it != previous->history.end()) {
+        points = it->second;
+      } else {
+        // A previous summary without history (an older version): its row is the one run it knows.
+        for (const auto& old : previous->targets)
+          if (old.name == t.name) {
+            points.push_back(history_point(old, previous->generated_at));
+            break;
+          }
+      }
+    }
+    HistoryPoint now = history_point(t, summary.generated_at);
+    // The same run merged twice (summary run again on one night) is one point.
+    if (!points.empty() && points.back().generated_at == now.generated_at) points.pop_back();
+    points.push_back(std::move(now));
+    if (points.size() > max_history) points.erase(points.begin(), points.end() - max_history);
+    summary.history[t.name] = std::move(points);
+  }
 }
 
 bool changed(const SummaryTarget& t) {
@@ -64,11 +114,19 @@ std::string render_summary_json(const Summary& summary) {
     jt["base_url"] = t.base_url;
     jt["edition"] = t.edition;
     jt["report"] = t.report;
-    jt["score"] = score_json(t.score);
+    jt["state"] = t.reachable ? "up" : "down";
+    // A down target has no score (CLI.md, "Nightly monitoring"): null, shown n/a.
+    jt["score"] = t.reachable ? score_json(t.score) : json(nullptr);
     jt["failing"] = t.failing;
     jt["change"] = t.change ? json{{"new-fail", t.change->new_fail}, {"fixed", t.change->fixed},
-                                   {"regressed", t.change->regressed}}
+                                   {"regressed", t.change->regressed}, {"down", t.change->down},
+                                   {"back_up", t.change->back_up}}
                             : json(nullptr);
+    jt["owner"] = t.owner;
+    json labels = json::object();
+    for (const auto& [key, value] : t.labels) labels[key] = value;
+    jt["labels"] = labels;
+    if (!t.moved_from.empty()) jt["moved_from"] = t.moved_from;
     // Beyond CLI.md's fields: for summary.html, summary.prom and scripts.
     jt["erroring"] = t.erroring;
     jt["reachable"] = t.reachable;
@@ -85,6 +143,18 @@ std::string render_summary_json(const Summary& summary) {
     targets.push_back(std::move(jt));
   }
   j["targets"] = targets;
+  if (!summary.previous_generated_at.empty()) j["previous_generated_at"] = summary.previous_generated_at;
+  // Per target, its last runs, oldest first (summary --previous carries them forward).
+  json history = json::object();
+  for (const auto& [name, points] : summary.history) {
+    json list = json::array();
+    for (const auto& p : points)
+      list.push_back({{"generated_at", p.generated_at}, {"state", p.up ? "up" : "down"},
+                      {"percent", p.percent ? json(*p.percent) : json(nullptr)}, {"pass", p.pass},
+                      {"warn", p.warn}, {"fail", p.fail}, {"error", p.error}});
+    history[name] = std::move(list);
+  }
+  j["history"] = history;
   return dump_json(j);
 }
 
@@ -127,10 +197,13 @@ Summary parse_summary_json(const std::string& text) {
       const json& jt = (*targets)[i];
       std::string where = fmt::format("targets[{}]", i);
       if (!jt.is_object()) throw std::runtime_error(where + " is not an object");
-      for (const char* key : {"name", "base_url", "score"})
+      for (const char* key : {"name", "base_url"})
         if (auto it = jt.find(key); it == jt.end() || it->is_null())
           throw std::runtime_error(fmt::format("{} has no {}", where, key));
-      if (!jt.find("score")->is_object()) throw std::runtime_error(where + ".score is not an object");
+      bool down = member<std::string>(jt, "state", "up", where) == "down";
+      // A down target's score is null; any other target has one.
+      if (auto score = jt.find("score"); score == jt.end() || !(score->is_object() || (down && score->is_null())))
+        throw std::runtime_error(where + ".score is not an object");
       SummaryTarget t;
       t.name = member<std::string>(jt, "name", "", where);
       t.base_url = member<std::string>(jt, "base_url", "", where);
@@ -149,8 +222,14 @@ Summary parse_summary_json(const std::string& text) {
       if (auto c = jt.find("change"); c != jt.end() && c->is_object())
         t.change = Changes{member<std::vector<std::string>>(*c, "new-fail", {}, where + ".change"),
                            member<std::vector<std::string>>(*c, "fixed", {}, where + ".change"),
-                           member<std::vector<std::string>>(*c, "regressed", {}, where + ".change")};
-      t.reachable = member<bool>(jt, "reachable", true, where);
+                           member<std::vector<std::string>>(*c, "regressed", {}, where + ".change"),
+                           member<bool>(*c, "down", false, where + ".change"),
+                           member<bool>(*c, "back_up", false, where + ".change")};
+      t.reachable = !down && member<bool>(jt, "reachable", true, where);
+      t.owner = member<std::string>(jt, "owner", "", where);
+      for (const auto& [key, value] : object(jt, "labels").items())
+        if (value.is_string()) t.labels.emplace_back(key, value.get<std::string>());
+      t.moved_from = member<std::string>(jt, "moved_from", "", where);
       t.note = member<std::string>(jt, "note", "", where);
       if (auto days = jt.find("cert_days_left"); days != jt.end() && !days->is_null())
         t.cert_days_left = member<int>(jt, "cert_days_left", 0, where);
@@ -162,6 +241,30 @@ Summary parse_summary_json(const std::string& text) {
         if (v.is_string())
           if (auto verdict = verdict_from_string(v.get<std::string>())) t.verdicts.emplace_back(id, *verdict);
       s.targets.push_back(std::move(t));
+    }
+    s.previous_generated_at = member<std::string>(j, "previous_generated_at", "", "summary");
+    for (const auto& [name, list] : object(j, "history").items()) {
+      if (!list.is_array()) continue;
+      auto& points = s.history[name];
+      // Only the newest max_history count: a longer list is someone else's file.
+      std::size_t from = list.size() > max_history ? list.size() - max_history : 0;
+      for (std::size_t i = from; i < list.size(); ++i) {
+        const json& p = list[i];
+        if (!p.is_object()) continue;
+        std::string at = fmt::format("history.{}[{}]", name, i);
+        HistoryPoint point;
+        point.generated_at = member<std::string>(p, "generated_at", "", at);
+        point.up = member<std::string>(p, "state", "up", at) != "down";
+        if (auto percent = p.find("percent"); percent != p.end() && percent->is_number()) {
+          double v = percent->get<double>();
+          if (v >= 0 && v <= 100) point.percent = v;
+        }
+        point.pass = member<int>(p, "pass", 0, at);
+        point.warn = member<int>(p, "warn", 0, at);
+        point.fail = member<int>(p, "fail", 0, at);
+        point.error = member<int>(p, "error", 0, at);
+        points.push_back(std::move(point));
+      }
     }
   } catch (const std::runtime_error& e) {
     throw std::runtime_error(fmt::format("not an adrprobe summary ({})", e.what()));

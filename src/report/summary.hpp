@@ -68,6 +68,13 @@ struct Summary {
   std::string previous_generated_at;  // of the --previous summary, when one was read
 };
 
+// This run's point of a row (its report's time, else `fallback_time`).
+HistoryPoint history_point(const SummaryTarget& t, const std::string& fallback_time);
+// summary.history: for every target of `summary`, the previous summary's
+// points for the same name (or its row, when it kept no history), then this
+// run's, the newest max_history kept. Targets no longer in the register drop out.
+void carry_history(Summary& summary, const Summary* previous);
+
 // Whether a row changed tonight (new-fail, regressed, fixed, down, back up),
 // and whether it got worse (new-fail, regressed, down): what --fail-on
 // regressed, summary.html's order and summary.md go by.

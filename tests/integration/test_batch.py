@@ -184,7 +184,13 @@ class ShardedNightlyRun(ProbeCase):
         self.assertIs(row["reachable"], False)
         self.assertIn(DOWN_NOTE, row["note"])
         self.assertEqual(row["failing"], [])
-        self.assertEqual(row["score"]["error"], len(harness.technical_ids(EDITION)))
+        # Down: one state (CLI.md, "Nightly monitoring"), no score and no per-rule verdicts.
+        self.assertEqual(row["state"], "down")
+        self.assertIsNone(row["score"])
+        self.assertEqual(row["verdicts"], {})
+        self.assertEqual(down["state"], "down")
+        self.assertIsNone(down["score"]["percent"])
+        self.assertIn(DOWN_NOTE, down["down_cause"])
         for name in ("alpha", "beta", "gamma"):
             _, report = self.report_of(name)
             verdicts = {r["verdict"] for r in report["rules"] if r["kind"] == "technical"}
@@ -222,20 +228,23 @@ class ShardedNightlyRun(ProbeCase):
                 self.assertEqual(report["target"]["name"], row["name"])
                 self.assertEqual(row["base_url"], report["target"]["base_url"])
                 self.assertEqual(row["edition"], report["edition"])
-                self.assertEqual(row["score"], report["score"])
+                self.assertEqual(row["score"], report["score"] if report["state"] == "up" else None)
                 self.assertEqual(row["failing"], failing_of(report))
                 self.assertIsNone(row["change"])  # no baseline
                 # the shard's own summary says the same, its report link relative to the shard
                 shard = [d for d in self.dirs if (d / Path(row["report"]).name).exists()]
                 self.assertEqual(len(shard), 1)
                 own = self.rows(shard[0])[row["name"]]
-                self.assertEqual((shard[0] / own["report"]).resolve(), path)
+                # the merged summary links a copy inside its own directory
+                self.assertEqual(path, (self.merged_dir / row["report"]).resolve())
+                self.assertEqual(row["report"], own["report"])
+                self.assertEqual((shard[0] / own["report"]).read_bytes(), path.read_bytes())
                 self.assertEqual({k: v for k, v in own.items() if k not in ("report", "files")},
                                  {k: v for k, v in row.items() if k not in ("report", "files")})
                 # every file of the target, from either summary, is the same file
                 self.assertEqual(set(row["files"]), {"json", "junit", "html"})
                 for fmt, name in own["files"].items():
-                    self.assertEqual((shard[0] / name).resolve(), (self.merged_dir / row["files"][fmt]).resolve())
+                    self.assertEqual((shard[0] / name).read_bytes(), (self.merged_dir / row["files"][fmt]).read_bytes())
                     self.assertTrue((shard[0] / name).is_file(), name)
 
     def test_summary_html_links_every_report(self):
@@ -288,8 +297,8 @@ class BaselineDir(ProbeCase):
             run2 = batch(write_register(tmp, targets, {"edition": EDITION}), night2, "--baseline-dir", night1)
             self.assertEqual(run2.rc, 1, run2.describe())
             rows = {t["name"]: t for t in load(night2 / "summary.json")["targets"]}
-            self.assertEqual(rows["changing"]["change"], {"new-fail": ["API-57"], "fixed": ["API-48"], "regressed": []})
-            self.assertEqual(rows["steady"]["change"], {"new-fail": [], "fixed": [], "regressed": []})
+            self.assertEqual(rows["changing"]["change"], {"new-fail": ["API-57"], "fixed": ["API-48"], "regressed": [], "down": False, "back_up": False})
+            self.assertEqual(rows["steady"]["change"], {"new-fail": [], "fixed": [], "regressed": [], "down": False, "back_up": False})
             # a target new in the register has no earlier report: nothing to compare
             self.assertIsNone(rows["newcomer"]["change"])
             report = load(night2 / rows["changing"]["report"])
@@ -327,7 +336,7 @@ class BaselineDir(ProbeCase):
             self.assertEqual(set(rows), {"tenant-good", "tenant-anon"}, run2.describe())
             for name, row in rows.items():
                 self.assertIn(name, row["report"])
-                self.assertEqual(row["change"], {"new-fail": [], "fixed": [], "regressed": []}, name)
+                self.assertEqual(row["change"], {"new-fail": [], "fixed": [], "regressed": [], "down": False, "back_up": False}, name)
 
     def test_a_baseline_that_cannot_be_used_is_said_so(self):
         with tempfile.TemporaryDirectory() as tmp, FixtureServer({}, max_seconds=120) as srv:
@@ -381,7 +390,7 @@ class BaselineDir(ProbeCase):
                     # probed all the same: a report with verdicts
                     report = load(night2 / rows[name]["report"])
                     self.assertTrue(any(r["verdict"] in ("pass", "fail") for r in report["rules"]), name)
-            self.assertEqual(rows["good"]["change"], {"new-fail": [], "fixed": [], "regressed": []})
+            self.assertEqual(rows["good"]["change"], {"new-fail": [], "fixed": [], "regressed": [], "down": False, "back_up": False})
 
 
 class IncompleteMerge(ProbeCase):

@@ -139,7 +139,7 @@ class SymlinksInOutDir(ProbeCase):
         self.assertTrue(part.is_symlink())  # left alone
         # nothing else in the directory: no temporary file left behind
         self.assertEqual(sorted(p.name for p in self.ws.out.iterdir()),
-                         ["bag.json", "summary.html", "summary.html.part", "summary.json", "summary.prom"])
+                         ["bag.json", "summary.html", "summary.html.part", "summary.json", "summary.md", "summary.prom"])
         for p in self.ws.out.iterdir():
             if not p.is_symlink():
                 self.assertEqual(p.stat().st_mode & 0o777, 0o644 & ~self.umask(), p.name)
@@ -275,7 +275,7 @@ class BaselinesByName(ProbeCase):
             self.assertEqual(run.rc, 0, run.describe())
             row = self.marks(n2)
             self.assertEqual(row["report"], "bag.json")
-            self.assertEqual(row["change"], {"new-fail": [], "fixed": ["API-48"], "regressed": []})
+            self.assertEqual(row["change"], {"new-fail": [], "fixed": ["API-48"], "regressed": [], "down": False, "back_up": False})
             notes = load(n2 / "bag.json")["notes"]
             self.assertTrue(any("moved from %s to %s" % (old.base_url, new.base_url) in n for n in notes), notes)
 
@@ -300,12 +300,12 @@ class BaselinesByName(ProbeCase):
             srv.fixture.profile["trailing_slash"] = 404
             run = batch(register, n2, "--baseline-dir", n1)
             self.assertEqual(run.rc, 0, run.describe())
-            self.assertEqual(self.marks(n2)["change"], {"new-fail": [], "fixed": ["API-48"], "regressed": []})
+            self.assertEqual(self.marks(n2)["change"], {"new-fail": [], "fixed": ["API-48"], "regressed": [], "down": False, "back_up": False})
             notes = load(n2 / "bag.json")["notes"]
             self.assertTrue(any(old_name in n and "bag.json" in n for n in notes), notes)
             # the next night reads bag.json, and says nothing of old names
             run = batch(register, n3, "--baseline-dir", n2)
-            self.assertEqual(self.marks(n3)["change"], {"new-fail": [], "fixed": [], "regressed": []})
+            self.assertEqual(self.marks(n3)["change"], {"new-fail": [], "fixed": [], "regressed": [], "down": False, "back_up": False})
             self.assertFalse(any(old_name in n for n in load(n3 / "bag.json").get("notes", [])))
 
 
@@ -336,13 +336,18 @@ class SummaryLinksStayInside(ProbeCase):
             self.assertEqual(run.rc, 0, run.describe())
             page = (merged / "summary.html").read_text(encoding="utf-8")
             hrefs = links_of(page)
-            self.assertEqual(sorted(unquote(h) for h in hrefs), ["../shard/good.json"])
+            # The good report is copied into the summary's directory (every link
+            # resolves inside what is published); nothing of the evil row is.
+            self.assertEqual(sorted(unquote(h) for h in hrefs), ["good.json"])
             for href in hrefs:
-                self.assertTrue((merged / unquote(href)).resolve().is_relative_to(shard.resolve()), href)
+                self.assertTrue((merged / unquote(href)).resolve().is_relative_to(merged.resolve()), href)
+            self.assertEqual((merged / "good.json").read_bytes(), (shard / "good.json").read_bytes())
+            self.assertEqual(sorted(p.name for p in merged.iterdir()),
+                             ["good.json", "summary.html", "summary.json", "summary.md", "summary.prom"])
             rows = {t["name"]: t for t in load(merged / "summary.json")["targets"]}
             self.assertEqual(rows["evil"]["report"], "")
             self.assertEqual(rows["evil"]["files"], {})
-            self.assertEqual(rows["good"]["report"], "../shard/good.json")
+            self.assertEqual(rows["good"]["report"], "good.json")
             notes = load(merged / "summary.json")["notes"]
             self.assertEqual(len(notes), 1, notes)
             self.assertIn("7 report files not linked", notes[0])

@@ -269,7 +269,7 @@ class BuiltImage(unittest.TestCase):
                 self.assertIn('href="%s"' % t["report"], html)
             second = night()
             for t in second["targets"]:
-                self.assertEqual(t["change"], {"new-fail": [], "fixed": [], "regressed": []}, t["name"])
+                self.assertEqual(t["change"], {"new-fail": [], "fixed": [], "regressed": [], "down": False, "back_up": False}, t["name"])
         finally:
             for s in servers:
                 s.stop()

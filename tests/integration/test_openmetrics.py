@@ -53,6 +53,17 @@ class OpenMetrics(ProbeCase):
         """The gauges of one target say what its JSON report says."""
         technical = [r for r in report["rules"] if r["kind"] == "technical"]
         score = report["score"]
+        [(info, one)] = self.of(families, "adrprobe_target_info", target=target)
+        self.assertEqual(one, 1)
+        self.assertEqual(info["base_url"], report["target"]["base_url"])
+        self.assertEqual(info["edition"], report["edition"])
+        self.assertEqual(info["state"], report["state"])
+        if report["state"] == "down":
+            # One state, not per-rule noise: no score, no verdict gauges.
+            for name in ("adrprobe_score_percent", "adrprobe_rules", "adrprobe_rule_verdict", "adrprobe_rule_failing"):
+                self.assertEqual(self.of(families, name, target=target), [], name)
+            self.assertIsNone(score["percent"])
+            return
         percent = [v for _, v in self.of(families, "adrprobe_score_percent", target=target)]
         if score["percent"] is None:  # only errors: no score (probes.md), so no sample
             self.assertEqual(percent, [])
@@ -83,8 +94,8 @@ class OpenMetrics(ProbeCase):
             [(labels, days)] = families["adrprobe_certificate_days_left"]
             self.assertEqual(days, report["tls"]["certificate"]["days_left"])
             self.assertGreater(days, 0)
-            self.assertEqual(labels["base_url"], target)
-            self.assertEqual(labels["edition"], "2.0.0")
+            # Series are keyed by the target (its name, else its URL); URL and edition are on the info gauge.
+            self.assertEqual(labels, {"target": target})
             self.assertEqual(families["adrprobe_target_reachable"], [(labels, 1)])
             [(_, when)] = families["adrprobe_last_run_timestamp_seconds"]
             self.assertGreater(when, 1.7e9)

@@ -15,11 +15,16 @@
 using namespace adrprobe;
 
 namespace {
+// A row in the state an exit status stands for: 1 a failing rule, 3 a rule in
+// error, 4 down, 0 all passing.
 report::SummaryTarget row(const std::string& name, int status) {
   report::SummaryTarget t;
   t.name = name;
   t.base_url = "https://api.example.nl/" + name;
-  t.exit_status = status;
+  t.exit_status = status == 4 ? 3 : status;
+  if (status == 1) t.failing.push_back("/core/a");
+  if (status == 3) t.erroring.push_back("/core/b");
+  if (status == 4) t.reachable = false;
   return t;
 }
 
@@ -33,12 +38,42 @@ report::Summary summary_of(std::vector<int> statuses) {
 
 TEST_CASE("batch output: the exit status over targets") {
   using cli::Exit;
-  CHECK(cli::summary_exit_status(summary_of({})) == Exit::ok);
-  CHECK(cli::summary_exit_status(summary_of({0, 0})) == Exit::ok);
-  CHECK(cli::summary_exit_status(summary_of({0, 3})) == Exit::incomplete);
-  CHECK(cli::summary_exit_status(summary_of({3, 1, 0})) == Exit::rule_failed);  // a failing rule outweighs a target down
-  CHECK(cli::summary_exit_status(summary_of({1, 3})) == Exit::rule_failed);
-  CHECK(cli::summary_exit_status(summary_of({1})) == Exit::rule_failed);
+  auto status = [](std::vector<int> rows, report::FailOn on = report::FailOn::fail) {
+    return cli::summary_exit_status(summary_of(std::move(rows)), on);
+  };
+  CHECK(status({}) == Exit::ok);
+  CHECK(status({0, 0}) == Exit::ok);
+  CHECK(status({0, 3}) == Exit::incomplete);
+  CHECK(status({0, 4}) == Exit::incomplete);     // a target down: not completely tested
+  CHECK(status({3, 1, 0}) == Exit::rule_failed);  // a failing rule outweighs a target down
+  CHECK(status({1, 3}) == Exit::rule_failed);
+  CHECK(status({1}) == Exit::rule_failed);
+  CHECK(status({1}, report::FailOn::never) == Exit::ok);
+  CHECK(status({1, 4}, report::FailOn::never) == Exit::incomplete);
+  auto warned = summary_of({0});
+  warned.targets[0].verdicts.emplace_back("/core/w", report::Verdict::warn);
+  CHECK(cli::summary_exit_status(warned, report::FailOn::fail) == Exit::ok);
+  CHECK(cli::summary_exit_status(warned, report::FailOn::warn) == Exit::rule_failed);
+}
+
+TEST_CASE("batch output: --fail-on regressed is red only when a target got worse") {
+  using cli::Exit;
+  auto s = summary_of({1, 3, 4});  // failing, erroring and down, all as they were: green
+  for (auto& t : s.targets) t.change = report::Changes{};
+  CHECK(cli::summary_exit_status(s, report::FailOn::regressed) == Exit::ok);
+  s.targets[0].change->fixed.push_back("/core/x");
+  s.targets[2].change->back_up = false;
+  CHECK(cli::summary_exit_status(s, report::FailOn::regressed) == Exit::ok);
+  s.targets[2].change->down = true;  // newly down
+  CHECK(cli::summary_exit_status(s, report::FailOn::regressed) == Exit::rule_failed);
+  s.targets[2].change->down = false;
+  s.targets[1].change->regressed.push_back("/core/b");
+  CHECK(cli::summary_exit_status(s, report::FailOn::regressed) == Exit::rule_failed);
+  s.targets[1].change->regressed.clear();
+  s.targets[0].change->new_fail.push_back("/core/a");
+  CHECK(cli::summary_exit_status(s, report::FailOn::regressed) == Exit::rule_failed);
+  // Without a baseline nothing is compared: 0.
+  CHECK(cli::summary_exit_status(summary_of({1, 4}), report::FailOn::regressed) == Exit::ok);
 }
 
 TEST_CASE("batch output: a target's line, without colour codes unless asked") {

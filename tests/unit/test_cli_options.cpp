@@ -20,7 +20,7 @@ TEST_CASE("help and option checks: choices listed from the catalogue and the for
     CHECK(help.find("{1.0,2.0.0,2.0.1,2.0.2,2.1.0,2.2.0,latest}") != std::string::npos);
     // the formats built so far, from the format table
     CHECK(help.find("{" + replace_all(report::format_names(), ", ", ",") + "}") != std::string::npos);
-    CHECK(help.find("{fail,warn,never}") != std::string::npos);
+    CHECK(help.find("{fail,warn,regressed,never}") != std::string::npos);
     CHECK(help.find("Exit status") != std::string::npos);
     CHECK_THROWS_WITH_AS(app.parse(std::vector<std::string>{"3.0", "--edition", name}),
                          doctest::Contains("unknown edition '3.0'"), CLI::ValidationError);
@@ -40,6 +40,6 @@ TEST_CASE("help and option checks: choices listed from the catalogue and the for
                        CLI::ValidationError);
   CHECK(parse({"-f", "openmetrics"}).format == "openmetrics");
   CHECK_THROWS_WITH_AS(parse({"-o", "pdf=x.pdf"}), doctest::Contains("unknown format 'pdf'"), CLI::ValidationError);
-  CHECK_THROWS_WITH_AS(parse({"--fail-on", "sometimes"}), doctest::Contains("fail, warn or never"),
+  CHECK_THROWS_WITH_AS(parse({"--fail-on", "sometimes"}), doctest::Contains("fail, warn, regressed or never"),
                        CLI::ValidationError);
 }

@@ -169,6 +169,85 @@ TEST_CASE("baseline: changes() is nullopt without marks, else the ids by mark; r
   CHECK_FALSE(report::regressed(report::Changes{{}, {"/a"}, {}}));
 }
 
+TEST_CASE("baseline: a target that goes down is one event; back up, it is compared with its last up night") {
+  report::Report up;
+  up.generated_at = "2026-11-22T02:00:00Z";
+  up.base_url = "https://api.example.nl/v1";
+  up.edition = "2.0.0";
+  up.rules = {baseline_rule("/a", Verdict::pass, {"API-1"}), baseline_rule("/b", Verdict::fail)};
+
+  // Night 2: down. No rule marks, went_down, and the up night's verdicts travel along.
+  report::Report down;
+  down.unreachable = true;
+  down.notes = {"could not reach https://api.example.nl/v1: connection refused"};
+  down.rules = {baseline_rule("/a", Verdict::error), baseline_rule("/b", Verdict::error)};
+  report::apply_baseline(down, up, table());
+  CHECK(down.compared);
+  CHECK(down.went_down);
+  CHECK_FALSE(down.came_back);
+  for (const auto& r : down.rules) CHECK_FALSE(r.change.has_value());
+  REQUIRE(down.last_up);
+  CHECK(down.last_up->generated_at == "2026-11-22T02:00:00Z");
+  REQUIRE(down.last_up->rules.size() == 2);
+  CHECK(down.last_up->rules[0].aliases == std::vector<std::string>{"API-1"});
+  auto c = report::changes(down);
+  REQUIRE(c);  // compared, though no rule is marked
+  CHECK(c->down);
+  CHECK(c->new_fail.empty());
+  CHECK(c->regressed.empty());
+  CHECK(report::regressed(*c));
+  CHECK(report::down_cause(down) == "could not reach https://api.example.nl/v1: connection refused");
+
+  // Night 3: still down. Not newly down; the last up verdicts carried on.
+  report::Report still;
+  still.unreachable = true;
+  report::apply_baseline(still, down, table());
+  CHECK_FALSE(still.went_down);
+  REQUIRE(still.last_up);
+  CHECK(still.last_up->generated_at == "2026-11-22T02:00:00Z");
+  CHECK_FALSE(report::regressed(*report::changes(still)));
+
+  // Night 4: back up with /a now failing: compared with night 1, not with the errors of the down nights.
+  report::Report back;
+  back.rules = {baseline_rule("/a", Verdict::fail), baseline_rule("/b", Verdict::fail)};
+  report::apply_baseline(back, still, table());
+  CHECK(back.came_back);
+  CHECK_FALSE(back.went_down);
+  c = report::changes(back);
+  REQUIRE(c);
+  CHECK(c->back_up);
+  CHECK(c->new_fail == std::vector<std::string>{"/a"});
+  CHECK(back.rules[1].change == "unchanged");
+
+  // Down from the first night on: back up, there is nothing to compare the rules with.
+  report::Report first_down;
+  first_down.unreachable = true;
+  report::Report first_up;
+  first_up.rules = {baseline_rule("/a", Verdict::fail)};
+  report::apply_baseline(first_up, first_down, table());
+  CHECK(first_up.came_back);
+  CHECK_FALSE(first_up.rules[0].change.has_value());
+  CHECK_FALSE(report::regressed(*report::changes(first_up)));
+}
+
+TEST_CASE("baseline: --fail-on regressed exits 1 only on what got worse") {
+  report::Report r;
+  r.rules = {baseline_rule("/a", Verdict::fail), baseline_rule("/b", Verdict::error)};
+  CHECK(report::exit_status(r, report::FailOn::regressed) == 0);  // no baseline: nothing compared
+  report::Report before;
+  before.rules = {baseline_rule("/a", Verdict::fail), baseline_rule("/b", Verdict::error)};
+  report::apply_baseline(r, before, table());
+  CHECK(report::exit_status(r, report::FailOn::regressed) == 0);  // failing as before: green
+  CHECK(report::exit_status(r, report::FailOn::fail) == 1);
+  before.rules[0].verdict = Verdict::pass;
+  report::apply_baseline(r, before, table());
+  CHECK(report::exit_status(r, report::FailOn::regressed) == 1);  // new-fail
+  report::Report down;
+  down.unreachable = true;
+  report::apply_baseline(down, r, table());
+  CHECK(report::exit_status(down, report::FailOn::regressed) == 1);  // newly down
+}
+
 namespace {
 // find_rule as it was before RuleIndex (a linear search per rule): the reference.
 const report::RuleResult* find_linearly(const report::Report& before, const report::RuleResult& rule) {

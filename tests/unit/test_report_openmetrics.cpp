@@ -55,7 +55,9 @@ TEST_CASE("openmetrics: every family declared once as a gauge, the samples of a 
   s.targets = {t};
   auto text = report::render_summary_openmetrics(s);
   CAPTURE(text);
-  const std::string L = "{target=\"bag\",base_url=\"https://api.example.nl/v1\",edition=\"2.0.0\"";
+  // Series are keyed by the target's name; the URL and edition go on adrprobe_target_info.
+  const std::string L = "{target=\"bag\"";
+  CHECK(has_line(text, "adrprobe_target_info{target=\"bag\",base_url=\"https://api.example.nl/v1\",edition=\"2.0.0\",state=\"up\"} 1"));
   for (const char* family : {"adrprobe_score_percent", "adrprobe_rules", "adrprobe_rule_verdict", "adrprobe_rule_failing",
                              "adrprobe_changes", "adrprobe_certificate_days_left", "adrprobe_target_reachable",
                              "adrprobe_last_run_timestamp_seconds"}) {
@@ -76,6 +78,8 @@ TEST_CASE("openmetrics: every family declared once as a gauge, the samples of a 
   CHECK(has_line(text, "adrprobe_changes" + L + ",change=\"new-fail\"} 1"));
   CHECK(has_line(text, "adrprobe_changes" + L + ",change=\"regressed\"} 0"));
   CHECK(has_line(text, "adrprobe_changes" + L + ",change=\"fixed\"} 0"));
+  CHECK(has_line(text, "adrprobe_changes" + L + ",change=\"down\"} 0"));
+  CHECK(has_line(text, "adrprobe_changes" + L + ",change=\"back-up\"} 0"));
   CHECK(has_line(text, "adrprobe_certificate_days_left" + L + "} 12"));
   CHECK(has_line(text, "adrprobe_target_reachable" + L + "} 1"));
   CHECK(has_line(text, "adrprobe_last_run_timestamp_seconds" + L + "} 1795312800"));
@@ -109,8 +113,25 @@ TEST_CASE("openmetrics: no percent sample when percent is null, no days when unk
   CHECK(count_prefix(text, "adrprobe_last_run_timestamp_seconds{") == 0);
   CHECK(count_prefix(text, "# TYPE adrprobe_score_percent gauge") == 1);  // the family is still declared
   CHECK(count_prefix(text, "adrprobe_target_reachable{target=\"kvk\"") == 1);
-  CHECK(text.find("adrprobe_target_reachable{target=\"kvk\",base_url=\"https://api.example.nl/v1\",edition=\"2.0.0\"} 0\n") !=
+  CHECK(text.find("adrprobe_target_reachable{target=\"kvk\"} 0\n") != std::string::npos);
+  CHECK(text.find("adrprobe_target_info{target=\"kvk\",base_url=\"https://api.example.nl/v1\",edition=\"2.0.0\",state=\"down\"} 1\n") !=
         std::string::npos);
+  CHECK(count_prefix(text, "adrprobe_rules{") == 0);  // down: no per-rule noise
+}
+
+TEST_CASE("openmetrics: the owner and the register's labels on every series of the target") {
+  report::Summary s;
+  auto t = target("bag");
+  t.owner = "Team Basis";
+  t.labels = {{"domain", "adressen"}};
+  s.targets = {t};
+  auto text = report::render_summary_openmetrics(s);
+  CAPTURE(text);
+  for (const auto& l : lines_of(text)) {
+    if (l.empty() || l[0] == '#') continue;
+    CAPTURE(l);
+    CHECK(l.find("{target=\"bag\",owner=\"Team Basis\",domain=\"adressen\"") != std::string::npos);
+  }
   CHECK(lines_of(text).back() == "# EOF");
 }
 
@@ -151,10 +172,9 @@ TEST_CASE("openmetrics: -o openmetrics renders one report as one target, named b
   r.rules = {a};
   r.score = report::compute_score(r.rules);
   auto text = report::render("openmetrics", r);
-  CHECK(text.find("adrprobe_rule_failing{target=\"https://api.example.nl/v1\",base_url=\"https://api.example.nl/v1\","
-                  "edition=\"2.0.0\",rule=\"/core/a\"} 1\n") != std::string::npos);
+  CHECK(text.find("adrprobe_rule_failing{target=\"https://api.example.nl/v1\",rule=\"/core/a\"} 1\n") != std::string::npos);
   r.name = "bag";
   text = report::render("openmetrics", r);
-  CHECK(text.find("adrprobe_target_reachable{target=\"bag\",") != std::string::npos);
+  CHECK(text.find("adrprobe_target_reachable{target=\"bag\"} 1") != std::string::npos);
   CHECK(lines_of(text).back() == "# EOF");
 }

@@ -234,3 +234,93 @@ TEST_CASE("summary.json: a shard N that --shard refuses is refused, and so is de
   std::string big = R"({"schema": "adrprobe-summary/1", "targets": [], "x": ")" + std::string(report::max_summary_bytes, 'x') + "\"}";
   CHECK_THROWS_WITH_AS(report::parse_summary_json(big), doctest::Contains("larger than"), std::runtime_error);
 }
+
+TEST_CASE("summary.json: state, owner, labels, a move and the down/back-up marks are written and read back") {
+  report::Summary s;
+  s.generated_at = "2026-11-23T02:10:00Z";
+  auto up = report::summarize(summary_sample(), "bag", "bag.json", report::FailOn::fail);
+  up.owner = "Team Basis";
+  up.labels = {{"domain", "adressen"}, {"tier", "1"}};
+  up.moved_from = "https://old.example.nl/bag/v1";
+  up.change = report::Changes{{}, {}, {}, false, true};
+  report::Report down_report;
+  down_report.base_url = "https://api.example.nl/kvk/v1";
+  down_report.unreachable = true;
+  down_report.notes = {"could not reach https://api.example.nl/kvk/v1: connection refused"};
+  down_report.rules = {summary_rule("/core/a", Verdict::error)};
+  down_report.score = report::compute_score(down_report.rules);
+  auto down = report::summarize(down_report, "kvk", "kvk.json", report::FailOn::fail);
+  CHECK(down.note == "could not reach https://api.example.nl/kvk/v1: connection refused");
+  CHECK(down.verdicts.empty());  // one entry, no per-rule verdicts
+  CHECK(down.erroring.empty());
+  down.change = report::Changes{{}, {}, {}, true, false};
+  s.targets = {up, down};
+  auto text = report::render_summary_json(s);
+  auto j = nlohmann::json::parse(text);
+  CHECK(j["targets"][0]["state"] == "up");
+  CHECK(j["targets"][1]["state"] == "down");
+  CHECK(j["targets"][1]["score"].is_null());
+  CHECK(j["targets"][1]["change"]["down"] == true);
+  CHECK(j["targets"][0]["change"]["back_up"] == true);
+  CHECK(j["targets"][0]["owner"] == "Team Basis");
+  CHECK(j["targets"][0]["labels"]["domain"] == "adressen");
+  CHECK(j["targets"][0]["moved_from"] == "https://old.example.nl/bag/v1");
+  auto back = report::parse_summary_json(text);
+  REQUIRE(back.targets.size() == 2);
+  CHECK(back.targets[0].owner == "Team Basis");
+  CHECK(back.targets[0].labels == up.labels);
+  CHECK(back.targets[0].moved_from == up.moved_from);
+  CHECK(back.targets[0].change->back_up);
+  CHECK_FALSE(back.targets[1].reachable);
+  CHECK(back.targets[1].change->down);
+  CHECK(report::got_worse(back.targets[1]));
+  CHECK_FALSE(report::got_worse(back.targets[0]));
+  CHECK(report::changed(back.targets[0]));
+  CHECK(report::render_summary_json(back) == text);
+}
+
+TEST_CASE("summary history: carried forward from the previous summary, 30 runs at most, one point per run") {
+  auto row = [](const std::string& name, bool up, double percent, const std::string& at) {
+    report::SummaryTarget t;
+    t.name = name;
+    t.reachable = up;
+    t.score.percent = percent;
+    t.score.pass = 3;
+    t.generated_at = at;
+    return t;
+  };
+  report::Summary previous;
+  previous.generated_at = "night-0";
+  previous.targets = {row("bag", true, 50, "n0")};
+  report::carry_history(previous, nullptr);
+  REQUIRE(previous.history["bag"].size() == 1);
+  // 40 nights: the newest 30 kept, oldest first.
+  for (int night = 1; night <= 40; ++night) {
+    report::Summary s;
+    s.generated_at = "night-" + std::to_string(night);
+    s.targets = {row("bag", night != 5, night, "n" + std::to_string(night)), row("new", true, 100, "n" + std::to_string(night))};
+    auto prev = report::parse_summary_json(report::render_summary_json(previous));
+    report::carry_history(s, &prev);
+    CHECK(s.previous_generated_at == previous.generated_at);
+    previous = report::parse_summary_json(report::render_summary_json(s));
+  }
+  const auto& bag = previous.history["bag"];
+  REQUIRE(bag.size() == report::max_history);
+  CHECK(bag.front().generated_at == "n11");
+  CHECK(bag.back().generated_at == "n40");
+  REQUIRE(bag.back().percent);
+  CHECK(*bag.back().percent == doctest::Approx(40));
+  CHECK(previous.history["new"].size() == report::max_history);
+  // A down night keeps its place, without a score.
+  report::Summary s;
+  s.generated_at = "x";
+  s.targets = {row("bag", false, 0, "down-night")};
+  report::carry_history(s, &previous);
+  CHECK_FALSE(s.history["bag"].back().up);
+  CHECK_FALSE(s.history["bag"].back().percent);
+  CHECK(s.history.count("new") == 0);  // left the register: dropped
+  // The same run merged twice is one point.
+  report::Summary again = s;
+  report::carry_history(again, &s);
+  CHECK(again.history["bag"].size() == s.history["bag"].size());
+}
