@@ -136,22 +136,15 @@ std::string link(std::string_view url, const std::string& text_html) {
 }
 
 std::string file_link(std::string_view relative_path, const std::string& text_html) {
-  // A relative path in normal form: leading ".." segments (a merged summary
-  // beside the shards' directories links ../shard/x.json), then names. An
-  // empty name or segment, one that starts at the root, or a "." or ".."
-  // further on links nowhere.
+  // A path inside the page's directory, in normal form: names only. One that
+  // starts at the root, an empty segment, "." or ".." anywhere links nowhere
+  // (the published directory must not link out of itself).
   std::vector<std::string> segments;
-  bool leading = true;
   for (const auto& segment : split(relative_path, '/')) {
-    if (segment == ".." && leading) {
-      segments.push_back("..");
-      continue;
-    }
-    leading = false;
     if (segment.empty() || segment == "." || segment == "..") return text_html;
     segments.push_back(percent_encode(segment));
   }
-  if (leading) return text_html;  // nothing but ".." (or nothing at all)
+  if (segments.empty()) return text_html;
   return fmt::format("<a href=\"{}\">{}</a>", join(segments, "/"), text_html);
 }
 

@@ -28,9 +28,10 @@ bool is_web_url(std::string_view url);
 // text_html is HTML already (escaped by the caller).
 std::string link(std::string_view url, const std::string& text_html);
 
-// A link to a file beside the page (the batch's per-target reports): every
-// path segment percent-encoded, so no scheme (':'), query or fragment can
-// come out of a file name.
+// A link to a file in the page's directory or below it (the batch's
+// per-target reports): every path segment percent-encoded, so no scheme (':'),
+// query or fragment can come out of a file name. An absolute path or one
+// with an empty, "." or ".." segment is not linked: text_html alone.
 std::string file_link(std::string_view relative_path, const std::string& text_html);
 
 // The verdict as icon and word, coloured, e.g. <span class="v v-fail">✖ fail</span>:

@@ -1,8 +1,126 @@
-// summary.md: what changed since the previous run (placeholder until the digest lands).
+// summary.md: the digest of a night, to paste in a chat channel or an issue:
+// what changed since the previous run, grouped by owner. Every name, owner,
+// rule id, URL and note is register or server text: markdown_text escapes it.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "report/markdown_text.hpp"
 #include "report/summary.hpp"
+#include "util/strings.hpp"
 
 namespace adrprobe::report {
+namespace {
 
-std::string render_summary_markdown(const Summary& summary) { return "# adrprobe summary " + summary.generated_at + "\n"; }
+// Worse first (down, new-fail, regressed), then better (fixed, back up), then a move alone.
+int digest_rank(const SummaryTarget& t) {
+  if (t.change) {
+    const Changes& c = *t.change;
+    if (c.down) return 0;
+    if (!c.new_fail.empty()) return 1;
+    if (!c.regressed.empty()) return 2;
+    if (!c.fixed.empty() || c.back_up) return 3;
+  }
+  return 4;
+}
+
+std::string digest_ids(const std::vector<std::string>& ids) {
+  std::vector<std::string> out;
+  for (const auto& id : ids) out.push_back(markdown_text(id));
+  return join(out, ", ");
+}
+
+std::string digest_percent(const std::optional<double>& p) { return p ? fmt::format("{:.1f} %", *p) : "n/a"; }
+
+// One bullet: the name, then what happened to it.
+std::string digest_bullet(const SummaryTarget& t, const Summary& summary) {
+  std::vector<std::string> what;
+  if (t.change) {
+    const Changes& c = *t.change;
+    if (c.down) what.push_back("down: " + markdown_text(t.note.empty() ? std::string("no answer") : t.note));
+    if (c.back_up) what.push_back("back up");
+    if (!c.new_fail.empty()) what.push_back("new-fail " + digest_ids(c.new_fail));
+    if (!c.regressed.empty()) what.push_back("regressed " + digest_ids(c.regressed));
+    if (!c.fixed.empty()) what.push_back("fixed " + digest_ids(c.fixed));
+  }
+  if (!t.moved_from.empty())
+    what.push_back(fmt::format("moved from {} to {}", markdown_text(t.moved_from), markdown_text(t.base_url)));
+  std::string line = fmt::format("- **{}**: {}", markdown_text(t.name), join(what, " · "));
+  if (t.reachable) {
+    std::string score = "score " + digest_percent(t.score.percent);
+    auto h = summary.history.find(t.name);
+    if (h != summary.history.end() && h->second.size() >= 2) {
+      const HistoryPoint& before = h->second[h->second.size() - 2];
+      score += before.up ? fmt::format(" (was {})", digest_percent(before.percent)) : " (was down)";
+    }
+    line += " · " + score;
+  }
+  return line;
+}
+
+}  // namespace
+
+std::string render_summary_markdown(const Summary& summary) {
+  std::string out;
+  auto line = [&](const std::string& s) { out += s + "\n"; };
+
+  std::size_t n_changed = 0, n_down = 0, n_new_fail = 0, n_regressed = 0, n_fixed = 0, n_back_up = 0, n_moved = 0;
+  std::size_t n_unchanged = 0, n_no_baseline = 0;
+  std::vector<std::string> still_down;
+  // Owner → the targets to list; "No owner" (an empty owner) comes last.
+  std::map<std::pair<bool, std::string>, std::vector<const SummaryTarget*>> by_owner;
+  for (const auto& t : summary.targets) {
+    bool is_changed = changed(t);
+    if (is_changed) ++n_changed;
+    if (!t.moved_from.empty()) ++n_moved;
+    if (t.change) {
+      if (t.change->down) ++n_down;
+      if (!t.change->new_fail.empty()) ++n_new_fail;
+      if (!t.change->regressed.empty()) ++n_regressed;
+      if (!t.change->fixed.empty()) ++n_fixed;
+      if (t.change->back_up) ++n_back_up;
+    }
+    if (is_changed || !t.moved_from.empty()) {
+      by_owner[{t.owner.empty(), t.owner}].push_back(&t);
+      continue;
+    }
+    if (t.change) ++n_unchanged;
+    else ++n_no_baseline;
+    if (!t.reachable) still_down.push_back(markdown_text(t.name));
+  }
+
+  std::string date = summary.generated_at.substr(0, summary.generated_at.find('T'));
+  std::string counts = fmt::format("{} down · {} new-fail · {} regressed · {} fixed · {} back up", n_down, n_new_fail,
+                                   n_regressed, n_fixed, n_back_up);
+  if (n_moved > 0) counts += fmt::format(" · {} moved", n_moved);
+  line(fmt::format("### adrprobe nightly {}: {} of {} changed ({})", markdown_text(date), n_changed,
+                   plural(summary.targets.size(), "target", "targets"), counts));
+  line("");
+  // What a reader must know first: a shard missing, a baseline that could not be read.
+  if (!summary.complete) line("**Incomplete: this summary does not cover the whole register.**\n");
+  for (const auto& note : summary.notes) line("**" + markdown_text(note) + "**\n");
+  if (summary.previous_generated_at.empty())
+    line("No previous run: nothing to compare with.");
+  else
+    line(fmt::format("Since the previous run of {}.", markdown_text(summary.previous_generated_at)));
+
+  for (auto& [owner, targets] : by_owner) {
+    std::stable_sort(targets.begin(), targets.end(), [](const SummaryTarget* x, const SummaryTarget* y) {
+      return std::pair(digest_rank(*x), std::string_view(x->name)) < std::pair(digest_rank(*y), std::string_view(y->name));
+    });
+    line("");
+    line("#### " + (owner.first ? std::string("No owner") : markdown_text(owner.second)));
+    line("");
+    for (const auto* t : targets) line(digest_bullet(*t, summary));
+  }
+
+  line("");
+  std::string rest = fmt::format("{} unchanged", plural(n_unchanged, "target", "targets"));
+  if (n_no_baseline > 0) rest += fmt::format(", {} with no earlier run to compare", n_no_baseline);
+  if (!still_down.empty()) rest += fmt::format("; still down: {}", join(still_down, ", "));
+  line(rest + ".");
+  return out;
+}
 
 }  // namespace adrprobe::report

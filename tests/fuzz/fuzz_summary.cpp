@@ -43,6 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_ASSERT(back.targets.size() == first.targets.size());
   // The merge's pages render whatever was read.
   (void)render_summary_html(first);
+  (void)render_summary_markdown(first);
   (void)render_summary_openmetrics(first);
   return 0;
 }

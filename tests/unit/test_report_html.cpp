@@ -299,10 +299,10 @@ TEST_CASE("html_page: escaping, web URLs only, file links that cannot leave the 
   CHECK(report::html::link("javascript:alert(1)", "x") == "x");
   CHECK(report::html::file_link("gebouwen api.json", "JSON") == "<a href=\"gebouwen%20api.json\">JSON</a>");
   CHECK(report::html::file_link("javascript:alert(1).html", "x") == "<a href=\"javascript%3Aalert%281%29.html\">x</a>");
-  // a merged summary beside the shards links ../shard/x.json: leading ".." only
-  CHECK(report::html::file_link("../d0/x.json", "x") == "<a href=\"../d0/x.json\">x</a>");
-  CHECK(report::html::file_link("../../out/1/a b.html", "x") == "<a href=\"../../out/1/a%20b.html\">x</a>");
-  for (const char* bad : {"/etc.html", "..", "../", "", "a/../../x.json", "a//b.json", "./x.json", "../a/./b"}) {
+  CHECK(report::html::file_link("d0/a b.html", "x") == "<a href=\"d0/a%20b.html\">x</a>");
+  // only inside the page's directory: never out of it, not even ../shard/x.json
+  for (const char* bad : {"/etc.html", "..", "../", "", "a/../../x.json", "a//b.json", "./x.json", "../a/./b",
+                          "../d0/x.json", "../../out/1/a b.html", "a/..", "d0/"}) {
     CAPTURE(bad);
     CHECK(report::html::file_link(bad, "x") == "x");
   }
@@ -349,14 +349,18 @@ TEST_CASE("summary html: a row per target with score, failing rules, changes, ce
   CHECK(out.find("could not reach https://down.example.nl/v1") != std::string::npos);
   CHECK(out.find("83.3 %") != std::string::npos);
   CHECK(out.find("n/a") != std::string::npos);  // kapot: no score
-  CHECK(out.find("<code>/core/no-trailing-slash</code>") != std::string::npos);
-  CHECK(out.find("error:</span> <code>/core/semver</code>") != std::string::npos);
-  CHECK(out.find("new fail:</span> <code>/core/no-trailing-slash</code>") != std::string::npos);
-  CHECK(out.find("fixed:</span> <code>/core/uri-version</code>") != std::string::npos);
+  CHECK(out.find("<code class=\"rid\">/<wbr>"
+                 "<span class=\"nw\">core</span>/<wbr><span class=\"nw\">no-trailing-slash</span></code>") != std::string::npos);
+  CHECK(out.find("error:</span> <code class=\"rid\">/<wbr>"
+                 "<span class=\"nw\">core</span>/<wbr><span class=\"nw\">semver</span></code>") != std::string::npos);
+  CHECK(out.find("new fail:</span> <code class=\"rid\">/<wbr>"
+                 "<span class=\"nw\">core</span>/<wbr><span class=\"nw\">no-trailing-slash</span></code>") != std::string::npos);
+  CHECK(out.find("fixed:</span> <code class=\"rid\">/<wbr>"
+                 "<span class=\"nw\">core</span>/<wbr><span class=\"nw\">uri-version</span></code>") != std::string::npos);
   CHECK(out.find("no change") != std::string::npos);         // oud: a baseline, nothing changed
   CHECK(occurrences(out, "<span class=\"muted\">—</span>") == 2);  // kapot: no baseline, no certificate
   CHECK(out.find("⚠ 12 days") != std::string::npos);
-  CHECK(out.find("expired 3 days ago") != std::string::npos);
+  CHECK(out.find("✖ expired</span><div class=\"small\">3 days ago</div>") != std::string::npos);
   CHECK(out.find("<a href=\"gebouwen.html\">HTML</a> · <a href=\"gebouwen.json\">JSON</a> · "
                  "<a href=\"gebouwen.xml\">JUnit</a>") != std::string::npos);
   // no files listed (an older summary.json): its JSON report only, never an HTML report that may not exist
