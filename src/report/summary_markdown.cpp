@@ -67,7 +67,7 @@ std::string render_summary_markdown(const Summary& summary) {
 
   std::size_t n_changed = 0, n_down = 0, n_new_fail = 0, n_regressed = 0, n_fixed = 0, n_back_up = 0, n_moved = 0;
   std::size_t n_unchanged = 0, n_no_baseline = 0;
-  std::vector<std::string> still_down;
+  std::vector<std::string> still_down, no_baseline;
   // Owner → the targets to list; "No owner" (an empty owner) comes last.
   std::map<std::pair<bool, std::string>, std::vector<const SummaryTarget*>> by_owner;
   for (const auto& t : summary.targets) {
@@ -85,8 +85,12 @@ std::string render_summary_markdown(const Summary& summary) {
       by_owner[{t.owner.empty(), t.owner}].push_back(&t);
       continue;
     }
-    if (t.change) ++n_unchanged;
-    else ++n_no_baseline;
+    if (t.change) {
+      ++n_unchanged;
+    } else {
+      ++n_no_baseline;
+      no_baseline.push_back(markdown_text(t.name));
+    }
     if (!t.reachable) still_down.push_back(markdown_text(t.name));
   }
 
@@ -117,7 +121,9 @@ std::string render_summary_markdown(const Summary& summary) {
 
   line("");
   std::string rest = fmt::format("{} unchanged", plural(n_unchanged, "target", "targets"));
-  if (n_no_baseline > 0) rest += fmt::format(", {} with no earlier run to compare", n_no_baseline);
+  // Named (the first few): a target new in the register is news too.
+  if (n_no_baseline > 0)
+    rest += fmt::format(", {} with no earlier run to compare: {}", n_no_baseline, join(no_baseline, ", ", 10));
   if (!still_down.empty()) rest += fmt::format("; still down: {}", join(still_down, ", "));
   line(rest + ".");
   return out;
