@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 
@@ -70,14 +71,21 @@ std::string target_line(const report::SummaryTarget& t, bool color) {
 }
 
 std::string totals_line(const report::Summary& s, const std::string& dir) {
-  int pass = 0, fail = 0, untested = 0;
+  // By what the rows hold, whatever --fail-on was: a down target is down, not "failing".
+  int pass = 0, fail = 0, untested = 0, down = 0, worse = 0, better = 0;
   for (const auto& t : s.targets) {
-    if (t.exit_status == Exit::rule_failed) ++fail;
-    else if (t.exit_status == Exit::incomplete) ++untested;
+    if (!t.reachable) ++down;
+    else if (!t.failing.empty()) ++fail;
+    else if (!t.erroring.empty()) ++untested;
     else ++pass;
+    if (report::got_worse(t)) ++worse;
+    else if (report::changed(t)) ++better;
   }
-  return escape_control(fmt::format("{} targets: {} without a failing rule, {} failing, {} not completely tested · {}",
-                                    s.targets.size(), pass, fail, untested,
+  std::string changes;
+  bool compared = std::any_of(s.targets.begin(), s.targets.end(), [](const auto& t) { return t.change.has_value(); });
+  if (compared) changes = fmt::format("; since the baseline {} got worse, {} better", worse, better);
+  return escape_control(fmt::format("{} targets: {} without a failing rule, {} failing, {} not completely tested, {} down{} · {}",
+                                    s.targets.size(), pass, fail, untested, down, changes,
                                     (std::filesystem::path(dir) / "summary.html").string()));
 }
 

@@ -104,6 +104,62 @@ std::optional<Changes> changes(const Report& report) {
   return c;
 }
 
+std::vector<TargetDiff> diff_summaries(const Summary& before, const Summary& now,
+                                       const std::vector<catalogue::ChangeRule>& table) {
+  std::unordered_map<std::string, const SummaryTarget*> old_rows;
+  for (const auto& t : before.targets) old_rows.emplace(t.name, &t);
+  std::vector<TargetDiff> out;
+  std::unordered_map<std::string, bool> seen;
+  for (const auto& t : now.targets) {
+    if (!seen.emplace(t.name, true).second) continue;  // a name twice (a hand-made file): the first counts
+    TargetDiff d;
+    d.name = t.name;
+    d.base_url = t.base_url;
+    d.is_up = t.reachable;
+    if (t.reachable) d.percent_now = t.score.percent;
+    auto it = old_rows.find(t.name);
+    if (it == old_rows.end()) {
+      d.what = "added";
+      out.push_back(std::move(d));
+      continue;
+    }
+    const SummaryTarget& o = *it->second;
+    d.what = "changed";
+    d.was_up = o.reachable;
+    if (o.reachable) d.percent_before = o.score.percent;
+    if (o.base_url != t.base_url) d.moved_from = o.base_url;
+    d.changes.down = o.reachable && !t.reachable;
+    d.changes.back_up = !o.reachable && t.reachable;
+    if (o.reachable && t.reachable) {
+      std::unordered_map<std::string, Verdict> was(o.verdicts.begin(), o.verdicts.end());
+      for (const auto& [id, v] : t.verdicts) {
+        RuleResult rule;
+        rule.id = id;
+        rule.kind = "technical";
+        rule.verdict = v;
+        auto w = was.find(id);
+        std::string mark = change_of(table, rule, w == was.end() ? std::nullopt : std::optional<Verdict>(w->second));
+        if (mark == "new-fail") d.changes.new_fail.push_back(id);
+        else if (mark == "regressed") d.changes.regressed.push_back(id);
+        else if (mark == "fixed") d.changes.fixed.push_back(id);
+      }
+    }
+    out.push_back(std::move(d));
+  }
+  for (const auto& o : before.targets) {
+    if (seen.count(o.name)) continue;
+    seen.emplace(o.name, true);
+    TargetDiff d;
+    d.name = o.name;
+    d.what = "removed";
+    d.base_url = o.base_url;
+    d.was_up = o.reachable;
+    if (o.reachable) d.percent_before = o.score.percent;
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
 bool regressed(const Changes& c) { return c.down || !c.new_fail.empty() || !c.regressed.empty(); }
 
 }  // namespace adrprobe::report

@@ -51,6 +51,24 @@ std::optional<Changes> changes(const Report& report);
 // else the last_up it carries.
 LastUp last_up_of(const Report& report);
 
+// `adrprobe diff` of two summaries (two nights of a register): per target
+// name, what changed. Rules are compared by id through the same table.
+struct TargetDiff {
+  std::string name;
+  std::string what;  // "changed", "added" (only in NEW), "removed" (only in OLD)
+  std::string base_url, moved_from;  // NEW's URL; OLD's when it differs
+  bool was_up = true, is_up = true;
+  std::optional<double> percent_before, percent_now;
+  Changes changes;  // new_fail, regressed, fixed; down (went down); back_up
+  bool worse() const { return changes.down || !changes.new_fail.empty() || !changes.regressed.empty(); }
+  bool any() const {
+    return what != "changed" || worse() || changes.back_up || !changes.fixed.empty() || !moved_from.empty();
+  }
+};
+// Every target of either summary, NEW's order first, then those only in OLD.
+std::vector<TargetDiff> diff_summaries(const Summary& before, const Summary& now,
+                                       const std::vector<catalogue::ChangeRule>& table);
+
 // Whether anything got worse: a rule new-fail or regressed, or the target went down.
 bool regressed(const Changes& changes);
 

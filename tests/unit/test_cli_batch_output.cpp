@@ -144,13 +144,20 @@ TEST_CASE("batch output: names, URLs, rule ids and notes from files and servers 
 }
 
 TEST_CASE("batch output: the totals line and summary files") {
-  auto s = summary_of({0, 1, 3, 0});
+  auto s = summary_of({0, 1, 3, 0, 4});
   auto line = cli::totals_line(s, "out");
-  CHECK(line == "4 targets: 2 without a failing rule, 1 failing, 1 not completely tested · out/summary.html");
+  CHECK(line == "5 targets: 2 without a failing rule, 1 failing, 1 not completely tested, 1 down · out/summary.html");
+  // Against a baseline: how many got worse and better.
+  for (auto& t : s.targets) t.change = report::Changes{};
+  s.targets[4].change->down = true;
+  s.targets[0].change->fixed = {"/core/x"};
+  CHECK(cli::totals_line(s, "out") ==
+        "5 targets: 2 without a failing rule, 1 failing, 1 not completely tested, 1 down; since the baseline 1 got worse, "
+        "1 better · out/summary.html");
   auto dir = std::filesystem::temp_directory_path() / ("adrprobe-batch-output-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   cli::write_summary(dir.string(), s);
-  for (const char* name : {"summary.json", "summary.html", "summary.prom"}) {
+  for (const char* name : {"summary.json", "summary.html", "summary.prom", "summary.md"}) {
     CAPTURE(name);
     CHECK(std::filesystem::file_size(dir / name) > 0);
     CHECK_FALSE(std::filesystem::exists(dir / (std::string(name) + ".part")));
@@ -158,7 +165,7 @@ TEST_CASE("batch output: the totals line and summary files") {
   std::ifstream in(dir / "summary.json");
   std::stringstream text;
   text << in.rdbuf();
-  CHECK(report::parse_summary_json(text.str()).targets.size() == 4);
+  CHECK(report::parse_summary_json(text.str()).targets.size() == 5);
   std::filesystem::remove_all(dir);
   CHECK_THROWS_AS(cli::write_summary((dir / "missing" / "deeper").string(), s), cli::UsageError);
 }
