@@ -8,9 +8,13 @@
 #include <httplib.h>
 #include <yaml-cpp/yaml.h>
 
+#include <sys/socket.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
+#include <cstring>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -398,7 +402,8 @@ ReferenceApi::~ReferenceApi() { stop(); }
 
 const std::string& ReferenceApi::ca_pem() const { return impl_->credentials.ca_pem; }
 
-std::string ReferenceApi::start() {
+std::string ReferenceApi::start(int port) {
+  if (port < 0 || port > 65535) throw PortUnavailable(fmt::format("port {} is not a TCP port (0 to 65535)", port));
   auto* impl = impl_.get();
   if (!impl->server().is_valid()) throw std::runtime_error("demo: the HTTPS server could not be set up");
   impl->server().set_pre_routing_handler([impl](const httplib::Request& req, httplib::Response& res) {
@@ -419,12 +424,31 @@ std::string ReferenceApi::start() {
     impl->error(req, res, 500, "Er ging iets mis in de server.");
   });
   impl->server().set_keep_alive_max_count(1000);
-  int port = impl->server().bind_to_any_port("127.0.0.1");
-  if (port <= 0) throw std::runtime_error("demo: cannot bind a port on 127.0.0.1");
+  // SO_REUSEADDR only: cpp-httplib's default adds SO_REUSEPORT, with which a
+  // second server (another `demo --serve --port N`) would share a port in use
+  // and the kernel would split the connections between the two.
+  impl->server().set_socket_options([](int sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
+  if (port == 0) {
+    port = impl->server().bind_to_any_port("127.0.0.1");
+    if (port <= 0) throw std::runtime_error("demo: cannot bind a port on 127.0.0.1");
+  } else {
+    errno = 0;
+    if (!impl->server().bind_to_port("127.0.0.1", port)) {
+      int err = errno;
+      throw PortUnavailable(err == EADDRINUSE || err == 0
+                                ? fmt::format("port {} on 127.0.0.1 is in use", port)
+                                : fmt::format("port {} on 127.0.0.1 cannot be bound: {}", port, std::strerror(err)));
+    }
+  }
   impl->thread = std::thread([impl] { impl->server().listen_after_bind(); });
   for (int i = 0; i < 200 && !impl->server().is_running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   return fmt::format("{}://127.0.0.1:{}/v1", impl->profile == Profile::conformant ? "https" : "http", port);
 }
+
+bool ReferenceApi::running() const { return impl_ && impl_->server_ptr && impl_->server_ptr->is_running(); }
 
 void ReferenceApi::stop() {
   if (!impl_ || !impl_->server_ptr) return;

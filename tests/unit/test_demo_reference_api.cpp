@@ -3,6 +3,10 @@
 // paths, camelCase query keys, date and date-time formats, problem details for
 // every error, 400 for operations with input), the broken profile breaks them.
 #include <doctest/doctest.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -253,4 +257,81 @@ TEST_CASE("demo broken: plain JSON errors and datetimes without offset live") {
   json g = json::parse(all.body)["gebouwen"][0];
   CHECK(g["registratieDatum"] == "2023-04-01T00:00:00");
   CHECK_FALSE(std::regex_match(g["tijdstipLaatsteWijziging"].get<std::string>(), kUtcDateTime));
+}
+
+// --- the port to bind (demo --serve --port N) ---
+
+namespace {
+
+// A socket listening on 127.0.0.1 (plain SO_REUSEADDR, as most servers), on a free port.
+struct DemoPortHolder {
+  int fd = -1;
+  int port = 0;
+  DemoPortHolder() {
+    fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(fd >= 0);
+    int yes = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    REQUIRE(::listen(fd, 4) == 0);
+    socklen_t len = sizeof addr;
+    REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
+    port = ntohs(addr.sin_port);
+  }
+  ~DemoPortHolder() { release(); }
+  void release() {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+  }
+};
+
+std::string demo_port_suffix(int port) { return ":" + std::to_string(port) + "/v1"; }
+
+}  // namespace
+
+TEST_CASE("demo: start binds the port it is given, 0 a free one") {
+  demo::ReferenceApi any(demo::Profile::broken);
+  std::string base = any.start(0);
+  CHECK(base.starts_with("http://127.0.0.1:"));
+  CHECK(any.running());
+  any.stop();
+  CHECK_FALSE(any.running());
+
+  DemoPortHolder free_port;
+  int port = free_port.port;
+  free_port.release();
+  demo::ReferenceApi api(demo::Profile::conformant);
+  std::string given = api.start(port);
+  CHECK(given == "https://127.0.0.1" + demo_port_suffix(port));
+  http::Client client(Served::settings());
+  http::Request r;
+  r.method = "GET";
+  r.url = given;
+  r.body_limit = 1 << 20;
+  CHECK(client.exchange(client.run_one(r).last()).status == 200);
+}
+
+TEST_CASE("demo: a port in use is PortUnavailable, whoever holds it") {
+  DemoPortHolder held;
+  demo::ReferenceApi api(demo::Profile::conformant);
+  try {
+    api.start(held.port);
+    FAIL("start bound a port in use");
+  } catch (const demo::PortUnavailable& e) {
+    CHECK(std::string(e.what()) == "port " + std::to_string(held.port) + " on 127.0.0.1 is in use");
+  }
+
+  // Another reference API on that port: no SO_REUSEPORT sharing between the two.
+  held.release();
+  demo::ReferenceApi first(demo::Profile::broken);
+  REQUIRE(first.start(held.port) == "http://127.0.0.1" + demo_port_suffix(held.port));
+  demo::ReferenceApi second(demo::Profile::broken);
+  CHECK_THROWS_AS(second.start(held.port), demo::PortUnavailable);
+  CHECK(first.running());
+
+  CHECK_THROWS_AS(demo::ReferenceApi(demo::Profile::broken).start(65536), demo::PortUnavailable);
+  CHECK_THROWS_AS(demo::ReferenceApi(demo::Profile::broken).start(-1), demo::PortUnavailable);
 }
