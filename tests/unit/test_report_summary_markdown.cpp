@@ -85,7 +85,7 @@ TEST_CASE("summary md: first line with date and counts, then by owner, then the 
   // the unchanged are counted, not listed
   CHECK(md.find("**stil**") == std::string::npos);
   CHECK(md.find("**nieuw**") == std::string::npos);
-  CHECK(md.find("2 targets unchanged, 1 with no earlier run to compare; still down: nog-kapot.") != std::string::npos);
+  CHECK(md.find("2 targets unchanged, 1 with no earlier run to compare: nieuw; still down: nog-kapot.") != std::string::npos);
   CHECK(md.back() == '\n');
 }
 
