@@ -256,8 +256,7 @@ report::Report failed_report(const Job& job, const std::string& why) {
     rr.summary = rule.technical() ? "the run stopped: " + why : "";
     r.rules.push_back(std::move(rr));
   }
-  r.score = report::compute_score(r.rules);
-  r.score.percent.reset();  // down: n/a
+  engine::mark_down(r);
   return r;
 }
 

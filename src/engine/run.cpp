@@ -254,13 +254,27 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, c
   report::Report rep = assemble(s, edition, session, ev, std::move(rules), std::move(notes));
   rep.leading_notes = leading.size();
   rep.unreachable = !unreachable.empty();
-  if (rep.unreachable) rep.score.percent.reset();  // down: no score (n/a), CLI.md
+  if (rep.unreachable) mark_down(rep);
   rep.base_url = s.base_url;
   rep.headline = ev.client_cert_stop;
   rep.openapi_url = ev.document.docs ? ev.document.url : s.openapi.value_or(s.base_url + "/openapi.json");
   rep.paths_probed = static_cast<int>(documented.size());
   if (observer) observer->target_done(rep);
   return rep;
+}
+
+void mark_down(report::Report& rep) {
+  // CLI.md, "Nightly monitoring": a down target is one state, not verdicts
+  // per rule. Every technical rule is `error` (not judged: exit status 3),
+  // whatever a static check could still say of the URL; its checks stay as
+  // the evidence of what was tried. The score is n/a.
+  for (auto& rule : rep.rules) {
+    if (rule.kind != "technical") continue;
+    rule.verdict = report::Verdict::error;
+    rule.summary = "not judged: the target is down";
+  }
+  rep.score = report::compute_score(rep.rules);
+  rep.score.percent.reset();
 }
 
 report::Report run_lint(const Settings& s, const catalogue::Edition& edition, const Registry& registry,

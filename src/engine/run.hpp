@@ -18,4 +18,8 @@ report::Report run_lint(const Settings& settings, const catalogue::Edition& edit
 // The time now, RFC 3339 UTC ("2026-11-23T02:00:00Z"), as reports give it.
 std::string now_rfc3339();
 
+// A report whose target is down (Report::unreachable): every technical rule
+// `error` ("not judged: the target is down"), the score n/a.
+void mark_down(report::Report& report);
+
 }  // namespace adrprobe::engine

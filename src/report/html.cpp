@@ -102,10 +102,18 @@ class Page {
     std::string title = r_.name ? *r_.name : (r_.mode == "lint" ? r_.openapi_url.value_or(r_.base_url) : r_.base_url);
     std::string body;
     body += header(title);
-    body += summary_table();
-    body += technical_rules();
+    if (r_.unreachable) {
+      // Down (CLI.md, "Nightly monitoring"): one entry, not a card per rule that could not run.
+      body += fmt::format(
+          "<h2 id=\"summary\">Down</h2>\n<p class=\"notice\" role=\"alert\">down: {}{}</p>\n<p>{} technical and {} "
+          "functional rules were not judged: the target did not answer. The requests it tried are below.</p>\n",
+          esc(down_cause(r_)), r_.went_down ? " (it was up in the baseline)" : "", technical_.size(), functional_.size());
+    } else {
+      body += summary_table();
+      body += technical_rules();
+    }
     body += tls_section();
-    body += functional_rules();
+    if (!r_.unreachable) body += functional_rules();
     body += other_requests();
     body += run_section();
     body += fmt::format(
@@ -179,12 +187,16 @@ class Page {
     const Score& s = r_.score;
     out += "<div class=\"score\"><div class=\"muted small\">Score (technical rules)</div>";
     out += fmt::format("<div class=\"pct\">{}</div>", s.percent ? fmt::format("{:.1f} %", *s.percent) : "n/a");
-    out += fmt::format("<div class=\"counts\">{} {} · {} {} · {} {} · {} {}</div>", s.pass, html::verdict_label(Verdict::pass),
-                       s.warn, html::verdict_label(Verdict::warn), s.fail, html::verdict_label(Verdict::fail), s.error,
-                       html::verdict_label(Verdict::error));
-    out += fmt::format("<div class=\"small muted\">of {} applicable technical rules; {} functional rules for a "
-                       "reviewer</div></div>\n",
-                       s.applicable, functional_.size());
+    if (r_.unreachable) {
+      out += "<div class=\"counts\">down: no rule judged</div></div>\n";
+    } else {
+      out += fmt::format("<div class=\"counts\">{} {} · {} {} · {} {} · {} {}</div>", s.pass,
+                         html::verdict_label(Verdict::pass), s.warn, html::verdict_label(Verdict::warn), s.fail,
+                         html::verdict_label(Verdict::fail), s.error, html::verdict_label(Verdict::error));
+      out += fmt::format("<div class=\"small muted\">of {} applicable technical rules; {} functional rules for a "
+                         "reviewer</div></div>\n",
+                         s.applicable, functional_.size());
+    }
     out += "</div>\n";
 
     if (r_.notes.size() > leading) {
@@ -192,9 +204,10 @@ class Page {
       for (std::size_t i = leading; i < r_.notes.size(); ++i) out += fmt::format("<li>{}</li>", esc(r_.notes[i]));
       out += "</ul>\n";
     }
-    out += "<nav class=\"toc\"><a href=\"#summary\">Summary</a><a href=\"#technical\">Technical rules</a>";
+    out += r_.unreachable ? "<nav class=\"toc\"><a href=\"#summary\">Down</a>"
+                          : "<nav class=\"toc\"><a href=\"#summary\">Summary</a><a href=\"#technical\">Technical rules</a>";
     if (r_.tls) out += "<a href=\"#tls\">TLS</a>";
-    if (!functional_.empty()) out += "<a href=\"#functional\">Reviewer checklist</a>";
+    if (!functional_.empty() && !r_.unreachable) out += "<a href=\"#functional\">Reviewer checklist</a>";
     out += "<a href=\"#run\">Run options</a></nav>\n";
     return out;
   }

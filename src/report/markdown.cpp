@@ -35,8 +35,19 @@ std::string render_markdown(const Report& r, const RenderOptions&) {
   line(fmt::format("### adrprobe {}: {} · {} · score {}", r.mode == "lint" ? "lint" : "check", markdown_text(target), markdown_text(edition),
                    percent));
   line("");
+  if (r.unreachable) {
+    // Down (CLI.md, "Nightly monitoring"): one entry, no table of rules that could not run.
+    line("**down: " + markdown_text(down_cause(r)) + "**");
+    if (r.went_down) line("\nIt was up in the baseline.");
+    if (!r.notes.empty() && r.notes.size() > 1) {
+      line("");
+      for (std::size_t i = 1; i < r.notes.size(); ++i) line("- " + markdown_text(r.notes[i]));
+    }
+    return out;
+  }
   line(fmt::format("{} pass · {} warn · {} fail · {} error of {} applicable technical rules", r.score.pass, r.score.warn,
                    r.score.fail, r.score.error, r.score.applicable));
+  if (r.came_back) line("\nBack up: it was down in the baseline.");
   if (!r.headline.empty()) line("\n**" + markdown_text(r.headline) + "**");
   for (std::size_t i = 0; i < std::min(r.leading_notes, r.notes.size()); ++i) line("\n**" + markdown_text(r.notes[i]) + "**");
 

@@ -125,7 +125,20 @@ std::string render_text(const Report& r, const RenderOptions& style) {
     return it == r.exchanges.end() ? nullptr : &*it;
   };
 
+  // Down (CLI.md, "Nightly monitoring"): one entry, not a line per rule that
+  // could not run (-v lists them).
+  bool one_entry = r.unreachable && style.verbosity <= 0;
+  if (one_entry) {
+    std::size_t technical = 0, functional = 0;
+    for (const auto& rule : r.rules) (rule.kind == "technical" ? technical : functional) += 1;
+    // The cause is the leading note above.
+    line("");
+    line(fmt::format("  {} {} and {} not judged (-v lists them)", paint("DOWN  ", "1;31"),
+                     plural(technical, "technical rule", "technical rules"),
+                     plural(functional, "functional rule", "functional rules")));
+  }
   for (const char* kind : {"technical", "functional"}) {
+    if (one_entry) break;
     bool technical = std::string(kind) == "technical";
     if (!technical && style.verbosity < 0) continue;
     line("");
@@ -176,10 +189,15 @@ std::string render_text(const Report& r, const RenderOptions& style) {
   }
   line("");
   std::string percent = r.score.percent ? fmt::format("{:.1f} %", *r.score.percent) : "n/a";
-  line(fmt::format(" {}  {}  {} pass · {} warn · {} fail · {} error of {} applicable technical rules",
-                   paint("Score", "1"), percent, r.score.pass, r.score.warn, r.score.fail, r.score.error,
-                   r.score.applicable));
-  if (auto c = changes(r)) {
+  if (r.unreachable)
+    line(fmt::format(" {}  n/a  the target is down", paint("Score", "1")));
+  else
+    line(fmt::format(" {}  {}  {} pass · {} warn · {} fail · {} error of {} applicable technical rules",
+                     paint("Score", "1"), percent, r.score.pass, r.score.warn, r.score.fail, r.score.error,
+                     r.score.applicable));
+  if (r.went_down) line(fmt::format(" {}  went down (it was up in the baseline)", paint("Since baseline", "1")));
+  if (r.came_back) line(fmt::format(" {}  back up (it was down in the baseline)", paint("Since baseline", "1")));
+  if (auto c = changes(r); c && !r.unreachable) {
     auto list = [&](const std::vector<std::string>& ids) { return ids.empty() ? std::string() : ": " + E(join(ids, ", ")); };
     line(fmt::format(" {}  {} new-fail{} · {} regressed{} · {} fixed{}", paint("Since baseline", "1"), c->new_fail.size(),
                      list(c->new_fail), c->regressed.size(), list(c->regressed), c->fixed.size(), list(c->fixed)));

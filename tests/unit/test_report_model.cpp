@@ -82,12 +82,19 @@ TEST_CASE("text and JSON: the leading notes come first, a missing percent is n/a
   std::string text = report::render("text", r, plain);
   auto top = text.find("could not reach https://127.0.0.1:1/v1: connection refused");
   REQUIRE(top != std::string::npos);
-  CHECK(top < text.find("Technical rules"));
   CHECK(text.find("could not reach", top + 1) == std::string::npos);  // once
   CHECK(text.find("Failed to connect") == std::string::npos);         // the error lines are the top line's
-  CHECK(text.find("VH-3 skip") != std::string::npos);
+  // Down: one entry, not a line per rule (CLI.md, "Nightly monitoring"); -v lists them.
+  CHECK(text.find("Technical rules") == std::string::npos);
+  CHECK(text.find("DOWN    1 technical rule and 0 functional rules not judged (-v lists them)") > top);
+  CHECK(text.find("VH-3 skip") == std::string::npos);
   CHECK(text.find("not probed: /a/{id}") > text.find("Notes"));
-  CHECK(text.find("Score  n/a") != std::string::npos);
+  CHECK(text.find("Score  n/a  the target is down") != std::string::npos);
+  report::RenderOptions verbose = plain;
+  verbose.verbosity = 1;
+  std::string full = report::render("text", r, verbose);
+  CHECK(full.find("Technical rules") != std::string::npos);
+  CHECK(full.find("VH-3 skip") != std::string::npos);
   std::string json = report::render("json", r, plain);
   CHECK(json.find("\"percent\": null") != std::string::npos);
   CHECK(json.find("\"notes\": [\n    \"could not reach") != std::string::npos);
