@@ -162,13 +162,15 @@ class Baseline(ProbeCase):
         summary.write_text(json.dumps({"schema": "adrprobe-summary/1", "targets": []}), encoding="utf-8")
         text = self.dir / "text.json"
         text.write_text("no JSON at all\n", encoding="utf-8")
-        cases = [(summary, "not an adrprobe report"), (text, "not"), (self.dir / "missing.json", "cannot read")]
-        for path, message in cases:
+        # diff takes two reports or two summaries: a summary beside a report is said so.
+        cases = [(summary, "not an adrprobe report", "a summary and"), (text, "not", "not"),
+                 (self.dir / "missing.json", "cannot read", "cannot read")]
+        for path, message, diff_message in cases:
             with self.subTest(baseline=path.name):
                 for args in (["diff", path, self.dir / "new.json"], ["diff", self.dir / "new.json", path]):
                     run = run_adrprobe(args, timeout=30)
                     self.assertEqual(run.rc, 2, run.describe())
-                    self.assertIn(message, run.stderr)
+                    self.assertIn(diff_message, run.stderr)
                     self.assertIn(path.name, run.stderr)
                     self.assertEqual(run.stdout, "")
                 # check stops before any request
