@@ -74,7 +74,8 @@ class GitLabTemplate(unittest.TestCase):
 
     def test_variables_have_defaults(self):
         variables = self.doc["variables"]
-        for name in ("ADRPROBE_IMAGE", "ADRPROBE_TARGETS", "ADRPROBE_BASELINE_DIR", "ADRPROBE_BATCH_ARGS"):
+        for name in ("ADRPROBE_IMAGE", "ADRPROBE_TARGETS", "ADRPROBE_BASELINE_DIR", "ADRPROBE_PREVIOUS_DIR",
+                     "ADRPROBE_CACHE_KEY", "ADRPROBE_BATCH_ARGS", "ADRPROBE_PUSHGATEWAY"):
             self.assertIn(name, variables)
             self.assertIsInstance(variables[name], str, name)
         # The default image is the -ci variant (with a shell) of this version.
@@ -104,7 +105,23 @@ class GitLabTemplate(unittest.TestCase):
         self.assertIn("--shard $((CI_NODE_INDEX-1))/$CI_NODE_TOTAL", text)
         self.assertIn('--out-dir "out/$CI_NODE_INDEX"', text)
         self.assertIn("-o junit", text)
+        self.assertIn("--fail-on regressed", text)
         self.assertIn('--baseline-dir "$ADRPROBE_BASELINE_DIR"', text)
+
+    def test_state_is_carried_in_a_cache_with_a_fixed_key(self):
+        variables = self.doc["variables"]
+        self.assertNotIn("$", variables["ADRPROBE_CACHE_KEY"], "a fixed key: the same cache every night")
+        for name, policy in (("adrprobe:batch", "pull"), ("adrprobe:summary", "pull-push")):
+            cache = self.jobs[name]["cache"]
+            self.assertEqual(cache["key"], "$ADRPROBE_CACHE_KEY", name)
+            self.assertEqual(cache["policy"], policy, name)
+            # GitLab expands no variable in cache paths: they name the directories literally
+            for var in ("ADRPROBE_BASELINE_DIR", "ADRPROBE_PREVIOUS_DIR"):
+                self.assertTrue(any(variables[var].startswith(p.rstrip("/") + "/") for p in cache["paths"]),
+                                "%s: %s=%s is not under the cache's paths %s" % (name, var, variables[var],
+                                                                                 cache["paths"]))
+        self.assertEqual(self.summary["cache"]["when"], "always", "saved also on a night that got worse")
+        self.assertIn("resource_group", self.summary, "two summaries never update the cache at once")
 
     def test_jobs_run_in_the_image_with_gitlabs_shell(self):
         for name, job in self.jobs.items():
@@ -146,10 +163,14 @@ class GitLabTemplate(unittest.TestCase):
 
     def test_summary_command_and_artifacts(self):
         text = script_text(self.summary)
-        self.assertIn("adrprobe summary --out-dir summary out/*", text)
+        self.assertIn("adrprobe summary --out-dir public \"$@\" --fail-on regressed out/* || status=$?", text)
+        self.assertIn('--previous "$ADRPROBE_PREVIOUS_DIR"', text)
+        self.assertEqual(self.summary["script"][-1], "exit $status", "the summary's status, after the updates")
+        self.assertIn('wget -q -O- --post-file=public/summary.prom "$ADRPROBE_PUSHGATEWAY/metrics/job/adrprobe"',
+                      text)
         artifacts = self.summary["artifacts"]
-        for f in ("summary/summary.json", "summary/summary.html", "summary/summary.prom", "baseline/"):
-            self.assertIn(f, artifacts["paths"])
+        self.assertEqual(artifacts["paths"], ["public/"], "summary.* and the reports it links, one directory")
+        self.assertEqual(artifacts["when"], "always")
         self.assertIn("expose_as", artifacts)
         # expose_as takes no globs and no variables in paths
         self.assertFalse([p for p in artifacts["paths"] if "*" in p or "$" in p])
@@ -219,30 +240,71 @@ class GitLabTemplate(unittest.TestCase):
                     self.assertEqual(proc.returncode, status, proc.stderr)
 
     def test_summary_merges_every_shard_and_keeps_a_flat_baseline(self):
+        baseline = self.doc["variables"]["ADRPROBE_BASELINE_DIR"]
+        previous = self.doc["variables"]["ADRPROBE_PREVIOUS_DIR"]
         for shell in shells():
-            with tempfile.TemporaryDirectory() as d, self.subTest(shell=shell[-1]):
-                work = Path(d)
-                for shard, names in (("1", ["bag.json", "bag.xml", "summary.json"]),
-                                     ("2", ["kvk.json", "summary.json"])):
-                    (work / "out" / shard).mkdir(parents=True)
-                    for name in names:
-                        (work / "out" / shard / name).write_text("{}")
-                proc, calls = self.run_script(shell, self.summary, work, {})
-                self.assertEqual(proc.returncode, 0, proc.stderr)
-                self.assertEqual(calls, [["summary", "--out-dir", "summary", "out/1", "out/2"]])
-                self.assertEqual(sorted(p.name for p in (work / "baseline").iterdir()),
-                                 ["bag.json", "kvk.json"])
+            for status in (0, 1, 3):
+                with tempfile.TemporaryDirectory() as d, self.subTest(shell=shell[-1], status=status):
+                    work = Path(d)
+                    for shard, names in (("1", ["bag.json", "bag.xml", "summary.json", "summary.md"]),
+                                         ("2", ["kvk.json", "summary.json", "summary.prom"])):
+                        (work / "out" / shard).mkdir(parents=True)
+                        for name in names:
+                            (work / "out" / shard / name).write_text("{}")
+                    (work / baseline).mkdir(parents=True)
+                    (work / baseline / "old.json").write_text("{}")   # a target whose shard wrote nothing
+                    (work / "public").mkdir()
+                    (work / "public" / "summary.json").write_text('{"tonight": 1}')
+                    proc, calls = self.run_script(shell, self.summary, work, {}, exit_status=status)
+                    # the job's status is the summary's, and the updates ran whatever it was
+                    self.assertEqual(proc.returncode, status, proc.stderr)
+                    self.assertEqual(calls, [["summary", "--out-dir", "public", "--fail-on", "regressed",
+                                              "out/1", "out/2"]])
+                    self.assertIn("no previous summary", proc.stdout)
+                    self.assertEqual(sorted(p.name for p in (work / baseline).iterdir()),
+                                     ["bag.json", "kvk.json", "old.json"])
+                    self.assertEqual((work / previous / "summary.json").read_text(), '{"tonight": 1}')
+
+    def test_summary_with_a_previous_night(self):
+        previous = self.doc["variables"]["ADRPROBE_PREVIOUS_DIR"]
+        with tempfile.TemporaryDirectory() as d:
+            work = Path(d)
+            (work / "out" / "1").mkdir(parents=True)
+            (work / previous).mkdir(parents=True)
+            (work / previous / "summary.json").write_text("{}")
+            proc, calls = self.run_script(["/bin/sh"], self.summary, work, {})
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertEqual(calls, [["summary", "--out-dir", "public", "--previous", previous,
+                                      "--fail-on", "regressed", "out/1"]])
 
     def test_summary_of_shards_that_wrote_no_report(self):
         # every batch job failed before writing: the summary job still runs adrprobe
+        baseline = self.doc["variables"]["ADRPROBE_BASELINE_DIR"]
         for shell in shells():
             with tempfile.TemporaryDirectory() as d, self.subTest(shell=shell[-1]):
                 work = Path(d)
                 (work / "out" / "1").mkdir(parents=True)
-                proc, calls = self.run_script(shell, self.summary, work, {})
-                self.assertEqual(proc.returncode, 0, proc.stderr)
-                self.assertEqual(calls, [["summary", "--out-dir", "summary", "out/1"]])
-                self.assertEqual(list((work / "baseline").iterdir()), [])
+                proc, calls = self.run_script(shell, self.summary, work, {}, exit_status=3)
+                self.assertEqual(proc.returncode, 3, proc.stderr)
+                self.assertEqual(calls, [["summary", "--out-dir", "public", "--fail-on", "regressed", "out/1"]])
+                self.assertEqual(list((work / baseline).iterdir()), [])
+
+    def test_no_push_without_a_pushgateway(self):
+        with tempfile.TemporaryDirectory() as d:
+            work = Path(d)
+            (work / "out" / "1").mkdir(parents=True)
+            (work / "bin").mkdir()
+            (work / "bin" / "wget").write_text('#!/bin/sh\necho "$@" >> "%s/wget-calls"\n' % work)
+            (work / "bin" / "wget").chmod(0o755)
+            (work / "public").mkdir()
+            (work / "public" / "summary.prom").write_text("# EOF\n")
+            proc, _ = self.run_script(["/bin/sh"], self.summary, work, {"ADRPROBE_PUSHGATEWAY": ""})
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertFalse((work / "wget-calls").exists(), "ADRPROBE_PUSHGATEWAY empty: no push")
+            proc, _ = self.run_script(["/bin/sh"], self.summary, work, {"ADRPROBE_PUSHGATEWAY": "http://pg:9091"})
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertEqual((work / "wget-calls").read_text().split(),
+                             ["-q", "-O-", "--post-file=public/summary.prom", "http://pg:9091/metrics/job/adrprobe"])
 
 
 # --------------------------------------------------------------------------

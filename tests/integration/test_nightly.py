@@ -1,0 +1,439 @@
+"""deploy/: the nightly templates run as deployed, three nights in a row.
+
+The GitLab template's own `script:` lines, the Kubernetes CronJobs' `sh -c`
+command strings and the GitHub workflow's `run:` steps are taken from the files
+(python3-yaml) and run with the shell the platform uses (dash for GitLab's
+`script:` under `sh -e`, as GitLab runs it; busybox sh, the -ci image's shell,
+for the Kubernetes pods), with the platform's variables and the real adrprobe
+on PATH. What the platform carries between runs is simulated: GitLab's cache
+(copied from one night's workspace to the next) and the batch jobs' artifacts
+(copied into the summary job's workspace); a temporary directory standing in
+for the Kubernetes volume; GitHub's cache and artifacts.
+
+The APIs are fixture servers on 127.0.0.1. Night 1 all answer; night 2 one is
+down (its server stopped, its port held without listening), one has moved to a
+new base path (same name in the register), one regresses on one rule (its
+server restarted, on the same port, with a profile that fails one more rule);
+night 3 the down one is back. Each night's exit statuses, baseline files,
+change marks, history, summary.md, JUnit and the links of summary.html are
+checked. Then the Pushgateway push line against a local HTTP server, and a
+register of 200 targets through two shards, its summary.html in headless
+Chromium.
+"""
+
+import http.server
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fixture_server  # noqa: E402
+import harness  # noqa: E402
+from fixture_server import FixtureServer  # noqa: E402
+
+REPO = harness.REPO
+GITLAB = REPO / "deploy" / "gitlab-ci.yml"
+CRONJOB = REPO / "deploy" / "kubernetes" / "cronjob.yaml"
+GITHUB = REPO / "deploy" / "github-actions.yml"
+
+# Quick runs: the fixtures answer at once; no path needs probing beyond a few.
+FAST_ARGS = "--rate 0 --timeout 3 --max-paths 2 --deadline 60"
+SCRIPT_TIMEOUT = 60
+
+NAMES = ["alpha", "beta", "gamma", "delta"]
+OWNERS = {"alpha": "team-a", "beta": "team-b", "gamma": "team-a", "delta": "team-d"}
+# delta, night 2 and 3: answers a trailing slash with a redirect (no-trailing-slash fails)
+REGRESSED_RULE = "/core/no-trailing-slash"
+
+
+def busybox():
+    return harness.require_tool("busybox", "busybox")
+
+
+# --------------------------------------------------------------------------
+# the APIs
+# --------------------------------------------------------------------------
+
+class PinnedFixture(FixtureServer):
+    """A FixtureServer on a port chosen before (a restart on the same port)."""
+
+    def __init__(self, profile, port, **kwargs):
+        super().__init__(profile, **kwargs)
+        self.pin = port
+
+    def start(self):
+        original = fixture_server._HTTPServer
+        pin = self.pin
+
+        class Pinned(original):
+            def __init__(self, address, handler):
+                super().__init__(("127.0.0.1", pin), handler)
+
+        fixture_server._HTTPServer = Pinned  # start() binds the module's _HTTPServer
+        try:
+            return super().start()
+        finally:
+            fixture_server._HTTPServer = original
+
+
+class Apis:
+    """alpha and gamma share a server (gamma at /gamma/v1, later /moved/gamma/v1),
+    beta and delta each have one of their own (stopped, restarted)."""
+
+    def __init__(self):
+        self.shared = FixtureServer({"base": "/alpha/v1"}, max_seconds=600,
+                                    mounts=[{"base": "/gamma/v1"}, {"base": "/moved/gamma/v1"}]).start()
+        self.beta = FixtureServer({"base": "/beta/v1"}, max_seconds=600).start()
+        self.delta = FixtureServer({"base": "/delta/v1"}, max_seconds=600).start()
+        self.beta_port, self.delta_port = self.beta.port, self.delta.port
+        self.holder = None
+
+    def url(self, name, night):
+        if name == "alpha":
+            return self.shared.base_url
+        if name == "gamma":
+            return self.shared.mount("/gamma/v1" if night == 1 else "/moved/gamma/v1").base_url
+        if name == "beta":
+            return "http://127.0.0.1:%d/beta/v1" % self.beta_port
+        return "http://127.0.0.1:%d/delta/v1" % self.delta_port
+
+    def register(self, night):
+        targets = []
+        for name in NAMES:
+            t = {"name": name, "base_url": self.url(name, night), "owner": OWNERS[name]}
+            if name == "alpha":
+                t["labels"] = {"tier": "gold"}
+            targets.append(t)
+        return yaml.safe_dump({"defaults": {"edition": "2.0.0", "rate": 0}, "targets": targets}, sort_keys=False)
+
+    def night(self, night):
+        """Sets the servers up for night 1, 2 or 3."""
+        if night == 2:
+            self.beta.stop()
+            # the port stays bound, not listening: connections are refused, and
+            # no other server of a parallel suite takes it
+            self.holder = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            self.holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            self.holder.bind(("127.0.0.1", self.beta_port))
+            self.delta.stop()
+            self.delta = PinnedFixture({"base": "/delta/v1", "trailing_slash": 301}, self.delta_port,
+                                       max_seconds=600).start()
+        elif night == 3:
+            self.holder.close()
+            self.holder = None
+            self.beta = PinnedFixture({"base": "/beta/v1"}, self.beta_port, max_seconds=600).start()
+
+    def stop(self):
+        for srv in (self.shared, self.beta, self.delta):
+            srv.stop()
+        if self.holder:
+            self.holder.close()
+
+
+# --------------------------------------------------------------------------
+# shells and files
+# --------------------------------------------------------------------------
+
+def tool_bin(directory):
+    """A directory for PATH: the adrprobe under test, and busybox's wget (the
+    -ci image's) when busybox is installed."""
+    directory.mkdir(parents=True, exist_ok=True)
+    exe = Path(harness.binary())
+    assert os.access(exe, os.X_OK), "adrprobe binary not found at %s" % exe
+    link = directory / "adrprobe"
+    if not link.exists():
+        link.symlink_to(exe)
+    bb = shutil.which("busybox")
+    if bb and not (directory / "wget").exists():
+        (directory / "wget").symlink_to(bb)
+    return directory
+
+
+def run_shell(shell, script, cwd, env, timeout=SCRIPT_TIMEOUT):
+    """Runs script with `shell -e -c`; returns the CompletedProcess."""
+    full_env = {"HOME": str(cwd), "LC_ALL": "C.UTF-8"}
+    full_env.update({k: str(v) for k, v in env.items()})
+    try:
+        return subprocess.run(shell + ["-e", "-c", script], cwd=cwd, env=full_env, stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        raise AssertionError("script did not end in %d s:\n%s\nstdout:\n%s\nstderr:\n%s" % (
+            timeout, script, e.stdout, e.stderr))
+
+
+def copy_tree(src, dst):
+    """cp -R src/. dst/ (dst created)."""
+    dst.mkdir(parents=True, exist_ok=True)
+    if src.is_dir():
+        shutil.copytree(src, dst, dirs_exist_ok=True, symlinks=True)
+
+
+class LinkParser(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links = []
+
+    def handle_starttag(self, tag, attrs):
+        for key, value in attrs:
+            if key in ("href", "src") and value is not None:
+                self.links.append(value)
+
+
+def page_links(path):
+    p = LinkParser()
+    p.feed(path.read_text(encoding="utf-8"))
+    return p.links
+
+
+# --------------------------------------------------------------------------
+# what every platform's night must show
+# --------------------------------------------------------------------------
+
+class Night:
+    """What one night of one platform left: exit statuses and directories."""
+
+    def __init__(self, number, batch_rcs, summary_rc, public, baseline, shard_dirs, log):
+        self.number = number
+        self.batch_rcs = batch_rcs        # {shard index (0-based): status}
+        self.summary_rc = summary_rc
+        self.public = public              # the published summary directory
+        self.baseline = baseline          # the baseline directory after the night
+        self.shard_dirs = shard_dirs      # {shard index: its batch --out-dir}
+        self.log = log
+
+    def summary(self):
+        return json.loads((self.public / "summary.json").read_text(encoding="utf-8"))
+
+
+def next_second():
+    """Waits until the clock's second changes: reports say when they were made to
+    the second, and a summary's history counts a run once by that time, so
+    nights a fraction of a second apart would be one run."""
+    start = int(time.time())
+    while int(time.time()) == start:
+        time.sleep(0.02)
+
+
+def shard_of(name, shards):
+    return NAMES.index(name) % shards
+
+
+class NightlyChecks:
+    """Assertions shared by the GitLab, Kubernetes and GitHub runs."""
+
+    shards = 2
+
+    def expected_batch_rcs(self, night):
+        # night 2: the shard with beta (newly down) and delta (regressed) is 1
+        worse = {shard_of("beta", self.shards), shard_of("delta", self.shards)} if night == 2 else set()
+        return {k: (1 if k in worse else 0) for k in range(self.shards)}
+
+    def check_night(self, n, history):
+        ctx = "night %d\n%s" % (n.number, n.log)
+        self.assertEqual(n.batch_rcs, self.expected_batch_rcs(n.number), ctx)
+        self.assertEqual(n.summary_rc, 1 if n.number == 2 else 0, ctx)
+
+        # the baseline: one report per target name, and no shard's summary
+        self.assertEqual(sorted(p.name for p in n.baseline.iterdir()), sorted(x + ".json" for x in NAMES), ctx)
+        for name in NAMES:
+            report = json.loads((n.baseline / (name + ".json")).read_text(encoding="utf-8"))
+            self.assertEqual(report.get("schema"), "adrprobe-report/1", "%s: not a target's report" % name)
+
+        s = n.summary()
+        rows = {t["name"]: t for t in s["targets"]}
+        self.assertEqual(sorted(rows), sorted(NAMES), ctx)
+        self.assertTrue(s["complete"], ctx)
+        for name, row in rows.items():
+            self.assertEqual(row["owner"], OWNERS[name])
+        self.assertEqual(rows["alpha"]["labels"], {"tier": "gold"})
+
+        # history: one more run each night, for every target (gamma too, after its move)
+        for name in NAMES:
+            self.assertEqual(len(s["history"].get(name, [])), n.number,
+                             "%s: history %s\n%s" % (name, s["history"].get(name), ctx))
+        history.append(s)
+
+        if n.number == 1:
+            for name in NAMES:
+                self.assertIsNone(rows[name]["change"], "night 1 has no baseline: " + name)
+                self.assertEqual(rows[name]["state"], "up", name)
+        elif n.number == 2:
+            beta, delta, gamma, alpha = rows["beta"], rows["delta"], rows["gamma"], rows["alpha"]
+            self.assertEqual(beta["state"], "down")
+            self.assertIsNone(beta["score"])
+            self.assertIs(beta["change"]["down"], True)
+            self.assertIs(beta["change"]["back_up"], False)
+            for mark in ("new-fail", "regressed", "fixed"):
+                self.assertEqual(beta["change"][mark], [], "a down target has no per-rule marks: " + mark)
+            self.assertIn(REGRESSED_RULE, delta["change"]["new-fail"] + delta["change"]["regressed"],
+                          json.dumps(delta, indent=1))
+            self.assertIs(delta["change"]["down"], False)
+            self.assertEqual(gamma["moved_from"], self.apis.url("gamma", 1))
+            self.assertEqual(gamma["base_url"], self.apis.url("gamma", 2))
+            self.assertEqual(gamma["state"], "up")
+            for row in (alpha, gamma):
+                self.assertEqual(row["change"]["new-fail"] + row["change"]["regressed"], [], json.dumps(row))
+                self.assertIs(row["change"]["down"], False)
+            # the down target's JUnit: one test case, not one per rule
+            junit = ET.parse(n.shard_dirs[shard_of("beta", self.shards)] / "beta.xml").getroot()
+            cases = junit.findall(".//testcase")
+            self.assertEqual(len(cases), 1, ET.tostring(junit, encoding="unicode"))
+            self.assertEqual(cases[0].get("name"), "down")
+            # its baseline keeps the last up night's verdicts
+            down_report = json.loads((n.baseline / "beta.json").read_text(encoding="utf-8"))
+            self.assertEqual(down_report["state"], "down")
+            self.assertTrue(down_report.get("last_up"), "a down report carries last_up")
+            md = (n.public / "summary.md").read_text(encoding="utf-8")
+            for word in ("beta", "delta", "gamma", "down", "moved"):
+                self.assertIn(word, md, md)
+            self.assertIn(REGRESSED_RULE, md, md)
+        else:
+            beta = rows["beta"]
+            self.assertEqual(beta["state"], "up")
+            self.assertIs(beta["change"]["back_up"], True, json.dumps(beta))
+            self.assertIs(beta["change"]["down"], False)
+            self.assertEqual(beta["change"]["new-fail"] + beta["change"]["regressed"], [])
+            self.assertNotIn("moved_from", rows["gamma"])
+            md = (n.public / "summary.md").read_text(encoding="utf-8")
+            self.assertIn("back up", md, md)
+            self.assertIn("beta", md, md)
+            self.assertEqual([p["state"] for p in s["history"]["beta"]], ["up", "down", "up"])
+
+        # every link of summary.html resolves to a file inside the published directory
+        links = page_links(n.public / "summary.html")
+        self.assertTrue(any(link.endswith(".json") for link in links), links)
+        root = n.public.resolve()
+        for link in links:
+            parts = urlsplit(link)
+            if link.startswith("#") or parts.scheme in ("http", "https", "mailto", "data"):
+                continue
+            self.assertFalse(parts.scheme or parts.netloc, "%s: a link outside the page's directory" % link)
+            target = (n.public / unquote(parts.path)).resolve()
+            self.assertTrue(target.is_file() and root in target.parents,
+                            "summary.html links %s, which is not a file inside %s" % (link, n.public))
+
+    def three_nights(self, run_night):
+        self.apis = Apis()
+        history = []
+        try:
+            for number in (1, 2, 3):
+                if number > 1:
+                    next_second()
+                self.apis.night(number)
+                night = run_night(number, self.apis.register(number))
+                self.check_night(night, history)
+        finally:
+            self.apis.stop()
+
+
+# --------------------------------------------------------------------------
+# GitLab CI
+# --------------------------------------------------------------------------
+
+GITLAB_GLOBAL_KEYS = {"variables", "stages", "default", "include", "workflow", "image", "services",
+                      "cache", "before_script", "after_script", "spec"}
+
+
+def gitlab_script(job):
+    """before_script and script joined, as GitLab runs them in one shell."""
+    return "\n".join(job.get("before_script", []) + job["script"])
+
+
+class GitLabNights(NightlyChecks, unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.doc = yaml.safe_load(GITLAB.read_text())
+        cls.batch = cls.doc["adrprobe:batch"]
+        cls.summary_job = cls.doc["adrprobe:summary"]
+        cls.tmp = Path(tempfile.mkdtemp(prefix="adrprobe-nightly-gitlab-"))
+        cls.bin = tool_bin(cls.tmp / "bin")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def env(self, workspace, **more):
+        env = {k: str(v) for k, v in self.doc["variables"].items()}
+        env.update({"PATH": "%s:/usr/bin:/bin" % self.bin, "CI": "true", "GITLAB_CI": "true",
+                    "CI_PROJECT_DIR": str(workspace), "CI_BUILDS_DIR": str(workspace.parent),
+                    "CI_PIPELINE_SOURCE": "schedule", "CI_DEFAULT_BRANCH": "main",
+                    "CI_COMMIT_REF_NAME": "main", "CI_REGISTRY_IMAGE": "registry.example.nl/apis",
+                    "ADRPROBE_TARGETS": "apis.yaml", "ADRPROBE_BATCH_ARGS": FAST_ARGS})
+        env.update({k: str(v) for k, v in more.items()})
+        return env
+
+    def cache_paths(self, job):
+        cache = job["cache"]
+        self.assertEqual(cache["key"], "$ADRPROBE_CACHE_KEY")
+        return cache["paths"]
+
+    def restore_cache(self, job, store, workspace):
+        for p in self.cache_paths(job):
+            copy_tree(store / p, workspace / p)
+
+    def save_cache(self, job, store, workspace):
+        for p in self.cache_paths(job):
+            if (store / p).exists():
+                shutil.rmtree(store / p)
+            copy_tree(workspace / p, store / p)
+
+    def test_three_nights(self):
+        self.assertEqual(self.batch["cache"]["policy"], "pull")
+        self.assertEqual(self.summary_job["cache"]["policy"], "pull-push")
+        self.assertEqual(self.summary_job["cache"]["when"], "always")
+        self.shards = self.batch["parallel"]
+        store = self.tmp / "runner-cache"  # what GitLab keeps under the cache key
+        store.mkdir()
+
+        def run_night(number, register):
+            night = self.tmp / ("night%d" % number)
+            log, rcs, shard_dirs = [], {}, {}
+            summary_ws = night / "adrprobe-summary"
+            summary_ws.mkdir(parents=True)
+            for index in range(1, self.shards + 1):
+                ws = night / ("adrprobe-batch-%d" % index)
+                ws.mkdir()
+                (ws / "apis.yaml").write_text(register)
+                self.restore_cache(self.batch, store, ws)       # policy: pull
+                proc = run_shell(["/bin/sh"], gitlab_script(self.batch), ws,
+                                 self.env(ws, CI_NODE_INDEX=index, CI_NODE_TOTAL=self.shards,
+                                          CI_JOB_NAME="adrprobe:batch %d/%d" % (index, self.shards)))
+                log.append("batch %d: %d\n%s%s" % (index, proc.returncode, proc.stdout, proc.stderr))
+                rcs[index - 1] = proc.returncode
+                # artifacts (when: always): out/ into the summary job's workspace
+                for p in self.batch["artifacts"]["paths"]:
+                    copy_tree(ws / p, summary_ws / p)
+                shard_dirs[index - 1] = summary_ws / "out" / str(index)
+            (summary_ws / "apis.yaml").write_text(register)
+            self.restore_cache(self.summary_job, store, summary_ws)
+            proc = run_shell(["/bin/sh"], gitlab_script(self.summary_job), summary_ws,
+                             self.env(summary_ws, CI_JOB_NAME="adrprobe:summary"))
+            log.append("summary: %d\n%s%s" % (proc.returncode, proc.stdout, proc.stderr))
+            self.save_cache(self.summary_job, store, summary_ws)  # pull-push, when: always
+            public = summary_ws / "public"
+            self.assertIn("public/", self.summary_job["artifacts"]["paths"])
+            # the JUnit artifacts GitLab reads: one file per target
+            junit = sorted(p.name for p in (summary_ws / "out").glob("*/*.xml"))
+            self.assertEqual(junit, sorted(x + ".xml" for x in NAMES), "\n".join(log))
+            return Night(number, rcs, proc.returncode, public,
+                         store / self.doc["variables"]["ADRPROBE_BASELINE_DIR"], shard_dirs, "\n".join(log))
+
+        self.three_nights(run_night)
+
+
+if __name__ == "__main__":
+    harness.main()
