@@ -361,7 +361,8 @@ class KubernetesCronJob(unittest.TestCase):
     def test_api_versions_and_kinds(self):
         for d in self.docs:
             self.assertIn((d["apiVersion"], d["kind"]),
-                          {("batch/v1", "CronJob"), ("v1", "PersistentVolumeClaim")})
+                          {("batch/v1", "CronJob"), ("v1", "PersistentVolumeClaim"), ("v1", "ConfigMap"),
+                           ("apps/v1", "Deployment"), ("v1", "Service")})
             self.assertRegex(d["metadata"]["name"], r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
         self.assertEqual(set(self.cronjobs), {"adrprobe-batch", "adrprobe-summary"})
 
@@ -390,32 +391,57 @@ class KubernetesCronJob(unittest.TestCase):
         for key in ("backoffLimit", "activeDeadlineSeconds"):
             self.assertIsInstance(job[key], int, key)
 
-    def test_batch_arguments(self):
-        args = self.container(self.batch)["args"]
-        n = self.shards()
-        self.assertEqual(args[:2], ["batch", "/config/targets.yaml"])
-        self.assertEqual(args[args.index("--shard") + 1], "$(JOB_COMPLETION_INDEX)/%d" % n)
-        self.assertEqual(args[args.index("--out-dir") + 1], "/out/$(JOB_COMPLETION_INDEX)")
+    @staticmethod
+    def script(cronjob):
+        return KubernetesCronJob.container(cronjob)["command"][2]
 
-    def test_summary_merges_exactly_the_shard_directories(self):
-        args = self.container(self.summary)["args"]
-        self.assertEqual(args[:3], ["summary", "--out-dir", "/out/summary"])
-        self.assertEqual(args[3:], ["/out/%d" % k for k in range(self.shards())])
+    @staticmethod
+    def env_values(cronjob):
+        return {e["name"]: e.get("value") for e in KubernetesCronJob.container(cronjob).get("env", [])}
 
-    def test_no_shell_in_the_image_so_none_is_called(self):
+    def test_commands_are_shell_scripts_of_the_ci_image(self):
+        # the plain image has no shell: the CronJobs run the -ci image's busybox sh
         for name, cj in self.cronjobs.items():
             c = self.container(cj)
-            self.assertNotIn("command", c, name + ": the entrypoint is adrprobe; the image has no shell")
-            for a in c["args"]:
-                self.assertNotRegex(a, r"\$\{|\$[A-Za-z_]|`|\*", name + ": only Kubernetes' $(VAR) expansion")
+            self.assertEqual(c["command"][:2], ["/bin/sh", "-c"], name)
+            self.assertEqual(len(c["command"]), 3, name)
+            self.assertNotIn("args", c, name)
+            self.assertTrue(c["command"][2].startswith("set -e\n"), name)
 
-    def test_arguments_name_only_defined_variables(self):
+    def test_batch_script(self):
+        text = self.script(self.batch)
+        env = self.env_values(self.batch)
+        self.assertEqual(env["ADRPROBE_SHARDS"], str(self.shards()), "ADRPROBE_SHARDS is completions")
+        self.assertEqual(env["ADRPROBE_TARGETS"], "/config/targets.yaml")
+        self.assertEqual(env["ADRPROBE_DATA"], "/data")
+        self.assertIn('--shard "$JOB_COMPLETION_INDEX/$ADRPROBE_SHARDS"', text)
+        self.assertIn('out="$ADRPROBE_DATA/runs/$run/out/$JOB_COMPLETION_INDEX"', text)
+        self.assertIn('--baseline-dir "$ADRPROBE_DATA/baseline"', text)
+        self.assertIn("--fail-on regressed", text)
+        self.assertIn('exec adrprobe batch "$ADRPROBE_TARGETS" "$@" $ADRPROBE_BATCH_ARGS', text)
+
+    def test_summary_script(self):
+        text = self.script(self.summary)
+        self.assertIn('for d in "$run"/out/*/; do [ -d "$d" ] && set -- "$@" "${d%/}"; done', text)
+        self.assertIn('adrprobe summary --out-dir "$run/summary" "$@" || status=$?', text)
+        self.assertIn('set -- --previous "$data/latest"', text)
+        self.assertIn("--fail-on regressed", text)
+        self.assertTrue(text.rstrip().endswith("exit $status"), "the summary's status, after the updates")
+        self.assertIn('wget -q -O- --post-file="$data/latest/summary.prom" "$ADRPROBE_PUSHGATEWAY/metrics/job/adrprobe"',
+                      text)
+        self.assertEqual(self.env_values(self.summary)["ADRPROBE_PUSHGATEWAY"], "", "no push unless set")
+
+    def test_scripts_read_only_defined_variables(self):
         for name, cj in self.cronjobs.items():
-            c = self.container(cj)
-            env = {e["name"]: e for e in c.get("env", [])}
-            for a in c["args"]:
-                for var in re.findall(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", a):
-                    self.assertIn(var, env, "%s: $(%s) in args is not in the container's env" % (name, var))
+            text = self.script(cj)
+            env = self.env_values(cj)
+            defined = set(env) | set(re.findall(r"\bfor ([A-Za-z_]\w*) in", text)) | \
+                set(re.findall(r"(?:^|[;\s])([A-Za-z_]\w*)=", text)) | {"ADRPROBE_RUN"}
+            for var in set(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", text)):
+                self.assertIn(var, defined, "%s reads $%s, which neither its env nor the script defines" % (name, var))
+            # Kubernetes expands $(NAME) of a defined variable in command, even inside the script
+            for ref in re.findall(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", text):
+                self.assertNotIn(ref, env, "%s: $(%s) would be expanded by Kubernetes, not the shell" % (name, ref))
         index = {e["name"]: e for e in self.container(self.batch)["env"]}["JOB_COMPLETION_INDEX"]
         self.assertEqual(index["valueFrom"]["fieldRef"]["fieldPath"],
                          "metadata.annotations['batch.kubernetes.io/job-completion-index']")
@@ -433,7 +459,11 @@ class KubernetesCronJob(unittest.TestCase):
         self.assertEqual(on["operator"], "In")
         self.assertEqual(sorted(on["values"]), [1, 2, 3], "adrprobe's verdicts and usage errors: no retry")
         self.assertEqual(on["containerName"], self.container(self.batch)["name"])
-        self.assertIn(self.pod(self.summary)["restartPolicy"], ("Never", "OnFailure"))
+        self.assertEqual(self.pod(self.summary)["restartPolicy"], "Never")
+        fail_job = [r for r in self.summary["spec"]["jobTemplate"]["spec"]["podFailurePolicy"]["rules"]
+                    if r["action"] == "FailJob"]
+        self.assertEqual(sorted(fail_job[0]["onExitCodes"]["values"]), [1, 2, 3],
+                         "a summary is not run twice: the second would find the night summarised")
 
     def test_security_context(self):
         for name, cj in self.cronjobs.items():
@@ -453,7 +483,8 @@ class KubernetesCronJob(unittest.TestCase):
         for name, cj in self.cronjobs.items():
             image = self.container(cj)["image"]
             self.assertRegex(image, r"^[a-z0-9.-]+(:\d+)?/[a-z0-9._/-]+:[A-Za-z0-9._-]+$", name)
-            self.assertTrue(image.endswith(":" + meson_version()), "%s: %s is this version's image" % (name, image))
+            self.assertTrue(image.endswith(":%s-ci" % meson_version()),
+                            "%s: %s is this version's image with a shell" % (name, image))
 
     def test_volumes_mounted_exist_and_tmpdir_is_writable(self):
         pvcs = {d["metadata"]["name"] for d in self.docs if d["kind"] == "PersistentVolumeClaim"}
@@ -471,9 +502,9 @@ class KubernetesCronJob(unittest.TestCase):
             tmpdir = {e["name"]: e.get("value") for e in c["env"]}["TMPDIR"]
             self.assertIn(tmpdir, mounts, name)
             self.assertIn("emptyDir", volumes[mounts[tmpdir]["name"]], name)
-            # reports go to the claim
-            self.assertIn("persistentVolumeClaim", volumes[mounts["/out"]["name"]], name)
-            self.assertFalse(mounts["/out"].get("readOnly", False), name)
+            # reports, baseline and summaries go to the claim
+            self.assertIn("persistentVolumeClaim", volumes[mounts["/data"]["name"]], name)
+            self.assertFalse(mounts["/data"].get("readOnly", False), name)
 
     def test_targets_from_a_configmap_and_keys_from_a_secret(self):
         pod, c = self.pod(self.batch), self.container(self.batch)
@@ -482,6 +513,26 @@ class KubernetesCronJob(unittest.TestCase):
         self.assertTrue(config["readOnly"])
         self.assertEqual(volumes[config["name"]]["configMap"]["name"], "adrprobe-targets")
         self.assertIn({"secretRef": {"name": "adrprobe-secrets"}}, c["envFrom"])
+
+    def test_web_serves_the_latest_summary_read_only(self):
+        docs = {(d["kind"], d["metadata"]["name"]): d for d in self.docs}
+        deployment = docs[("Deployment", "adrprobe-web")]
+        pod = deployment["spec"]["template"]["spec"]
+        c = pod["containers"][0]
+        volumes = {v["name"]: v for v in pod["volumes"]}
+        data = [m for m in c["volumeMounts"] if m["mountPath"] == "/data"][0]
+        self.assertTrue(data["readOnly"])
+        self.assertTrue(volumes[data["name"]]["persistentVolumeClaim"]["readOnly"])
+        self.assertTrue(pod["securityContext"]["runAsNonRoot"])
+        self.assertIs(c["securityContext"]["readOnlyRootFilesystem"], True)
+        self.assertIs(c["securityContext"]["allowPrivilegeEscalation"], False)
+        conf = docs[("ConfigMap", "adrprobe-web")]["data"]["default.conf"]
+        self.assertIn("root /data/latest;", conf)
+        self.assertIn("autoindex off;", conf)
+        service = docs[("Service", "adrprobe-web")]
+        self.assertEqual(service["spec"]["selector"], deployment["spec"]["selector"]["matchLabels"])
+        self.assertEqual(deployment["spec"]["template"]["metadata"]["labels"],
+                         deployment["spec"]["selector"]["matchLabels"])
 
     def test_the_header_says_how_to_create_what_it_references(self):
         text = CRONJOB.read_text()
