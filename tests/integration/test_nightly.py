@@ -548,5 +548,191 @@ class KubernetesNights(NightlyChecks, unittest.TestCase):
                              "the script is the shell's: Kubernetes must not change it")
 
 
+# --------------------------------------------------------------------------
+# GitHub Actions
+# --------------------------------------------------------------------------
+
+EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
+
+
+class ActionsRunner:
+    """Just enough of GitHub Actions to run the workflow's jobs here: ${{ }}
+    expressions from a context, `run:` steps under the workflow's default shell
+    (sh -e, dash), and stand-ins for the actions it uses (checkout, cache
+    restore/save, upload/download-artifact). The cache and the artifact store
+    are directories; the install step (apt-get) is left out: adrprobe is on PATH."""
+
+    def __init__(self, test, workflow, root, bin_dir, checkout_files):
+        self.t, self.wf, self.root, self.bin = test, workflow, root, bin_dir
+        self.checkout_files = checkout_files
+        self.caches = {}          # key -> directory, in the order saved
+        self.artifacts = {}       # name -> directory
+        self.run_id = 1000
+        self.sarif_uploads = []
+
+    def expand(self, text, ctx):
+        def one(m):
+            expr = m.group(1)
+            if expr not in ctx:
+                raise AssertionError("the workflow uses ${{ %s }}, which this test does not know" % expr)
+            return str(ctx[expr])
+        return EXPRESSION.sub(one, str(text))
+
+    def run_job(self, name, matrix=None, variables=None):
+        """Runs job `name` in a fresh workspace; returns (status, workspace, log)."""
+        job = self.wf["jobs"][name]
+        ws = self.root / ("run%d-%s%s" % (self.run_id, name, "" if matrix is None else "-%s" % matrix))
+        ws.mkdir(parents=True)
+        ctx = {"github.run_id": self.run_id, "github.run_attempt": 1}
+        ctx.update({"vars." + k: v for k, v in (variables or {}).items()})
+        for k in ("ADRPROBE_DEB_URL", "ADRPROBE_PUSHGATEWAY"):
+            ctx.setdefault("vars." + k, "")
+        if matrix is not None:
+            shards = job["strategy"]["matrix"]["shard"]
+            ctx.update({"matrix.shard": matrix, "strategy.job-total": len(shards)})
+        env = {"PATH": "%s:/usr/bin:/bin" % self.bin, "GITHUB_WORKSPACE": str(ws), "CI": "true",
+               "GITHUB_OUTPUT": str(ws.parent / (ws.name + ".output"))}
+        for scope in (self.wf.get("env", {}), job.get("env", {})):
+            env.update({k: self.expand(v, ctx) for k, v in scope.items()})
+        shell = self.wf["defaults"]["run"]["shell"]
+        self.t.assertEqual(shell, "sh -e {0}")
+        failed, status, log = False, 0, []
+        outcomes = {}
+        for step in job["steps"]:
+            cond = step.get("if", "")
+            if failed and "always()" not in cond:
+                outcomes[step.get("id")] = "skipped"
+                continue
+            if "steps.summary.conclusion != 'skipped'" in cond and outcomes.get("summary") == "skipped":
+                continue
+            if step.get("id") == "install":
+                continue
+            if "run" in step:
+                self.t.assertNotIn("${{", step["run"], "no expression inside a script (injection): env")
+                step_env = dict(env)
+                step_env.update({k: self.expand(v, ctx) for k, v in step.get("env", {}).items()})
+                proc = run_shell(["/bin/sh"], step["run"], ws, step_env)
+                log.append("%s: %d\n%s%s" % (step.get("name"), proc.returncode, proc.stdout, proc.stderr))
+                outcomes[step.get("id")] = "success" if proc.returncode == 0 else "failure"
+                if proc.returncode != 0:
+                    failed, status = True, proc.returncode
+                continue
+            self.uses(step, ctx, ws)
+        return status, ws, "\n".join(log)
+
+    def uses(self, step, ctx, ws):
+        action, with_ = step["uses"].split("@")[0], {k: self.expand(v, ctx) for k, v in step.get("with", {}).items()}
+        if action == "actions/checkout":
+            for rel, text in self.checkout_files.items():
+                (ws / rel).write_text(text)
+        elif action == "actions/cache/restore":
+            key, prefixes = with_["key"], with_.get("restore-keys", "").split()
+            hit = self.caches.get(key)
+            if hit is None:
+                for prefix in prefixes:   # the newest entry whose key starts with the prefix
+                    matches = [k for k in self.caches if k.startswith(prefix)]
+                    if matches:
+                        hit = self.caches[matches[-1]]
+                        break
+            if hit is not None:
+                copy_tree(hit / with_["path"], ws / with_["path"])
+        elif action == "actions/cache/save":
+            key = with_["key"]
+            self.t.assertNotIn(key, self.caches, "a GitHub cache entry is immutable: a new key each run")
+            entry = self.root / "cache" / key
+            copy_tree(ws / with_["path"], entry / with_["path"])
+            self.caches[key] = entry
+        elif action == "actions/upload-artifact":
+            name = with_["name"]
+            self.t.assertNotIn(name, self.artifacts)
+            copy_tree(ws / with_["path"], self.root / "artifacts" / str(self.run_id) / name)
+            self.artifacts[name] = self.root / "artifacts" / str(self.run_id) / name
+        elif action == "actions/download-artifact":
+            import fnmatch
+            self.t.assertEqual(with_.get("merge-multiple"), "True")
+            for name, d in self.artifacts.items():
+                if fnmatch.fnmatch(name, with_["pattern"]):
+                    copy_tree(d, ws / with_["path"])
+        elif action == "github/codeql-action/upload-sarif":
+            sarif = ws / with_["sarif_file"]
+            self.t.assertTrue(sarif.is_file(), "upload-sarif: %s was not written" % sarif)
+            self.sarif_uploads.append(sarif)
+        else:
+            raise AssertionError("the workflow uses %s, which this test does not stand in for" % action)
+
+    def night(self):
+        self.run_id += 1
+        self.artifacts = {}
+
+
+class GitHubNights(NightlyChecks, unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.wf = yaml.safe_load(GITHUB.read_text())
+        cls.tmp = Path(tempfile.mkdtemp(prefix="adrprobe-nightly-github-"))
+        cls.bin = tool_bin(cls.tmp / "bin")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_triggers_and_jobs(self):
+        on = self.wf[True] if True in self.wf else self.wf["on"]   # YAML 1.1 reads `on` as true
+        self.assertIn("schedule", on)
+        self.assertIn("workflow_dispatch", on)
+        self.assertEqual(set(self.wf["jobs"]), {"batch", "summary", "lint"})
+        summary = self.wf["jobs"]["summary"]
+        self.assertEqual(summary["needs"], "batch")
+        self.assertEqual(summary["if"], "always()")
+        self.assertIs(self.wf["jobs"]["batch"]["strategy"]["fail-fast"], False)
+        uses = [s["uses"] for s in summary["steps"] if "uses" in s]
+        self.assertTrue(any(u.startswith("actions/cache/restore@") for u in uses), uses)
+        self.assertTrue(any(u.startswith("actions/cache/save@") for u in uses), uses)
+        self.assertTrue(any(u.startswith("actions/upload-artifact@") for u in uses), uses)
+        lint = self.wf["jobs"]["lint"]
+        self.assertEqual(lint["permissions"]["security-events"], "write")
+        self.assertTrue(any(s.get("uses", "").startswith("github/codeql-action/upload-sarif@") for s in lint["steps"]))
+
+    def test_three_nights(self):
+        self.shards = len(self.wf["jobs"]["batch"]["strategy"]["matrix"]["shard"])
+        runner = ActionsRunner(self, self.wf, self.tmp / "runner", self.bin, {})
+
+        def run_night(number, register):
+            runner.night()
+            runner.checkout_files = {self.wf["env"]["ADRPROBE_TARGETS"]: register}
+            rcs, log = {}, []
+            for shard in self.wf["jobs"]["batch"]["strategy"]["matrix"]["shard"]:
+                status, ws, text = runner.run_job("batch", matrix=shard, variables={})
+                rcs[shard] = status
+                log.append(text)
+                # the JUnit of each target, in the shard's artifact
+                self.assertTrue((ws / "out" / str(shard)).is_dir(), text)
+            status, ws, text = runner.run_job("summary")
+            log.append(text)
+            latest = list(runner.caches.values())[-1]
+            junit = sorted(p.name for p in (ws / "out").glob("*/*.xml"))
+            self.assertEqual(junit, sorted(x + ".xml" for x in NAMES), "\n".join(log))
+            self.assertIn("adrprobe-summary", runner.artifacts)
+            return Night(number, rcs, status, runner.artifacts["adrprobe-summary"],
+                         latest / self.wf["env"]["ADRPROBE_BASELINE_DIR"],
+                         {k: ws / "out" / str(k) for k in rcs}, "\n".join(log))
+
+        # FAST_ARGS through the workflow's own variable
+        self.wf["env"]["ADRPROBE_BATCH_ARGS"] = FAST_ARGS
+        self.three_nights(run_night)
+        self.assertEqual(len(runner.caches), 3, "one cache entry a night")
+
+    def test_lint_job_writes_sarif(self):
+        doc = fixture_server.default_doc("/v1", "1.0.0")
+        runner = ActionsRunner(self, self.wf, self.tmp / "lint", self.bin,
+                               {self.wf["env"]["ADRPROBE_OPENAPI"]: yaml.safe_dump(doc)})
+        status, ws, log = runner.run_job("lint")
+        self.assertEqual(status, 0, log)
+        sarif = json.loads((ws / "adrprobe-lint.sarif").read_text(encoding="utf-8"))
+        self.assertEqual(sarif["version"], "2.1.0")
+        self.assertEqual(sarif["runs"][0]["tool"]["driver"]["name"], "adrprobe")
+        self.assertEqual(runner.sarif_uploads, [ws / "adrprobe-lint.sarif"])
+
+
 if __name__ == "__main__":
     harness.main()
