@@ -734,5 +734,126 @@ class GitHubNights(NightlyChecks, unittest.TestCase):
         self.assertEqual(runner.sarif_uploads, [ws / "adrprobe-lint.sarif"])
 
 
+# --------------------------------------------------------------------------
+# the Pushgateway push, and a register of 200 targets
+# --------------------------------------------------------------------------
+
+class Pushgateway:
+    """A local HTTP server that records each POST (path, body) and answers 200."""
+
+    def __init__(self):
+        posts = self.posts = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                posts.append((self.path, self.rfile.read(length).decode("utf-8")))
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return "http://127.0.0.1:%d" % self.httpd.server_address[1]
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+class PushAndLarge(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = Path(tempfile.mkdtemp(prefix="adrprobe-nightly-large-"))
+        cls.bin = tool_bin(cls.tmp / "bin")
+        cls.gitlab = yaml.safe_load(GITLAB.read_text())
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_pushgateway_gets_summary_prom_with_owners(self):
+        busybox()   # the -ci image's wget is busybox's
+        self.assertTrue(os.path.realpath(self.bin / "wget").endswith("busybox"))
+        parser = harness.require_module("prometheus_client.parser", "python3-prometheus-client")
+        ws = self.tmp / "push"
+        with FixtureServer({"base": "/a/v1"}, mounts=[{"base": "/b/v1"}]) as srv:
+            register = {"targets": [{"name": "a", "base_url": srv.base_url, "owner": "team-a"},
+                                    {"name": "b", "base_url": srv.mount("/b/v1").base_url, "owner": "team-b"}]}
+            ws.mkdir()
+            (ws / "out" / "1").mkdir(parents=True)
+            (ws / "apis.yaml").write_text(yaml.safe_dump(register))
+            run = harness.run_adrprobe(["batch", ws / "apis.yaml", "--out-dir", ws / "out" / "1"]
+                                       + FAST_ARGS.split())
+            self.assertIn(run.rc, (0, 1), run.describe())
+        gateway = Pushgateway()
+        with gateway as url:
+            env = {k: str(v) for k, v in self.gitlab["variables"].items()}
+            env.update({"PATH": "%s:/usr/bin:/bin" % self.bin, "ADRPROBE_PUSHGATEWAY": url})
+            proc = run_shell(["/bin/sh"], gitlab_script(self.gitlab["adrprobe:summary"]), ws, env)
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            self.assertNotIn("failed", proc.stdout)
+        posts = gateway.posts
+        self.assertEqual([p for p, _ in posts], ["/metrics/job/adrprobe"])
+        body = posts[0][1]
+        self.assertEqual(body, (ws / "public" / "summary.prom").read_text(encoding="utf-8"))
+        owners = set()
+        for family in parser.text_string_to_metric_families(body):
+            for sample in family.samples:
+                if "owner" in sample.labels:
+                    owners.add(sample.labels["owner"])
+        self.assertEqual(owners, {"team-a", "team-b"}, body[:3000])
+
+
+    def test_a_register_of_200_targets_in_two_shards(self):
+        from test_html import chromium, require_chromium
+        require_chromium()
+        ws = self.tmp / "large"
+        ws.mkdir()
+        servers = [FixtureServer({"base": "/api%d-0/v1" % k}, max_seconds=300,
+                                 mounts=[{"base": "/api%d-%d/v1" % (k, i)} for i in range(1, 50)]) for k in range(4)]
+        try:
+            targets = []
+            for k, srv in enumerate(servers):
+                srv.start()
+                for i in range(50):
+                    targets.append({"name": "api-%03d" % (k * 50 + i), "owner": "team-%d" % (i % 7),
+                                    "base_url": "%s/api%d-%d/v1" % (srv.origin, k, i)})
+            (ws / "apis.yaml").write_text(yaml.safe_dump({"targets": targets}))
+            batch, summary = self.gitlab["adrprobe:batch"], self.gitlab["adrprobe:summary"]
+            env = {k: str(v) for k, v in self.gitlab["variables"].items()}
+            env.update({"PATH": "%s:/usr/bin:/bin" % self.bin, "ADRPROBE_TARGETS": "apis.yaml",
+                        "ADRPROBE_BATCH_ARGS": FAST_ARGS + " --concurrency 8", "CI_NODE_TOTAL": 2})
+            for index in (1, 2):
+                proc = run_shell(["/bin/sh"], gitlab_script(batch), ws, dict(env, CI_NODE_INDEX=index), timeout=120)
+                self.assertEqual(proc.returncode, 0, proc.stdout[-3000:] + proc.stderr[-3000:])
+        finally:
+            for srv in servers:
+                srv.stop()
+        proc = run_shell(["/bin/sh"], gitlab_script(summary), ws, env)
+        self.assertEqual(proc.returncode, 0, proc.stdout[-3000:] + proc.stderr[-3000:])
+        public = ws / "public"
+        s = json.loads((public / "summary.json").read_text(encoding="utf-8"))
+        self.assertEqual(len(s["targets"]), 200)
+        self.assertTrue(s["complete"])
+        self.assertEqual({t["state"] for t in s["targets"]}, {"up"})
+        self.assertEqual(len(list((ws / ".adrprobe-state" / "baseline").glob("*.json"))), 200)
+        self.assertIn("200", (public / "summary.md").read_text(encoding="utf-8"))
+        for link in page_links(public / "summary.html"):
+            if not link.startswith("#") and not urlsplit(link).scheme:
+                self.assertTrue((public / unquote(urlsplit(link).path)).is_file(), link)
+        rc, dom, err = chromium("--dump-dom", (public / "summary.html").as_uri(), user_data_dir=ws / "chromium")
+        self.assertEqual(rc, 0, err[-3000:])
+        self.assertIn("<body", dom, err[-3000:])
+        for name in ("api-000", "api-101", "api-199"):
+            self.assertIn(name, dom)
+
+
 if __name__ == "__main__":
     harness.main()
