@@ -74,7 +74,8 @@ class GitLabTemplate(unittest.TestCase):
 
     def test_variables_have_defaults(self):
         variables = self.doc["variables"]
-        for name in ("ADRPROBE_IMAGE", "ADRPROBE_TARGETS", "ADRPROBE_BASELINE_DIR", "ADRPROBE_BATCH_ARGS"):
+        for name in ("ADRPROBE_IMAGE", "ADRPROBE_TARGETS", "ADRPROBE_BASELINE_DIR", "ADRPROBE_PREVIOUS_DIR",
+                     "ADRPROBE_CACHE_KEY", "ADRPROBE_BATCH_ARGS", "ADRPROBE_PUSHGATEWAY"):
             self.assertIn(name, variables)
             self.assertIsInstance(variables[name], str, name)
         # The default image is the -ci variant (with a shell) of this version.
@@ -104,7 +105,23 @@ class GitLabTemplate(unittest.TestCase):
         self.assertIn("--shard $((CI_NODE_INDEX-1))/$CI_NODE_TOTAL", text)
         self.assertIn('--out-dir "out/$CI_NODE_INDEX"', text)
         self.assertIn("-o junit", text)
+        self.assertIn("--fail-on regressed", text)
         self.assertIn('--baseline-dir "$ADRPROBE_BASELINE_DIR"', text)
+
+    def test_state_is_carried_in_a_cache_with_a_fixed_key(self):
+        variables = self.doc["variables"]
+        self.assertNotIn("$", variables["ADRPROBE_CACHE_KEY"], "a fixed key: the same cache every night")
+        for name, policy in (("adrprobe:batch", "pull"), ("adrprobe:summary", "pull-push")):
+            cache = self.jobs[name]["cache"]
+            self.assertEqual(cache["key"], "$ADRPROBE_CACHE_KEY", name)
+            self.assertEqual(cache["policy"], policy, name)
+            # GitLab expands no variable in cache paths: they name the directories literally
+            for var in ("ADRPROBE_BASELINE_DIR", "ADRPROBE_PREVIOUS_DIR"):
+                self.assertTrue(any(variables[var].startswith(p.rstrip("/") + "/") for p in cache["paths"]),
+                                "%s: %s=%s is not under the cache's paths %s" % (name, var, variables[var],
+                                                                                 cache["paths"]))
+        self.assertEqual(self.summary["cache"]["when"], "always", "saved also on a night that got worse")
+        self.assertIn("resource_group", self.summary, "two summaries never update the cache at once")
 
     def test_jobs_run_in_the_image_with_gitlabs_shell(self):
         for name, job in self.jobs.items():
@@ -146,10 +163,14 @@ class GitLabTemplate(unittest.TestCase):
 
     def test_summary_command_and_artifacts(self):
         text = script_text(self.summary)
-        self.assertIn("adrprobe summary --out-dir summary out/*", text)
+        self.assertIn("adrprobe summary --out-dir public \"$@\" --fail-on regressed out/* || status=$?", text)
+        self.assertIn('--previous "$ADRPROBE_PREVIOUS_DIR"', text)
+        self.assertEqual(self.summary["script"][-1], "exit $status", "the summary's status, after the updates")
+        self.assertIn('wget -q -O- --post-file=public/summary.prom "$ADRPROBE_PUSHGATEWAY/metrics/job/adrprobe"',
+                      text)
         artifacts = self.summary["artifacts"]
-        for f in ("summary/summary.json", "summary/summary.html", "summary/summary.prom", "baseline/"):
-            self.assertIn(f, artifacts["paths"])
+        self.assertEqual(artifacts["paths"], ["public/"], "summary.* and the reports it links, one directory")
+        self.assertEqual(artifacts["when"], "always")
         self.assertIn("expose_as", artifacts)
         # expose_as takes no globs and no variables in paths
         self.assertFalse([p for p in artifacts["paths"] if "*" in p or "$" in p])
@@ -219,30 +240,71 @@ class GitLabTemplate(unittest.TestCase):
                     self.assertEqual(proc.returncode, status, proc.stderr)
 
     def test_summary_merges_every_shard_and_keeps_a_flat_baseline(self):
+        baseline = self.doc["variables"]["ADRPROBE_BASELINE_DIR"]
+        previous = self.doc["variables"]["ADRPROBE_PREVIOUS_DIR"]
         for shell in shells():
-            with tempfile.TemporaryDirectory() as d, self.subTest(shell=shell[-1]):
-                work = Path(d)
-                for shard, names in (("1", ["bag.json", "bag.xml", "summary.json"]),
-                                     ("2", ["kvk.json", "summary.json"])):
-                    (work / "out" / shard).mkdir(parents=True)
-                    for name in names:
-                        (work / "out" / shard / name).write_text("{}")
-                proc, calls = self.run_script(shell, self.summary, work, {})
-                self.assertEqual(proc.returncode, 0, proc.stderr)
-                self.assertEqual(calls, [["summary", "--out-dir", "summary", "out/1", "out/2"]])
-                self.assertEqual(sorted(p.name for p in (work / "baseline").iterdir()),
-                                 ["bag.json", "kvk.json"])
+            for status in (0, 1, 3):
+                with tempfile.TemporaryDirectory() as d, self.subTest(shell=shell[-1], status=status):
+                    work = Path(d)
+                    for shard, names in (("1", ["bag.json", "bag.xml", "summary.json", "summary.md"]),
+                                         ("2", ["kvk.json", "summary.json", "summary.prom"])):
+                        (work / "out" / shard).mkdir(parents=True)
+                        for name in names:
+                            (work / "out" / shard / name).write_text("{}")
+                    (work / baseline).mkdir(parents=True)
+                    (work / baseline / "old.json").write_text("{}")   # a target whose shard wrote nothing
+                    (work / "public").mkdir()
+                    (work / "public" / "summary.json").write_text('{"tonight": 1}')
+                    proc, calls = self.run_script(shell, self.summary, work, {}, exit_status=status)
+                    # the job's status is the summary's, and the updates ran whatever it was
+                    self.assertEqual(proc.returncode, status, proc.stderr)
+                    self.assertEqual(calls, [["summary", "--out-dir", "public", "--fail-on", "regressed",
+                                              "out/1", "out/2"]])
+                    self.assertIn("no previous summary", proc.stdout)
+                    self.assertEqual(sorted(p.name for p in (work / baseline).iterdir()),
+                                     ["bag.json", "kvk.json", "old.json"])
+                    self.assertEqual((work / previous / "summary.json").read_text(), '{"tonight": 1}')
+
+    def test_summary_with_a_previous_night(self):
+        previous = self.doc["variables"]["ADRPROBE_PREVIOUS_DIR"]
+        with tempfile.TemporaryDirectory() as d:
+            work = Path(d)
+            (work / "out" / "1").mkdir(parents=True)
+            (work / previous).mkdir(parents=True)
+            (work / previous / "summary.json").write_text("{}")
+            proc, calls = self.run_script(["/bin/sh"], self.summary, work, {})
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertEqual(calls, [["summary", "--out-dir", "public", "--previous", previous,
+                                      "--fail-on", "regressed", "out/1"]])
 
     def test_summary_of_shards_that_wrote_no_report(self):
         # every batch job failed before writing: the summary job still runs adrprobe
+        baseline = self.doc["variables"]["ADRPROBE_BASELINE_DIR"]
         for shell in shells():
             with tempfile.TemporaryDirectory() as d, self.subTest(shell=shell[-1]):
                 work = Path(d)
                 (work / "out" / "1").mkdir(parents=True)
-                proc, calls = self.run_script(shell, self.summary, work, {})
-                self.assertEqual(proc.returncode, 0, proc.stderr)
-                self.assertEqual(calls, [["summary", "--out-dir", "summary", "out/1"]])
-                self.assertEqual(list((work / "baseline").iterdir()), [])
+                proc, calls = self.run_script(shell, self.summary, work, {}, exit_status=3)
+                self.assertEqual(proc.returncode, 3, proc.stderr)
+                self.assertEqual(calls, [["summary", "--out-dir", "public", "--fail-on", "regressed", "out/1"]])
+                self.assertEqual(list((work / baseline).iterdir()), [])
+
+    def test_no_push_without_a_pushgateway(self):
+        with tempfile.TemporaryDirectory() as d:
+            work = Path(d)
+            (work / "out" / "1").mkdir(parents=True)
+            (work / "bin").mkdir()
+            (work / "bin" / "wget").write_text('#!/bin/sh\necho "$@" >> "%s/wget-calls"\n' % work)
+            (work / "bin" / "wget").chmod(0o755)
+            (work / "public").mkdir()
+            (work / "public" / "summary.prom").write_text("# EOF\n")
+            proc, _ = self.run_script(["/bin/sh"], self.summary, work, {"ADRPROBE_PUSHGATEWAY": ""})
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertFalse((work / "wget-calls").exists(), "ADRPROBE_PUSHGATEWAY empty: no push")
+            proc, _ = self.run_script(["/bin/sh"], self.summary, work, {"ADRPROBE_PUSHGATEWAY": "http://pg:9091"})
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertEqual((work / "wget-calls").read_text().split(),
+                             ["-q", "-O-", "--post-file=public/summary.prom", "http://pg:9091/metrics/job/adrprobe"])
 
 
 # --------------------------------------------------------------------------
@@ -299,7 +361,8 @@ class KubernetesCronJob(unittest.TestCase):
     def test_api_versions_and_kinds(self):
         for d in self.docs:
             self.assertIn((d["apiVersion"], d["kind"]),
-                          {("batch/v1", "CronJob"), ("v1", "PersistentVolumeClaim")})
+                          {("batch/v1", "CronJob"), ("v1", "PersistentVolumeClaim"), ("v1", "ConfigMap"),
+                           ("apps/v1", "Deployment"), ("v1", "Service")})
             self.assertRegex(d["metadata"]["name"], r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
         self.assertEqual(set(self.cronjobs), {"adrprobe-batch", "adrprobe-summary"})
 
@@ -328,32 +391,57 @@ class KubernetesCronJob(unittest.TestCase):
         for key in ("backoffLimit", "activeDeadlineSeconds"):
             self.assertIsInstance(job[key], int, key)
 
-    def test_batch_arguments(self):
-        args = self.container(self.batch)["args"]
-        n = self.shards()
-        self.assertEqual(args[:2], ["batch", "/config/targets.yaml"])
-        self.assertEqual(args[args.index("--shard") + 1], "$(JOB_COMPLETION_INDEX)/%d" % n)
-        self.assertEqual(args[args.index("--out-dir") + 1], "/out/$(JOB_COMPLETION_INDEX)")
+    @staticmethod
+    def script(cronjob):
+        return KubernetesCronJob.container(cronjob)["command"][2]
 
-    def test_summary_merges_exactly_the_shard_directories(self):
-        args = self.container(self.summary)["args"]
-        self.assertEqual(args[:3], ["summary", "--out-dir", "/out/summary"])
-        self.assertEqual(args[3:], ["/out/%d" % k for k in range(self.shards())])
+    @staticmethod
+    def env_values(cronjob):
+        return {e["name"]: e.get("value") for e in KubernetesCronJob.container(cronjob).get("env", [])}
 
-    def test_no_shell_in_the_image_so_none_is_called(self):
+    def test_commands_are_shell_scripts_of_the_ci_image(self):
+        # the plain image has no shell: the CronJobs run the -ci image's busybox sh
         for name, cj in self.cronjobs.items():
             c = self.container(cj)
-            self.assertNotIn("command", c, name + ": the entrypoint is adrprobe; the image has no shell")
-            for a in c["args"]:
-                self.assertNotRegex(a, r"\$\{|\$[A-Za-z_]|`|\*", name + ": only Kubernetes' $(VAR) expansion")
+            self.assertEqual(c["command"][:2], ["/bin/sh", "-c"], name)
+            self.assertEqual(len(c["command"]), 3, name)
+            self.assertNotIn("args", c, name)
+            self.assertTrue(c["command"][2].startswith("set -e\n"), name)
 
-    def test_arguments_name_only_defined_variables(self):
+    def test_batch_script(self):
+        text = self.script(self.batch)
+        env = self.env_values(self.batch)
+        self.assertEqual(env["ADRPROBE_SHARDS"], str(self.shards()), "ADRPROBE_SHARDS is completions")
+        self.assertEqual(env["ADRPROBE_TARGETS"], "/config/targets.yaml")
+        self.assertEqual(env["ADRPROBE_DATA"], "/data")
+        self.assertIn('--shard "$JOB_COMPLETION_INDEX/$ADRPROBE_SHARDS"', text)
+        self.assertIn('out="$ADRPROBE_DATA/runs/$run/out/$JOB_COMPLETION_INDEX"', text)
+        self.assertIn('--baseline-dir "$ADRPROBE_DATA/baseline"', text)
+        self.assertIn("--fail-on regressed", text)
+        self.assertIn('exec adrprobe batch "$ADRPROBE_TARGETS" "$@" $ADRPROBE_BATCH_ARGS', text)
+
+    def test_summary_script(self):
+        text = self.script(self.summary)
+        self.assertIn('for d in "$run"/out/*/; do [ -d "$d" ] && set -- "$@" "${d%/}"; done', text)
+        self.assertIn('adrprobe summary --out-dir "$run/summary" "$@" || status=$?', text)
+        self.assertIn('set -- --previous "$data/latest"', text)
+        self.assertIn("--fail-on regressed", text)
+        self.assertTrue(text.rstrip().endswith("exit $status"), "the summary's status, after the updates")
+        self.assertIn('wget -q -O- --post-file="$data/latest/summary.prom" "$ADRPROBE_PUSHGATEWAY/metrics/job/adrprobe"',
+                      text)
+        self.assertEqual(self.env_values(self.summary)["ADRPROBE_PUSHGATEWAY"], "", "no push unless set")
+
+    def test_scripts_read_only_defined_variables(self):
         for name, cj in self.cronjobs.items():
-            c = self.container(cj)
-            env = {e["name"]: e for e in c.get("env", [])}
-            for a in c["args"]:
-                for var in re.findall(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", a):
-                    self.assertIn(var, env, "%s: $(%s) in args is not in the container's env" % (name, var))
+            text = self.script(cj)
+            env = self.env_values(cj)
+            defined = set(env) | set(re.findall(r"\bfor ([A-Za-z_]\w*) in", text)) | \
+                set(re.findall(r"(?:^|[;\s])([A-Za-z_]\w*)=", text)) | {"ADRPROBE_RUN"}
+            for var in set(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", text)):
+                self.assertIn(var, defined, "%s reads $%s, which neither its env nor the script defines" % (name, var))
+            # Kubernetes expands $(NAME) of a defined variable in command, even inside the script
+            for ref in re.findall(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", text):
+                self.assertNotIn(ref, env, "%s: $(%s) would be expanded by Kubernetes, not the shell" % (name, ref))
         index = {e["name"]: e for e in self.container(self.batch)["env"]}["JOB_COMPLETION_INDEX"]
         self.assertEqual(index["valueFrom"]["fieldRef"]["fieldPath"],
                          "metadata.annotations['batch.kubernetes.io/job-completion-index']")
@@ -371,7 +459,11 @@ class KubernetesCronJob(unittest.TestCase):
         self.assertEqual(on["operator"], "In")
         self.assertEqual(sorted(on["values"]), [1, 2, 3], "adrprobe's verdicts and usage errors: no retry")
         self.assertEqual(on["containerName"], self.container(self.batch)["name"])
-        self.assertIn(self.pod(self.summary)["restartPolicy"], ("Never", "OnFailure"))
+        self.assertEqual(self.pod(self.summary)["restartPolicy"], "Never")
+        fail_job = [r for r in self.summary["spec"]["jobTemplate"]["spec"]["podFailurePolicy"]["rules"]
+                    if r["action"] == "FailJob"]
+        self.assertEqual(sorted(fail_job[0]["onExitCodes"]["values"]), [1, 2, 3],
+                         "a summary is not run twice: the second would find the night summarised")
 
     def test_security_context(self):
         for name, cj in self.cronjobs.items():
@@ -391,7 +483,8 @@ class KubernetesCronJob(unittest.TestCase):
         for name, cj in self.cronjobs.items():
             image = self.container(cj)["image"]
             self.assertRegex(image, r"^[a-z0-9.-]+(:\d+)?/[a-z0-9._/-]+:[A-Za-z0-9._-]+$", name)
-            self.assertTrue(image.endswith(":" + meson_version()), "%s: %s is this version's image" % (name, image))
+            self.assertTrue(image.endswith(":%s-ci" % meson_version()),
+                            "%s: %s is this version's image with a shell" % (name, image))
 
     def test_volumes_mounted_exist_and_tmpdir_is_writable(self):
         pvcs = {d["metadata"]["name"] for d in self.docs if d["kind"] == "PersistentVolumeClaim"}
@@ -409,9 +502,9 @@ class KubernetesCronJob(unittest.TestCase):
             tmpdir = {e["name"]: e.get("value") for e in c["env"]}["TMPDIR"]
             self.assertIn(tmpdir, mounts, name)
             self.assertIn("emptyDir", volumes[mounts[tmpdir]["name"]], name)
-            # reports go to the claim
-            self.assertIn("persistentVolumeClaim", volumes[mounts["/out"]["name"]], name)
-            self.assertFalse(mounts["/out"].get("readOnly", False), name)
+            # reports, baseline and summaries go to the claim
+            self.assertIn("persistentVolumeClaim", volumes[mounts["/data"]["name"]], name)
+            self.assertFalse(mounts["/data"].get("readOnly", False), name)
 
     def test_targets_from_a_configmap_and_keys_from_a_secret(self):
         pod, c = self.pod(self.batch), self.container(self.batch)
@@ -420,6 +513,26 @@ class KubernetesCronJob(unittest.TestCase):
         self.assertTrue(config["readOnly"])
         self.assertEqual(volumes[config["name"]]["configMap"]["name"], "adrprobe-targets")
         self.assertIn({"secretRef": {"name": "adrprobe-secrets"}}, c["envFrom"])
+
+    def test_web_serves_the_latest_summary_read_only(self):
+        docs = {(d["kind"], d["metadata"]["name"]): d for d in self.docs}
+        deployment = docs[("Deployment", "adrprobe-web")]
+        pod = deployment["spec"]["template"]["spec"]
+        c = pod["containers"][0]
+        volumes = {v["name"]: v for v in pod["volumes"]}
+        data = [m for m in c["volumeMounts"] if m["mountPath"] == "/data"][0]
+        self.assertTrue(data["readOnly"])
+        self.assertTrue(volumes[data["name"]]["persistentVolumeClaim"]["readOnly"])
+        self.assertTrue(pod["securityContext"]["runAsNonRoot"])
+        self.assertIs(c["securityContext"]["readOnlyRootFilesystem"], True)
+        self.assertIs(c["securityContext"]["allowPrivilegeEscalation"], False)
+        conf = docs[("ConfigMap", "adrprobe-web")]["data"]["default.conf"]
+        self.assertIn("root /data/latest;", conf)
+        self.assertIn("autoindex off;", conf)
+        service = docs[("Service", "adrprobe-web")]
+        self.assertEqual(service["spec"]["selector"], deployment["spec"]["selector"]["matchLabels"])
+        self.assertEqual(deployment["spec"]["template"]["metadata"]["labels"],
+                         deployment["spec"]["selector"]["matchLabels"])
 
     def test_the_header_says_how_to_create_what_it_references(self):
         text = CRONJOB.read_text()

@@ -255,16 +255,17 @@ class BuiltImage(unittest.TestCase):
                     self.assertIn("(shard %d/2)" % (index - 1), run.stdout)
                 run = job("adrprobe:summary", {})
                 self.assertEqual(run.rc, 0, run.describe())
-                return json.loads((work / "summary" / "summary.json").read_text())
+                return json.loads((work / "public" / "summary.json").read_text())
 
             first = night()
             self.assertEqual(sorted(t["name"] for t in first["targets"]), ["t0", "t1", "t2"])
             for t in first["targets"]:
                 self.assertIsNone(t["change"])
-                self.assertTrue((work / "summary" / t["report"]).is_file(), t["report"])
-                self.assertTrue((work / "summary" / t["files"]["junit"]).is_file(), t["files"])
-            self.assertEqual(len(list((work / "baseline").glob("*.json"))), 3)
-            html = (work / "summary" / "summary.html").read_text()
+                self.assertTrue((work / "public" / t["report"]).is_file(), t["report"])
+                self.assertTrue((work / "public" / t["files"]["junit"]).is_file(), t["files"])
+            self.assertEqual(len(list((work / variables["ADRPROBE_BASELINE_DIR"]).glob("*.json"))), 3)
+            self.assertTrue((work / variables["ADRPROBE_PREVIOUS_DIR"] / "summary.json").is_file())
+            html = (work / "public" / "summary.html").read_text()
             for t in first["targets"]:
                 self.assertIn('href="%s"' % t["report"], html)
             second = night()
