@@ -36,6 +36,12 @@ struct SummaryArgs {
 // said, and the history starts again.
 std::optional<report::Summary> previous_summary(const std::string& dir, std::vector<std::string>& notes) {
   fs::path file = fs::path(dir) / "summary.json";
+  std::error_code ec;
+  // The first night has no previous summary; a directory that is not there
+  // at all may be a typo that would lose the history: said, not an error.
+  if (!fs::exists(dir, ec))
+    fmt::print(stderr, "adrprobe: warning: --previous {}: no such directory (the history starts with this run)\n",
+               escape_control(dir));
   try {
     return report::parse_summary_json(read_file(file.string(), report::max_summary_bytes));
   } catch (const ReadFileError& e) {

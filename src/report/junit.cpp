@@ -174,9 +174,12 @@ std::string render_junit(const Report& r, const RenderOptions& options) {
   for (const auto& note : r.notes) out.push_back(X(note));
   if (functional) out.push_back(plural(static_cast<std::size_t>(functional), "functional rule", "functional rules") +
                                 " for a reviewer (not test cases)");
-  out.push_back(fmt::format("score {}: {} pass, {} warn, {} fail, {} error of {} applicable technical rules",
-                            r.score.percent ? fmt::format("{:.1f} %", *r.score.percent) : "n/a", r.score.pass,
-                            r.score.warn, r.score.fail, r.score.error, r.score.applicable));
+  if (r.unreachable)
+    out.push_back("score n/a: the target is down, no rule was judged");
+  else
+    out.push_back(fmt::format("score {}: {} pass, {} warn, {} fail, {} error of {} applicable technical rules",
+                              r.score.percent ? fmt::format("{:.1f} %", *r.score.percent) : "n/a", r.score.pass,
+                              r.score.warn, r.score.fail, r.score.error, r.score.applicable));
   suite.append_child("system-out").text() = join(out, "\n").c_str();
 
   std::ostringstream s;

@@ -216,5 +216,100 @@ class Baseline(ProbeCase):
                     self.assertEqual(srv.requests(), [])
 
 
+class NightlyStates(ProbeCase):
+    """CLI.md, "Nightly monitoring": --fail-on regressed is red only on what got
+    worse, a down target is one entry in every format, and `diff` compares two
+    nights of a register per target."""
+
+    def test_fail_on_regressed_needs_something_worse(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            broken = Path(tmp, "broken.json")
+            good = Path(tmp, "good.json")
+            self.assertEqual(run_adrprobe(["demo", "--profile", "broken", "-q", "-o", "json=%s" % broken]).rc, 1)
+            self.assertEqual(run_adrprobe(["demo", "-q", "-o", "json=%s" % good]).rc, 0)
+            # Failing as before: green under --fail-on regressed, red under the default.
+            same = run_adrprobe(["demo", "--profile", "broken", "-q", "--baseline", broken, "--fail-on", "regressed"])
+            self.assertEqual(same.rc, 0, same.describe())
+            self.assertEqual(run_adrprobe(["demo", "--profile", "broken", "-q", "--baseline", broken]).rc, 1)
+            # Worse than the conformant night: red.
+            worse = run_adrprobe(["demo", "--profile", "broken", "-q", "--baseline", good, "--fail-on", "regressed"])
+            self.assertEqual(worse.rc, 1, worse.describe())
+            # No baseline: nothing compared, 0.
+            self.assertEqual(run_adrprobe(["demo", "--profile", "broken", "-q", "--fail-on", "regressed"]).rc, 0)
+
+    def test_down_is_one_entry_in_every_format(self):
+        with tempfile.TemporaryDirectory() as tmp, harness.closed_port() as url:
+            d = Path(tmp)
+            up = d / "up.json"
+            self.assertEqual(run_adrprobe(["demo", "-q", "-o", "json=%s" % up]).rc, 0)
+            args = ["check", url, "--timeout", "2", "--baseline", up, "--fail-on", "regressed"]
+            for fmt, ext in FORMATS.items():
+                args += ["-o", "%s=%s" % (fmt, d / ("down." + ext))]
+            run = run_adrprobe(args, timeout=60)
+            self.assertEqual(run.rc, 1, run.describe())  # newly down: worse
+            report = load(d / "down.json")
+            self.assertEqual(report["state"], "down")
+            self.assertIn("connection refused", report["down_cause"])
+            self.assertEqual(report["state_change"], {"down": True, "back_up": False})
+            self.assertIsNone(report["score"]["percent"])
+            self.assertTrue(all("change" not in r for r in report["rules"]))  # no per-rule marks
+            self.assertEqual({r["verdict"] for r in report["rules"] if r["kind"] == "technical"}, {"error"})
+            self.assertEqual(report["last_up"]["generated_at"], load(up)["generated_at"])
+            errors = [e.message for e in harness.schema_validator().iter_errors(report)]
+            self.assertEqual(errors, [])
+            junit = (d / "down.xml").read_text(encoding="utf-8")
+            self.assertEqual(junit.count("<testcase "), 1)
+            self.assertIn('name="down"', junit)
+            self.assertIn("went down", (d / "down.txt").read_text(encoding="utf-8"))
+            self.assertEqual((d / "down.txt").read_text(encoding="utf-8").count(" ERROR "), 0)
+            md = (d / "down.md").read_text(encoding="utf-8")
+            self.assertIn("**down: could not reach", md)
+            self.assertNotIn("| Rule |", md)
+            page = (d / "down.html").read_text(encoding="utf-8")
+            self.assertIn("down: could not reach", page)
+            self.assertNotIn('id="technical"', page)
+            # The night it answers again is compared with its last night up.
+            back = run_adrprobe(["demo", "-q", "--baseline", d / "down.json", "-f", "json"])
+            self.assertEqual(back.rc, 0, back.describe())
+            self.assertEqual(back.json()["state_change"], {"down": False, "back_up": True})
+            self.assertTrue(all(r.get("change") == "unchanged" for r in back.json()["rules"]))
+
+    def test_diff_of_two_register_nights(self):
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer({}, max_seconds=60) as srv, \
+                harness.closed_port() as down:
+            d = Path(tmp)
+
+            def night(name, targets, baseline=None):
+                reg = d / (name + ".yaml")
+                reg.write_text(harness.yaml_text({"defaults": {"edition": "1.0", "timeout": 2}, "targets": targets}),
+                               encoding="utf-8")
+                args = ["batch", reg, "--out-dir", d / name, "--rate", "0", "-q"]
+                if baseline:
+                    args += ["--baseline-dir", d / baseline]
+                run = run_adrprobe(args, timeout=60)
+                self.assertIn(run.rc, (0, 1, 3), run.describe())
+
+            night("n1", [{"name": "stays", "base_url": srv.base_url}, {"name": "goes", "base_url": srv.base_url},
+                         {"name": "removed", "base_url": srv.base_url}])
+            night("n2", [{"name": "stays", "base_url": srv.base_url}, {"name": "goes", "base_url": down},
+                         {"name": "added", "base_url": srv.base_url}], baseline="n1")
+            run = run_adrprobe(["diff", d / "n1", d / "n2", "-f", "json"])
+            self.assertEqual(run.rc, 1, run.describe())  # a target went down
+            j = run.json()
+            self.assertEqual(j["schema"], "adrprobe-summary-diff/1")
+            rows = {t["name"]: t for t in j["targets"]}
+            self.assertEqual(rows["goes"]["change"]["down"], True)
+            self.assertEqual(rows["goes"]["state_now"], "down")
+            self.assertEqual(rows["goes"]["moved_from"], srv.base_url)
+            self.assertEqual(rows["added"]["what"], "added")
+            self.assertEqual(rows["removed"]["what"], "removed")
+            self.assertEqual(rows["stays"]["change"], {"new-fail": [], "fixed": [], "regressed": [], "down": False,
+                                                       "back_up": False})
+            # summary.json files work as well as their directories; the other way round, back up.
+            text = run_adrprobe(["diff", d / "n2" / "summary.json", d / "n1" / "summary.json", "--no-color"])
+            self.assertEqual(text.rc, 0, text.describe())
+            self.assertIn("back up", text.stdout)
+
+
 if __name__ == "__main__":
     harness.main()
