@@ -101,6 +101,37 @@ class JUnit(ProbeCase):
         suite = self.parse(run.stdout)
         self.assertGreater(suite.errors, 0)
         self.assertIn("could not", run.stdout)  # the run's note, in the suite's system-out
+        # Down: one test case, one error (CLI.md, "Nightly monitoring"), not one per rule.
+        self.assertEqual([c.name for c in suite], ["down"])
+        self.assertEqual(suite.errors, 1)
+
+    def test_batch_targets_have_their_own_classname_owner_and_labels(self):
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer({}) as srv, harness.closed_port() as down:
+            register = Path(tmp, "targets.yaml")
+            register.write_text(harness.yaml_text({"defaults": {"edition": "2.2.0", "timeout": 2}, "targets": [
+                {"name": "bag", "base_url": srv.base_url, "owner": "Team Basis", "labels": {"domain": "adressen"}},
+                {"name": "kvk", "base_url": srv.base_url, "owner": "Team KVK"},
+                {"name": "weg", "base_url": down}]}), encoding="utf-8")
+            out = Path(tmp, "out")
+            run = run_adrprobe(["batch", register, "--out-dir", out, "--rate", "0", "-q", "-o", "junit"], timeout=60)
+            self.assertIn(run.rc, (1, 3), run.describe())
+            suites = {}
+            for name in ("bag", "kvk", "weg"):
+                path = out / (name + ".xml")
+                lint = subprocess.run(["xmllint", "--noout", "--schema", str(XSD), str(path)], capture_output=True,
+                                      text=True)
+                self.assertEqual(lint.returncode, 0, lint.stderr)
+                suites[name] = self.parse(path.read_text(encoding="utf-8"))
+            for name, suite in suites.items():
+                with self.subTest(target=name):
+                    self.assertEqual({c.classname for c in suite}, {"adrprobe." + name})
+            props = {p.name: p.value for p in suites["bag"].properties()}
+            self.assertEqual(props["owner"], "Team Basis")
+            self.assertEqual(props["label.domain"], "adressen")
+            self.assertEqual(props["state"], "up")
+            weg = {p.name: p.value for p in suites["weg"].properties()}
+            self.assertEqual(weg["state"], "down")
+            self.assertEqual([c.name for c in suites["weg"]], ["down"])
 
 
 if __name__ == "__main__":

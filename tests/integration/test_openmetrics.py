@@ -112,7 +112,8 @@ class OpenMetrics(ProbeCase):
         names = {"plain": "plain", "quoted": 'a"b\\c', "newline": "line1\nline2 \u00e9"}
         with tempfile.TemporaryDirectory() as tmp, \
                 FixtureServer({"trailing_slash": 301}, max_seconds=60) as srv, harness.closed_port() as down:
-            targets = [{"name": names["plain"], "base_url": srv.base_url},
+            targets = [{"name": names["plain"], "base_url": srv.base_url, "owner": "Team \"Basis\"",
+                        "labels": {"domain": "adressen"}},
                        {"name": names["quoted"], "base_url": srv.base_url + "/"},
                        {"name": names["newline"], "base_url": down, "timeout": 2}]
             register = Path(tmp, "targets.yaml")
@@ -141,6 +142,11 @@ class OpenMetrics(ProbeCase):
             self.assertEqual(families["adrprobe_certificate_days_left"], [])  # no https target
             failing = {(l["target"], l["rule"]) for l, v in families["adrprobe_rule_failing"] if v == 1}
             self.assertIn(("plain", "API-48"), failing)
+            # The register's owner and labels on every series of the target, read back by both parsers.
+            for name, samples in families.items():
+                for labels, _ in samples:
+                    if labels.get("target") == "plain":
+                        self.assertEqual((labels.get("owner"), labels.get("domain")), ('Team "Basis"', "adressen"), name)
 
 
 if __name__ == "__main__":
