@@ -253,7 +253,12 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, c
   auto rules = judge(ev, edition, registry, Mode::check, observer);
   report::Report rep = assemble(s, edition, session, ev, std::move(rules), std::move(notes));
   rep.leading_notes = leading.size();
-  rep.unreachable = !unreachable.empty();
+  // Down is no answer at all. A server that completed a TLS handshake at
+  // some protocol version answered: one that speaks only TLS 1.0 is a
+  // transport finding (TS-2 fails), not a down target.
+  bool tls_answered = rep.tls && std::any_of(rep.tls->protocols.begin(), rep.tls->protocols.end(),
+                                             [](const auto& p) { return p.accepted; });
+  rep.unreachable = !unreachable.empty() && !tls_answered;
   if (rep.unreachable) mark_down(rep);
   rep.base_url = s.base_url;
   rep.headline = ev.client_cert_stop;

@@ -103,9 +103,11 @@ class Unreachable(ProbeCase):
         out = run.stdout
         line = "could not reach %s: connection refused" % url
         self.assertEqual(out.count(line), 1, out)
-        self.assertLess(out.find(line), out.find("Technical rules"), out)
+        # Down: one entry, not a line per rule (CLI.md, "Nightly monitoring").
+        self.assertLess(out.find(line), out.find("DOWN"), out)
+        self.assertNotIn("Technical rules", out)
         self.assertEqual(out.count("Connection refused"), 0, out)
-        self.assertIn("Score  n/a", out)  # 1.0 has no transport rule to fail an http:// URL
+        self.assertIn("Score  n/a", out)
         self.assertLess(len(out.splitlines()), 45, out)
 
     def test_json_says_it_first_in_notes_and_percent_is_null(self):
