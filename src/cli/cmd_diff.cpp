@@ -24,6 +24,16 @@
 namespace adrprobe::cli {
 namespace {
 
+// Colour only when wanted; everything read from the two files is shown with
+// control characters made visible.
+struct Painter {
+  bool color;
+  std::string operator()(const std::string& text, const char* code) const {
+    return color ? fmt::format("\x1b[{}m{}\x1b[0m", code, text) : text;
+  }
+};
+std::string E(const std::string& s) { return escape_control(s); }
+
 std::string percent(const report::Score& s) { return s.percent ? fmt::format("{:.1f} %", *s.percent) : "n/a"; }
 
 // A summary when `path` is a directory (its summary.json) or a summary.json
@@ -83,11 +93,7 @@ int diff_register(const report::Summary& before, const report::Summary& now, con
     fmt::print("{}", report::dump_json(j));
     return status;
   }
-  bool color = color_wanted(no_color);
-  auto paint = [&](const std::string& text, const char* code) {
-    return color ? fmt::format("\x1b[{}m{}\x1b[0m", code, text) : text;
-  };
-  auto E = [](const std::string& s) { return escape_control(s); };
+  Painter paint{color_wanted(no_color)};
   fmt::print("{}\n", paint(fmt::format("adrprobe diff · {} → {} targets", before.targets.size(), now.targets.size()), "1"));
   fmt::print("  before  {}\n  now     {}\n", E(before.generated_at), E(now.generated_at));
   if (!before.generated_at.empty() && !now.generated_at.empty() && before.generated_at > now.generated_at)
@@ -160,12 +166,7 @@ int diff(const std::string& old_path, const std::string& new_path, const std::st
     fmt::print("{}", report::dump_json(j));
     return status;
   }
-  bool color = color_wanted(no_color);
-  auto paint = [&](const std::string& text, const char* code) {
-    return color ? fmt::format("\x1b[{}m{}\x1b[0m", code, text) : text;
-  };
-  // Everything read from the two files is shown with control characters made visible.
-  auto E = [](const std::string& s) { return escape_control(s); };
+  Painter paint{color_wanted(no_color)};
   fmt::print("{}\n", paint(fmt::format("adrprobe diff · {}", E(now.base_url.empty() ? new_path : now.base_url)), "1"));
   fmt::print("  before  {}  edition {}  score {}\n", E(before.generated_at), E(before.edition), percent(before.score));
   fmt::print("  now     {}  edition {}  score {}\n", E(now.generated_at), E(now.edition), percent(now.score));

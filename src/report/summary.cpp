@@ -92,6 +92,16 @@ bool changed(const SummaryTarget& t) {
   return c.down || c.back_up || !c.new_fail.empty() || !c.regressed.empty() || !c.fixed.empty();
 }
 
+int change_rank(const SummaryTarget& t) {
+  if (!t.change) return 4;
+  const Changes& c = *t.change;
+  if (c.down) return 0;
+  if (!c.new_fail.empty()) return 1;
+  if (!c.regressed.empty()) return 2;
+  if (!c.fixed.empty() || c.back_up) return 3;
+  return 4;
+}
+
 bool got_worse(const SummaryTarget& t) {
   if (!t.change) return false;
   const Changes& c = *t.change;

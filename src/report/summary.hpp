@@ -80,6 +80,9 @@ void carry_history(Summary& summary, const Summary* previous);
 // regressed, summary.html's order and summary.md go by.
 bool changed(const SummaryTarget& t);
 bool got_worse(const SummaryTarget& t);
+// Tonight's order of a row: 0 went down, 1 new-fail, 2 regressed, 3 fixed or
+// back up, 4 nothing changed (or no baseline): worse first.
+int change_rank(const SummaryTarget& t);
 
 // A target's row, from its finished report (secrets already masked):
 // `report_file` is the JSON report's name relative to the summary.

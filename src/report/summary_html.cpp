@@ -123,17 +123,6 @@ std::string target_cell(const SummaryTarget& t) {
   return out;
 }
 
-// Tonight's order: worse first (down, new-fail, regressed), then better
-// (fixed, back up), then the rest; by name within a group.
-int change_group(const SummaryTarget& t) {
-  if (!t.change) return 5;
-  const Changes& c = *t.change;
-  if (c.down) return 0;
-  if (!c.new_fail.empty()) return 1;
-  if (!c.regressed.empty()) return 2;
-  if (!c.fixed.empty() || c.back_up) return 3;
-  return 5;
-}
 
 // The trend over a target's history (oldest first): a polyline of the score,
 // broken at down nights, each down night a cross on the base line, then the
@@ -336,7 +325,7 @@ std::string render_summary_html(const Summary& summary) {
   std::vector<const SummaryTarget*> rows;
   for (const auto& t : summary.targets) rows.push_back(&t);
   std::stable_sort(rows.begin(), rows.end(), [](const SummaryTarget* x, const SummaryTarget* y) {
-    return std::pair(change_group(*x), std::string_view(x->name)) < std::pair(change_group(*y), std::string_view(y->name));
+    return std::pair(change_rank(*x), std::string_view(x->name)) < std::pair(change_rank(*y), std::string_view(y->name));
   });
 
   std::string body = "<header>\n<h1>ADR batch summary</h1>\n";

@@ -13,18 +13,6 @@
 namespace adrprobe::report {
 namespace {
 
-// Worse first (down, new-fail, regressed), then better (fixed, back up), then a move alone.
-int digest_rank(const SummaryTarget& t) {
-  if (t.change) {
-    const Changes& c = *t.change;
-    if (c.down) return 0;
-    if (!c.new_fail.empty()) return 1;
-    if (!c.regressed.empty()) return 2;
-    if (!c.fixed.empty() || c.back_up) return 3;
-  }
-  return 4;
-}
-
 std::string digest_ids(const std::vector<std::string>& ids) {
   std::vector<std::string> out;
   for (const auto& id : ids) out.push_back(markdown_text(id));
@@ -111,7 +99,7 @@ std::string render_summary_markdown(const Summary& summary) {
 
   for (auto& [owner, targets] : by_owner) {
     std::stable_sort(targets.begin(), targets.end(), [](const SummaryTarget* x, const SummaryTarget* y) {
-      return std::pair(digest_rank(*x), std::string_view(x->name)) < std::pair(digest_rank(*y), std::string_view(y->name));
+      return std::pair(change_rank(*x), std::string_view(x->name)) < std::pair(change_rank(*y), std::string_view(y->name));
     });
     line("");
     line("#### " + (owner.first ? std::string("No owner") : markdown_text(owner.second)));

@@ -20,7 +20,9 @@ case "$seconds" in '' | *[!0-9]*) echo "usage: tests/fuzz/run.sh [SECONDS]" >&2;
 
 if [ ! -f "$build/build.ninja" ]; then
   echo "fuzz: configuring $build/ with clang" >&2
-  CXX=clang++ meson setup "$build" -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false --wrap-mode=nodownload >&2 || exit 1
+  # -O1, as for the ASan build: compiles faster than -O2 and fuzzes nearly as fast.
+  CXX=clang++ meson setup "$build" -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false -Doptimization=1 \
+    --wrap-mode=nodownload >&2 || exit 1
 fi
 ninja -C "$build" fuzz >&2 || { echo "fuzz: 0 passed, 1 failed (build)"; exit 1; }
 

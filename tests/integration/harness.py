@@ -943,7 +943,25 @@ def yaml_text(value):
     return yaml.safe_dump(value, sort_keys=False, allow_unicode=True)
 
 
-class static_server:
+class local_http_server:
+    """A stdlib HTTP server with `handler` (a request handler class or factory)
+    on 127.0.0.1 in a thread; `with` gives "http://127.0.0.1:PORT"."""
+
+    def __init__(self, handler):
+        import http.server
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return "http://127.0.0.1:%d" % self.httpd.server_address[1]
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+class static_server(local_http_server):
     """Serves {path: text or bytes} (or a directory, root=...) on 127.0.0.1 in a
     thread; `with static_server(files) as origin:` gives "http://127.0.0.1:PORT"."""
 
@@ -971,14 +989,4 @@ class static_server:
             def log_message(self, *args):
                 pass
 
-        handler = functools.partial(Handler, directory=str(root)) if root else Handler
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        return "http://127.0.0.1:%d" % self.httpd.server_address[1]
-
-    def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        super().__init__(functools.partial(Handler, directory=str(root)) if root else Handler)

@@ -18,7 +18,8 @@ night 3 the down one is back. Each night's exit statuses, baseline files,
 change marks, history, summary.md, JUnit and the links of summary.html are
 checked. Then the Pushgateway push line against a local HTTP server, and a
 register of 200 targets through two shards, its summary.html in headless
-Chromium.
+Chromium. A fifth target is the built-in reference API, served over HTTPS by
+`adrprobe demo --serve` (its CA file in the register), up all three nights.
 """
 
 import http.server
@@ -30,7 +31,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import unittest
 import xml.etree.ElementTree as ET
@@ -54,8 +54,8 @@ GITHUB = REPO / "deploy" / "github-actions.yml"
 FAST_ARGS = "--rate 0 --timeout 3 --max-paths 2 --deadline 60"
 SCRIPT_TIMEOUT = 60
 
-NAMES = ["alpha", "beta", "gamma", "delta"]
-OWNERS = {"alpha": "team-a", "beta": "team-b", "gamma": "team-a", "delta": "team-d"}
+NAMES = ["alpha", "beta", "gamma", "delta", "reference"]
+OWNERS = {"alpha": "team-a", "beta": "team-b", "gamma": "team-a", "delta": "team-d", "reference": "platform"}
 # delta, night 2 and 3: answers a trailing slash with a redirect (no-trailing-slash fails)
 REGRESSED_RULE = "/core/no-trailing-slash"
 
@@ -90,11 +90,37 @@ class PinnedFixture(FixtureServer):
             fixture_server._HTTPServer = original
 
 
-class Apis:
-    """alpha and gamma share a server (gamma at /gamma/v1, later /moved/gamma/v1),
-    beta and delta each have one of their own (stopped, restarted)."""
+class DemoServe:
+    """`adrprobe demo --serve --port 0`: the reference API over HTTPS until
+    SIGTERM; its base URL and CA file are read from the lines it prints."""
 
     def __init__(self):
+        self.proc = subprocess.Popen([harness.binary(), "demo", "--serve", "--port", "0"], stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True)
+        self.lines = {}
+        deadline = time.monotonic() + 30
+        while not {"base_url", "ca_file"} <= set(self.lines) and time.monotonic() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:
+                break
+            key, _, value = line.partition(": ")
+            self.lines[key] = value.strip()
+        assert {"base_url", "ca_file"} <= set(self.lines), "demo --serve printed %s" % self.lines
+        self.base_url, self.ca_file = self.lines["base_url"], self.lines["ca_file"]
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+        self.proc.stdout.close()
+
+
+class Apis:
+    """alpha and gamma share a server (gamma at /gamma/v1, later /moved/gamma/v1),
+    beta and delta each have one of their own (stopped, restarted); reference
+    is `adrprobe demo --serve`."""
+
+    def __init__(self):
+        self.demo = DemoServe()
         self.shared = FixtureServer({"base": "/alpha/v1"}, max_seconds=600,
                                     mounts=[{"base": "/gamma/v1"}, {"base": "/moved/gamma/v1"}]).start()
         self.beta = FixtureServer({"base": "/beta/v1"}, max_seconds=600).start()
@@ -109,6 +135,8 @@ class Apis:
             return self.shared.mount("/gamma/v1" if night == 1 else "/moved/gamma/v1").base_url
         if name == "beta":
             return "http://127.0.0.1:%d/beta/v1" % self.beta_port
+        if name == "reference":
+            return self.demo.base_url
         return "http://127.0.0.1:%d/delta/v1" % self.delta_port
 
     def register(self, night):
@@ -117,6 +145,8 @@ class Apis:
             t = {"name": name, "base_url": self.url(name, night), "owner": OWNERS[name]}
             if name == "alpha":
                 t["labels"] = {"tier": "gold"}
+            if name == "reference":
+                t["ca_file"] = self.demo.ca_file
             targets.append(t)
         return yaml.safe_dump({"defaults": {"edition": "2.0.0", "rate": 0}, "targets": targets}, sort_keys=False)
 
@@ -138,7 +168,7 @@ class Apis:
             self.beta = PinnedFixture({"base": "/beta/v1"}, self.beta_port, max_seconds=600).start()
 
     def stop(self):
-        for srv in (self.shared, self.beta, self.delta):
+        for srv in (self.shared, self.beta, self.delta, self.demo):
             srv.stop()
         if self.holder:
             self.holder.close()
@@ -261,6 +291,10 @@ class NightlyChecks:
         for name, row in rows.items():
             self.assertEqual(row["owner"], OWNERS[name])
         self.assertEqual(rows["alpha"]["labels"], {"tier": "gold"})
+        # the reference API of demo --serve, over HTTPS with its CA: up and conformant every night
+        self.assertEqual(rows["reference"]["state"], "up", ctx)
+        self.assertEqual(rows["reference"]["failing"], [], json.dumps(rows["reference"], indent=1))
+        self.assertTrue(rows["reference"]["base_url"].startswith("https://127.0.0.1:"))
 
         # history: one more run each night, for every target (gamma too, after its move)
         for name in NAMES:
@@ -738,7 +772,7 @@ class GitHubNights(NightlyChecks, unittest.TestCase):
 # the Pushgateway push, and a register of 200 targets
 # --------------------------------------------------------------------------
 
-class Pushgateway:
+class Pushgateway(harness.local_http_server):
     """A local HTTP server that records each POST (path, body) and answers 200."""
 
     def __init__(self):
@@ -755,16 +789,7 @@ class Pushgateway:
             def log_message(self, *args):
                 pass
 
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        return "http://127.0.0.1:%d" % self.httpd.server_address[1]
-
-    def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        super().__init__(Handler)
 
 
 class PushAndLarge(unittest.TestCase):
