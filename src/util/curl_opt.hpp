@@ -33,6 +33,10 @@ void set_multi_opt(CURLM* multi, CURLMoption option, const char* name, T value) 
   if (rc != CURLM_OK) throw_curl_option_error(name, curl_multi_strerror(rc));
 }
 
+// Why a libcurl with this TLS backend (curl_version_info's ssl_version) cannot
+// serve adrprobe; empty for OpenSSL.
+std::string curl_backend_problem(const char* ssl_version, const char* version);
+
 // Selects OpenSSL as libcurl's TLS backend and initialises libcurl, once per
 // process (before any other thread uses libcurl). Returns why adrprobe cannot
 // run on this libcurl (its TLS backend is not OpenSSL: --ca-file, the client

@@ -19,6 +19,17 @@ TEST_CASE("init_curl: this build's libcurl does TLS with OpenSSL") {
   CHECK(&init_curl() == &init_curl());  // once per process
 }
 
+TEST_CASE("curl_backend_problem: only a libcurl doing TLS with OpenSSL will do, said clearly") {
+  CHECK(curl_backend_problem("OpenSSL/3.0.11", "7.88.1") == "");
+  CHECK(curl_backend_problem("GnuTLS/3.7.9", "7.88.1") ==
+        "this libcurl (7.88.1) uses GnuTLS/3.7.9 for TLS; adrprobe needs a libcurl built with OpenSSL "
+        "(--ca-file, --cert and the certificate checks work on OpenSSL's objects)");
+  // several backends, OpenSSL not the one selected
+  CHECK(curl_backend_problem("(OpenSSL/3.0.11) GnuTLS/3.7.9", "8.5.0").find("uses (OpenSSL/3.0.11) GnuTLS/3.7.9") !=
+        std::string::npos);
+  CHECK(curl_backend_problem(nullptr, nullptr).find("uses no TLS library") != std::string::npos);
+}
+
 TEST_CASE("set_opt and set_multi_opt: a refused option is an error that names it") {
   REQUIRE(init_curl().empty());
   CURL* e = curl_easy_init();
