@@ -11,6 +11,7 @@
 #include "cli/about.hpp"
 #include "cli/command.hpp"
 #include "cli/settings.hpp"
+#include "util/curl_opt.hpp"
 #include "util/strings.hpp"
 
 namespace adrprobe::cli {
@@ -23,6 +24,8 @@ bool wants_verbose(int argc, char** argv) {
 }
 
 int run(int argc, char** argv) {
+  // First: libcurl's TLS backend is chosen before anything else asks libcurl.
+  const std::string& curl_problem = init_curl();
   // The catalogue and the code must agree; a build where they do not is broken.
   if (auto problems = checks::validate(catalogue::Catalogue::builtin()); !problems.empty())
     throw std::logic_error("the rule catalogue does not match the checks: " + join(problems, "; "));
@@ -68,6 +71,13 @@ int run(int argc, char** argv) {
   logger->set_pattern("%^[%l]%$ %v");
   logger->set_level(wants_verbose(argc, argv) ? spdlog::level::debug : spdlog::level::warn);
   spdlog::set_default_logger(logger);
+
+  // libcurl must do TLS with OpenSSL: --ca-file, --cert and the trust checks hand
+  // it OpenSSL's objects, which another backend would ignore.
+  if (!curl_problem.empty()) {
+    fmt::print(stderr, "adrprobe: error: {}\n", curl_problem);
+    return Exit::usage;
+  }
 
   try {
     for (const auto& c : commands)

@@ -91,6 +91,9 @@ void add_probe_options(CLI::App* cmd, ProbeArgs& a) {
   cmd->add_option("--cert", a.cert_file, "Client certificate (PEM) for APIs that require mutual TLS; with --key");
   cmd->add_option("--key", a.key_file, "Private key (PEM, unencrypted) of --cert; never shown in any output");
   cmd->add_flag("--allow-unsafe", a.allow_unsafe, "Also send POST/PUT/PATCH/DELETE probes (never by default)");
+  cmd->add_option("--resolve", a.resolve,
+                  "Use these addresses for HOST:PORT, HOST:PORT:ADDR[,ADDR...] as curl's --resolve (repeatable); "
+                  "for the HTTP requests and the TLS handshakes alike");
 }
 
 }  // namespace adrprobe::cli

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <openssl/err.h>
 #include <openssl/x509.h>
+#include <arpa/inet.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -216,6 +217,8 @@ engine::Settings to_settings(const ProbeArgs& a, const std::string& base_url) {
   s.client.allow_unsafe = a.allow_unsafe;
   if (a.user_agent.find_first_of("\r\n") != std::string::npos) throw UsageError("--user-agent must be one line");
   s.client.user_agent = a.user_agent.empty() ? std::string("adrprobe/") + ADRPROBE_VERSION : a.user_agent;
+  for (const auto& entry : a.resolve) check_resolve_entry(entry);
+  s.client.resolve = a.resolve;
   s.deadline_s = a.deadline;
   s.tool_version = ADRPROBE_VERSION;
   return s;
@@ -278,6 +281,38 @@ std::vector<http::Header> read_header_file(const std::string& path) {
   }
   if (in.bad()) throw UsageError(fmt::format("--header-file '{}': cannot read the file", path));
   return out;
+}
+
+void check_resolve_entry(const std::string& text) {
+  auto bad = [&](const std::string& why) {
+    return UsageError(fmt::format("--resolve '{}': {} (expected HOST:PORT:ADDR[,ADDR...], e.g. "
+                                  "api.example.nl:443:192.0.2.10,[2001:db8::10])",
+                                  escape_control(text), why));
+  };
+  std::string rest = text.rfind('+', 0) == 0 ? text.substr(1) : text;
+  auto first = rest.find(':');
+  auto second = first == std::string::npos ? std::string::npos : rest.find(':', first + 1);
+  if (second == std::string::npos) throw bad("not HOST:PORT:ADDR");
+  std::string host = rest.substr(0, first), port = rest.substr(first + 1, second - first - 1);
+  if (host.empty() || host.find_first_of(" \t[]/") != std::string::npos) throw bad("no host name");
+  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoi(port) < 1 || std::stoi(port) > 65535)
+    throw bad("the port is not a number from 1 to 65535");
+  std::string addrs = rest.substr(second + 1);
+  if (addrs.empty()) throw bad("no address");
+  std::size_t at = 0;
+  while (at <= addrs.size()) {
+    std::size_t comma = addrs.find(',', at);
+    std::string addr = addrs.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    bool bracketed = addr.size() > 2 && addr.front() == '[' && addr.back() == ']';
+    if (bracketed) addr = addr.substr(1, addr.size() - 2);
+    unsigned char buf[16];
+    bool v4 = inet_pton(AF_INET, addr.c_str(), buf) == 1;
+    if (!v4 && inet_pton(AF_INET6, addr.c_str(), buf) != 1)
+      throw bad(fmt::format("'{}' is not an IP address", escape_control(addr)));
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
 }
 
 std::pair<std::string, std::string> parse_assignment(const std::string& text, const char* what) {

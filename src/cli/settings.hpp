@@ -50,6 +50,7 @@ struct ProbeArgs {
   bool allow_unsafe = false;
   std::string ref_hosts = "public";  // --ref-hosts public|any
   std::string user_agent;            // --user-agent; empty: adrprobe/<version>
+  std::vector<std::string> resolve;  // --resolve HOST:PORT:ADDR[,ADDR...] (check, batch)
 };
 
 // Validated output choices.
@@ -93,6 +94,10 @@ std::string expand_env(const std::string& value, const std::string& where);
 // --header-file: one 'Name: value' a line, blank lines and # comments ignored,
 // ${VAR} expanded; errors name the line number, never its text.
 std::vector<http::Header> read_header_file(const std::string& path);
+// Checks a --resolve entry as curl reads it: [+]HOST:PORT:ADDR[,ADDR...], HOST
+// a name or *, PORT 1..65535, each ADDR an IP address (IPv6 in brackets or
+// not). libcurl skips an entry it cannot read without a word: a UsageError here.
+void check_resolve_entry(const std::string& text);
 // Parses "NAME=VALUE" (--param, -o); throws UsageError.
 std::pair<std::string, std::string> parse_assignment(const std::string& text, const char* what);
 // Validates a base URL: http(s), a host, no query or fragment; returns it without trailing slash.

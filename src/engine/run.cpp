@@ -154,8 +154,9 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, c
                      .timeout_s = std::min(s.client.timeout_s, s.deadline_s),
                      .cert_file = s.client.cert_file,
                      .key_file = s.client.key_file,
-                     .proxy = tls::proxy_for(base->scheme, base->host),  // the one libcurl takes for {base}
-                     .user_agent = s.client.user_agent};
+                     .route = {.resolve = s.client.resolve,
+                               .proxy = tls::https_proxy_setting(),  // libcurl applies no_proxy to it
+                               .user_agent = s.client.user_agent}};
     tls_future = std::async(std::launch::async, tls::probe, base->host, base->port, ts);
   }
 

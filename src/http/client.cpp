@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "http/address.hpp"
+#include "util/curl_opt.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
@@ -160,14 +161,14 @@ std::string transport_error(CURLcode code, const char* errbuf, long os_errno) {
 }
 
 void global_init() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+  if (const std::string& problem = init_curl(); !problem.empty()) throw std::runtime_error(problem);
 }
 
 }  // namespace
 
 struct Client::Impl {
   CURLM* multi = nullptr;
+  curl_slist* resolve = nullptr;  // --resolve, for every transfer
   std::map<std::string, Clock::time_point> next_slot;  // per host: earliest next start
 };
 
@@ -175,10 +176,15 @@ Client::Client(ClientSettings settings) : settings_(std::move(settings)), impl_(
   global_init();
   impl_->multi = curl_multi_init();
   if (!impl_->multi) throw std::runtime_error("libcurl: cannot create a multi handle");
-  curl_multi_setopt(impl_->multi, CURLMOPT_MAX_HOST_CONNECTIONS, static_cast<long>(std::max(1, settings_.concurrency)));
+  for (const auto& entry : settings_.resolve) impl_->resolve = curl_slist_append(impl_->resolve, entry.c_str());
+  set_multi_opt(impl_->multi, CURLMOPT_MAX_HOST_CONNECTIONS, "CURLMOPT_MAX_HOST_CONNECTIONS",
+                static_cast<long>(std::max(1, settings_.concurrency)));
 }
 
-Client::~Client() { curl_multi_cleanup(impl_->multi); }
+Client::~Client() {
+  curl_multi_cleanup(impl_->multi);
+  curl_slist_free_all(impl_->resolve);
+}
 
 std::vector<Result> Client::run(const std::vector<Request>& requests) {
   std::vector<Result> results(requests.size());
@@ -242,74 +248,75 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     t->started = Clock::now();
     CURL* e = curl_easy_init();
     t->easy = e;
-    curl_easy_setopt(e, CURLOPT_URL, p.request.url.c_str());
-    curl_easy_setopt(e, CURLOPT_PATH_AS_IS, 1L);  // a trailing slash or dot segment must reach the server
-    curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(e, CURLOPT_USERAGENT, settings_.user_agent.c_str());
-    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->errbuf);
-    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(e, CURLOPT_WRITEDATA, t.get());
-    curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");  // decoded bodies still stop at the body limit (on_body)
+    set_opt(e, CURLOPT_URL, p.request.url.c_str());
+    set_opt(e, CURLOPT_PATH_AS_IS, 1L);  // a trailing slash or dot segment must reach the server
+    set_opt(e, CURLOPT_FOLLOWLOCATION, 0L);
+    set_opt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+    set_opt(e, CURLOPT_NOSIGNAL, 1L);
+    set_opt(e, CURLOPT_USERAGENT, settings_.user_agent.c_str());
+    set_opt(e, CURLOPT_ERRORBUFFER, t->errbuf);
+    set_opt(e, CURLOPT_WRITEFUNCTION, on_body);
+    set_opt(e, CURLOPT_WRITEDATA, t.get());
+    set_opt(e, CURLOPT_ACCEPT_ENCODING, "");  // decoded bodies still stop at the body limit (on_body)
     t->settings = &settings_;
-    curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(e, CURLOPT_HEADERDATA, t.get());
-    curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, on_progress);
-    curl_easy_setopt(e, CURLOPT_XFERINFODATA, t.get());
-    curl_easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
+    set_opt(e, CURLOPT_HEADERFUNCTION, on_header);
+    set_opt(e, CURLOPT_HEADERDATA, t.get());
+    set_opt(e, CURLOPT_XFERINFOFUNCTION, on_progress);
+    set_opt(e, CURLOPT_XFERINFODATA, t.get());
+    set_opt(e, CURLOPT_NOPROGRESS, 0L);
+    if (impl_->resolve) set_opt(e, CURLOPT_RESOLVE, impl_->resolve);
     if (p.exchange_id) {  // the retry after a framing failure: a connection of its own
-      curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, 1L);
-      curl_easy_setopt(e, CURLOPT_FORBID_REUSE, 1L);
+      set_opt(e, CURLOPT_FRESH_CONNECT, 1L);
+      set_opt(e, CURLOPT_FORBID_REUSE, 1L);
     }
     auto left = std::chrono::duration<double>(settings_.deadline - Clock::now()).count();
     double timeout = std::max(0.001, std::min(settings_.timeout_s, left));
     t->deadline_bound = left < settings_.timeout_s;
     t->timeout_s = timeout;
-    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout * 1000));
-    curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(timeout * 1000));
+    set_opt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout * 1000));
+    set_opt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(timeout * 1000));
     auto target = parse_url(p.request.url);
     if (p.request.address_policy == AddressPolicy::public_only &&
         !(target && !p.request.exempt_host.empty() && iequals(target->host, p.request.exempt_host))) {
-      curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
-      curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, t.get());
-      curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, 1L);  // a pooled connection was not checked
+      set_opt(e, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
+      set_opt(e, CURLOPT_OPENSOCKETDATA, t.get());
+      set_opt(e, CURLOPT_FRESH_CONNECT, 1L);  // a pooled connection was not checked
     }
     if (settings_.insecure) {
-      curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
-      curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+      set_opt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+      set_opt(e, CURLOPT_SSL_VERIFYHOST, 0L);
     }
     if (!settings_.ca_file.empty()) {
-      curl_easy_setopt(e, CURLOPT_SSL_CTX_FUNCTION, on_ssl_ctx);
-      curl_easy_setopt(e, CURLOPT_SSL_CTX_DATA, &settings_.ca_file);
+      set_opt(e, CURLOPT_SSL_CTX_FUNCTION, on_ssl_ctx);
+      set_opt(e, CURLOPT_SSL_CTX_DATA, &settings_.ca_file);
     }
     if (!settings_.cert_file.empty() &&
         std::any_of(settings_.cert_origins.begin(), settings_.cert_origins.end(),
                     [&](const std::string& o) { return same_origin(o, p.request.url); })) {
-      curl_easy_setopt(e, CURLOPT_SSLCERT, settings_.cert_file.c_str());
-      curl_easy_setopt(e, CURLOPT_SSLCERTTYPE, "PEM");
-      curl_easy_setopt(e, CURLOPT_SSLKEY, settings_.key_file.c_str());
-      curl_easy_setopt(e, CURLOPT_SSLKEYTYPE, "PEM");
+      set_opt(e, CURLOPT_SSLCERT, settings_.cert_file.c_str());
+      set_opt(e, CURLOPT_SSLCERTTYPE, "PEM");
+      set_opt(e, CURLOPT_SSLKEY, settings_.key_file.c_str());
+      set_opt(e, CURLOPT_SSLKEYTYPE, "PEM");
     }
     const std::string& m = p.request.method;
     if (m == "HEAD") {
-      curl_easy_setopt(e, CURLOPT_NOBODY, 1L);
+      set_opt(e, CURLOPT_NOBODY, 1L);
     } else if (m == "GET") {
-      curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
+      set_opt(e, CURLOPT_HTTPGET, 1L);
     } else {
-      curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, m.c_str());
+      set_opt(e, CURLOPT_CUSTOMREQUEST, m.c_str());
     }
     for (const auto& [name, value] : p.request.headers)
       t->headers = curl_slist_append(t->headers, fmt::format("{}: {}", name, value).c_str());
     if (p.request.body) {
-      curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(p.request.body->size()));
-      curl_easy_setopt(e, CURLOPT_COPYPOSTFIELDS, p.request.body->c_str());
-      if (m != "POST") curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, m.c_str());
+      set_opt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(p.request.body->size()));
+      set_opt(e, CURLOPT_COPYPOSTFIELDS, p.request.body->c_str());
+      if (m != "POST") set_opt(e, CURLOPT_CUSTOMREQUEST, m.c_str());
     } else if (m == "POST" || m == "PUT" || m == "PATCH") {
       t->headers = curl_slist_append(t->headers, "Content-Length: 0");
     }
-    if (t->headers) curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->headers);
-    curl_easy_setopt(e, CURLOPT_PRIVATE, t.get());
+    if (t->headers) set_opt(e, CURLOPT_HTTPHEADER, t->headers);
+    set_opt(e, CURLOPT_PRIVATE, t.get());
     t->pending = std::move(p);
     curl_multi_add_handle(impl_->multi, e);
     active.push_back(std::move(t));

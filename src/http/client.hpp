@@ -28,6 +28,7 @@ struct ClientSettings {
   std::string cert_file, key_file;
   std::vector<std::string> cert_origins;
   bool insecure = false;          // do not verify certificates (--insecure)
+  std::vector<std::string> resolve;  // --resolve: curl's HOST:PORT:ADDR[,ADDR...]
   std::size_t max_exchanges = 20000;  // hard cap on requests one run may send
   std::string user_agent = "adrprobe";
   // Read-only by default: a method outside GET/HEAD/OPTIONS/TRACE, or any

@@ -161,6 +161,7 @@ struct Session {
   std::string error;
   bool ok = false;
   bool silent = false;          // no TLS answer: a transport problem, not the server's refusal
+  std::string proxy;            // the proxy libcurl connected through; empty: direct
   bool proxy_failed = false;    // the proxy, not the server, stopped it
   bool cert_requested = false;  // the server sent a CertificateRequest
   bool cert_sent = false;       // ... and a client certificate was configured to answer it
@@ -214,7 +215,7 @@ void await_client_cert_verdict(Session& s, Clock::time_point deadline, Clock::du
 }
 
 // One handshake: pinned to version (0 = the default range), SNI always sent;
-// through the proxy when one is set; with the client certificate when given.
+// on a connection libcurl opens; with the client certificate when given.
 std::unique_ptr<Session> connect_once(const std::string& host, int port, int version, const Settings& s, bool verify_setup) {
   auto session = std::make_unique<Session>();
   auto started = Clock::now();
@@ -251,12 +252,11 @@ std::unique_ptr<Session> connect_once(const std::string& host, int port, int ver
       return session;
     }
   }
-  if (s.proxy) {
-    session->fd.fd = connect_through(*s.proxy, host, port, s.user_agent, deadline, &session->error);
-    session->proxy_failed = session->fd.fd < 0;
-  } else {
-    session->fd.fd = connect_tcp(host, port, deadline, &session->error);
-  }
+  Connection connection = open_connection(host, port, s.route, deadline);
+  session->fd.fd = connection.fd;
+  session->error = connection.error;
+  session->proxy = connection.proxy;
+  session->proxy_failed = connection.proxy_failed;
   if (session->fd.fd < 0) return session;
   session->ssl.reset(SSL_new(ctx));
   SSL* ssl = session->ssl.get();
@@ -334,7 +334,6 @@ Facts probe(const std::string& host, int port, const Settings& settings) {
   Facts f;
   f.host = host;
   f.port = port;
-  if (settings.proxy) f.proxy = settings.proxy->shown;
   std::vector<std::future<Protocol>> versions;
   for (int v : {SSL3_VERSION, TLS1_VERSION, TLS1_1_VERSION, TLS1_2_VERSION, TLS1_3_VERSION})
     versions.push_back(std::async(std::launch::async, probe_version, host, port, v, settings));
@@ -342,6 +341,7 @@ Facts probe(const std::string& host, int port, const Settings& settings) {
   auto session = connect_once(host, port, 0, settings, true);
   f.connected = session->fd.fd >= 0;
   f.silent = session->silent;
+  f.proxy = session->proxy;
   f.proxy_failed = session->proxy_failed;
   f.handshake_ok = session->ok;
   f.error = session->error;

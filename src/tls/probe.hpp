@@ -1,11 +1,11 @@
-// TLS facts by OpenSSL handshakes (not through libcurl): accepted protocol
+// TLS facts by OpenSSL handshakes (on connections libcurl opens): accepted protocol
 // versions, the negotiated cipher and group, and the certificate chain.
 #pragma once
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "tls/proxy.hpp"
+#include "tls/socket.hpp"
 
 namespace adrprobe::tls {
 
@@ -56,7 +56,7 @@ struct Facts {
   bool compression = false;
   bool secure_renegotiation = false;
   double duration_ms = 0;
-  // The handshakes went through an HTTP CONNECT tunnel (https_proxy, ...).
+  // The handshakes went through the proxy libcurl takes (https_proxy, ...; a CONNECT tunnel or socks).
   std::string proxy;            // "http://proxy.example:3128", never with user or password; empty: direct
   bool proxy_failed = false;    // the proxy refused or could not be reached: `error` says so
   // Mutual TLS, from the default handshake.
@@ -72,12 +72,11 @@ struct Settings {
   std::string ca_file;     // extra trusted CA bundle (PEM)
   double timeout_s = 10;   // per handshake
   std::string cert_file, key_file;  // client certificate and key (PEM), offered when the server asks
-  std::optional<Proxy> proxy;       // tunnel the handshakes through it (proxy_for)
-  std::string user_agent;           // of the CONNECT requests
+  Route route;                      // how libcurl connects: --resolve, the proxy (tls/socket.hpp)
 };
 
 // Connects to host:port (SNI = host) for one default handshake and one per
-// protocol version, all in parallel; through settings.proxy when set. Never
+// protocol version, all in parallel, on connections libcurl opens. Never
 // throws for network problems.
 Facts probe(const std::string& host, int port, const Settings& settings);
 

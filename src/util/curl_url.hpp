@@ -1,5 +1,5 @@
 // libcurl's URL handle, for the few files that call libcurl's URL API
-// themselves (util/url.cpp; tls/proxy.cpp). Everything else uses util/url.hpp,
+// themselves (util/url.cpp; tls/socket.cpp). Everything else uses util/url.hpp,
 // which keeps libcurl out of its includers.
 #pragma once
 #include <curl/curl.h>

@@ -14,6 +14,11 @@ With ``credentials=("user", "password")`` a CONNECT without the matching
 Only targets on 127.0.0.0/8 or ``localhost`` are ever connected to (anything
 else gets 403); any request other than CONNECT gets 405.  Threads are daemons;
 ``stop()`` closes the listener and every open tunnel.
+
+``SocksProxy()``: the same as a SOCKS5 proxy without authentication (``url`` is
+``socks5://127.0.0.1:PORT``, or ``socks5h://`` with ``remote_dns=True``); each
+CONNECT is logged as ``{"method": "SOCKS5", "target", "status"}`` (status 0:
+granted, else the SOCKS5 reply code).
 """
 
 import base64
@@ -177,3 +182,70 @@ class ConnectProxy:
             return
         finally:
             b.close()
+
+
+class SocksProxy(ConnectProxy):
+    def __init__(self, remote_dns=False):
+        super().__init__("allow")
+        self.remote_dns = remote_dns
+
+    @property
+    def url(self):
+        return "%s://127.0.0.1:%d" % ("socks5h" if self.remote_dns else "socks5", self.port)
+
+    @staticmethod
+    def _exactly(conn, n):
+        data = b""
+        while len(data) < n:
+            chunk = conn.recv(n - len(data))
+            if not chunk:
+                raise OSError("closed")
+            data += chunk
+        return data
+
+    def _serve(self, conn):
+        try:
+            conn.settimeout(10)
+            version, methods = self._exactly(conn, 2)
+            offered = self._exactly(conn, methods)
+            if version != 5 or 0 not in offered:
+                conn.sendall(b"\x05\xff")
+                return
+            conn.sendall(b"\x05\x00")
+            _, command, _, kind = self._exactly(conn, 4)
+            if kind == 1:
+                host = socket.inet_ntop(socket.AF_INET, self._exactly(conn, 4))
+            elif kind == 4:
+                host = socket.inet_ntop(socket.AF_INET6, self._exactly(conn, 16))
+            elif kind == 3:
+                host = self._exactly(conn, self._exactly(conn, 1)[0]).decode("latin-1")
+            else:
+                return
+            port = int.from_bytes(self._exactly(conn, 2), "big")
+            entry = {"method": "SOCKS5", "target": "%s:%d" % (host, port), "headers": {}, "status": None}
+            with self._lock:
+                self._log.append(entry)
+            reply = 0
+            upstream = None
+            if command != 1:
+                reply = 7
+            elif not self._allowed(host):
+                reply = 2
+            else:
+                try:
+                    upstream = socket.create_connection((host, port), timeout=10)
+                except OSError:
+                    reply = 5
+            entry["status"] = reply
+            conn.sendall(bytes([5, reply, 0, 1, 0, 0, 0, 0, 0, 0]))
+            if upstream is not None:
+                with self._lock:
+                    self._sockets.append(upstream)
+                self._relay(conn, upstream)
+        except OSError:
+            pass
+        finally:
+            try:
+                conn.close()
+            except OSError:
+                pass

@@ -25,7 +25,7 @@ import harness  # noqa: E402
 from harness import ProbeCase, checks, rule  # noqa: E402
 import tls_fixture  # noqa: E402
 from tls_fixture import NginxTLS, Pki, requires_tls_tools  # noqa: E402
-from connect_proxy import ConnectProxy  # noqa: E402
+from connect_proxy import ConnectProxy, SocksProxy  # noqa: E402
 
 TS = "/core/transport-security"
 TLS21 = "/core/transport/tls"
@@ -931,6 +931,86 @@ class Proxies(TransportCase):
                          contains=("refused CONNECT", "407 Proxy Authentication Required"))
         for out in (run, text, wrong):
             self.assertNotIn(secret, out.stdout + out.stderr)
+
+    def test_a_socks_proxy_carries_the_handshakes_too(self):
+        direct = self.run_with(no_proxy_env()).json()
+        for remote_dns in (False, True):
+            with self.subTest(remote_dns=remote_dns):
+                with SocksProxy(remote_dns=remote_dns) as proxy:
+                    run = self.run_with(no_proxy_env(ALL_PROXY=proxy.url))
+                    log = proxy.log()
+                r = run.json()
+                self.assertEqual(r["tls"]["proxy"], proxy.url)
+                self.assertEqual(verdicts(r), verdicts(direct))
+                handshakes = 1 + sum(1 for p in r["tls"]["protocols"] if p["testable"])
+                self.assertGreaterEqual(len(log), handshakes + 1, log)
+                self.assertEqual({(e["target"], e["status"]) for e in log}, {(self.target, 0)}, log)
+
+    def test_an_https_proxy_leaves_the_tls_checks_error_with_the_reason(self):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        run = self.run_with(no_proxy_env(https_proxy="https://127.0.0.1:%d" % port))
+        r = run.json()
+        for cid in ("TS-1", "TS-2", "TS-3", "TS-4"):
+            self.assertCheck(r, TS, cid, "error",
+                             contains=("cannot run through an https:// proxy (https://127.0.0.1:%d from https_proxy)"
+                                       % port, "the HTTP checks do go through it"))
+        self.assertEqual(r["tls"]["proxy"], "https://127.0.0.1:%d" % port)
+
+
+# --------------------------------------------------------------------------
+# connections: libcurl opens them for the handshakes too (--resolve, happy eyeballs)
+# --------------------------------------------------------------------------
+
+@requires_tls_tools
+class Connections(TransportCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.srv = NginxTLS("modern", pki=PKI, max_seconds=240).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.srv.stop()
+
+    def run_on(self, host, *args):
+        url = "https://%s:%d%s" % (host, self.srv.port, self.srv.fixture.fixture.base)
+        a = harness.check_args(url, ["--ca-file", self.srv.ca_file] + list(args))
+        return harness.run_adrprobe(a, timeout=90, env=no_proxy_env())
+
+    def test_resolve_with_an_unroutable_first_address_judges_every_tls_check_fast(self):
+        # 100::/64 is the IPv6 discard prefix: its address never answers. libcurl
+        # races IPv4 after it (happy eyeballs), for the handshakes as for HTTP.
+        direct_run = self.run_on("localhost")
+        direct = direct_run.json()
+        resolve = "localhost:%d:[100::1],127.0.0.1" % self.srv.port
+        run = self.run_on("localhost", "--resolve", resolve)
+        r = run.json()
+        self.assertEqual(run.rc, direct_run.rc, run.describe())
+        for cid in ("TS-1", "TS-2", "TS-3", "TS-4"):
+            with self.subTest(check=cid):
+                expected, _ = harness.check(direct, TS, cid)
+                self.assertNotEqual(expected, "error")
+                self.assertCheck(r, TS, cid, expected)
+        self.assertCheck(r, TS, "TS-1", "pass")
+        self.assertEqual(r["tls"]["accepted_protocols"], direct["tls"]["accepted_protocols"])
+        self.assertLess(r["tls"]["duration_ms"], 5000, r["tls"])  # a handshake may take 10 s (--timeout)
+        base = [e for e in r["exchanges"] if e["method"] == "GET" and e["url"].endswith("/v1")]
+        self.assertEqual(base[0].get("status"), 200, json.dumps(base[0]))
+
+    def test_resolve_is_taken_by_the_handshakes_and_the_requests(self):
+        # An address nothing listens on (127.0.0.2): the handshakes and the requests both go there.
+        run = self.run_on("localhost", "--resolve", "localhost:%d:127.0.0.2" % self.srv.port, "--timeout", "3")
+        r = run.json()
+        self.assertCheck(r, TS, "TS-1", "error",
+                         contains="cannot connect to localhost:%d: Connection refused" % self.srv.port)
+        base = [e for e in r["exchanges"] if e["method"] == "GET" and e["url"].endswith("/v1")]
+        self.assertIn("Connection refused", base[0].get("error") or "", json.dumps(base[0]))
+
+    def test_a_resolve_entry_libcurl_cannot_read_is_a_usage_error(self):
+        run = harness.run_adrprobe(["check", "https://localhost:9/v1", "--resolve", "localhost:443"])
+        self.assertEqual(run.rc, 2, run.describe())
+        self.assertIn("--resolve 'localhost:443'", run.stderr)
 
 
 if __name__ == "__main__":

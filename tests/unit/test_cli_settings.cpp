@@ -232,3 +232,24 @@ TEST_CASE("--header-file: one 'Name: value' a line, comments and blank lines ski
   CHECK_FALSE(usage_error([] { cli::read_header_file("/tmp"); }).empty());  // a directory
   unsetenv("ADRPROBE_TEST_TOKEN");
 }
+
+TEST_CASE("--resolve: curl's HOST:PORT:ADDR[,ADDR...], checked before the run; into the client settings") {
+  for (const char* good : {"api.example.nl:443:192.0.2.10", "api.example.nl:443:[2001:db8::1],192.0.2.10",
+                           "localhost:8443:[100::1],127.0.0.1", "+api.example.nl:443:2001:db8::1", "*:443:127.0.0.1"}) {
+    INFO(good);
+    CHECK_NOTHROW(cli::check_resolve_entry(good));
+  }
+  for (const char* bad : {"api.example.nl", "api.example.nl:443", "api.example.nl:443:", ":443:192.0.2.1",
+                          "api.example.nl:0:192.0.2.1", "api.example.nl:https:192.0.2.1",
+                          "api.example.nl:70000:192.0.2.1", "api.example.nl:443:not-an-address",
+                          "api.example.nl:443:192.0.2.1,,192.0.2.2", "api.example.nl:443:[::1"}) {
+    INFO(bad);
+    CHECK_THROWS_WITH_AS(cli::check_resolve_entry(bad), doctest::Contains("--resolve '"), UsageError);
+  }
+  cli::ProbeArgs a;
+  a.resolve = {"api.example.nl:443:[100::1],127.0.0.1"};
+  auto s = cli::to_settings(a, "https://api.example.nl/v1");
+  CHECK(s.client.resolve == a.resolve);
+  a.resolve = {"api.example.nl:443"};
+  CHECK_THROWS_AS(cli::to_settings(a, "https://api.example.nl/v1"), UsageError);
+}
