@@ -220,6 +220,37 @@ class FastApiAudit(ProbeCase):
         self.assertGreater(cards, 10)
 
 
+class PlacesPerField(ProbeCase):
+    """A real multi-file document (BRP Personen, tests/data/real-oas): every field DT-3 and
+    DT-4 list is one place, also the fields behind one $ref of the root, in JSON, SARIF
+    (one location each) and GitLab (one finding each)."""
+
+    def test_one_place_per_field(self):
+        doc = harness.data_path("real-oas", "brp-personen", "specificatie", "openapi.yaml")
+        with tempfile.TemporaryDirectory() as tmp:
+            sarif, gitlab = Path(tmp, "r.sarif"), Path(tmp, "r.gitlab")
+            run = run_adrprobe(["lint", str(doc), "--edition", "2.2.0", "-f", "json", "-o", "sarif=%s" % sarif,
+                                "-o", "gitlab=%s" % gitlab], timeout=120)
+            self.assertNoCrash(run)
+            report, sarif, gitlab = run.json(), json.loads(sarif.read_text()), json.loads(gitlab.read_text())
+        self.assertEqual([e.message for e in harness.schema_validator().iter_errors(report)], [])
+        judged = 0
+        for rule_id, check_id in (("/core/date-time/format", "DT-3"), ("/core/date-time/date-omit-time-portion", "DT-4")):
+            for c in harness.checks(report, rule_id, check_id):
+                if c["verdict"] not in ("fail", "warn"):
+                    continue
+                places = [(l["pointer"], l.get("target")) for l in c["locations"]]
+                self.assertEqual(len(places), len(set(places)), places)
+                self.assertEqual(len(places), len(c.get("details", [])) or 1, (c["message"], places))
+                results = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == check_id]
+                self.assertEqual(len(results[0]["locations"]), len(places))
+                self.assertEqual(len([f for f in gitlab if f["check_name"] == check_id]), len(places))
+                judged += len(places)
+        self.assertGreater(judged, 0, "BRP has date-named fields DT-3 or DT-4 list")
+        behind_refs = [l for r in report["rules"] for c in r["checks"] for l in c.get("locations", []) if l.get("target")]
+        self.assertTrue(behind_refs, "no place in another file: the document reaches none")
+
+
 class RulesSelected(ProbeCase):
     """--rules: only the selected rules' checks send requests; the others are skip 'not selected'."""
 
