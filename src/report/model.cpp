@@ -73,7 +73,8 @@ Conclusion conclude(const Report& report) {
   std::vector<std::string> parts;
   std::string head;
   if (report.unreachable) {
-    head = fmt::format("Conformance to {} could not be established: the target is down ({})", edition, down_cause(report));
+    // The cause is the report's first note (and JSON down_cause), shown right after.
+    head = fmt::format("Conformance to {} could not be established: the target is down", edition);
   } else if (c.conforms == std::optional<bool>(false)) {
     head = fmt::format("Does not conform to {}: {}{}", edition, rules(c.must_failed, "MUST", "fails", "fail"), ids(c.must_ids));
   } else if (!c.conforms) {

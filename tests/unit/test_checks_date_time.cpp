@@ -746,7 +746,7 @@ TEST_CASE("DT-3: distinct fields behind one $ref into another file are one place
   run.document(props_doc({{"zoek", {{"$ref", "zrc.json#/components/schemas/ZaakZoek"}}}}), "",
                {{kBase + "/zrc.json", common}});
   auto r = run.judge("DT-3");
-  CHECK(r.verdict == Verdict::fail);
+  CHECK(r.verdict == Verdict::warn);  // weak date names (no Datum word in camelCase)
   CHECK(r.details.size() == 3);
   REQUIRE(r.locations.size() == 3);  // one place per field, not one per $ref
   for (const auto& l : r.locations) CHECK(l.pointer == kProps + "/zoek");

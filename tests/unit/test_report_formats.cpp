@@ -60,7 +60,7 @@ TEST_CASE("json: valid JSON even with invalid UTF-8 from a server") {
   CHECK_FALSE(j.contains("run"));  // a report made without a command (tests) has none
   report::Report lint = formats_sample();
   lint.mode = "lint";
-  CHECK(nlohmann::json::parse(report::render("json", lint))["run"]["command"] == "lint");
+  CHECK(nlohmann::json::parse(report::render("json", lint))["run"]["subcommand"] == "lint");
 }
 
 TEST_CASE("json: the run's options and libraries for auditors; each rule's level and link") {
