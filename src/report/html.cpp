@@ -234,14 +234,21 @@ class Page {
     for (const auto* list : {&technical_, &functional_})
       for (const RuleResult* rule : *list) {
         std::string title = esc(rule->title);
-        if (std::string l = rule_text_link(*rule); !l.empty()) title += fmt::format(" <span class=\"small\">{}</span>", l);
+        if (std::string l = rule_text_link(*rule); !l.empty())
+          title += fmt::format(" <span class=\"small rule-link\">{}</span>", l);  // on paper: on the rule's card
         if (rule->kind == "technical" && !rule->summary.empty())
-          title += fmt::format("<div class=\"small muted\">{}</div>", esc(rule->summary));
-        out += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"wrap\">{}</td><td>{}</td><td>{}</td>",
-                           html::verdict_label(rule->verdict), rule_ids(*rule), title, esc(rule->kind), esc(rule->level));
+          title += fmt::format("<div class=\"small muted clamp\">{}</div>", esc(rule->summary));
+        // On paper the functional rules are the checklist's rows: one line here says so.
+        out += fmt::format("<tr{}><td>{}</td><td>{}</td><td class=\"wrap\">{}</td><td>{}</td><td>{}</td>",
+                           rule->kind == "functional" ? " class=\"screen-only\"" : "", html::verdict_label(rule->verdict),
+                           rule_ids(*rule), title, esc(rule->kind), esc(rule->level));
         if (with_change_) out += fmt::format("<td>{}</td>", rule->change ? esc(*rule->change) : "");
         out += "</tr>\n";
       }
+    if (!functional_.empty())
+      out += fmt::format("<tr class=\"print-only\"><td colspan=\"{}\">{}: see the <a href=\"#functional\">reviewer "
+                         "checklist</a></td></tr>\n",
+                         with_change_ ? 6 : 5, plural(functional_.size(), "functional rule", "functional rules"));
     out += "</tbody>\n</table>\n";
     return out;
   }
@@ -273,7 +280,7 @@ class Page {
     if (!e.request_headers.empty()) {
       out += "<div class=\"hdrs\">sent: ";
       for (const auto& [name, value] : e.request_headers)
-        out += fmt::format("<span><b>{}:</b> {}</span>", esc(name), esc(value));
+        out += fmt::format("<span class=\"sent\"><b>{}:</b> {}</span>", esc(name), esc(value));
       out += "</div>";
     }
     if (!e.response_headers.empty() || (e.status && !judged.empty())) {
@@ -333,7 +340,14 @@ class Page {
     std::vector<const http::Exchange*> cited;
     for (int id : c.exchanges)
       if (auto it = by_id_.find(id); it != by_id_.end()) cited.push_back(it->second);
-    if (!cited.empty()) {
+    // A check that passed links its evidence (listed under "Other requests"); one
+    // that did not shows the requests that prove it right here.
+    bool problem = severity(c.verdict) > severity(Verdict::pass);
+    if (!cited.empty() && !problem) {
+      std::vector<std::string> refs;
+      for (const auto* e : cited) refs.push_back(fmt::format("<a href=\"#x{0}\">#{0}</a>", e->id));
+      out += fmt::format("<div class=\"refs\">evidence: {}</div>\n", join(refs, " "));
+    } else if (!cited.empty()) {
       std::vector<std::string> refs;
       for (const auto* e : cited) refs.push_back(fmt::format("<a href=\"#x{0}\">#{0}</a>", e->id));
       out += fmt::format("<div class=\"refs\">evidence: {}{}</div>\n", join(refs, " "),
@@ -349,7 +363,8 @@ class Page {
   }
 
   std::string technical_rules() {
-    std::string out = "<h2 id=\"technical\" class=\"page\">Technical rules: checks and evidence</h2>\n";
+    // No page break of its own: the cards never split, so they may follow the summary on its page.
+    std::string out = "<h2 id=\"technical\">Technical rules: checks and evidence</h2>\n";
     if (technical_.empty()) out += "<p class=\"muted\">This edition has no technical rules.</p>\n";
     for (const RuleResult* rule : technical_) {
       out += fmt::format("<section class=\"rule {}\" id=\"{}\">\n", to_string(rule->verdict), anchor_.at(rule));
@@ -512,8 +527,9 @@ class Page {
     for (const auto& e : r_.exchanges)
       if (!anchored_.count(e.id)) rest.push_back(&e);
     if (rest.empty()) return "";
-    std::string out = "<h2 id=\"requests\">Other requests</h2>\n<p class=\"muted\">The requests of this run not shown "
-                      "under a check above (hints refer to some of them).</p>\n";
+    std::string out = "<h2 id=\"requests\">Other requests</h2>\n<p class=\"muted keep-next\">The requests of this run not shown "
+                      "under a failing check above: the evidence of the checks that passed, and the requests hints "
+                      "refer to.</p>\n";
     out += exchange_table_head();
     for (const auto* e : rest) out += exchange_row(*e);
     out += "</tbody></table>\n";

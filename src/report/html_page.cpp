@@ -101,6 +101,9 @@ table.checklist details h4 { margin: 8px 0 2px; font-size: 13px; }
 table.checklist details p { margin: 2px 0; }
 .hdrs .judged { outline: 1px dashed var(--manual); }
 p, li { orphans: 3; widows: 3; }
+.keep-next { break-after: avoid; page-break-after: avoid; }
+.print-only { display: none; }
+footer { break-before: avoid; page-break-before: avoid; }
 nav.toc { font-size: 13px; margin: 6px 0 0; }
 nav.toc a { margin-right: 14px; }
 footer { margin-top: 32px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--line); padding-top: 8px; }
@@ -117,6 +120,14 @@ footer { margin-top: 32px; color: var(--muted); font-size: 12px; border-top: 1px
   details > summary { list-style: none; }
   details > summary::-webkit-details-marker { display: none; }
   table.checklist { font-size: 9pt; }
+  table.rules { font-size: 8.5pt; }
+  table.rules td, table.rules th { padding: 2px 6px; }
+  table.rules .rule-link { display: none; }
+  table.rules .clamp { display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; overflow: hidden; }
+  .screen-only { display: none; }
+  tr.print-only { display: table-row; }
+  /* On paper an exchange shows the headers a check is about (the JSON report has them all). */
+  .hdrs span:not(.key):not(.sent) { display: none; }
   table.checklist td { padding: 3px 6px; }
   nav.toc { display: none; }
   .rule, .review, .score, .notice { box-shadow: none; }
