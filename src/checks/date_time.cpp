@@ -301,7 +301,7 @@ CheckResult judge_dt1(const Evidence& ev, const CheckRef& ref) {
                       : allowed_format(lower)    ? fmt::format(" (the table writes {})", lower)
                                                  : "";
     std::string line = fmt::format("'{}'{} at {}", truncate_utf8(u.format, 40), why, s->place(u.at));
-    f.add(Verdict::fail, line, {}, s->walker().pointer(u.at));
+    f.add_at_places(Verdict::fail, line, {place_of(s->walker(), u.at)});
     details.push_back(line);
   }
   CheckResult out = f.result(
@@ -561,25 +561,29 @@ struct Group {
   std::string what;    // "date-time", "no format"
   std::string parent;  // where the fields are written, when target is ""
   std::vector<std::string> labels;
-  std::string pointer;  // the first field, in the root document (report location)
+  std::vector<Location> places;  // every field's, in the root document (report locations)
 };
 void add_to(std::vector<Group>& groups, Verdict v, const std::string& target, const std::string& what,
-            const std::string& label, const std::string& parent, const std::string& pointer) {
+            const std::string& label, const std::string& parent, Location place) {
   std::string where = target.empty() ? parent : "";
   auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
     return g.verdict == v && g.what == what && g.target == target && g.parent == where;
   });
-  if (g == groups.end()) groups.push_back({v, target, what, where, {label}, pointer});
-  else g->labels.push_back(label);
+  if (g == groups.end()) {
+    groups.push_back({v, target, what, where, {label}, {std::move(place)}});
+  } else {
+    g->labels.push_back(label);
+    g->places.push_back(std::move(place));
+  }
 }
 CheckResult grouped_result(const std::string& id, const std::vector<Group>& groups, std::vector<std::string> details,
                            const std::string& pass_message) {
   Findings f(id);
   for (const auto& g : groups)
-    f.add(g.verdict, g.target.empty()
+    f.add_at_places(g.verdict, g.target.empty()
                          ? fmt::format("{}: {} ({})", join(g.labels, ", ", kShown), g.what, g.parent)
                          : fmt::format("{} → {}: {}", join(g.labels, ", ", kShown), g.target, g.what),
-          {}, g.pointer);
+          g.places);
   CheckResult out = f.result(pass_message, kShown);
   if (out.verdict != Verdict::pass) out.details = std::move(details);
   and_more(out);
@@ -599,7 +603,7 @@ CheckResult judge_dt3(const Evidence& ev, const CheckRef& ref) {
   for (const auto& d : fields.list) {
     if (!d.formats.found.empty()) continue;
     Verdict v = verdict_of(d.strength);
-    add_to(groups, v, "", "no format", d.field->label, s->place(d.field->parent), s->walker().pointer(d.field->at));
+    add_to(groups, v, "", "no format", d.field->label, s->place(d.field->parent), place_of(s->walker(), d.field->at));
     details.push_back(fmt::format("{}: {} has no format", adrprobe::to_string(v), s->place(d.field->at)));
   }
   return with_unjudged(grouped_result(ref.id, groups, std::move(details),
@@ -625,7 +629,7 @@ CheckResult judge_dt4(const Evidence& ev, const CheckRef& ref) {
     if (!hit) continue;
     Verdict v = verdict_of(d.strength);
     std::string target = hit->second.doc.empty() ? "" : s->walker().show_target(hit->second);
-    add_to(groups, v, target, hit->first, d.field->label, s->place(d.field->parent), s->walker().pointer(d.field->at));
+    add_to(groups, v, target, hit->first, d.field->label, s->place(d.field->parent), place_of(s->walker(), d.field->at));
     details.push_back(fmt::format("{}: {}: {}{}", adrprobe::to_string(v), s->place(d.field->at), hit->first,
                                   target.empty() ? "" : " → " + target));
   }

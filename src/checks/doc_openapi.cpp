@@ -63,7 +63,7 @@ CheckResult judge_do2(const Evidence& ev, const CheckRef& ref) {
     if (u.where.rfind("#", 0) == 0) {
       std::string pointer = u.where.substr(1);
       if (std::none_of(out.locations.begin(), out.locations.end(), [&](const auto& l) { return l.pointer == pointer; }))
-        out.locations.push_back({pointer, std::nullopt});
+        out.locations.push_back({pointer, std::nullopt, ""});
     }
     for (int id : u.exchanges)
       if (std::find(out.exchanges.begin(), out.exchanges.end(), id) == out.exchanges.end()) out.exchanges.push_back(id);
@@ -108,7 +108,7 @@ CheckResult judge_do3(const Evidence& ev, const CheckRef& ref) {
   for (auto p = it->begin(); p != it->end(); ++p)
     if (p.key().empty() || p.key().front() != '/') {
       bad.push_back("'" + p.key() + "'");
-      where.push_back({"/paths/" + oas::escape_token(p.key()), std::nullopt});
+      where.push_back({"/paths/" + oas::escape_token(p.key()), std::nullopt, ""});
     }
   if (!bad.empty()) {
     CheckResult out{ref.id, Verdict::fail, fmt::format("paths must begin with '/' (OpenAPI): {}", join(bad, ", ", 10)), {}};

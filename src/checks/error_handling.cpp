@@ -434,6 +434,7 @@ CheckResult judge_eh2(const Evidence& ev, const CheckRef& ref) {
       for (const auto& [v, m] : items) r.details.push_back(fmt::format("{}: {}", adrprobe::to_string(v), m));
   }
   r.exchanges.insert(r.exchanges.end(), apart_ids.begin(), apart_ids.end());
+  r.judged_headers = {"content-type"};  // what was judged, on every evidence line
   return r;
 }
 

@@ -15,10 +15,13 @@ void append_unique(std::vector<int>& to, const std::vector<int>& ids) {
     if (std::find(to.begin(), to.end(), id) == to.end()) to.push_back(id);
 }
 // Each place once, in the order the findings are shown.
-void add_location(std::vector<Location>& to, const std::string& pointer, bool root_too = false) {
-  if (pointer.empty() && !root_too) return;
-  if (std::none_of(to.begin(), to.end(), [&](const Location& l) { return l.pointer == pointer; }))
-    to.push_back({pointer, std::nullopt});
+// Two distinct fields behind one $ref of the root (same pointer, another
+// target) are two places.
+void add_location(std::vector<Location>& to, const Location& at, bool root_too = false) {
+  if (at.pointer.empty() && at.target.empty() && !root_too) return;
+  if (std::none_of(to.begin(), to.end(),
+                   [&](const Location& l) { return l.pointer == at.pointer && l.target == at.target; }))
+    to.push_back({at.pointer, std::nullopt, at.target});
 }
 }  // namespace
 
@@ -39,8 +42,10 @@ std::string join_within(const std::vector<std::string>& parts, std::size_t max_b
   return out;
 }
 
+Location place_of(const oas::Walker& w, const oas::Node& n) { return {w.pointer(n), std::nullopt, w.elsewhere(n)}; }
+
 CheckResult located(CheckResult r, std::string pointer) {
-  if (severity(r.verdict) > severity(Verdict::pass)) add_location(r.locations, pointer, true);
+  if (severity(r.verdict) > severity(Verdict::pass)) add_location(r.locations, Location{pointer, std::nullopt, ""}, true);
   return r;
 }
 
@@ -54,17 +59,24 @@ void and_more(CheckResult& r) {
 }
 
 void Findings::add(Verdict verdict, std::string message, std::vector<int> exchanges, std::string location) {
+  std::vector<Location> places;
+  if (!location.empty()) places.push_back({std::move(location), std::nullopt, ""});
+  add_at_places(verdict, std::move(message), std::move(places), std::move(exchanges));
+}
+
+void Findings::add_at_places(Verdict verdict, std::string message, std::vector<Location> places,
+                             std::vector<int> exchanges) {
   // Kept in sets: a document may give tens of thousands of findings.
   if (!seen_.insert({static_cast<int>(verdict), message, exchanges}).second) return;
   if (exchanges.size() == 1) single_exchange_.insert(exchanges.front());
-  items_.push_back({verdict, std::move(message), std::move(exchanges), "", "", std::move(location)});
+  items_.push_back({verdict, std::move(message), std::move(exchanges), "", "", std::move(places)});
 }
 
 void Findings::add_error(const http::Exchange& e) {
   if (!single_exchange_.insert(e.id).second) return;
   std::string request = fmt::format("{} {}", e.method, url_path(e.url));
   std::string error = e.error.value_or("no response");
-  items_.push_back({Verdict::error, fmt::format("{}: {}", request, error), {e.id}, request, error, ""});
+  items_.push_back({Verdict::error, fmt::format("{}: {}", request, error), {e.id}, request, error, {}});
 }
 
 CheckResult Findings::result(const std::string& pass_message, std::size_t shown, std::size_t max_bytes) const {
@@ -96,7 +108,7 @@ CheckResult Findings::result(const std::string& pass_message, std::size_t shown,
       bool problem = severity(i.verdict) > severity(Verdict::pass);
       if (!problem || (pass == 0) != worst) continue;
       append_unique(out.exchanges, i.exchanges);
-      add_location(out.locations, i.location);
+      for (const auto& l : i.locations) add_location(out.locations, l);
       auto group = i.error.empty() ? entries.end()
                                    : std::find_if(entries.begin(), entries.end(),
                                                   [&](const Entry& e) { return e.error == i.error; });

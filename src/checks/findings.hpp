@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "http/exchange.hpp"
+#include "oas/walk.hpp"
 #include "verdict/verdict.hpp"
 
 namespace adrprobe::checks {
@@ -26,6 +27,9 @@ class Findings {
   // targets with one URL) is kept once. location: the JSON pointer in the root
   // document the finding is about (static checks), "" when none.
   void add(Verdict verdict, std::string message, std::vector<int> exchanges = {}, std::string location = {});
+  // A finding about one or more places (each field of a group; a field in
+  // another file carries its own place as `target`).
+  void add_at_places(Verdict verdict, std::string message, std::vector<Location> places, std::vector<int> exchanges = {});
   // A finding about a place in the document, without exchanges.
   void add_at(Verdict verdict, std::string location, std::string message) {
     add(verdict, std::move(message), {}, std::move(location));
@@ -48,13 +52,17 @@ class Findings {
     std::vector<int> exchanges;
     std::string request;  // add_error: "GET /v1/a/"
     std::string error;    // add_error: the transport error, the key of its group
-    std::string location;  // JSON pointer, "" when none
+    std::vector<Location> locations;  // JSON pointers (and targets), none when none
   };
   std::string id_;
   std::vector<Item> items_;
   std::set<std::tuple<int, std::string, std::vector<int>>> seen_;  // (verdict, message, exchanges) of add()
   std::set<int> single_exchange_;  // items with exactly one exchange (add_error keeps one per exchange)
 };
+
+// The report place of a value reached by a walk: its root pointer (or the
+// root's $ref that led to it) and, when it is in another file, where there.
+Location place_of(const oas::Walker& w, const oas::Node& n);
 
 // r with the place in the document it is about (a JSON pointer into the root
 // document, "" for the document as a whole), when r is a finding (warn, fail,

@@ -104,7 +104,7 @@ CheckResult judge_qk1(const Evidence& ev, const CheckRef& ref) {
     std::string finding = fmt::format("'{}': {} ({}{})", escape_control(truncate_utf8(k.name, 80)), problem, w.where(k.at),
                                       k.uses > 1 ? fmt::format(", used {} times", k.uses) : "");
     out.details.push_back(finding);
-    f.add(Verdict::fail, std::move(finding), {}, w.pointer(k.at));
+    f.add_at_places(Verdict::fail, std::move(finding), {place_of(w, k.at)});
   }
   if (keys.all().empty()) return {ref.id, Verdict::pass, "no query keys documented", {}};
   CheckResult r = f.result(fmt::format("{} camelCase", plural(keys.all().size(), "query key is", "query keys are")), 10, 1000);

@@ -18,7 +18,7 @@ CheckResult judge_nt1(const Evidence& ev, const CheckRef& ref) {
   for (auto it = paths->begin(); it != paths->end(); ++it)
     if (it.key() != "/" && !it.key().empty() && it.key().back() == '/') {
       bad.push_back(it.key());
-      where.push_back({"/paths/" + oas::escape_token(it.key()), std::nullopt});
+      where.push_back({"/paths/" + oas::escape_token(it.key()), std::nullopt, ""});
     }
   if (!bad.empty()) {
     CheckResult out{ref.id, Verdict::fail, fmt::format("documented paths ending with '/': {}", join(bad, ", ", 10)), {}};

@@ -171,7 +171,7 @@ CheckResult judge_ts4(const Evidence& ev, const CheckRef& ref) {
   return {ref.id, Verdict::pass, fmt::format("valid until {} ({} days left); {}", c.not_after, c.days_left, facts), {}};
 }
 
-CheckResult judge_ts5(const Evidence& ev, const CheckRef& ref) {
+CheckResult ts5_result(const Evidence& ev, const CheckRef& ref) {
   int id = base_get_id(ev);
   if (!id) return {ref.id, Verdict::error, "GET {base} was not sent", {}};
   if (auto err = ev.transport_error(ref.id, id)) return *err;
@@ -188,6 +188,12 @@ CheckResult judge_ts5(const Evidence& ev, const CheckRef& ref) {
   if (age < 31536000)
     return {ref.id, missing, fmt::format("Strict-Transport-Security max-age={} is less than a year (31536000)", age), {id}};
   return {ref.id, Verdict::pass, fmt::format("Strict-Transport-Security: {}", *hsts), {id}};
+}
+
+CheckResult judge_ts5(const Evidence& ev, const CheckRef& ref) {
+  CheckResult r = ts5_result(ev, ref);
+  r.judged_headers = {"strict-transport-security"};
+  return r;
 }
 
 CheckResult judge_ts6(const Evidence& ev, const CheckRef& ref) {
@@ -225,6 +231,8 @@ CheckResult judge_ts6(const Evidence& ev, const CheckRef& ref) {
   CheckResult r = f.result(ev.describe(id) + ": Cache-Control no-store, CSP frame-ancestors 'none', nosniff, X-Frame-Options DENY, Content-Type");
   if (r.exchanges.empty()) r.exchanges = {id};
   if (r.verdict != Verdict::pass) r.message = ev.describe(id) + ": " + r.message;
+  r.judged_headers = {"cache-control", "content-security-policy", "x-content-type-options", "x-frame-options",
+                      "content-type"};
   return r;
 }
 

@@ -66,6 +66,7 @@ int run(int argc, char** argv) {
     return code == 0 ? Exit::ok : Exit::usage;
   }
 
+  record_command_line(argc, argv);  // the report's run.command (masked)
   auto sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
   auto logger = std::make_shared<spdlog::logger>("adrprobe", sink);
   logger->set_pattern("%^[%l]%$ %v");

@@ -55,6 +55,14 @@ void add_output_options(CLI::App* cmd, OutputArgs& out) {
   cmd->add_option("--baseline", out.baseline,
                   "An earlier JSON report (-o json=...) of this API: mark each rule new-fail, regressed, fixed or "
                   "unchanged against it, in every format");
+  cmd->add_option("--rules", out.rules,
+                  "Judge only these rules, ID,... (ids or aliases of the edition); only their checks' requests are sent; "
+                  "the others are listed as skip (not selected) and the score counts only the selected");
+  cmd->add_option("--checklist", out.checklist,
+                  "The HTML reviewer checklist: compact (one line per functional rule, its text folded; default) or "
+                  "full (every rule's text and room for findings)")
+      ->check(CLI::IsMember({"compact", "full"}))
+      ->capture_default_str();
   cmd->add_flag("--no-color", out.no_color, "No colour, even on a terminal");
   cmd->add_flag("-q,--quiet", out.quiet, "Only the target, the rules that do not pass, and the score");
   cmd->add_flag("-v,--verbose", out.verbose,

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include <stdexcept>
 
 namespace adrprobe::cli {
@@ -54,6 +55,8 @@ int write_report(report::Report& rep, const Output& output, const report::Redact
 report::RunInfo run_info(const std::string& command, const engine::Settings& s, const Output& output) {
   report::RunInfo info;
   info.command = command;
+  info.command_line = command_line();
+  info.rules_selected = output.rules;
   info.edition_asked = output.edition_asked;
   if (output.edition && output.edition_asked != output.edition->edition &&
       std::find(output.edition->aliases.begin(), output.edition->aliases.end(), output.edition_asked) !=
@@ -81,7 +84,9 @@ int run_and_report(const std::string& command, Engine run, const engine::Setting
   redactor.add_url(settings.base_url);
   if (settings.openapi) redactor.add_url(*settings.openapi);
   TerminalProgress progress(output, redactor);
-  report::Report rep = run(settings, edition, checks::registry(), &progress);
+  engine::Settings selected = settings;
+  selected.rules = std::set<std::string>(output.rules.begin(), output.rules.end());  // --rules
+  report::Report rep = run(selected, edition, checks::registry(), &progress);
   rep.run = run_info(command, settings, output);
   if (redactor.url_password())
     rep.notes.push_back(

@@ -10,9 +10,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <cstdio>
 #include <fstream>
+#include <set>
 
 #include "report/json.hpp"
+#include "report/redact.hpp"
 #include "tls/client_cert.hpp"
 #include "util/read_file.hpp"
 #include "util/strings.hpp"
@@ -145,9 +148,80 @@ Output to_output(const OutputArgs& args) {
   out.verbose = args.verbose;
   int verbosity = args.quiet ? -1 : (args.verbose ? 1 : 0);
   out.terminal = report::RenderOptions{color_wanted(args.no_color), verbosity, out.fail_on};
+  out.terminal.terminal = isatty(fileno(stdout)) != 0;
   out.file = report::RenderOptions{false, args.verbose ? 1 : 0, out.fail_on};
+  if (args.checklist != "compact" && args.checklist != "full")
+    throw UsageError(fmt::format("--checklist {}: give compact or full", escape_control(args.checklist)));
+  out.terminal.checklist_full = out.file.checklist_full = args.checklist == "full";
+  if (!args.rules.empty()) out.rules = select_rules(*out.edition, args.rules);
   return out;
 }
+
+std::vector<std::string> select_rules(const catalogue::Edition& edition, const std::string& list) {
+  std::set<std::string> chosen;
+  for (const auto& part : split(list, ',')) {
+    std::string name = trim(part);
+    if (name.empty()) continue;
+    const catalogue::Rule* found = nullptr;
+    for (const auto& rule : edition.rules) {
+      bool match = iequals(rule.id, name);
+      for (const auto& alias : rule.aliases) match = match || iequals(alias, name);
+      if (match) {
+        found = &rule;
+        break;
+      }
+    }
+    if (!found)
+      throw UsageError(fmt::format("--rules: edition {} has no rule '{}' (adrprobe rules --edition {} lists them)",
+                                   edition.edition, escape_control(name), edition.edition));
+    chosen.insert(found->id);
+  }
+  if (chosen.empty()) throw UsageError("--rules: give at least one rule id");
+  std::vector<std::string> out;
+  for (const auto& rule : edition.rules)
+    if (chosen.count(rule.id)) out.push_back(rule.id);
+  return out;
+}
+
+namespace {
+std::string recorded_command_line;
+
+// An argument as a POSIX shell reads it back: bare when it holds only safe characters, else in single quotes.
+std::string shell_quoted(const std::string& arg) {
+  bool safe = !arg.empty() && std::all_of(arg.begin(), arg.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("@%+=:,./_-").find(c) != std::string_view::npos;
+  });
+  return safe ? arg : "'" + replace_all(arg, "'", "'\\''") + "'";
+}
+
+// "Name: value" → "Name: ***" (a header given on the command line).
+std::string masked_header(const std::string& text) {
+  auto colon = text.find(':');
+  return colon == std::string::npos ? std::string(report::Redactor::mask) : text.substr(0, colon + 1) + " ***";
+}
+}  // namespace
+
+void record_command_line(int argc, char** argv) {
+  std::vector<std::string> args{"adrprobe"};
+  bool header_next = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (header_next) {
+      a = masked_header(a);
+      header_next = false;
+    } else if (a == "-H" || a == "--header") {
+      header_next = true;
+    } else if (a.rfind("--header=", 0) == 0) {
+      a = "--header=" + masked_header(a.substr(9));
+    } else if (a.rfind("-H", 0) == 0 && a.size() > 2) {
+      a = "-H" + masked_header(a.substr(2));
+    }
+    args.push_back(shell_quoted(mask_url_password(std::move(a))));  // a URL's password, wherever it stands
+  }
+  recorded_command_line = join(args, " ");
+}
+
+const std::string& command_line() { return recorded_command_line; }
 
 void check_document_location(const std::string& location, const std::string& what) {
   if (location.rfind("http://", 0) == 0 || location.rfind("https://", 0) == 0) {

@@ -31,6 +31,8 @@ struct OutputArgs {
   bool quiet = false;
   bool verbose = false;
   std::string baseline;  // --baseline OLD.json
+  std::string rules;      // --rules ID,...: judge only these (ids or aliases of the edition)
+  std::string checklist = "compact";  // --checklist compact|full (html)
 };
 
 // Options of the requests a run sends (check; lint takes the few that apply).
@@ -64,11 +66,21 @@ struct Output {
   report::RenderOptions file;      // for files (never colour)
   bool quiet = false, verbose = false;
   std::optional<report::Report> baseline;  // --baseline, read and checked
+  std::vector<std::string> rules;  // --rules, as the edition's ids, in the edition's order (empty: all)
   // A character device or FIFO at a file's name: -o's paths are the user's
   // (/dev/null, a named pipe: written into); batch's are its own (refused).
   NonRegular non_regular = NonRegular::write_into;
 };
 Output to_output(const OutputArgs& args);
+// --rules: the edition's ids of the rules named (ids or aliases, any case,
+// comma-separated), in the edition's order; UsageError for a name the edition
+// does not know or an empty list.
+std::vector<std::string> select_rules(const catalogue::Edition& edition, const std::string& list);
+// The command line as given (main() records it): each argument shell-quoted
+// where needed, the value of every -H/--header masked ("X-Api-Key: ***").
+// The Redactor masks the rest (URL passwords, other forms of the values).
+void record_command_line(int argc, char** argv);
+const std::string& command_line();
 // Colour on stdout: a terminal, neither --no-color nor NO_COLOR.
 bool color_wanted(bool no_color);
 // An earlier JSON report (--baseline, batch --baseline-dir, diff): UsageError

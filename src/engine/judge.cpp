@@ -14,6 +14,7 @@ using report::Verdict;
 
 namespace {
 constexpr const char* kNeedsLive = "needs a live API";
+constexpr const char* kNotSelected = "not selected";
 }
 
 std::string rule_summary(const report::RuleResult& r) {
@@ -58,6 +59,13 @@ std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Editi
   std::vector<report::RuleResult> out;
   for (const auto& rule : edition.rules) {
     report::RuleResult r = rule_result(rule);
+    if (!ev.settings.selected(rule.id)) {
+      // --rules: listed, not judged; counted nowhere (score, conclusion).
+      r.verdict = Verdict::skip;
+      r.summary = kNotSelected;
+      out.push_back(std::move(r));
+      continue;
+    }
     if (rule.technical()) {
       for (const auto& ref : rule.checks) {
         const Check* check = registry.find_check(ref.id);

@@ -34,13 +34,15 @@ std::string random_origin() {
 
 // The checks of an edition, in registry order (the order requests are sent), with their parameters.
 // A check a hint producer uses and no rule lists is planned with default parameters.
+// --rules: only the selected rules' checks (Settings::selected).
 std::vector<std::pair<const Check*, catalogue::CheckRef>> edition_checks(const catalogue::Edition& edition,
-                                                                       const Registry& registry) {
+                                                                       const Registry& registry, const Settings& s) {
   std::vector<std::pair<const Check*, catalogue::CheckRef>> out;
   for (const Check* c : registry.checks) {
     bool listed = false;
     for (const auto& rule : edition.rules)
-      for (const auto& ref : rule.checks)
+      if (s.selected(rule.id))
+        for (const auto& ref : rule.checks)
         if (ref.id == c->id) {
           out.emplace_back(c, ref);
           listed = true;
@@ -48,7 +50,7 @@ std::vector<std::pair<const Check*, catalogue::CheckRef>> edition_checks(const c
     if (listed) continue;
     bool used = false;
     for (const auto& rule : edition.rules)
-      for (const auto& name : rule.hints)
+      for (const auto& name : s.selected(rule.id) ? rule.hints : std::vector<std::string>{})
         if (const auto* h = registry.find_hints(name))
           for (auto id : h->uses) used = used || id == c->id;
     if (used) out.emplace_back(c, catalogue::CheckRef{std::string(c->id), {}});
@@ -140,7 +142,7 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, c
   Evidence ev = start_evidence(s, edition);
   ev.origin = random_origin();
   std::vector<std::string> notes;
-  auto checks = edition_checks(edition, registry);
+  auto checks = edition_checks(edition, registry, s);
   Planner planner(s);
 
   // TLS handshakes run in parallel with the HTTP probes. Every edition needs
@@ -246,6 +248,16 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, c
   std::vector<std::string> leading;
   std::string unreachable = ev.untrusted_stop || !ev.client_cert_stop.empty() ? "" : ev.unreachable();
   if (!unreachable.empty()) leading.push_back(unreachable);
+  // A wrong base URL: {base} and {base}/openapi.json both answer 404, so
+  // every rule that needs the document fails its prerequisite. Said once, first.
+  if (unreachable.empty() && !s.openapi) {
+    const http::Exchange* base_get = ev.last(probe_request("GET", s.base_url));
+    const http::Exchange* doc_get = ev.last(published_document(s));
+    if (base_get && doc_get && base_get->status == 404 && doc_get->status == 404)
+      leading.push_back(fmt::format("{} and {}/openapi.json both answered 404: is the base URL right? (give the URL the "
+                                    "API's resources are under, with its major version, e.g. https://api.example.nl/v1)",
+                                    s.base_url, s.base_url));
+  }
   if (std::size_t n = ev.all_documented_404())
     leading.push_back(fmt::format("every probed documented path ({}) answered 404 to GET: is the base URL {} right?", n,
                                   s.base_url));
@@ -276,6 +288,7 @@ void mark_down(report::Report& rep) {
   // the evidence of what was tried. The score is n/a.
   for (auto& rule : rep.rules) {
     if (rule.kind != "technical") continue;
+    if (rule.verdict == report::Verdict::skip && rule.checks.empty() && rule.summary == "not selected") continue;  // --rules
     rule.verdict = report::Verdict::error;
     rule.summary = "not judged: the target is down";
   }

@@ -3,6 +3,7 @@
 #pragma once
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,11 @@ struct Settings {
   http::ClientSettings client;  // its deadline is set from deadline_s when the run starts
   double deadline_s = 600;      // --deadline
   std::string tool_version;
+  // --rules: the edition's ids of the rules to judge; empty: every rule. Only
+  // their checks (and the checks their hint producers use) are planned; the
+  // others are `skip` ("not selected").
+  std::set<std::string> rules;
+  bool selected(const std::string& rule_id) const { return rules.empty() || rules.count(rule_id) > 0; }
 
   bool live() const { return !base_url.empty(); }
 };

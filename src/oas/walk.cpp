@@ -89,6 +89,11 @@ std::string Walker::pointer(const Node& n) const {
   return "";
 }
 
+std::string Walker::elsewhere(const Node& n) const {
+  if (n.at.doc == docs_.root_url() || n.at.doc.empty()) return "";
+  return show(n.at);
+}
+
 std::string Operation::upper_method() const { return to_upper(method); }
 
 std::vector<Operation> operations(const Walker& w) {

@@ -56,6 +56,9 @@ class Walker {
   // when it is written there, else the pointer of the first $ref (in the
   // root) that led to it into another file; "" when neither.
   std::string pointer(const Node& n) const;
+  // Where n is written when that is not the root document ("common.yaml#/components/x"),
+  // else "": with pointer(), one place per distinct value behind a shared $ref.
+  std::string elsewhere(const Node& n) const;
 
  private:
   const DocumentSet& docs_;

@@ -14,6 +14,12 @@ struct RenderOptions {
   bool color = false;
   int verbosity = 0;  // -1 quiet, 0 normal, 1 verbose
   FailOn fail_on = FailOn::fail;
+  // Written to a terminal: the text report cuts long lines to the screen
+  // there, never in a file or a pipe.
+  bool terminal = false;
+  // --checklist full: the HTML reviewer checklist with every rule's text and
+  // room to write; compact (default): one line per functional rule.
+  bool checklist_full = false;
 };
 
 using Renderer = std::string (*)(const Report&, const RenderOptions&);

@@ -32,21 +32,35 @@ std::string render_gitlab(const Report& r, const RenderOptions&) {
     if (rule.kind != "technical") continue;
     for (const auto& c : rule.checks) {
       if (c.verdict != Verdict::fail && c.verdict != Verdict::warn && c.verdict != Verdict::error) continue;
-      std::string description = rule.id + " " + c.id + ": " + c.message;
-      // The place, unless the message names it already.
-      if (!c.locations.empty() && c.message.find(c.locations.front().pointer) == std::string::npos)
-        description += " (at " + c.locations.front().pointer + ")";
-      int line = !c.locations.empty() && c.locations.front().line ? *c.locations.front().line : 1;
-      json finding;
-      // Against a baseline the widget shows what is new itself; the mark says how.
-      if (rule.change && *rule.change != "unchanged") description = "[" + *rule.change + "] " + description;
-      finding["description"] = description;
-      finding["check_name"] = c.id;
-      // The same finding of two targets of a batch are two findings.
-      finding["fingerprint"] = fingerprint(rule.id, c, r.mode == "lint" ? document_location(r) : r.name.value_or("") + " " + r.base_url);
-      finding["severity"] = gitlab_severity(c.verdict);
-      finding["location"] = {{"path", path}, {"lines", {{"begin", line}}}};
-      findings.push_back(std::move(finding));
+      // One finding per place (each distinct field; a field in another file
+      // has its own target behind the root's $ref), or one for the check.
+      std::vector<const Location*> places;
+      for (const auto& l : c.locations) places.push_back(&l);
+      if (places.empty()) places.push_back(nullptr);
+      std::string scope = r.mode == "lint" ? document_location(r) : r.name.value_or("") + " " + r.base_url;
+      for (std::size_t i = 0; i < places.size(); ++i) {
+        const Location* l = places[i];
+        std::string description = rule.id + " " + c.id + ": " + c.message;
+        // The place, unless the message names it already.
+        if (l) {
+          std::string at = l->target.empty() ? l->pointer : l->pointer + " → " + l->target;
+          if (c.message.find(l->target.empty() ? l->pointer : l->target) == std::string::npos || places.size() > 1)
+            description += " (at " + at + ")";
+        }
+        int line = l && l->line ? *l->line : 1;
+        json finding;
+        // Against a baseline the widget shows what is new itself; the mark says how.
+        if (rule.change && *rule.change != "unchanged") description = "[" + *rule.change + "] " + description;
+        finding["description"] = description;
+        finding["check_name"] = c.id;
+        // The same finding of two targets of a batch are two findings; the
+        // first place keeps the check's fingerprint, the others add theirs.
+        finding["fingerprint"] =
+            i == 0 ? fingerprint(rule.id, c, scope) : fingerprint(rule.id, c, scope + '\0' + l->pointer + '\0' + l->target);
+        finding["severity"] = gitlab_severity(c.verdict);
+        finding["location"] = {{"path", path}, {"lines", {{"begin", line}}}};
+        findings.push_back(std::move(finding));
+      }
     }
   }
   return dump_json(findings);

@@ -74,8 +74,11 @@ std::string fact_row(std::string_view name, const std::string& value_html) {
 }
 
 std::string edition_html(const Report& r) {
-  std::string out = esc(r.edition);
-  if (!r.edition_name.empty()) out += " — " + esc(r.edition_name);
+  // The name alone when it carries the number ("REST API Design Rules 2.2.0"), not "2.2.0 — ... 2.2.0".
+  std::string out = r.edition_name.empty() ? esc(r.edition)
+                    : r.edition_name.find(r.edition) != std::string::npos
+                        ? esc(r.edition_name)
+                        : esc(r.edition) + " — " + esc(r.edition_name);
   if (r.run && !r.run->edition_asked.empty() && r.run->edition_asked != r.edition)
     out += r.run->edition_note.empty()
                ? fmt::format(" <span class=\"muted\">(--edition {})</span>", esc(r.run->edition_asked))
@@ -86,7 +89,7 @@ std::string edition_html(const Report& r) {
 
 class Page {
  public:
-  explicit Page(const Report& r) : r_(r) {
+  Page(const Report& r, const RenderOptions& options) : r_(r), full_checklist_(options.checklist_full) {
     for (const auto& e : r.exchanges) {
       by_id_[e.id] = &e;
       ids_.insert(e.id);
@@ -125,6 +128,7 @@ class Page {
 
  private:
   const Report& r_;
+  bool full_checklist_ = false;
   std::map<int, const http::Exchange*> by_id_;
   std::set<int> ids_;
   std::set<int> anchored_;  // exchanges shown in full with their id="x<id>" so far
@@ -151,6 +155,16 @@ class Page {
     out += fmt::format("<p class=\"sub\">{} · {}{}</p>\n", edition_html(r_), esc(r_.generated_at),
                        r_.mode == "lint" ? " · static checks on the document alone" : "");
     out += "</header>\n";
+    // The conclusion an auditor signs: first, above every note and fact (CLI.md).
+    Conclusion c = conclude(r_);
+    const char* state = c.conforms == std::optional<bool>(false) ? "fail" : c.conforms ? "pass" : "error";
+    out += fmt::format("<div class=\"banner banner-{}\" id=\"conclusion\" role=\"status\"><div class=\"banner-label\">{}</div>"
+                       "<p>{}</p></div>\n",
+                       state,
+                       c.conforms == std::optional<bool>(false) ? "✖ Does not conform"
+                       : c.conforms                             ? "✔ Conforms (technical rules)"
+                                                                : "! Not established",
+                       esc(c.text));
     // What concerns the whole report comes before everything else.
     if (!r_.headline.empty())
       out += fmt::format("<div class=\"notice headline\" role=\"alert\"><p>{}</p></div>\n", esc(r_.headline));
@@ -220,14 +234,21 @@ class Page {
     for (const auto* list : {&technical_, &functional_})
       for (const RuleResult* rule : *list) {
         std::string title = esc(rule->title);
-        if (std::string l = rule_text_link(*rule); !l.empty()) title += fmt::format(" <span class=\"small\">{}</span>", l);
+        if (std::string l = rule_text_link(*rule); !l.empty())
+          title += fmt::format(" <span class=\"small rule-link\">{}</span>", l);  // on paper: on the rule's card
         if (rule->kind == "technical" && !rule->summary.empty())
-          title += fmt::format("<div class=\"small muted\">{}</div>", esc(rule->summary));
-        out += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"wrap\">{}</td><td>{}</td><td>{}</td>",
-                           html::verdict_label(rule->verdict), rule_ids(*rule), title, esc(rule->kind), esc(rule->level));
+          title += fmt::format("<div class=\"small muted clamp\">{}</div>", esc(rule->summary));
+        // On paper the functional rules are the checklist's rows: one line here says so.
+        out += fmt::format("<tr{}><td>{}</td><td>{}</td><td class=\"wrap\">{}</td><td>{}</td><td>{}</td>",
+                           rule->kind == "functional" ? " class=\"screen-only\"" : "", html::verdict_label(rule->verdict),
+                           rule_ids(*rule), title, esc(rule->kind), esc(rule->level));
         if (with_change_) out += fmt::format("<td>{}</td>", rule->change ? esc(*rule->change) : "");
         out += "</tr>\n";
       }
+    if (!functional_.empty())
+      out += fmt::format("<tr class=\"print-only\"><td colspan=\"{}\">{}: see the <a href=\"#functional\">reviewer "
+                         "checklist</a></td></tr>\n",
+                         with_change_ ? 6 : 5, plural(functional_.size(), "functional rule", "functional rules"));
     out += "</tbody>\n</table>\n";
     return out;
   }
@@ -249,7 +270,8 @@ class Page {
 
   // One exchange as a row: #id, method and URL (and the request headers the
   // check added), status or transport error with every response header, time.
-  std::string exchange_row(const http::Exchange& e) {
+  std::string exchange_row(const http::Exchange& e, const std::vector<std::string>& judged = {}) {
+    auto was_judged = [&](const std::string& name) { return std::find(judged.begin(), judged.end(), name) != judged.end(); };
     bool first = anchored_.insert(e.id).second;
     std::string out = first ? fmt::format("<tr id=\"x{}\">", e.id) : "<tr>";
     out += first ? fmt::format("<td class=\"xid\">#{}</td>", e.id)
@@ -258,15 +280,22 @@ class Page {
     if (!e.request_headers.empty()) {
       out += "<div class=\"hdrs\">sent: ";
       for (const auto& [name, value] : e.request_headers)
-        out += fmt::format("<span><b>{}:</b> {}</span>", esc(name), esc(value));
+        out += fmt::format("<span class=\"sent\"><b>{}:</b> {}</span>", esc(name), esc(value));
       out += "</div>";
     }
-    if (!e.response_headers.empty()) {
+    if (!e.response_headers.empty() || (e.status && !judged.empty())) {
       out += "<div class=\"hdrs\">";
-      for (bool key : {true, false})
-        for (const auto& [name, value] : e.response_headers)
-          if (key_header(name) == key)
-            out += fmt::format("<span{}><b>{}:</b> {}</span>", key ? " class=\"key\"" : "", esc(name), esc(value));
+      // The headers the check judged first (absent ones said so), then the usual key headers, then the rest.
+      for (const auto& name : judged)
+        if (e.status && !e.response_headers.count(name))
+          out += fmt::format("<span class=\"key judged\"><b>{}:</b> (none)</span>", esc(name));
+      for (int pass = 0; pass < 3; ++pass)
+        for (const auto& [name, value] : e.response_headers) {
+          int rank = was_judged(name) ? 0 : key_header(name) ? 1 : 2;
+          if (rank != pass) continue;
+          out += fmt::format("<span{}><b>{}:</b> {}</span>",
+                             rank == 0 ? " class=\"key judged\"" : rank == 1 ? " class=\"key\"" : "", esc(name), esc(value));
+        }
       out += "</div>";
     }
     out += "</td>";
@@ -299,10 +328,26 @@ class Page {
       for (const auto& d : c.details) out += fmt::format("<li class=\"wrap\">{}</li>", esc(d));
       out += "</ul>\n";
     }
+    if (!c.locations.empty()) {
+      std::vector<std::string> places;
+      for (const auto& l : c.locations)
+        places.push_back(fmt::format("<code>{}</code>{}{}", esc(l.pointer),
+                                     l.target.empty() ? "" : " → <code>" + esc(l.target) + "</code>",
+                                     l.line ? fmt::format(" <span class=\"muted\">(line {})</span>", *l.line) : ""));
+      out += fmt::format("<div class=\"refs wrap\">{}: {}</div>\n", places.size() == 1 ? "place" : "places",
+                         join(places, "; "));
+    }
     std::vector<const http::Exchange*> cited;
     for (int id : c.exchanges)
       if (auto it = by_id_.find(id); it != by_id_.end()) cited.push_back(it->second);
-    if (!cited.empty()) {
+    // A check that passed links its evidence (listed under "Other requests"); one
+    // that did not shows the requests that prove it right here.
+    bool problem = severity(c.verdict) > severity(Verdict::pass);
+    if (!cited.empty() && !problem) {
+      std::vector<std::string> refs;
+      for (const auto* e : cited) refs.push_back(fmt::format("<a href=\"#x{0}\">#{0}</a>", e->id));
+      out += fmt::format("<div class=\"refs\">evidence: {}</div>\n", join(refs, " "));
+    } else if (!cited.empty()) {
       std::vector<std::string> refs;
       for (const auto* e : cited) refs.push_back(fmt::format("<a href=\"#x{0}\">#{0}</a>", e->id));
       out += fmt::format("<div class=\"refs\">evidence: {}{}</div>\n", join(refs, " "),
@@ -310,7 +355,7 @@ class Page {
                              ? fmt::format(" (the first {} shown here)", kRowsPerCheck)
                              : "");
       out += exchange_table_head();
-      for (std::size_t i = 0; i < std::min(kRowsPerCheck, cited.size()); ++i) out += exchange_row(*cited[i]);
+      for (std::size_t i = 0; i < std::min(kRowsPerCheck, cited.size()); ++i) out += exchange_row(*cited[i], c.judged_headers);
       out += "</tbody></table>\n";
     }
     out += "</div>\n";
@@ -318,7 +363,8 @@ class Page {
   }
 
   std::string technical_rules() {
-    std::string out = "<h2 id=\"technical\" class=\"page\">Technical rules: checks and evidence</h2>\n";
+    // No page break of its own: the cards never split, so they may follow the summary on its page.
+    std::string out = "<h2 id=\"technical\">Technical rules: checks and evidence</h2>\n";
     if (technical_.empty()) out += "<p class=\"muted\">This edition has no technical rules.</p>\n";
     for (const RuleResult* rule : technical_) {
       out += fmt::format("<section class=\"rule {}\" id=\"{}\">\n", to_string(rule->verdict), anchor_.at(rule));
@@ -370,7 +416,10 @@ class Page {
                                 (t.client_cert_sent ? "sent (--cert)" : "none given (--cert, --key)"));
     out += fact_row("OCSP stapled", yes_no(t.ocsp_stapled));
     out += fact_row("Compression", yes_no(t.compression));
-    out += fact_row("Secure renegotiation", yes_no(t.secure_renegotiation));
+    // TLS 1.3 has no renegotiation: a yes or no there would be a claim about nothing.
+    out += fact_row("Secure renegotiation", t.protocol == "TLSv1.3"
+                                                ? std::string("<span class=\"muted\">n/a (TLS 1.3 has no renegotiation)</span>")
+                                                : yes_no(t.secure_renegotiation));
     out += "</table>\n";
 
     if (!t.protocols.empty()) {
@@ -407,8 +456,45 @@ class Page {
     return out;
   }
 
+  // --checklist compact (the default): one row per functional rule with its
+  // boxes; the rule's text, what to look at and the hints behind <details> on
+  // screen. On paper the rows are the checklist to sign.
+  std::string compact_checklist() {
+    std::string out = "<h2 id=\"functional\">Functional rules: reviewer checklist</h2>\n";
+    out += fmt::format("<p>A tool cannot judge these {} rules. For each, read the rule (open it on screen, or "
+                       "<code>--checklist full</code> for the full text on paper), weigh the tool's hints and mark one "
+                       "box.</p>\n",
+                       functional_.size());
+    out += "<table class=\"checklist\"><thead><tr><th>Rule</th><th>Hints</th><th>Conclusion</th></tr></thead><tbody>\n";
+    for (const RuleResult* rule : functional_) {
+      bool judged = rule->verdict == Verdict::manual;
+      out += fmt::format("<tr class=\"review-row\" id=\"{}\"><td class=\"wrap\"><details><summary><span class=\"mono\">{}"
+                         "</span> {}</summary>",
+                         anchor_.at(rule), esc(rule->id), esc(rule->title));
+      out += rule_meta(*rule);
+      if (!rule->statement.empty()) out += "<h4>Rule</h4>" + paragraphs(rule->statement);
+      if (!rule->review.empty()) out += "<h4>What to look at</h4>" + paragraphs(rule->review);
+      if (!rule->hints.empty()) {
+        out += "<h4>What the tool noticed</h4><ul>";
+        for (const auto& h : rule->hints) out += fmt::format("<li class=\"wrap\">{}</li>", link_exchanges(esc(h), ids_));
+        out += "</ul>";
+      }
+      for (const auto& c : rule->checks) out += check_block(c);
+      out += "</details></td>";
+      out += fmt::format("<td class=\"small\">{}</td>", rule->hints.empty() ? std::string("none") : plural(rule->hints.size(), "hint", "hints"));
+      out += judged ? "<td class=\"boxes\"><span>☐ conforms</span> <span>☐ does not conform</span> <span>☐ n/a</span></td>"
+                    : fmt::format("<td>{} {}</td>", html::verdict_label(rule->verdict), esc(rule->summary));
+      out += "</tr>\n";
+    }
+    out += "</tbody></table>\n";
+    out += "<div class=\"conclusion sign-off\"><div class=\"small muted\">Findings:</div><div class=\"line\"></div>"
+           "<div class=\"line\"></div><div class=\"sign\"><span>Reviewer</span><span>Date</span></div></div>\n";
+    return out;
+  }
+
   std::string functional_rules() {
     if (functional_.empty()) return "";
+    if (!full_checklist_) return compact_checklist();
     std::string out = "<h2 id=\"functional\" class=\"page\">Functional rules: reviewer checklist</h2>\n";
     out += "<p>A tool cannot judge these rules. For each, read the rule and what to look at, weigh the tool's "
            "hints, and mark one conclusion.</p>\n";
@@ -441,8 +527,9 @@ class Page {
     for (const auto& e : r_.exchanges)
       if (!anchored_.count(e.id)) rest.push_back(&e);
     if (rest.empty()) return "";
-    std::string out = "<h2 id=\"requests\">Other requests</h2>\n<p class=\"muted\">The requests of this run not shown "
-                      "under a check above (hints refer to some of them).</p>\n";
+    std::string out = "<h2 id=\"requests\">Other requests</h2>\n<p class=\"muted keep-next\">The requests of this run not shown "
+                      "under a failing check above: the evidence of the checks that passed, and the requests hints "
+                      "refer to.</p>\n";
     out += exchange_table_head();
     for (const auto* e : rest) out += exchange_row(*e);
     out += "</tbody></table>\n";
@@ -458,7 +545,12 @@ class Page {
       return out + "</table>\n";
     }
     const RunInfo& run = *r_.run;
-    out += fact_row("Command", "<code>adrprobe " + esc(run.command.empty() ? r_.mode : run.command) + "</code>");
+    out += fact_row("Command", "<code class=\"wrap\">" +
+                                   esc(run.command_line.empty() ? "adrprobe " + (run.command.empty() ? r_.mode : run.command)
+                                                                : run.command_line) +
+                                   "</code>");
+    if (!run.rules_selected.empty())
+      out += fact_row("Rules selected (--rules)", "<code>" + esc(join(run.rules_selected, ", ")) + "</code>");
     out += fact_row("Edition", edition_html(r_));
     out += fact_row("Timeout", fmt::format("{:g} s per request", run.timeout_s));
     out += fact_row("Rate", run.rate > 0 ? fmt::format("at most {:g} requests per second to one host", run.rate)
@@ -485,6 +577,6 @@ class Page {
 
 }  // namespace
 
-std::string render_html(const Report& r, const RenderOptions&) { return Page(r).render(); }
+std::string render_html(const Report& r, const RenderOptions& options) { return Page(r, options).render(); }
 
 }  // namespace adrprobe::report

@@ -86,6 +86,24 @@ table.ex td.ms { width: 70px; text-align: right; white-space: nowrap; color: var
 .conclusion .line { border-bottom: 1px solid var(--muted); height: 24px; }
 .conclusion .sign { display: flex; gap: 24px; margin-top: 8px; font-size: 12px; color: var(--muted); }
 .conclusion .sign span { flex: 1; border-bottom: 1px solid var(--muted); padding-top: 14px; }
+.banner { border: 2px solid var(--error); border-left-width: 10px; border-radius: 6px; padding: 8px 14px; margin: 10px 0 14px;
+  break-inside: avoid; page-break-inside: avoid; }
+.banner p { margin: 2px 0 0; font-size: 15px; }
+.banner-label { font-weight: bold; font-size: 18px; }
+.banner-fail { border-color: var(--fail); background: #ffebe9; } .banner-fail .banner-label { color: var(--fail); }
+.banner-pass { border-color: var(--pass); background: #dafbe1; } .banner-pass .banner-label { color: var(--pass); }
+.banner-error { border-color: var(--error); background: #fbefff; } .banner-error .banner-label { color: var(--error); }
+.rule, .review, .review-row, .conclusion, .banner, .score { break-inside: avoid; page-break-inside: avoid; }
+table.checklist td.boxes { white-space: nowrap; font-size: 13px; }
+table.checklist td.boxes span { margin-right: 10px; }
+table.checklist summary { cursor: pointer; }
+table.checklist details h4 { margin: 8px 0 2px; font-size: 13px; }
+table.checklist details p { margin: 2px 0; }
+.hdrs .judged { outline: 1px dashed var(--manual); }
+p, li { orphans: 3; widows: 3; }
+.keep-next { break-after: avoid; page-break-after: avoid; }
+.print-only { display: none; }
+footer { break-before: avoid; page-break-before: avoid; }
 nav.toc { font-size: 13px; margin: 6px 0 0; }
 nav.toc a { margin-right: 14px; }
 footer { margin-top: 32px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--line); padding-top: 8px; }
@@ -96,6 +114,21 @@ footer { margin-top: 32px; color: var(--muted); font-size: 12px; border-top: 1px
   code, .mono { font-size: 8.5pt; }
   table.ex, .hdrs, .small, .refs { font-size: 8pt; }
   a { color: inherit; text-decoration: none; }
+  /* On paper a link's target is printed after its text (in-page anchors have none to print). */
+  a[href]:not([href^="#"])::after { content: " <" attr(href) ">"; font-size: 8pt; overflow-wrap: anywhere;
+    word-break: break-all; color: var(--muted); }
+  details > summary { list-style: none; }
+  details > summary::-webkit-details-marker { display: none; }
+  table.checklist { font-size: 9pt; }
+  table.rules { font-size: 8.5pt; }
+  table.rules td, table.rules th { padding: 2px 6px; }
+  table.rules .rule-link { display: none; }
+  table.rules .clamp { display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; overflow: hidden; }
+  .screen-only { display: none; }
+  tr.print-only { display: table-row; }
+  /* On paper an exchange shows the headers a check is about (the JSON report has them all). */
+  .hdrs span:not(.key):not(.sent) { display: none; }
+  table.checklist td { padding: 3px 6px; }
   nav.toc { display: none; }
   .rule, .review, .score, .notice { box-shadow: none; }
   h2.page { break-before: page; page-break-before: always; }

@@ -91,10 +91,26 @@ json run_json(const RunInfo& run, const std::string& edition) {
   options["header_names"] = run.header_names;  // never their values
   json libraries = json::object();
   for (const auto& [name, version] : run.libraries) libraries[name] = version;
-  return {{"command", run.command}, {"options", options}, {"libraries", libraries}};
+  // run.command is the command line as given (CLI.md), secrets masked; the
+  // subcommand (check, lint, demo) is run.subcommand.
+  if (!run.rules_selected.empty()) options["rules"] = run.rules_selected;
+  return {{"command", run.command_line.empty() ? "adrprobe " + run.command : run.command_line},
+          {"subcommand", run.command},
+          {"options", options},
+          {"libraries", libraries}};
 }
 
 }  // namespace
+
+json conclusion_json(const Conclusion& c) {
+  return {{"conforms", c.conforms ? json(*c.conforms) : json(nullptr)},
+          {"must_failed", c.must_failed},
+          {"should_failed", c.should_failed},
+          {"warned", c.warned},
+          {"errors", c.errors},
+          {"functional_pending", c.functional_pending},
+          {"text", c.text}};
+}
 
 json score_json(const Score& s) {
   return {{"pass", s.pass}, {"warn", s.warn}, {"fail", s.fail}, {"error", s.error}, {"applicable", s.applicable},
@@ -131,6 +147,7 @@ json to_json(const Report& r) {
     j["last_up"] = {{"generated_at", r.last_up->generated_at}, {"edition", r.last_up->edition},
                     {"base_url", r.last_up->base_url}, {"rules", verdicts}};
   }
+  j["conclusion"] = conclusion_json(conclude(r));
   j["score"] = score_json(r.score);
   json rules = json::array();
   for (const auto& rule : r.rules) {
@@ -153,6 +170,7 @@ json to_json(const Report& r) {
         for (const auto& l : c.locations) {
           json jl{{"pointer", l.pointer}};
           if (l.line) jl["line"] = *l.line;
+          if (!l.target.empty()) jl["target"] = l.target;
           locations.push_back(std::move(jl));
         }
         jc["locations"] = std::move(locations);
@@ -170,7 +188,7 @@ json to_json(const Report& r) {
   j["exchanges"] = exchanges;
   if (r.tls) j["tls"] = tls_json(*r.tls);
   if (r.run) j["run"] = run_json(*r.run, r.edition);
-  else if (r.mode != "check") j["run"] = {{"command", r.mode}};
+  else if (r.mode != "check") j["run"] = {{"command", "adrprobe " + r.mode}, {"subcommand", r.mode}};
   j["notes"] = r.notes;
   return j;
 }
@@ -336,7 +354,12 @@ Report parse_json_report(const std::string& text) {
     r.last_up = std::move(l);
   }
   if (auto run = j.find("run"); run != j.end() && run->is_object())
-    r.mode = member<std::string>(*run, "command", "check", "run") == "lint" ? "lint" : "check";
+  {
+    // run.subcommand; a report of an earlier version has the subcommand in run.command.
+    std::string sub = member<std::string>(*run, "subcommand", "", "run");
+    std::string command = member<std::string>(*run, "command", "check", "run");
+    r.mode = sub == "lint" || command == "lint" || command.rfind("adrprobe lint", 0) == 0 ? "lint" : "check";
+  }
   return r;
 }
 

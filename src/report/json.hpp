@@ -26,6 +26,8 @@ std::string dump_json(const nlohmann::ordered_json& j);
 
 // The score object of report.schema.json (the report's and each summary row's).
 nlohmann::ordered_json score_json(const Score& score);
+// CLI.md `conclusion`: conforms (true, false, null), the counts and the text.
+nlohmann::ordered_json conclusion_json(const Conclusion& conclusion);
 
 // A JSON report read back (--baseline, batch --baseline-dir, diff) is at most
 // this large: a report is a few MiB, one far bigger is not one.

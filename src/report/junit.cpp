@@ -35,10 +35,15 @@ std::string problem_text(const Report& r, const RuleResult& rule) {
   for (const auto& c : rule.checks) {
     if (severity(c.verdict) <= severity(Verdict::pass)) continue;
     lines.push_back(fmt::format("{} {}: {}", X(c.id), to_string(c.verdict), X(c.message)));
-    for (const auto& l : c.locations)
-      lines.push_back(l.line ? fmt::format("  at {} (line {})", X(l.pointer), *l.line) : "  at " + X(l.pointer));
+    for (const auto& l : c.locations) {
+      std::string at = "  at " + X(l.pointer) + (l.target.empty() ? "" : " → " + X(l.target));
+      lines.push_back(l.line ? fmt::format("{} (line {})", at, *l.line) : at);
+    }
     for (int id : c.exchanges)
-      if (const auto* e = find_exchange(r, id)) lines.push_back("  evidence: #" + std::to_string(id) + " " + X(exchange_line(*e)));
+      if (const auto* e = find_exchange(r, id)) {
+        std::string judged = judged_headers_line(*e, c.judged_headers);
+        lines.push_back("  evidence: #" + std::to_string(id) + " " + X(exchange_line(*e)) + (judged.empty() ? "" : " · " + X(judged)));
+      }
   }
   if (rule.change) lines.push_back("change: " + X(*rule.change));
   if (!rule.url.empty()) lines.push_back("rule: " + X(rule.url));
@@ -87,6 +92,15 @@ std::string render_junit(const Report& r, const RenderOptions& options) {
   property("target", X(target));
   property("score", r.score.percent ? fmt::format("{:.1f}", *r.score.percent) : "n/a");
   property("state", state_of(r));
+  // The conclusion (CLI.md): conforms true, false or null (n/a), its counts and text.
+  Conclusion conclusion = conclude(r);
+  property("conclusion.conforms", conclusion.conforms ? (*conclusion.conforms ? "true" : "false") : "null");
+  property("conclusion.must_failed", std::to_string(conclusion.must_failed));
+  property("conclusion.should_failed", std::to_string(conclusion.should_failed));
+  property("conclusion.warned", std::to_string(conclusion.warned));
+  property("conclusion.errors", std::to_string(conclusion.errors));
+  property("conclusion.functional_pending", std::to_string(conclusion.functional_pending));
+  property("conclusion.text", X(conclusion.text));
   if (!r.owner.empty()) property("owner", X(r.owner));
   for (const auto& [key, value] : r.labels) property(("label." + X(key)).c_str(), X(value));
   if (!r.moved_from.empty()) property("moved_from", X(r.moved_from));
@@ -169,7 +183,7 @@ std::string render_junit(const Report& r, const RenderOptions& options) {
   suite.append_attribute("timestamp") = X(r.generated_at).c_str();
 
   // What concerns the run as a whole.
-  std::vector<std::string> out;
+  std::vector<std::string> out{X(conclusion.text)};
   if (!r.headline.empty()) out.push_back(X(r.headline));
   for (const auto& note : r.notes) out.push_back(X(note));
   if (functional) out.push_back(plural(static_cast<std::size_t>(functional), "functional rule", "functional rules") +

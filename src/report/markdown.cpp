@@ -24,6 +24,8 @@ const char* icon(Verdict v) {
   return "";
 }
 
+constexpr std::size_t kShownPlaces = 10;  // places listed under one check
+
 }  // namespace
 
 std::string render_markdown(const Report& r, const RenderOptions&) {
@@ -32,6 +34,11 @@ std::string render_markdown(const Report& r, const RenderOptions&) {
   std::string target = r.mode == "lint" ? document_location(r) : r.base_url;
   std::string edition = r.edition_name.empty() ? "edition " + r.edition : r.edition_name;
   std::string percent = r.score.percent ? fmt::format("{:.1f} %", *r.score.percent) : "n/a";
+  // The conclusion an auditor signs is the first line (CLI.md).
+  Conclusion conclusion = conclude(r);
+  line(fmt::format("**{} {}**", conclusion.conforms == std::optional<bool>(false) ? "❌" : conclusion.conforms ? "✅" : "❗",
+                   markdown_text(conclusion.text)));
+  line("");
   line(fmt::format("### adrprobe {}: {} · {} · score {}", r.mode == "lint" ? "lint" : "check", markdown_text(target), markdown_text(edition),
                    percent));
   line("");
@@ -79,15 +86,20 @@ std::string render_markdown(const Report& r, const RenderOptions&) {
         if (r.unreachable && c.verdict == Verdict::error) continue;
         std::string item = fmt::format("- {} **{}** {} {}: {}", icon(c.verdict), markdown_text(c.id), to_string(c.verdict),
                                        markdown_text(rule.id), markdown_text(truncate_utf8(c.message, 400)));
-        if (!c.locations.empty()) {
-          const auto& l = c.locations.front();
-          item += fmt::format("\n  - at {}{}", markdown_text(l.pointer), l.line ? fmt::format(" (line {})", *l.line) : "");
+        // Every place (one per distinct field, a field in another file with its own).
+        for (std::size_t i = 0; i < std::min<std::size_t>(c.locations.size(), kShownPlaces); ++i) {
+          const auto& l = c.locations[i];
+          item += fmt::format("\n  - at {}{}{}", markdown_text(l.pointer), l.target.empty() ? "" : " → " + markdown_text(l.target),
+                              l.line ? fmt::format(" (line {})", *l.line) : "");
         }
+        if (c.locations.size() > kShownPlaces)
+          item += fmt::format("\n  - (+{} more places: JSON, SARIF)", c.locations.size() - kShownPlaces);
         std::size_t shown = 0;
         for (int id : c.exchanges) {
           if (shown == 2) break;
           if (const auto* e = find_exchange(r, id)) {
-            item += "\n  - " + markdown_text(exchange_line(*e));
+            std::string judged = judged_headers_line(*e, c.judged_headers);
+            item += "\n  - " + markdown_text(exchange_line(*e)) + (judged.empty() ? "" : " · " + markdown_text(judged));
             ++shown;
           }
         }

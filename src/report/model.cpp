@@ -33,6 +33,73 @@ Score compute_score(const std::vector<RuleResult>& rules) {
   return s;
 }
 
+Conclusion conclude(const Report& report) {
+  Conclusion c;
+  std::vector<std::string> error_ids, warn_ids;
+  for (const auto& r : report.rules) {
+    if (r.kind != "technical") {
+      if (r.verdict == Verdict::manual) ++c.functional_pending;
+      continue;
+    }
+    // A technical rule without a stated level is a rule of the standard: MUST.
+    bool should = r.level == "SHOULD" || r.level == "MAY";
+    switch (r.verdict) {
+      case Verdict::fail:
+        if (should) ++c.should_failed, c.should_ids.push_back(r.id);
+        else ++c.must_failed, c.must_ids.push_back(r.id);
+        break;
+      case Verdict::warn: ++c.warned, warn_ids.push_back(r.id); break;
+      case Verdict::error: ++c.errors, error_ids.push_back(r.id); break;
+      default: break;
+    }
+  }
+  if (report.unreachable || c.must_failed == 0) {
+    if (report.unreachable || c.errors > 0) c.conforms.reset();
+    else c.conforms = true;
+  } else {
+    c.conforms = false;
+  }
+  auto rules = [](std::size_t n, const char* level, const char* one, const char* many) {
+    return fmt::format("{} {} {} {}", n, level, n == 1 ? "rule" : "rules", n == 1 ? one : many);
+  };
+  auto ids = [](const std::vector<std::string>& list) {
+    std::vector<std::string> shown(list.begin(), list.begin() + std::min<std::size_t>(list.size(), 8));
+    std::string out;
+    for (std::size_t i = 0; i < shown.size(); ++i) out += (i ? ", " : "") + shown[i];
+    if (list.size() > shown.size()) out += fmt::format(" and {} more", list.size() - shown.size());
+    return " (" + out + ")";
+  };
+  std::string edition = report.edition;
+  std::vector<std::string> parts;
+  std::string head;
+  if (report.unreachable) {
+    // The cause is the report's first note (and JSON down_cause), shown right after.
+    head = fmt::format("Conformance to {} could not be established: the target is down", edition);
+  } else if (c.conforms == std::optional<bool>(false)) {
+    head = fmt::format("Does not conform to {}: {}{}", edition, rules(c.must_failed, "MUST", "fails", "fail"), ids(c.must_ids));
+  } else if (!c.conforms) {
+    head = fmt::format("Conformance to {} could not be established: no MUST rule fails, but {}{}", edition,
+                       rules(c.errors, "technical", "could not be judged", "could not be judged"), ids(error_ids));
+  } else {
+    head = fmt::format("Conforms to {} in its technical rules: no MUST rule fails", edition);
+  }
+  if (!report.unreachable) {
+    if (c.should_failed)
+      parts.push_back(fmt::format("{}, {}{}", rules(c.should_failed, "SHOULD", "fails", "fail"),
+                                  c.should_failed == 1 ? "a deviation" : "deviations", ids(c.should_ids)));
+    if (c.warned) parts.push_back(fmt::format("{} {} with a warning{}", c.warned, c.warned == 1 ? "rule passes" : "rules pass", ids(warn_ids)));
+    if (c.errors && c.conforms == std::optional<bool>(false))
+      parts.push_back(rules(c.errors, "technical", "could not be judged", "could not be judged") + ids(error_ids));
+  }
+  if (c.functional_pending)
+    parts.push_back(fmt::format("{} functional {} a reviewer", c.functional_pending,
+                                c.functional_pending == 1 ? "rule awaits" : "rules await"));
+  c.text = head;
+  for (const auto& part : parts) c.text += "; " + part;
+  c.text += ".";
+  return c;
+}
+
 std::string down_cause(const Report& report) {
   if (!report.unreachable) return "";
   return report.notes.empty() ? "could not reach " + report.base_url : report.notes.front();
@@ -66,6 +133,16 @@ const http::Exchange* find_exchange(const Report& report, int id) {
 std::string exchange_line(const http::Exchange& e) {
   if (!e.status) return fmt::format("{} {} ✗ {}", e.method, e.url, e.error.value_or("no response"));
   return fmt::format("{} {} → {}", e.method, e.url, *e.status);
+}
+
+std::string judged_headers_line(const http::Exchange& e, const std::vector<std::string>& names) {
+  if (!e.status || names.empty()) return "";
+  std::string out;
+  for (const auto& name : names) {
+    auto it = e.response_headers.find(name);
+    out += fmt::format("{}{}: {}", out.empty() ? "" : " · ", name, it == e.response_headers.end() ? "(none)" : it->second);
+  }
+  return out;
 }
 
 std::string document_location(const Report& report) {

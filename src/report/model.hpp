@@ -44,7 +44,11 @@ struct Score {
 // How the run was made (JSON `run`), for auditors; the command that ran it
 // fills it in. Names of the headers given, never their values.
 struct RunInfo {
-  std::string command;        // check | lint | demo
+  std::string command;        // check | lint | demo (JSON run.subcommand)
+  // The command line as given, each argument shell-quoted, secrets masked
+  // (-H values, URL passwords; the Redactor masks every other form). JSON run.command.
+  std::string command_line;
+  std::vector<std::string> rules_selected;  // --rules, as the edition names them ("" : all)
   std::string edition_asked;  // --edition as given ("2.0.1", "latest"); Report::edition is the catalogue used
   std::string edition_note;   // why that name is judged by that edition ("editorial changes only")
   double timeout_s = 0, rate = 0, deadline_s = 0;
@@ -106,6 +110,18 @@ struct Report {
   std::optional<RunInfo> run;
 };
 
+// What an auditor signs (CLI.md, `conclusion`): conforms is false when a
+// technical MUST rule fails, nullopt when none fails but one is error (or the
+// target is down), else true. Failing SHOULD rules are deviations; functional
+// rules always await a reviewer. Rules not selected (--rules) count nowhere.
+struct Conclusion {
+  std::optional<bool> conforms;
+  int must_failed = 0, should_failed = 0, warned = 0, errors = 0, functional_pending = 0;
+  std::vector<std::string> must_ids, should_ids;  // the failing rules, for the text
+  std::string text;  // one sentence: "does not conform to 2.2.0: ..."
+};
+Conclusion conclude(const Report& report);
+
 // Aggregates check verdicts into the rule verdict (no checks: skip).
 Verdict aggregate(const std::vector<CheckResult>& checks);
 // Technical rules only: percent = 100 * (pass + warn) / (pass + warn + fail + error).
@@ -118,6 +134,10 @@ const http::Exchange* find_exchange(const Report& report, int id);
 // Which request proves a finding: "GET https://x/v1/a → 404", or
 // "GET https://x/v1/a ✗ Connection refused" when there was no response.
 std::string exchange_line(const http::Exchange& e);
+// The response headers a check judged, as found on e: "content-type: text/html",
+// "content-type: (none)" when absent; "" when e has no response or names is empty.
+// Raw report text, like exchange_line.
+std::string judged_headers_line(const http::Exchange& e, const std::vector<std::string>& names);
 // The description document as the user named it: the path given to lint
 // ("api/openapi.yaml"), else the document URL the run read (or the base URL).
 std::string document_location(const Report& report);

@@ -233,6 +233,7 @@ void Redactor::apply(Report& r) const {
   if (r.run) {
     fix(r.run->user_agent);
     fix_all(r.run->header_names);
+    fix(r.run->command_line);
   }
   for (auto& rule : r.rules) {
     fix(rule.summary);
@@ -240,7 +241,7 @@ void Redactor::apply(Report& r) const {
     for (auto& c : rule.checks) {
       fix(c.message);
       fix_all(c.details);
-      for (auto& l : c.locations) fix(l.pointer);
+      for (auto& l : c.locations) fix(l.pointer), fix(l.target);
     }
   }
   for (auto& e : r.exchanges) {

@@ -74,7 +74,12 @@ std::string render_sarif(const Report& r, const RenderOptions&) {
           json physical{{"artifactLocation", {{"uri", uri}}}};
           if (l && l->line) physical["region"] = {{"startLine", *l->line}};
           json loc{{"physicalLocation", physical}};
-          if (l) loc["logicalLocations"] = json::array({{{"fullyQualifiedName", l->pointer}, {"kind", "member"}}});
+          if (l) {
+            // A field in another file, reached through the root's $ref at pointer: named after both.
+            loc["logicalLocations"] = json::array(
+                {{{"fullyQualifiedName", l->target.empty() ? l->pointer : l->pointer + " → " + l->target}, {"kind", "member"}}});
+            if (!l->target.empty()) loc["message"] = {{"text", l->target}};
+          }
           locations.push_back(std::move(loc));
         }
       }
@@ -104,7 +109,7 @@ std::string render_sarif(const Report& r, const RenderOptions&) {
   json run{{"tool", {{"driver", driver}}}};
   if (!uri.empty()) run["artifacts"] = json::array({{{"location", {{"uri", uri}}}}});
   run["results"] = std::move(results);
-  run["properties"] = {{"edition", r.edition}, {"mode", r.mode}};
+  run["properties"] = {{"edition", r.edition}, {"mode", r.mode}, {"conclusion", conclusion_json(conclude(r))}};
   json log{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
   return dump_json(log);
 }

@@ -39,12 +39,18 @@ std::string label(Verdict v, const Painter& paint) {
 // terminal. Only the renderer's own colour codes are written raw.
 std::string E(std::string_view s) { return escape_control(s); }
 
-std::string evidence_line(const http::Exchange& e) {
+// The exchange, with the response headers a reader most often needs and
+// those the check judged (CheckResult::judged_headers: EH-2's Content-Type).
+std::string evidence_line(const http::Exchange& e, const std::vector<std::string>& judged = {}) {
   std::string line = fmt::format("#{} {} {}", e.id, E(e.method), E(e.url));
   if (e.error) return line + "  ✗ " + E(*e.error);
   line += fmt::format(" → {}", *e.status);
-  for (const char* h : {"location", "allow", "api-version", "access-control-allow-origin"})
-    if (auto it = e.response_headers.find(h); it != e.response_headers.end()) line += fmt::format("  {}: {}", h, E(it->second));
+  std::vector<std::string> names{"location", "allow", "api-version", "access-control-allow-origin"};
+  for (const auto& h : judged)
+    if (std::find(names.begin(), names.end(), to_lower(h)) == names.end()) names.push_back(to_lower(h));
+  for (const auto& h : names)
+    if (auto it = e.response_headers.find(h); it != e.response_headers.end()) line += fmt::format("  {}: {}", E(h), E(it->second));
+    else if (std::find(judged.begin(), judged.end(), h) != judged.end()) line += fmt::format("  {}: (none)", E(h));
   return line;
 }
 
@@ -67,6 +73,12 @@ std::string render_text(const Report& r, const RenderOptions& style) {
                                 r.run->edition_note);
   std::string target = r.mode == "lint" ? fmt::format(" Document {}", E(r.openapi_url.value_or(r.base_url)))
                                         : fmt::format(" Target   {}", E(r.base_url));
+  // The conclusion an auditor signs comes first (CLI.md), even with -q.
+  Conclusion conclusion = conclude(r);
+  const char* conclusion_color = conclusion.conforms == std::optional<bool>(false) ? "1;31"
+                                 : conclusion.conforms                             ? "1;32"
+                                                                                   : "1;35";
+  line(paint(E(conclusion.text), conclusion_color));
   if (style.verbosity >= 0) {
     line(paint(fmt::format("adrprobe {} · {}", E(r.tool_version), E(edition)), "1"));
     line(target);
@@ -150,7 +162,7 @@ std::string render_text(const Report& r, const RenderOptions& style) {
       // A rule that passes shows why on its line; one that does not shows its
       // title, with the checks that give the reason on the lines below.
       std::string reason = technical && ok ? rule.summary : rule.title;
-      if (style.verbosity <= 0) reason = truncate_utf8(reason, 110);
+      if (style.verbosity <= 0 && style.terminal) reason = truncate_utf8(reason, 110);
       // Against a baseline: what changed, before the reason (unchanged says nothing).
       std::string change = rule.change && *rule.change != "unchanged"
                                ? paint("[" + *rule.change + "] ", *rule.change == "fixed" ? "32" : "1;31")
@@ -163,7 +175,9 @@ std::string render_text(const Report& r, const RenderOptions& style) {
       if (!technical) {
         std::size_t shown = style.verbosity > 0 ? rule.hints.size() : std::min<std::size_t>(rule.hints.size(), 3);
         for (std::size_t i = 0; i < shown; ++i) line(fmt::format("         hint: {}", E(rule.hints[i])));
-        if (shown < rule.hints.size()) line(fmt::format("         (+{} more hints: -v)", rule.hints.size() - shown));
+        if (shown < rule.hints.size())
+          line(fmt::format("         ({} more {}: -v)", rule.hints.size() - shown,
+                           rule.hints.size() - shown == 1 ? "hint" : "hints"));
         if (style.verbosity > 0 && !rule.review.empty()) line(fmt::format("         review: {}", E(trim(rule.review))));
         continue;
       }
@@ -173,12 +187,13 @@ std::string render_text(const Report& r, const RenderOptions& style) {
         // Unreachable: the line at the top says why these could not run (-v shows each).
         if (r.unreachable && c.verdict == Verdict::error && style.verbosity <= 0) show = false;
         if (!show) continue;
-        std::string message = style.verbosity > 0 ? c.message : truncate_utf8(c.message, 400);
+        std::string message = style.verbosity > 0 || !style.terminal ? c.message : truncate_utf8(c.message, 400);
         line(fmt::format("         {:<5}{} {}", E(c.id), paint(to_string(c.verdict), color_of(c.verdict)), E(message)));
         bool problem = severity(c.verdict) > severity(Verdict::pass);
         std::size_t max_ev = style.verbosity > 0 ? 5 : (problem ? 1 : 0);
         for (std::size_t i = 0; i < std::min(max_ev, c.exchanges.size()); ++i)
-          if (const auto* e = id_of(c.exchanges[i])) line(paint(fmt::format("              {}", evidence_line(*e)), "2"));
+          if (const auto* e = id_of(c.exchanges[i]))
+            line(paint(fmt::format("              {}", evidence_line(*e, c.judged_headers)), "2"));
       }
     }
   }

@@ -20,9 +20,14 @@ Verdict worst(Verdict a, Verdict b);
 // into the root document ("/paths/~1a/get"; a finding inside another file of
 // a multi-file document stands at the root's $ref that leads there) and its
 // line in the root document's text (1-based), when the run could tell.
+//
+// Several fields in another file reached through one $ref of the root share
+// that $ref's pointer: `target` tells them apart ("common.yaml#/components/
+// schemas/Z/properties/startdatum"), so each distinct field is one place.
 struct Location {
   std::string pointer;
   std::optional<int> line;
+  std::string target;  // where the finding is written when not in the root document, else ""
   bool operator==(const Location&) const = default;
 };
 
@@ -40,6 +45,9 @@ struct CheckResult {
   // Where in the document the findings are (static checks), the first one
   // first; empty when the check is not about a place in the document.
   std::vector<Location> locations;
+  // The response headers the check judged (lower case, "content-type" for
+  // EH-2): every evidence line of this check shows them, present or not.
+  std::vector<std::string> judged_headers;
 };
 
 }  // namespace adrprobe

@@ -211,7 +211,9 @@ class Quiet(ProbeCase):
                 p = probe(profile, "-q", fmt="text")
                 self.assertNoCrash(p)
                 lines = p.stdout.splitlines()
-                self.assertEqual(lines[0].split(), ["Target", p.base_url])
+                # the conclusion first (CLI.md), then the target
+                self.assertRegex(lines[0], r"^(Conforms to|Does not conform to|Conformance to) 2\.0\.0")
+                self.assertEqual(lines[1].split(), ["Target", p.base_url])
                 self.assertTrue(lines[-1].strip().startswith("Score"), p.stdout)
                 self.assertNotIn("Functional rules", p.stdout)
                 if profile:

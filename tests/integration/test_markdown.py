@@ -69,7 +69,8 @@ class Markdown(ProbeCase):
                     self.assertIn("**%s** fail %s:" % (c["id"], rule["id"]), md)
         functional = sum(r["kind"] == "functional" for r in report["rules"])
         self.assertIn("%d functional rule" % functional, md)
-        self.assertRegex(md.splitlines()[0], r"^### adrprobe check: .* · score \d+\.\d %$")
+        self.assertRegex(md.splitlines()[0], r"^\*\*❌ Does not conform to 2\.1\.0\\: \d+ MUST rules? fails? .*\*\*$")
+        self.assertRegex(md.splitlines()[2], r"^### adrprobe check: .* · score \d+\.\d %$")
         self.assertRegex(md, r"GET http\\:\u2060//127\.0\.0\.1\\:\d+/v1/gebouwen/ → 301")  # a word joiner after :
 
     def test_planted_markup_is_inert(self):

@@ -198,7 +198,11 @@ class RunRecord(ProbeCase):
         self.assertNoCrash(p)
         self.assertEqual([e.message for e in validator.iter_errors(p.report)], [])
         run = p.report["run"]
-        self.assertEqual(run["command"], "check")
+        self.assertEqual(run["subcommand"], "check")
+        # The command line as given, the -H value masked.
+        self.assertRegex(run["command"], r"^\S+ check http://127\.0\.0\.1:\d+/v1 ")
+        self.assertIn("-H 'X-Api-Key: ***'", run["command"])
+        self.assertIn("--user-agent 'audit-bot/1.0 (+https://example.nl/audit)'", run["command"])
         o = run["options"]
         self.assertEqual((o["edition"], o["edition_asked"]), ("2.0.0", "2.0.0"))
         self.assertEqual((o["timeout"], o["max_paths"], o["rate"], o["concurrency"], o["deadline"]), (7, 9, 0, 4, 600))
@@ -237,13 +241,15 @@ class RunRecord(ProbeCase):
         self.assertNoCrash(run)
         self.assertEqual(agents, {"lint-bot/2"})
         report = run.json()
-        self.assertEqual(report["run"]["command"], "lint")
+        self.assertEqual(report["run"]["subcommand"], "lint")
+        self.assertIn(" lint " + srv.base_url + "/openapi.json -f json --user-agent lint-bot/2", report["run"]["command"])
         self.assertEqual(report["run"]["options"]["user_agent"], "lint-bot/2")
 
     def test_demo_records_its_command(self):
         run = run_adrprobe(["demo", "-f", "json"], timeout=120)
         self.assertNoCrash(run)
-        self.assertEqual(run.json()["run"]["command"], "demo")
+        self.assertEqual(run.json()["run"]["subcommand"], "demo")
+        self.assertEqual(run.json()["run"]["command"], "adrprobe demo -f json")
         self.assertTrue(run.json()["run"]["options"]["ca_file"])
 
 
@@ -266,7 +272,7 @@ class Editions(ProbeCase):
                                  [(r["id"], r["verdict"]) for r in base.report["rules"]])
                 t = harness.probe(None, edition=asked, fmt="text")
                 self.assertIn("edition %s (judged by the 2.0.0 catalogue: editorial changes only)" % asked,
-                              t.stdout.splitlines()[0])
+                              t.stdout.splitlines()[1])  # after the conclusion
 
     def test_latest_is_the_newest_edition(self):
         rules = run_adrprobe(["rules", "--edition", "latest", "-f", "json"], timeout=30)

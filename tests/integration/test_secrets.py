@@ -227,6 +227,14 @@ class Secrets(ProbeCase):
         self.assertTrue({"x-echo-x-api-key", "x-echo-b64-x-api-key", "x-echo-x-file-key"} <= echoed, echoed)
         self.assertTrue(any("echo=" in e["response_headers"].get("location", "") for e in report["exchanges"]))
         self.assertPlanted(report)
+        # run.command: the command line as given, every -H value and the URL's password masked
+        command = report["run"]["command"]
+        self.assertIn(" check ", command)
+        self.assertIn("-H 'X-Api-Key: ***'", command)
+        self.assertIn("-H 'Authorization: ***'", command)
+        self.assertIn("--header-file", command)
+        self.assertIn("%s:***@127.0.0.1:%d" % (URL_USER, srv.port), command)
+        self.assertNoSecret({"run.command": command}, SECRETS, ("127.0.0.1:%d" % srv.port,), VALUES)
         self.assertNoSecret(outputs, SECRETS, ("127.0.0.1:%d" % srv.port, "/v1", "X-Api-Key"), VALUES)
 
     def test_batch_every_format_summary_log_and_progress_line(self):

@@ -33,7 +33,7 @@ inline report::Report ci_sample() {
   r.generated_at = "2025-01-02T03:04:05Z";
   r.duration_ms = 1234;
   report::CheckResult located{"KC-1", Verdict::fail, "/fooBar: not kebab-case (/paths/~1fooBar)", {}};
-  located.locations = {{"/paths/~1fooBar", 12}};
+  located.locations = {{"/paths/~1fooBar", 12, ""}};
   r.rules = {
       technical("/core/passing", Verdict::pass, {{"PA-1", Verdict::pass, "fine", {}}}),
       technical("/core/failing", Verdict::fail, {{"NT-2", Verdict::fail, "GET /v1/a/ served (200) " + kHostile, {1}}}),

@@ -301,3 +301,25 @@ TEST_CASE("a baseline table: unknown marks, verdicts and keys are errors") {
   CHECK_THROWS_WITH(load("baseline:\n  - {now: [pass], before: [fail]}\n"), doctest::Contains("'change' is missing"));
   CHECK_THROWS_WITH(load("baseline: {change: fixed}\n"), doctest::Contains("must be a list"));
 }
+
+TEST_CASE("edition 2.2.0: the security-headers title as fixed upstream; 2.1.0 keeps its own") {
+  const auto& cat = catalogue::Catalogue::builtin();
+  auto title = [&](const char* edition) {
+    for (const auto& r : cat.edition(edition)->rules)
+      if (r.id == "/core/transport/security-headers") return r.title;
+    return std::string("(none)");
+  };
+  CHECK(title("2.2.0") == "Use mandatory security headers in all API responses");
+  CHECK(title("2.1.0") == "Use mandatory security headers in API all responses");
+  // Only the title changed: 2.2.0 keeps 2.1.0's level and checks.
+  const catalogue::Rule* a = nullptr;
+  const catalogue::Rule* b = nullptr;
+  for (const auto& r : cat.edition("2.1.0")->rules)
+    if (r.id == "/core/transport/security-headers") a = &r;
+  for (const auto& r : cat.edition("2.2.0")->rules)
+    if (r.id == "/core/transport/security-headers") b = &r;
+  REQUIRE(a);
+  REQUIRE(b);
+  CHECK(a->level == b->level);
+  CHECK(a->checks.size() == b->checks.size());
+}

@@ -732,3 +732,25 @@ TEST_CASE("timezone: DT-1's date-time-local and time formats and DT-5's non-UTC 
   auto lint = run_over(props_doc({{"a", string_format("date-time")}}));
   CHECK(timezone_hints(lint.ev).empty());
 }
+
+TEST_CASE("DT-3: distinct fields behind one $ref into another file are one place each (pointer and target)") {
+  // The Zaken API: ZaakZoek lives in another file and is reached through one $ref of the root.
+  oas::FetchedDocument common;
+  common.ok = true;
+  common.value = {{"components",
+                   {{"schemas",
+                     {{"ZaakZoek", object({{"archiefactiedatum", {{"type", "string"}}},
+                                           {"startdatum", {{"type", "string"}}},
+                                           {"registratiedatum", {{"type", "string"}}}})}}}}}};
+  FakeRun run(kBase, "2.2.0");
+  run.document(props_doc({{"zoek", {{"$ref", "zrc.json#/components/schemas/ZaakZoek"}}}}), "",
+               {{kBase + "/zrc.json", common}});
+  auto r = run.judge("DT-3");
+  CHECK(r.verdict == Verdict::warn);  // weak date names (no Datum word in camelCase)
+  CHECK(r.details.size() == 3);
+  REQUIRE(r.locations.size() == 3);  // one place per field, not one per $ref
+  for (const auto& l : r.locations) CHECK(l.pointer == kProps + "/zoek");
+  CHECK(r.locations[0].target == "zrc.json#/components/schemas/ZaakZoek/properties/archiefactiedatum");
+  CHECK(r.locations[1].target == "zrc.json#/components/schemas/ZaakZoek/properties/startdatum");
+  CHECK(r.locations[2].target == "zrc.json#/components/schemas/ZaakZoek/properties/registratiedatum");
+}

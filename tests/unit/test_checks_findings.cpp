@@ -98,3 +98,21 @@ TEST_CASE("findings: the places of the problems, worst first, each once; a pass 
   CHECK(checks::located({"DO-1", Verdict::fail, "x", {}}, "").locations.size() == 1);  // the document as a whole
   CHECK(checks::located({"DO-1", Verdict::pass, "x", {}}, "/openapi").locations.empty());
 }
+
+TEST_CASE("findings: distinct fields behind one $ref of the root are distinct places; the same place once") {
+  checks::Findings f("DT-3");
+  f.add_at_places(Verdict::fail, "archiefactiedatum, startdatum: no format",
+                  {{"/components/schemas/ZaakZoek", std::nullopt, "zrc.yaml#/ZaakZoek/properties/archiefactiedatum"},
+                   {"/components/schemas/ZaakZoek", std::nullopt, "zrc.yaml#/ZaakZoek/properties/startdatum"}});
+  f.add_at_places(Verdict::fail, "registratiedatum: no format",
+                  {{"/components/schemas/ZaakZoek", std::nullopt, "zrc.yaml#/ZaakZoek/properties/registratiedatum"},
+                   {"/components/schemas/ZaakZoek", std::nullopt, "zrc.yaml#/ZaakZoek/properties/startdatum"}});
+  f.add(Verdict::fail, "einddatum: no format", {}, "/components/schemas/Zaak/properties/einddatum");
+  auto r = f.result("fine", 10);
+  REQUIRE(r.locations.size() == 4);
+  CHECK(r.locations[0].target == "zrc.yaml#/ZaakZoek/properties/archiefactiedatum");
+  CHECK(r.locations[1].target == "zrc.yaml#/ZaakZoek/properties/startdatum");
+  CHECK(r.locations[2].target == "zrc.yaml#/ZaakZoek/properties/registratiedatum");
+  CHECK(r.locations[3].pointer == "/components/schemas/Zaak/properties/einddatum");
+  CHECK(r.locations[3].target.empty());
+}

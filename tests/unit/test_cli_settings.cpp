@@ -253,3 +253,35 @@ TEST_CASE("--resolve: curl's HOST:PORT:ADDR[,ADDR...], checked before the run; i
   a.resolve = {"api.example.nl:443"};
   CHECK_THROWS_AS(cli::to_settings(a, "https://api.example.nl/v1"), UsageError);
 }
+
+TEST_CASE("--rules: ids or aliases of the edition, any case, in the edition's order; unknown names are usage errors") {
+  const auto& e = cli::edition_or_throw("2.0.0");
+  auto chosen = cli::select_rules(e, "/core/semver, api-48");
+  REQUIRE(chosen.size() == 2);
+  CHECK(chosen[0] == "/core/no-trailing-slash");  // API-48, first in the edition
+  CHECK(chosen[1] == "/core/semver");
+  CHECK_THROWS_AS(cli::select_rules(e, "/core/nonsense"), UsageError);
+  CHECK_THROWS_AS(cli::select_rules(e, " , "), UsageError);
+  cli::OutputArgs a;
+  a.rules = "/core/semver";
+  CHECK(cli::to_output(a).rules == std::vector<std::string>{"/core/semver"});
+  a.checklist = "long";
+  CHECK_THROWS_AS(cli::to_output(a), UsageError);
+  a.checklist = "full";
+  CHECK(cli::to_output(a).file.checklist_full);
+}
+
+TEST_CASE("the command line as given: quoted for a shell, every -H value masked however it is written") {
+  std::vector<std::string> args{"adrprobe", "check", "https://u:pw@api.example.nl/v1", "-H", "X-Api-Key: s3cr3t",
+                                "-HAuthorization: Bearer abc", "--header=Cookie: a=b", "--header", "X-Two: it's",
+                                "--rules", "/core/semver,API-48"};
+  std::vector<char*> argv;
+  for (auto& s : args) argv.push_back(s.data());
+  cli::record_command_line(static_cast<int>(argv.size()), argv.data());
+  const std::string& line = cli::command_line();
+  CHECK(line == "adrprobe check 'https://u:***@api.example.nl/v1' -H 'X-Api-Key: ***' '-HAuthorization: ***' "
+                "'--header=Cookie: ***' --header 'X-Two: ***' --rules /core/semver,API-48");
+  CHECK(line.find("s3cr3t") == std::string::npos);
+  CHECK(line.find("Bearer") == std::string::npos);
+  CHECK(line.find(":pw@") == std::string::npos);
+}

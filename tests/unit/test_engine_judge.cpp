@@ -150,3 +150,24 @@ TEST_CASE("judge runs the checks and hint producers of the registry it is given"
   engine::Registry empty;
   CHECK_THROWS_AS(engine::judge(run.ev, edition, empty, engine::Mode::check), std::logic_error);
 }
+
+TEST_CASE("--rules: the rules not selected are skip 'not selected', with no checks; the selected are judged") {
+  FakeRun run("");
+  run.ev.settings.openapi = "/tmp/openapi.json";
+  run.ev.settings.rules = {"/core/no-trailing-slash", "/core/naming-resources"};
+  run.document(openapi_doc({{"/gebouwen/", {{"get", oas::json::object()}}}}), "file:///tmp/openapi.json");
+  const auto& edition = *catalogue::Catalogue::builtin().edition("2.0.0");
+  auto rules = engine::judge(run.ev, edition, checks::registry(), engine::Mode::lint);
+  CHECK(rules.size() == edition.rules.size());  // every rule is listed
+  CHECK(rule_of(rules, "/core/no-trailing-slash").verdict == Verdict::fail);
+  CHECK(rule_of(rules, "/core/naming-resources").verdict == Verdict::manual);
+  const auto& semver = rule_of(rules, "/core/semver");
+  CHECK(semver.verdict == Verdict::skip);
+  CHECK(semver.summary == "not selected");
+  CHECK(semver.checks.empty());
+  const auto& other = rule_of(rules, "/core/resource-operations");
+  CHECK(other.verdict == Verdict::skip);
+  CHECK(other.summary == "not selected");
+  auto score = report::compute_score(rules);
+  CHECK(score.applicable == 1);  // only the selected technical rule
+}

@@ -5,6 +5,9 @@
 #include <set>
 
 #include "report/formats.hpp"
+#include "report/json.hpp"
+
+#include <algorithm>
 
 using namespace adrprobe;
 using report::Verdict;
@@ -57,7 +60,7 @@ TEST_CASE("json: valid JSON even with invalid UTF-8 from a server") {
   CHECK_FALSE(j.contains("run"));  // a report made without a command (tests) has none
   report::Report lint = formats_sample();
   lint.mode = "lint";
-  CHECK(nlohmann::json::parse(report::render("json", lint))["run"]["command"] == "lint");
+  CHECK(nlohmann::json::parse(report::render("json", lint))["run"]["subcommand"] == "lint");
 }
 
 TEST_CASE("json: the run's options and libraries for auditors; each rule's level and link") {
@@ -84,7 +87,8 @@ TEST_CASE("json: the run's options and libraries for auditors; each rule's level
   CHECK(j["rules"][0]["level"] == "MUST");
   CHECK(j["rules"][0]["url"] == r.rules[0].url);
   const auto& o = j["run"]["options"];
-  CHECK(j["run"]["command"] == "check");
+  CHECK(j["run"]["command"] == "adrprobe check");  // no command line recorded: the subcommand
+  CHECK(j["run"]["subcommand"] == "check");
   CHECK(o["edition"] == "2.0.0");
   CHECK(o["edition_asked"] == "2.0.1");
   CHECK(o["edition_note"] == "editorial changes only");
@@ -114,13 +118,14 @@ TEST_CASE("text: the edition asked and the catalogue used; -v links each rule; -
   CHECK(report::render("text", r, {false, 0, report::FailOn::fail}).find("REST API Design Rules 2.0.0 (--edition latest)") !=
         std::string::npos);
   std::string quiet = report::render("text", r, {false, -1, report::FailOn::fail});
-  CHECK(quiet.rfind(" Target   https://api.example.nl/v1\n", 0) == 0);
+  // The conclusion first, even with -q; then the target.
+  CHECK(quiet.rfind("Does not conform to 2.0.0: 1 MUST rule fails (/core/no-trailing-slash).\n Target   https://api.example.nl/v1\n", 0) == 0);
   CHECK(quiet.find("FAIL   /core/no-trailing-slash") != std::string::npos);
   CHECK(quiet.find("Score") != std::string::npos);
   CHECK(quiet.find("adrprobe 0.2.0") == std::string::npos);
   r.mode = "lint";
   r.openapi_url = "openapi.yaml";
-  CHECK(report::render("text", r, {false, -1, report::FailOn::fail}).rfind(" Document openapi.yaml\n", 0) == 0);
+  CHECK(report::render("text", r, {false, -1, report::FailOn::fail}).find("\n Document openapi.yaml\n") != std::string::npos);
 }
 
 TEST_CASE("text: one line a rule, the failing check with its evidence, the score; colour only when asked") {
@@ -185,4 +190,64 @@ TEST_CASE("json: bidi controls are \\u escapes too (sarif and gitlab write throu
   CHECK(out.find("Gebouwen \\u202etxt.exe \\u061c\\u200f\\u2066") != std::string::npos);
   auto j = nlohmann::json::parse(out);
   CHECK(j["exchanges"][0]["response_headers"]["x-title"] == "Gebouwen \u202Etxt.exe \u061C\u200F\u2066");
+}
+
+TEST_CASE("json: the conclusion near the top, run.command the command line, each place with its target") {
+  report::Report r = formats_sample();
+  r.rules[0].checks[0].locations = {{"/paths/~1a", 3, ""}, {"/components/schemas/Z", 9, "common.yaml#/components/schemas/Z/properties/startdatum"}};
+  report::RunInfo run;
+  run.command = "check";
+  run.command_line = "adrprobe check https://api.example.nl/v1 -H 'X-Api-Key: ***'";
+  run.rules_selected = {"/core/no-trailing-slash"};
+  r.run = run;
+  auto j = nlohmann::ordered_json::parse(report::render("json", r, {}));
+  CHECK(j["conclusion"]["conforms"] == false);
+  CHECK(j["conclusion"]["must_failed"] == 1);
+  CHECK(j["conclusion"]["functional_pending"] == 0);
+  CHECK(j["conclusion"]["text"].get<std::string>().rfind("Does not conform to 2.0.0", 0) == 0);
+  // Before the score and the rules.
+  std::vector<std::string> keys;
+  for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
+  auto pos = [&](const std::string& k) { return std::find(keys.begin(), keys.end(), k) - keys.begin(); };
+  CHECK(pos("conclusion") < pos("score"));
+  CHECK(pos("conclusion") < pos("rules"));
+  CHECK(j["run"]["command"] == "adrprobe check https://api.example.nl/v1 -H 'X-Api-Key: ***'");
+  CHECK(j["run"]["subcommand"] == "check");
+  CHECK(j["run"]["options"]["rules"] == nlohmann::json::array({"/core/no-trailing-slash"}));
+  const auto& l = j["rules"][0]["checks"][0]["locations"];
+  REQUIRE(l.size() == 2);
+  CHECK_FALSE(l[0].contains("target"));
+  CHECK(l[1]["target"] == "common.yaml#/components/schemas/Z/properties/startdatum");
+  // Read back (a baseline): the subcommand, and an older report's run.command "lint" alike.
+  auto back = report::parse_json_report(report::render("json", r, {}));
+  CHECK(back.mode == "check");
+}
+
+TEST_CASE("text: the conclusion first; summaries whole off a terminal, cut on one; 1 more hint; the judged header") {
+  report::Report r = formats_sample();
+  std::string long_summary(150, 'x');
+  r.rules[0].verdict = Verdict::pass;
+  r.rules[0].summary = long_summary + " (fine for operations)";
+  r.rules[0].checks[0].verdict = Verdict::pass;
+  report::RuleResult f;
+  f.id = "/core/naming";
+  f.title = "Naming";
+  f.kind = "functional";
+  f.verdict = Verdict::manual;
+  f.hints = {"h1", "h2", "h3", "h4"};
+  r.rules.push_back(f);
+  report::RenderOptions file{false, 0, report::FailOn::fail};
+  std::string out = report::render("text", r, file);
+  CHECK(out.rfind("Conforms to 2.0.0 in its technical rules: no MUST rule fails; 1 functional rule awaits a reviewer.\n", 0) == 0);
+  CHECK(out.find("(fine for operations)") != std::string::npos);
+  CHECK(out.find("(1 more hint: -v)") != std::string::npos);
+  CHECK(out.find("more hints") == std::string::npos);
+  report::RenderOptions tty = file;
+  tty.terminal = true;
+  CHECK(report::render("text", r, tty).find("(fine for operations)") == std::string::npos);
+  report::Report e = formats_sample();
+  e.rules[0].checks[0].judged_headers = {"content-type"};
+  e.exchanges[0].response_headers["content-type"] = "text/html";
+  CHECK(report::render("text", e, file).find("#1 GET https://api.example.nl/v1/a/ → 200  content-type: text/html") !=
+        std::string::npos);
 }

@@ -50,7 +50,7 @@ TEST_CASE("gitlab: fingerprints are stable across runs and differ between findin
   CHECK(report::render("gitlab", a) == report::render("gitlab", b));
   report::CheckResult c{"KC-1", report::Verdict::fail, "m", {}};
   report::CheckResult d = c;
-  d.locations = {{"/paths/~1a", std::nullopt}};
+  d.locations = {{"/paths/~1a", std::nullopt, ""}};
   CHECK(report::fingerprint("/core/kebab", c) != report::fingerprint("/core/kebab", d));
   CHECK(report::fingerprint("/core/kebab", c) != report::fingerprint("/core/other", c));
   CHECK(report::fingerprint("/core/kebab", c) == report::fingerprint("/core/kebab", c));

@@ -131,7 +131,8 @@ TEST_CASE("html: the format table has it; one self-contained page with the CSP a
                  "'unsafe-inline'; img-src data:\">") != std::string::npos);
   CHECK(out.find("@page { size: A4;") != std::string::npos);
   CHECK(out.find("@media print") != std::string::npos);
-  CHECK(out.find("<details") == std::string::npos);  // nothing folded away in print
+  // Only the compact checklist folds (each functional rule's text); nothing else is folded away.
+  CHECK(occurrences(out, "<details>") == occurrences(out, "<tr class=\"review-row\""));
   CHECK(out.find("<script") == std::string::npos);
   CHECK(out.find("<link") == std::string::npos);
   CHECK(out.find("<img") == std::string::npos);
@@ -150,7 +151,7 @@ TEST_CASE("html: every rule with its verdict as icon and word; the target, editi
   CHECK(out.find("API-48") != std::string::npos);
   CHECK(out.find("Gebouwen API") != std::string::npos);
   CHECK(out.find("https://api.example.nl/v1/openapi.json") != std::string::npos);
-  CHECK(out.find("2.0.0 — REST API Design Rules 2.0.0") != std::string::npos);
+  CHECK(out.find("REST API Design Rules 2.0.0") != std::string::npos);  // the name alone: it holds the number
   CHECK(out.find("2026-11-23T10:00:00Z") != std::string::npos);
   CHECK(out.find("<div class=\"pct\">66.7 %</div>") != std::string::npos);  // pass + warn of pass, warn, fail
   // the leading note before the summary table; the other notes in a list
@@ -198,8 +199,10 @@ TEST_CASE("html: server and document text is escaped; control characters visible
   CHECK(occurrences(out, "href=\"https://gitdocumentatie.logius.nl/") == 4);  // 2 rules with a web URL, table + section
 }
 
-TEST_CASE("html: functional rules are a checklist for the reviewer") {
-  std::string out = report::render("html", html_sample());
+TEST_CASE("html: functional rules are a checklist for the reviewer (--checklist full)") {
+  report::RenderOptions full;
+  full.checklist_full = true;
+  std::string out = report::render("html", html_sample(), full);
   std::size_t at = out.find("Functional rules: reviewer checklist");
   REQUIRE(at != std::string::npos);
   std::string list = out.substr(at);
@@ -367,4 +370,68 @@ TEST_CASE("summary html: a row per target with score, failing rules, changes, ce
   CHECK(out.find("<a href=\"oud.json\">JSON</a>") != std::string::npos);
   CHECK(out.find("oud.html") == std::string::npos);
   for (const auto& href : urls(out, "href")) CHECK(href.find(':') == std::string::npos);  // relative links only
+}
+
+TEST_CASE("html: the compact checklist is one row per functional rule, its text behind <details>") {
+  std::string out = report::render("html", html_sample());
+  std::size_t at = out.find("Functional rules: reviewer checklist");
+  REQUIRE(at != std::string::npos);
+  std::string list = out.substr(at);
+  CHECK(occurrences(list, "<tr class=\"review-row\"") == 1);
+  CHECK(list.find("<details><summary><span class=\"mono\">/core/naming-resources</span> Use nouns to name resources") !=
+        std::string::npos);
+  CHECK(list.find("<p>Resources are named with nouns.</p>") != std::string::npos);
+  CHECK(list.find("2 hints") != std::string::npos);
+  CHECK(list.find("☐ conforms") != std::string::npos);
+  CHECK(list.find("☐ does not conform") != std::string::npos);
+  CHECK(list.find("looks like a verb &lt;script&gt;") != std::string::npos);
+  CHECK(out.find("<script") == std::string::npos);
+}
+
+TEST_CASE("html: the conclusion banner comes first, before the notes and the score") {
+  std::string out = report::render("html", html_sample());
+  std::size_t banner = out.find("class=\"banner banner-fail\"");
+  REQUIRE(banner != std::string::npos);
+  CHECK(banner < out.find("class=\"notice\""));
+  CHECK(banner < out.find("class=\"score\""));
+  CHECK(out.find("✖ Does not conform") != std::string::npos);
+  CHECK(out.find("Does not conform to 2.0.0: 1 MUST rule fails (/core/no-trailing-slash)") != std::string::npos);
+  CHECK(out.find("1 functional rule awaits a reviewer") != std::string::npos);
+}
+
+TEST_CASE("html: the subtitle names the edition once; renegotiation is n/a on TLS 1.3; links print their target") {
+  report::Report r = html_sample();
+  std::string out = report::render("html", r);
+  CHECK(out.find("2.0.0 — REST API Design Rules 2.0.0") == std::string::npos);
+  CHECK(out.find("<p class=\"sub\">REST API Design Rules 2.0.0 · ") != std::string::npos);
+  r.edition_name = "Nightly rules";
+  CHECK(report::render("html", r).find("2.0.0 — Nightly rules") != std::string::npos);
+  tls::Facts t;
+  t.host = "api.example.nl";
+  t.handshake_ok = true;
+  t.protocol = "TLSv1.3";
+  t.secure_renegotiation = false;
+  r.tls = t;
+  out = report::render("html", r);
+  CHECK(out.find("n/a (TLS 1.3 has no renegotiation)") != std::string::npos);
+  r.tls->protocol = "TLSv1.2";
+  out = report::render("html", r);
+  CHECK(out.find("n/a (TLS 1.3 has no renegotiation)") == std::string::npos);
+  CHECK(out.find("a[href]:not([href^=\"#\"])::after { content: \" <\" attr(href) \">\"") != std::string::npos);
+}
+
+TEST_CASE("html: the command line as given; the header a check judged on its evidence row, absent ones too") {
+  report::Report r = html_sample();
+  report::RunInfo run;
+  run.command = "check";
+  run.command_line = "adrprobe check https://api.example.nl/v1 -H 'X-Api-Key: ***' --rules /core/no-trailing-slash";
+  run.rules_selected = {"/core/no-trailing-slash"};
+  r.run = run;
+  r.rules[0].checks[1].judged_headers = {"content-type", "x-frame-options"};
+  std::string out = report::render("html", r);
+  CHECK(out.find("adrprobe check https://api.example.nl/v1 -H &#39;X-Api-Key: ***&#39; --rules /core/no-trailing-slash") !=
+        std::string::npos);
+  CHECK(out.find("Rules selected (--rules)") != std::string::npos);
+  CHECK(out.find("<span class=\"key judged\"><b>content-type:</b> application/json</span>") != std::string::npos);
+  CHECK(out.find("<span class=\"key judged\"><b>x-frame-options:</b> (none)</span>") != std::string::npos);
 }

@@ -15,7 +15,8 @@ bool has_text(const std::string& s, const std::string& part) { return s.find(par
 TEST_CASE("markdown: header, table, problems, functional rules in one line") {
   std::string md = report::render("markdown", test::ci_sample());
   auto lines = split(md, '\n');
-  CHECK(lines[0] == "### adrprobe check: https\\:\u2060//api.example.nl/v1 · REST API Design Rules 2.2.0 · score 40.0 %");
+  CHECK(lines[0].rfind("**❌ Does not conform to 2.2.0\\: 2 MUST rules fail \\(/core/failing, /core/kebab\\)", 0) == 0);
+  CHECK(lines[2] == "### adrprobe check: https\\:\u2060//api.example.nl/v1 · REST API Design Rules 2.2.0 · score 40.0 %");
   CHECK(has_text(md, "| Rule | Verdict | Summary | Change |"));
   CHECK(has_text(md, "| /core/failing | ❌ fail | summary of /core/failing | new failure |"));
   CHECK(has_text(md, "| /core/passing | ✅ pass | summary of /core/passing |  |"));

@@ -100,3 +100,91 @@ TEST_CASE("text and JSON: the leading notes come first, a missing percent is n/a
   CHECK(json.find("\"notes\": [\n    \"could not reach") != std::string::npos);
 }
 
+
+namespace {
+report::RuleResult conclusion_rule(std::string id, std::string kind, std::string level, Verdict v) {
+  report::RuleResult r;
+  r.id = std::move(id);
+  r.kind = std::move(kind);
+  r.level = std::move(level);
+  r.verdict = v;
+  return r;
+}
+}  // namespace
+
+TEST_CASE("conclusion: a failing MUST rule makes the report not conform; SHOULD failures are deviations") {
+  report::Report r;
+  r.edition = "2.2.0";
+  r.rules = {conclusion_rule("/core/a", "technical", "MUST", Verdict::fail),
+             conclusion_rule("/core/b", "technical", "MUST", Verdict::fail),
+             conclusion_rule("/core/c", "technical", "SHOULD", Verdict::fail),
+             conclusion_rule("/core/d", "technical", "MUST", Verdict::warn),
+             conclusion_rule("/core/e", "technical", "MUST", Verdict::pass),
+             conclusion_rule("/core/f", "functional", "MUST", Verdict::manual),
+             conclusion_rule("/core/g", "functional", "SHOULD", Verdict::manual)};
+  auto c = report::conclude(r);
+  REQUIRE(c.conforms.has_value());
+  CHECK_FALSE(*c.conforms);
+  CHECK(c.must_failed == 2);
+  CHECK(c.should_failed == 1);
+  CHECK(c.warned == 1);
+  CHECK(c.errors == 0);
+  CHECK(c.functional_pending == 2);
+  CHECK(c.text.rfind("Does not conform to 2.2.0: 2 MUST rules fail (/core/a, /core/b)", 0) == 0);
+  CHECK(c.text.find("1 SHOULD rule fails, a deviation (/core/c)") != std::string::npos);
+  CHECK(c.text.find("2 functional rules await a reviewer") != std::string::npos);
+}
+
+TEST_CASE("conclusion: an error with no MUST failure is null (not established); none is true") {
+  report::Report r;
+  r.edition = "2.0.0";
+  r.rules = {conclusion_rule("/core/a", "technical", "MUST", Verdict::error),
+             conclusion_rule("/core/c", "technical", "SHOULD", Verdict::fail),
+             conclusion_rule("/core/f", "functional", "MUST", Verdict::manual)};
+  auto c = report::conclude(r);
+  CHECK_FALSE(c.conforms.has_value());
+  CHECK(c.errors == 1);
+  CHECK(c.text.find("could not be established") != std::string::npos);
+  r.rules[0].verdict = Verdict::pass;
+  c = report::conclude(r);
+  REQUIRE(c.conforms.has_value());
+  CHECK(*c.conforms);
+  CHECK(c.should_failed == 1);
+  CHECK(c.text.rfind("Conforms to 2.0.0 in its technical rules", 0) == 0);
+  CHECK(c.text.find("1 functional rule awaits a reviewer") != std::string::npos);
+}
+
+TEST_CASE("conclusion: a down target is null; rules not selected count nowhere") {
+  report::Report r;
+  r.edition = "2.2.0";
+  r.unreachable = true;
+  r.notes = {"could not reach http://127.0.0.1:1/v1: connection refused"};
+  r.leading_notes = 1;
+  r.rules = {conclusion_rule("/core/a", "technical", "MUST", Verdict::error)};
+  auto c = report::conclude(r);
+  CHECK_FALSE(c.conforms.has_value());
+  CHECK(c.text.find("the target is down") != std::string::npos);
+  report::Report s;
+  s.edition = "2.2.0";
+  auto skipped = conclusion_rule("/core/f", "functional", "MUST", Verdict::skip);
+  skipped.summary = "not selected";
+  s.rules = {conclusion_rule("/core/a", "technical", "MUST", Verdict::pass), skipped};
+  c = report::conclude(s);
+  CHECK(c.functional_pending == 0);
+  CHECK(c.conforms == std::optional<bool>(true));
+}
+
+TEST_CASE("judged headers line: present, absent, no response") {
+  http::Exchange e;
+  e.id = 1;
+  e.method = "GET";
+  e.url = "https://x/v1/a";
+  e.status = 404;
+  e.response_headers["content-type"] = "text/html";
+  CHECK(report::judged_headers_line(e, {"content-type"}) == "content-type: text/html");
+  CHECK(report::judged_headers_line(e, {"content-type", "x-frame-options"}) ==
+        "content-type: text/html · x-frame-options: (none)");
+  CHECK(report::judged_headers_line(e, {}).empty());
+  e.status.reset();
+  CHECK(report::judged_headers_line(e, {"content-type"}).empty());
+}

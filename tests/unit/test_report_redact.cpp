@@ -158,10 +158,10 @@ TEST_CASE("redaction: locations (JSON pointers), details and every evidence fiel
   rule.kind = "technical";
   rule.checks.push_back({"KC-1", Verdict::fail, "segment 'Upper' of /k/***/Upper"});
   auto& c = rule.checks.back();
-  c.locations = {{"/paths/~1k~19f3ad2c4e1b07a55~1Upper", 3},
-                 {"/paths/~1k~1" + pointer("k3y/v4lue~1x") + "~1Upper", std::nullopt},
-                 {"/paths/~1k~1" + pointer(basic) + "~1Upper", std::nullopt},
-                 {"/paths/~1k~1" + pointer(percent_encode("k3y/v4lue~1x")) + "~1Upper", std::nullopt}};
+  c.locations = {{"/paths/~1k~19f3ad2c4e1b07a55~1Upper", 3, ""},
+                 {"/paths/~1k~1" + pointer("k3y/v4lue~1x") + "~1Upper", std::nullopt, ""},
+                 {"/paths/~1k~1" + pointer(basic) + "~1Upper", std::nullopt, ""},
+                 {"/paths/~1k~1" + pointer(percent_encode("k3y/v4lue~1x")) + "~1Upper", std::nullopt, ""}};
   c.details = {"/k/9f3ad2c4e1b07a55/Upper", "/k/" + basic + "/Upper"};
   r.rules.push_back(rule);
   r.run = report::RunInfo{};

@@ -1,0 +1,364 @@
+#!/usr/bin/python3
+"""An audit report an auditor can file (CLI.md: `conclusion`, `run.command`,
+`--rules`, `--checklist`).
+
+A small FastAPI application (four documented paths, Debian's python3-fastapi
+served by python3-uvicorn on 127.0.0.1) is checked against edition 2.2.0, the
+way the auditor in the issue did:
+- the conclusion is first in every format (the HTML banner, the first line of
+  text and markdown, JSON `conclusion`, JUnit suite properties), and the JSON
+  report is valid against docs/report.schema.json;
+- the HTML report prints on at most 10 A4 pages in headless Chromium, no rule
+  card is split across two pages, and link targets are printed after the link;
+- EH-2's evidence line shows the Content-Type it judged.
+Against the stdlib fixture server: `--rules` sends only the selected rules'
+requests and lists the others as `skip` ("not selected"); a wrong base path
+(both {base} and {base}/openapi.json answer 404) is a leading note; an
+unreachable target is n/a in every format.
+
+ADRPROBE_KEEP_PRINT=DIR keeps the printed PDF (report.pdf) there for a look."""
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+from harness import FixtureServer, ProbeCase, run_adrprobe  # noqa: E402
+from test_html import chromium, parse_dom, require_chromium  # noqa: E402
+
+MAX_PAGES = 10
+
+
+def fastapi_app():
+    fastapi = harness.require_module("fastapi", "python3-fastapi")
+    api = fastapi.FastAPI(title="Gebouwen", version="1.0.0",
+                          description="A small API, as a team would publish it with FastAPI's defaults.")
+
+    @api.get("/gebouwen")
+    def list_gebouwen():
+        return [{"id": "1", "naam": "Stadhuis"}]
+
+    @api.get("/gebouwen/{gebouw_id}")
+    def get_gebouw(gebouw_id: str):
+        if gebouw_id != "1":
+            raise fastapi.HTTPException(status_code=404, detail="Gebouw niet gevonden")
+        return {"id": "1", "naam": "Stadhuis", "bouwjaar": 1650}
+
+    @api.get("/adressen")
+    def list_adressen():
+        return [{"id": "1", "straat": "Dam"}]
+
+    @api.get("/adressen/{adres_id}")
+    def get_adres(adres_id: str):
+        return {"id": adres_id, "straat": "Dam"}
+
+    app = fastapi.FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
+    app.mount("/v1", api)
+    return app
+
+
+class FastApiServer:
+    """The application on 127.0.0.1, a port the OS chose, in a thread."""
+
+    def __enter__(self):
+        uvicorn = harness.require_module("uvicorn", "python3-uvicorn")
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        config = uvicorn.Config(fastapi_app(), host="127.0.0.1", port=self.port, log_level="error", lifespan="off")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise AssertionError("uvicorn did not start")
+            time.sleep(0.05)
+        return self
+
+    @property
+    def base_url(self):
+        return "http://127.0.0.1:%d/v1" % self.port
+
+    def __exit__(self, *exc):
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.sock.close()
+
+
+def pdf_pages(pdf):
+    out = subprocess.run([harness.require_tool("pdfinfo", "poppler-utils"), str(pdf)], capture_output=True, text=True,
+                         check=True).stdout
+    return int(re.search(r"^Pages:\s+(\d+)", out, re.M).group(1))
+
+
+def page_texts(pdf, pages):
+    tool = harness.require_tool("pdftotext", "poppler-utils")
+    return [subprocess.run([tool, "-layout", "-f", str(n), "-l", str(n), str(pdf), "-"], capture_output=True,
+                           text=True, check=True).stdout for n in range(1, pages + 1)]
+
+
+class FastApiAudit(ProbeCase):
+    """edition 2.2.0 against the FastAPI application, in every format."""
+
+    @classmethod
+    def setUpClass(cls):
+        require_chromium()
+        cls.tmp = tempfile.mkdtemp(prefix="adrprobe-audit-")
+        cls.paths = {f: Path(cls.tmp, "report." + f) for f in ("html", "json", "junit", "markdown")}
+        with FastApiServer() as srv:
+            cls.base_url = srv.base_url
+            args = ["check", srv.base_url, "--edition", "2.2.0", "--param", "gebouw_id=1", "--param", "adres_id=1",
+                    "--rate", "0", "-f", "text"]
+            for f, path in cls.paths.items():
+                args += ["-o", "%s=%s" % (f, path)]
+            cls.adrprobe_run = run_adrprobe(args, timeout=120)
+        cls.report = json.loads(cls.paths["json"].read_text(encoding="utf-8")) if cls.paths["json"].exists() else None
+        cls.pdf = Path(cls.tmp, "report.pdf")
+        chromium("--no-pdf-header-footer", "--print-to-pdf=%s" % cls.pdf, cls.paths["html"].as_uri(),
+                 user_data_dir=Path(cls.tmp, "profile-pdf"))
+        keep = os.environ.get("ADRPROBE_KEEP_PRINT")
+        if keep and cls.pdf.exists():
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            shutil.copy(cls.pdf, Path(keep, "report.pdf"))
+            shutil.copy(cls.paths["html"], Path(keep, "report.html"))
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def setUp(self):
+        self.assertNoCrash(self.adrprobe_run)
+        self.assertIsNotNone(self.report, self.adrprobe_run.describe())
+
+    def test_json_conclusion_and_command_line_against_the_schema(self):
+        validator = harness.schema_validator()
+        self.assertEqual([e.message for e in validator.iter_errors(self.report)], [])
+        c = self.report["conclusion"]
+        self.assertEqual(list(self.report).index("conclusion"), list(self.report).index("score") - 1)
+        must_failed = [r["id"] for r in self.report["rules"]
+                       if r["kind"] == "technical" and r["verdict"] == "fail" and r.get("level") != "SHOULD"]
+        self.assertTrue(must_failed, "FastAPI's defaults break MUST rules of 2.2.0 (NT-2's redirect, EH-2)")
+        self.assertIs(c["conforms"], False)
+        self.assertEqual(c["must_failed"], len(must_failed))
+        functional = [r for r in self.report["rules"] if r["kind"] == "functional"]
+        self.assertEqual(c["functional_pending"], len(functional))
+        self.assertTrue(c["text"].startswith("Does not conform to 2.2.0: %d MUST rule" % len(must_failed)), c["text"])
+        self.assertIn("%d functional rules await a reviewer" % len(functional), c["text"])
+        command = self.report["run"]["command"]
+        self.assertEqual(self.report["run"]["subcommand"], "check")
+        self.assertIn("check %s --edition 2.2.0 --param gebouw_id=1" % self.base_url, command)
+
+    def test_conclusion_first_in_text_markdown_junit(self):
+        text = self.report["conclusion"]["text"]
+        self.assertEqual(self.adrprobe_run.stdout.splitlines()[0], text)
+        markdown = self.paths["markdown"].read_text(encoding="utf-8")
+        self.assertTrue(markdown.splitlines()[0].startswith("**❌ Does not conform to 2.2.0"), markdown[:300])
+        junit = self.paths["junit"].read_text(encoding="utf-8")
+        self.assertIn('<property name="conclusion.conforms" value="false"', junit)
+        self.assertIn('<property name="conclusion.must_failed" value="%d"' % self.report["conclusion"]["must_failed"], junit)
+
+    def test_eh2_evidence_line_shows_the_content_type_judged(self):
+        eh2 = harness.checks(self.report, "/core/error-handling/problem-details", "EH-2")[0]
+        self.assertEqual(eh2["verdict"], "fail", eh2)
+        lines = self.adrprobe_run.stdout.splitlines()
+        at = next(i for i, l in enumerate(lines) if l.strip().startswith("EH-2"))
+        self.assertRegex(lines[at + 1], r"#\d+ \S+ http://127\.0\.0\.1:\d+/v1\S* → 4\d\d .*content-type: application/json")
+
+    def test_banner_first_on_screen(self):
+        rc, out, err = chromium("--dump-dom", self.paths["html"].as_uri(), user_data_dir=Path(self.tmp, "profile-dom"))
+        dom = parse_dom(out)
+        banners = dom.find_all("div", cls="banner")
+        self.assertEqual(len(banners), 1, err[-2000:])
+        self.assertIn("banner-fail", banners[0].attrs["class"])
+        self.assertIn(self.report["conclusion"]["text"], " ".join(banners[0].text().split()))
+        self.assertLess(out.find('class="banner'), out.find('class="score"'))
+        rows = dom.find_all("tr", cls="review-row")
+        self.assertEqual(len(rows), len([r for r in self.report["rules"] if r["kind"] == "functional"]))
+        for row in rows:
+            self.assertEqual(len(row.find_all("details")), 1)
+            for box in ("☐ conforms", "☐ does not conform", "☐ n/a"):
+                self.assertIn(box, row.text())
+
+    def test_prints_on_at_most_ten_a4_pages_with_no_card_split(self):
+        self.assertTrue(self.pdf.exists(), "no PDF")
+        pages = pdf_pages(self.pdf)
+        self.assertLessEqual(pages, MAX_PAGES)
+        data = self.pdf.read_bytes()
+        for w, h in re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", data):
+            self.assertEqual((round(float(w)), round(float(h))), (595, 842), "a page that is not A4")
+        texts = page_texts(self.pdf, pages)
+        everything = "\n".join(texts)
+        # link targets printed after the link text
+        self.assertIn("<https://gitdocumentatie.logius.nl/publicatie/api/adr/2.2.0/", everything)
+        # A rule card: its heading and every check line on one page.
+        labels = {"pass": "✔ pass", "warn": "⚠ warn", "fail": "✖ fail", "error": "! error", "skip": "– skip"}
+        start = next(i for i, t in enumerate(texts) if "Technical rules: checks and evidence" in t)
+        # The cards follow the summary table on its page: only what comes after the heading.
+        texts[start] = texts[start].split("Technical rules: checks and evidence", 1)[1]
+        cards = 0
+        for r in self.report["rules"]:
+            if r["kind"] != "technical":
+                continue
+            heading = re.compile(r"%s\s+%s" % (re.escape(r["id"]), re.escape(r["title"][:20])))
+            on = [i for i in range(start, pages) if heading.search(texts[i])]
+            self.assertEqual(len(on), 1, "%s: its card heading is on pages %s" % (r["id"], [i + 1 for i in on]))
+            for c in r["checks"]:
+                line = re.compile(r"^\s*%s\s+%s" % (re.escape(c["id"]), re.escape(labels[c["verdict"]])), re.M)
+                self.assertTrue(line.search(texts[on[0]]),
+                                "%s %s is not on page %d with its rule's heading" % (r["id"], c["id"], on[0] + 1))
+            cards += 1
+        self.assertGreater(cards, 10)
+
+
+ZAAK_ROOT = """openapi: 3.0.3
+info: {title: Zaken, version: 1.0.0, contact: {name: Team, url: "https://example.org", email: a@example.org}}
+servers: [{url: /v1}]
+paths:
+  /zaken:
+    get:
+      responses:
+        "200":
+          description: OK
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  zoek: {$ref: "zrc.yaml#/components/schemas/ZaakZoek"}
+                  einddatum: {type: string}
+"""
+ZAAK_OTHER = """components:
+  schemas:
+    ZaakZoek:
+      type: object
+      properties:
+        archiefactiedatum: {type: string}
+        startdatum: {type: string}
+        registratiedatum: {type: string}
+        datum: {type: string, format: date-time}
+"""
+
+
+class PlacesPerField(ProbeCase):
+    """The Zaken API's pattern: date-named fields of a schema in another file, reached
+    through one $ref of the root. Every field DT-3 and DT-4 list is one place (its own
+    target behind that $ref), in JSON, SARIF (one location each) and GitLab (one finding each)."""
+
+    def test_one_place_per_field(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            Path(tmp, "openapi.yaml").write_text(ZAAK_ROOT, encoding="utf-8")
+            Path(tmp, "zrc.yaml").write_text(ZAAK_OTHER, encoding="utf-8")
+            sarif, gitlab = Path(tmp, "r.sarif"), Path(tmp, "r.gitlab")
+            run = run_adrprobe(["lint", str(Path(tmp, "openapi.yaml")), "--edition", "2.2.0", "-f", "json",
+                                "-o", "sarif=%s" % sarif, "-o", "gitlab=%s" % gitlab])
+            self.assertNoCrash(run)
+            report, sarif, gitlab = run.json(), json.loads(sarif.read_text()), json.loads(gitlab.read_text())
+        self.assertEqual([e.message for e in harness.schema_validator().iter_errors(report)], [])
+        expected = {"DT-3": ["archiefactiedatum", "startdatum", "registratiedatum", "einddatum"], "DT-4": ["datum"]}
+        for rule_id, check_id in (("/core/date-time/format", "DT-3"), ("/core/date-time/date-omit-time-portion", "DT-4")):
+            c = harness.checks(report, rule_id, check_id)[0]
+            self.assertIn(c["verdict"], ("fail", "warn"), c)
+            places = [(l["pointer"], l.get("target", "")) for l in c["locations"]]
+            self.assertEqual(len(places), len(set(places)), places)
+            self.assertEqual(len(places), len(expected[check_id]), (c["message"], places))
+            for field in expected[check_id]:
+                self.assertEqual(len([p for p in places if p[0].endswith("/" + field) or p[1].endswith("/" + field)]), 1,
+                                 (field, places))
+            behind = [p for p in places if p[1]]
+            self.assertTrue(all(p[0].endswith("/properties/zoek") for p in behind), behind)
+            self.assertTrue(all(p[1].startswith("zrc.yaml#/components/schemas/ZaakZoek/properties/") for p in behind), behind)
+            results = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == check_id]
+            self.assertEqual(len(results[0]["locations"]), len(places))
+            self.assertEqual(len([f for f in gitlab if f["check_name"] == check_id]), len(places))
+
+
+class RulesSelected(ProbeCase):
+    """--rules: only the selected rules' checks send requests; the others are skip 'not selected'."""
+
+    def test_only_the_selected_rules_requests(self):
+        p = harness.probe(None, "--rules", "/core/no-trailing-slash")
+        self.assertNoCrash(p)
+        report = p.report
+        self.assertEqual([e.message for e in harness.schema_validator().iter_errors(report)], [])
+        self.assertEqual(report["run"]["options"]["rules"], ["/core/no-trailing-slash"])
+        for r in report["rules"]:
+            if r["id"] == "/core/no-trailing-slash":
+                self.assertEqual(r["verdict"], "pass", r)
+            else:
+                self.assertEqual((r["verdict"], r["summary"], r["checks"]), ("skip", "not selected", []), r["id"])
+        self.assertEqual(report["score"]["applicable"], 1)
+        self.assertEqual(report["score"]["percent"], 100.0)
+        self.assertIs(report["conclusion"]["conforms"], True)
+        self.assertEqual(report["conclusion"]["functional_pending"], 0)
+        # NT-2's GET {path}/ probes and the document: no HEAD, OPTIONS or CORS probe
+        self.assertEqual(p.methods(), {"GET"})
+        for r in p.requests:
+            self.assertTrue(r["path"].endswith("/") or r["path"].endswith("/openapi.json"), r["path"])
+        self.assertNotIn("Origin", {k for r in p.requests for k in r["headers"]})
+
+    def test_an_alias_selects_its_rule_and_an_unknown_name_is_a_usage_error(self):
+        p = harness.probe(None, "--rules", "api-48,/core/semver", edition="2.0.0")
+        self.assertNoCrash(p)
+        judged = [r["id"] for r in p.report["rules"] if r["summary"] != "not selected"]
+        self.assertEqual(judged, ["/core/no-trailing-slash", "/core/semver"])
+        run = run_adrprobe(["check", "http://127.0.0.1:9/v1", "--rules", "/core/nonsense"])
+        self.assertEqual(run.rc, 2, run.describe())
+        self.assertIn("--rules: edition 2.0.0 has no rule '/core/nonsense'", run.stderr)
+
+
+class WrongBase(ProbeCase):
+    def test_both_base_and_document_404_is_a_leading_note(self):
+        with FixtureServer() as srv, tempfile.TemporaryDirectory() as tmp:
+            wrong = "http://127.0.0.1:%d/wrong" % srv.port
+            run = run_adrprobe(["check", wrong, "-f", "json", "--rate", "0", "-o", "text=%s/r.txt" % tmp])
+            text = Path(tmp, "r.txt").read_text(encoding="utf-8")
+        self.assertNoCrash(run)
+        report = run.json()
+        note = "%s and %s/openapi.json both answered 404: is the base URL right?" % (wrong, wrong)
+        self.assertTrue(report["notes"][0].startswith(note), report["notes"])
+        lines = text.splitlines()
+        first_note = next(l for l in lines if "both answered 404" in l)
+        self.assertLess(lines.index(first_note), next(i for i, l in enumerate(lines) if "Technical rules" in l))
+
+
+class Unreachable(ProbeCase):
+    """An unreachable http target is n/a in every format, and its conclusion null."""
+
+    def test_na_everywhere(self):
+        with harness.closed_port() as url, tempfile.TemporaryDirectory() as tmp:
+            files = {f: Path(tmp, "r." + f) for f in ("html", "junit", "markdown", "text")}
+            args = ["check", url, "-f", "json", "--timeout", "3"]
+            for f, path in files.items():
+                args += ["-o", "%s=%s" % (f, path)]
+            run = run_adrprobe(args)
+            out = {f: path.read_text(encoding="utf-8") for f, path in files.items()}
+        self.assertEqual(run.rc, 3, run.describe())
+        report = run.json()
+        self.assertIsNone(report["score"]["percent"])
+        self.assertIsNone(report["conclusion"]["conforms"])
+        self.assertIn("the target is down", report["conclusion"]["text"])
+        self.assertIn('<div class="pct">n/a</div>', out["html"])
+        self.assertNotIn("0.0 %", out["html"])
+        self.assertIn("banner-error", out["html"])
+        self.assertIn('<property name="score" value="n/a"', out["junit"])
+        self.assertIn('<property name="conclusion.conforms" value="null"', out["junit"])
+        self.assertIn("score n/a", out["markdown"])
+        self.assertTrue(out["markdown"].startswith("**❗ Conformance to 2.0.0 could not be established"))
+        self.assertIn("n/a  the target is down", out["text"])
+        self.assertTrue(out["text"].startswith("Conformance to 2.0.0 could not be established: the target is down"))
+
+
+if __name__ == "__main__":
+    harness.main()
