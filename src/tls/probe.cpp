@@ -575,6 +575,21 @@ Protocol probe_version(const std::string& host, int port, int version, const Set
     enumerate_suites(host, port, version, s, p, kx, handshakes);
   } else {
     p.error = session->error.empty() ? "refused" : session->error;
+    // Refused everything this OpenSSL offers: perhaps it takes only what OpenSSL
+    // cannot offer (a 3DES-only server). Asked by hand-made ClientHellos.
+    bool answered = p.connected && !p.silent;
+    if (answered && version >= TLS1_VERSION && version <= TLS1_2_VERSION)
+      if (auto raw = raw_only(offerable(version)); !raw.empty()) {
+        ChunkResult r = raw_shrink(host, port, version, s, std::move(raw));
+        *handshakes += r.handshakes;
+        if (!r.suites.empty()) {
+          p.accepted = true;
+          p.error.clear();
+          p.cipher = r.suites.front().name;
+          p.suites = std::move(r.suites);
+          p.suites_complete = r.complete;
+        }
+      }
   }
   return p;
 }

@@ -39,7 +39,8 @@ struct Protocol {
   std::string name;        // "TLSv1.2" (OpenSSL's names)
   bool testable = true;    // this OpenSSL build can offer it
   bool accepted = false;   // the server completed a handshake pinned to it (or negotiated it and
-                           // then refused only the client certificate)
+                           // then refused only the client certificate), or chose a suite of a
+                           // hand-made ClientHello at it (raw_hello.hpp: no chain then)
   std::string cipher;      // the cipher negotiated in that handshake
   std::string error;       // why not accepted (one line)
   bool connected = false;  // a TCP connection was made (a refusal is then the server's answer)
