@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Accepted cipher suites (TS-3) and time: adrprobe vs sslscan vs testssl.sh, same machine.
 #   bench/tls_suites_compare.sh [SHAPE ...]     (default: modern legacy_3des dhe_cbc legacy)
+# Besides the fixture's nginx shapes, SHAPE gnutls_3des is gnutls-serv (Debian gnutls-bin)
+# with TLS 1.0 and 1.2, static RSA, DHE and 3DES (an OpenSSL without weak ciphers cannot
+# serve or offer 3DES). gnutls-serv cannot be told to listen on 127.0.0.1 only, so the
+# script then runs everything in a network namespace of its own that has only loopback
+# (`unshare -n`, as root).
 # For each shape of tests/integration/tls_fixture.py (nginx on 127.0.0.1 in
 # front of the fixture API) it runs, one after the other,
 #   adrprobe check https://127.0.0.1:PORT/v1 --ca-file CA -f json --rate 0
@@ -21,6 +26,11 @@ SSLSCAN="${SSLSCAN:-sslscan}"
 TESTSSL="${TESTSSL:-testssl}"
 SHAPES=("$@")
 [ ${#SHAPES[@]} -gt 0 ] || SHAPES=(modern legacy_3des dhe_cbc legacy)
+
+if [[ " ${SHAPES[*]} " == *" gnutls_3des "* ]] && [ -z "${TLS_COMPARE_NETNS:-}" ]; then
+  command -v gnutls-serv >/dev/null || { echo "tls_suites_compare: gnutls-serv not installed (Debian package gnutls-bin)" >&2; exit 2; }
+  exec unshare -n env TLS_COMPARE_NETNS=1 bash -c 'ip link set lo up && exec "$0" "$@"' "$0" "${SHAPES[@]}"
+fi
 
 [ -x "$BIN" ] || { echo "tls_suites_compare: no adrprobe at $BIN (build first: ninja -C build)" >&2; exit 2; }
 command -v "$SSLSCAN" >/dev/null || { echo "tls_suites_compare: $SSLSCAN not installed (Debian package sslscan)" >&2; exit 2; }
@@ -62,8 +72,20 @@ rows=()
 for shape in "${SHAPES[@]}"; do
   info="$TMP/$shape.info"
   : >"$info"
-  $PY tests/integration/tls_fixture.py serve "$shape" --max-seconds 600 >"$info" 2>"$TMP/$shape.server.err" &
-  server_pid=$!
+  if [ "$shape" = gnutls_3des ]; then
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout "$TMP/g.key" -out "$TMP/g.pem" -days 2 -subj /CN=localhost \
+      -addext subjectAltName=IP:127.0.0.1 2>/dev/null
+    gport=44330
+    timeout -k 5 600 gnutls-serv --http -p "$gport" --x509certfile "$TMP/g.pem" --x509keyfile "$TMP/g.key" \
+      --priority 'NORMAL:-VERS-ALL:+VERS-TLS1.2:+VERS-TLS1.0:+3DES-CBC:+RSA:+DHE-RSA' >"$TMP/$shape.server.err" 2>&1 &
+    server_pid=$!
+    for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$gport") 2>/dev/null && break; sleep 0.1; done
+    printf '{"port": %d, "url": "https://127.0.0.1:%d/", "base_url": "https://127.0.0.1:%d/v1", "ca_file": "%s"}\n' \
+      "$gport" "$gport" "$gport" "$TMP/g.pem" >"$info"
+  else
+    $PY tests/integration/tls_fixture.py serve "$shape" --max-seconds 600 >"$info" 2>"$TMP/$shape.server.err" &
+    server_pid=$!
+  fi
   for _ in $(seq 200); do  # up to 20 s for the first line
     [ -s "$info" ] && break
     kill -0 "$server_pid" 2>/dev/null || break
@@ -118,13 +140,24 @@ try:
 except (ValueError, ET.ParseError) as e:
     fail("sslscan gave no XML (%s): %s" % (e, raw[-1000:]))
 SSLSCAN_NAMES = {"SSLv3": "SSLv3", "TLSv1.0": "TLSv1", "TLSv1.1": "TLSv1.1", "TLSv1.2": "TLSv1.2", "TLSv1.3": "TLSv1.3"}
+# sslscan names suites its OpenSSL lacks by their IANA name: OpenSSL's for those adrprobe
+# offers by hand-made ClientHellos
+IANA = {"TLS_RSA_WITH_3DES_EDE_CBC_SHA": "DES-CBC3-SHA", "TLS_DHE_RSA_WITH_3DES_EDE_CBC_SHA": "DHE-RSA-DES-CBC3-SHA",
+        "TLS_DHE_DSS_WITH_3DES_EDE_CBC_SHA": "DHE-DSS-DES-CBC3-SHA",
+        "TLS_ECDHE_RSA_WITH_3DES_EDE_CBC_SHA": "ECDHE-RSA-DES-CBC3-SHA",
+        "TLS_ECDHE_ECDSA_WITH_3DES_EDE_CBC_SHA": "ECDHE-ECDSA-DES-CBC3-SHA", "TLS_RSA_WITH_RC4_128_SHA": "RC4-SHA",
+        "TLS_RSA_WITH_RC4_128_MD5": "RC4-MD5", "TLS_ECDHE_RSA_WITH_RC4_128_SHA": "ECDHE-RSA-RC4-SHA",
+        "TLS_ECDHE_ECDSA_WITH_RC4_128_SHA": "ECDHE-ECDSA-RC4-SHA", "TLS_RSA_WITH_DES_CBC_SHA": "DES-CBC-SHA",
+        "TLS_DHE_RSA_WITH_DES_CBC_SHA": "EDH-RSA-DES-CBC-SHA", "TLS_RSA_WITH_IDEA_CBC_SHA": "IDEA-CBC-SHA",
+        "TLS_RSA_WITH_SEED_CBC_SHA": "SEED-SHA", "TLS_DHE_RSA_WITH_SEED_CBC_SHA": "DHE-RSA-SEED-SHA"}
 ssl = {}
 for c in root.iter("cipher"):
     if c.get("status") in ("accepted", "preferred"):
-        ssl.setdefault(SSLSCAN_NAMES.get(c.get("sslversion"), c.get("sslversion")), set()).add(c.get("cipher"))
+        name = IANA.get(c.get("cipher"), c.get("cipher"))
+        ssl.setdefault(SSLSCAN_NAMES.get(c.get("sslversion"), c.get("sslversion")), set()).add(name)
 
 # testssl --cipher-per-proto: scanResult[].cipherTests[] = {"id": "cipher-tls1_2_xc030",
-#   "finding": "TLSv1.2   xc030   ECDHE-RSA-AES256-GCM-SHA384   ECDH 253   AESGCM   256   TLS_ECDHE_..."}
+#   "finding": "TLS 1.2   xc030   ECDHE-RSA-AES256-GCM-SHA384   ECDH 253   AESGCM   256   TLS_ECDHE_..."}
 try:
     tj = json.load(open(base + ".testssl.json"))
 except (OSError, ValueError) as e:
@@ -136,9 +169,13 @@ for entry in tj.get("scanResult", []):
         m = re.match(r"cipher-(ssl3|tls1(?:_[123])?)_x[0-9a-f]+$", f.get("id", ""))
         if not m:
             continue
-        fields = f.get("finding", "").split()
+        fields = f.get("finding", "").split()  # "TLS 1.2  xc02c  ECDHE-..." : the name follows the hex code
+        code = next((i for i, x in enumerate(fields) if re.fullmatch(r"x[0-9a-f]+", x)), None)
+        fields = fields[code - 1:] if code else []
         if len(fields) >= 3:
-            tst.setdefault(TESTSSL_NAMES[m.group(1)], set()).add(fields[2])
+            # testssl's names are OpenSSL's older ones for two suites (EDH-...-DES-CBC3-SHA)
+            name = re.sub(r"^EDH-(RSA|DSS)-DES-CBC3-SHA$", r"DHE-\1-DES-CBC3-SHA", fields[2])
+            tst.setdefault(TESTSSL_NAMES[m.group(1)], set()).add(name)
 
 agree = True
 print("== %s (https://127.0.0.1:%s/)" % (shape, port))
