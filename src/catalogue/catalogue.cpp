@@ -189,6 +189,9 @@ Catalogue Catalogue::load(const std::vector<std::pair<std::string, std::string>>
       if (auto c = t["certificates"]) {
         n.rsa_min_bits = c["rsa_min_bits"].as<int>(2048);
         n.insufficient_signatures = list(c, "insufficient_signatures");
+        n.rsa_phase_out_below = c["rsa_phase_out_below"].as<int>(0);
+        n.phase_out_signatures = list(c, "phase_out_signatures");
+        n.phase_out_ec_curves = list(c, "phase_out_ec_curves");
         n.expiry_warn_days = c["expiry_warn_days"].as<int>(14);
       }
       cat.ncsc_[n.version] = std::move(n);

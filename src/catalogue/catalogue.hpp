@@ -54,7 +54,10 @@ struct NcscTable {
   std::map<std::string, std::string> groups;
   std::string group_otherwise = "insufficient";
   int rsa_min_bits = 2048;
+  int rsa_phase_out_below = 0;  // RSA keys of rsa_min_bits up to this (exclusive): phase out (0: none)
   std::vector<std::string> insufficient_signatures;
+  std::vector<std::string> phase_out_signatures;  // digest names (2025-05: sha224)
+  std::vector<std::string> phase_out_ec_curves;   // certificate EC curves (2025-05: secp224r1)
   int expiry_warn_days = 14;
 
   std::string protocol_level(const std::string& name) const;

@@ -2,6 +2,8 @@
 // 2.0.0: /core/transport-security; 2.1.0: /core/transport/{tls,security-headers,cors}.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
 #include <regex>
 
 #include "checks/base_url.hpp"
@@ -112,8 +114,8 @@ CheckResult judge_ts2(const Evidence& ev, const CheckRef& ref) {
   return r;
 }
 
-CheckResult judge_ts3(const Evidence& ev, const CheckRef& ref) {
-  if (auto r = proxy_error(ev, ref.id)) return *r;
+// The negotiated suite alone: facts without an enumeration of every accepted suite.
+CheckResult judge_ts3_negotiated(const Evidence& ev, const CheckRef& ref) {
   if (ev.https && ev.tls && !ev.tls->handshake_ok && ev.tls->client_cert_refusal.empty() &&
       !ev.tls->fallback_cipher.empty()) {
     // The default handshake failed, a pinned one (offered every cipher) did not.
@@ -138,6 +140,102 @@ CheckResult judge_ts3(const Evidence& ev, const CheckRef& ref) {
   return {ref.id, v, message, {}};
 }
 
+// "A (TLSv1, TLSv1.2), B (TLSv1.2)": names in first-seen order with what they
+// came with, at most `shown` of them.
+class Listing {
+ public:
+  void add(const std::string& name, const std::string& with) {
+    auto it = std::find_if(items_.begin(), items_.end(), [&](const auto& i) { return i.first == name; });
+    if (it == items_.end()) items_.push_back({name, {with}});
+    else if (std::find(it->second.begin(), it->second.end(), with) == it->second.end()) it->second.push_back(with);
+  }
+  bool empty() const { return items_.empty(); }
+  std::string str(std::size_t shown = 8, std::size_t shown_with = 5) const {
+    std::vector<std::string> parts;
+    for (std::size_t i = 0; i < items_.size() && i < shown; ++i) {
+      const auto& with = items_[i].second;
+      std::vector<std::string> first(with.begin(), with.begin() + static_cast<long>(std::min(with.size(), shown_with)));
+      if (with.size() > shown_with) first.push_back(fmt::format("{} more", with.size() - shown_with));
+      parts.push_back(fmt::format("{} ({})", items_[i].first, join(first, ", ")));
+    }
+    if (items_.size() > shown) parts.push_back(fmt::format("and {} more", items_.size() - shown));
+    return join(parts, ", ");
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::vector<std::string>>> items_;
+};
+
+// probes.md TS-3: every accepted suite per accepted version, each with its level
+// and the key exchange the server chose for it; the worst counts.
+CheckResult judge_ts3(const Evidence& ev, const CheckRef& ref) {
+  if (auto r = proxy_error(ev, ref.id)) return *r;
+  bool enumerated = ev.https && ev.tls &&
+                    std::any_of(ev.tls->protocols.begin(), ev.tls->protocols.end(),
+                                [](const auto& p) { return p.accepted && !p.suites.empty(); });
+  if (!enumerated) return judge_ts3_negotiated(ev, ref);
+  const auto& t = *ev.tls;
+  auto cipher_level = [&](const std::string& n) { return ev.ncsc ? ev.ncsc->cipher_level(n) : std::string("insufficient"); };
+  auto group_level = [&](const std::string& n) { return ev.ncsc ? ev.ncsc->group_level(n) : std::string("insufficient"); };
+  Verdict v = Verdict::pass;
+  // by level: the suites, and the key exchanges (with the suites they came with)
+  std::map<std::string, Listing> suites_at, kx_at;
+  std::vector<std::string> counts, incomplete, kx_seen;
+  std::size_t total = 0;
+  for (const auto& p : t.protocols) {
+    if (!p.accepted) continue;
+    if (!p.suites_complete) incomplete.push_back(p.name);
+    counts.push_back(fmt::format("{} {}", p.name, p.suites.size()));
+    for (const auto& suite : p.suites) {
+      ++total;
+      std::string level = cipher_level(suite.name);
+      Verdict sv = from_level(ev, level);
+      v = worst(v, sv);
+      if (sv != Verdict::pass) suites_at[level].add(suite.name, p.name);
+      if (suite.kx.empty()) continue;
+      std::string kl = group_level(suite.kx);
+      Verdict kv = from_level(ev, kl);
+      v = worst(v, kv);
+      if (kv != Verdict::pass) kx_at[kl].add(suite.kx, p.name + " " + suite.name);
+      if (std::find(kx_seen.begin(), kx_seen.end(), suite.kx) == kx_seen.end()) kx_seen.push_back(suite.kx);
+    }
+  }
+  std::string message;
+  bool negotiated = t.handshake_ok || !t.client_cert_refusal.empty();
+  if (negotiated && !t.cipher.empty())
+    message = fmt::format("{} negotiated {}: {}", t.protocol, t.cipher, pretty_level(cipher_level(t.cipher)));
+  else
+    message = fmt::format("the default handshake failed ({})", t.error);
+  message += fmt::format("; {} accepted ({})", total == 1 ? "1 suite" : fmt::format("{} suites", total), join(counts, ", "));
+  if (v == Verdict::pass) {
+    message += "; every one good or sufficient after the NCSC guidelines";
+    if (!kx_seen.empty()) message += fmt::format(", key exchange {} too", join(kx_seen, ", "));
+  } else {
+    for (const char* level : {"insufficient", "phase_out"}) {
+      if (auto it = suites_at.find(level); it != suites_at.end())
+        message += fmt::format("; {}: {}", pretty_level(level), it->second.str());
+      if (auto it = kx_at.find(level); it != kx_at.end())
+        message += fmt::format("; key exchange {}: {}", pretty_level(level), it->second.str(4, 3));
+    }
+    // Levels a table may have beyond the usual four (a verdict other than pass).
+    for (const auto& [level, listing] : suites_at)
+      if (level != "insufficient" && level != "phase_out") message += fmt::format("; {}: {}", pretty_level(level), listing.str());
+    message += " (NCSC guidelines)";
+  }
+  if (!incomplete.empty())
+    message += fmt::format("; the enumeration of {} stopped early (a handshake got no answer): more suites may be accepted",
+                           join(incomplete, ", "));
+  // probes.md: suites this OpenSSL cannot offer are named as not tested.
+  if (ev.ncsc && !t.offered.empty()) {
+    std::vector<std::string> untested;
+    for (const auto& [name, level] : ev.ncsc->ciphers)
+      if (std::find(t.offered.begin(), t.offered.end(), name) == t.offered.end()) untested.push_back(name);
+    if (!untested.empty())
+      message += fmt::format("; not tested (this OpenSSL cannot offer them): {}", join(untested, ", "));
+  }
+  return {ref.id, v, message, {}};
+}
+
 CheckResult judge_ts4(const Evidence& ev, const CheckRef& ref) {
   if (auto r = proxy_error(ev, ref.id)) return *r;
   bool pinned_chain = ev.https && ev.tls && !ev.tls->handshake_ok && !ev.tls->chain.empty();
@@ -150,24 +248,46 @@ CheckResult judge_ts4(const Evidence& ev, const CheckRef& ref) {
   std::string facts = fmt::format("subject {}, issuer {}, {}, {}", c.subject, c.issuer, c.key, c.signature);
   // NCSC: RSA keys below the minimum and SHA-1/MD5 signatures are insufficient
   // (the leaf and intermediates; a root's self-signature is not relied upon).
+  // 2025-05 (2.2.0) adds phase-out bands: RSA below 3072 bits, EC on P-224, SHA-224: warn.
+  std::vector<std::string> weak, phase_out;
   if (ev.ncsc) {
-    std::vector<std::string> weak;
+    const auto& n = *ev.ncsc;
+    auto has_digest = [](const std::string& signature, const std::string& digest) {
+      return to_lower(signature).find(digest) != std::string::npos;
+    };
     for (std::size_t i = 0; i < t.chain.size(); ++i) {
       const auto& cert = t.chain[i];
       bool self_signed = cert.subject == cert.issuer && i > 0;
-      if (cert.key_type == "RSA" && cert.key_bits < ev.ncsc->rsa_min_bits)
-        weak.push_back(fmt::format("{}: RSA {} bits (below {})", cert.subject, cert.key_bits, ev.ncsc->rsa_min_bits));
-      for (const auto& digest : ev.ncsc->insufficient_signatures)
-        if (!self_signed && to_lower(cert.signature).find(digest) != std::string::npos)
+      if (cert.key_type == "RSA" && cert.key_bits < n.rsa_min_bits)
+        weak.push_back(fmt::format("{}: RSA {} bits (below {})", cert.subject, cert.key_bits, n.rsa_min_bits));
+      else if (cert.key_type == "RSA" && cert.key_bits < n.rsa_phase_out_below)
+        phase_out.push_back(fmt::format("{}: RSA {} bits (below {})", cert.subject, cert.key_bits, n.rsa_phase_out_below));
+      if (cert.key_type == "EC" &&
+          std::find(n.phase_out_ec_curves.begin(), n.phase_out_ec_curves.end(), cert.curve) != n.phase_out_ec_curves.end())
+        phase_out.push_back(fmt::format("{}: EC key on {}", cert.subject, cert.curve));
+      if (self_signed) continue;
+      bool insufficient = false;
+      for (const auto& digest : n.insufficient_signatures)
+        if (!insufficient && has_digest(cert.signature, digest)) {
           weak.push_back(fmt::format("{}: signed with {}", cert.subject, cert.signature));
+          insufficient = true;
+        }
+      for (const auto& digest : n.phase_out_signatures)
+        if (!insufficient && has_digest(cert.signature, digest)) {
+          phase_out.push_back(fmt::format("{}: signed with {}", cert.subject, cert.signature));
+          break;
+        }
     }
-    if (!weak.empty())
-      return {ref.id, Verdict::fail, fmt::format("insufficient after the NCSC guidelines: {}; {}", join(weak, "; "), facts), {}};
   }
+  std::string also = phase_out.empty() ? "" : fmt::format("phase out after the NCSC guidelines: {}; ", join(phase_out, "; "));
+  if (!weak.empty())
+    return {ref.id, Verdict::fail, fmt::format("insufficient after the NCSC guidelines: {}; {}{}", join(weak, "; "), also, facts), {}};
   if (c.days_left < 0)
-    return {ref.id, Verdict::warn, fmt::format("expired {} days ago ({}); {}", -c.days_left, c.not_after, facts), {}};
+    return {ref.id, Verdict::warn, fmt::format("expired {} days ago ({}); {}{}", -c.days_left, c.not_after, also, facts), {}};
   if (c.days_left < warn_days)
-    return {ref.id, Verdict::warn, fmt::format("expires in {} days ({}); {}", c.days_left, c.not_after, facts), {}};
+    return {ref.id, Verdict::warn, fmt::format("expires in {} days ({}); {}{}", c.days_left, c.not_after, also, facts), {}};
+  if (!phase_out.empty())
+    return {ref.id, Verdict::warn, fmt::format("{}valid until {} ({} days left); {}", also, c.not_after, c.days_left, facts), {}};
   return {ref.id, Verdict::pass, fmt::format("valid until {} ({} days left); {}", c.not_after, c.days_left, facts), {}};
 }
 
@@ -300,16 +420,20 @@ extern const Check ts2{
 extern const Check ts3{
     .id = "TS-3",
     .needs = handshake,
-    .title = "Negotiated cipher suite is acceptable",
-    .sends = "nothing more; classifies the negotiated cipher suite after the NCSC TLS guidelines (ncsc-tls.md)",
-    .passes = "good or sufficient pass; phase-out warn; insufficient fail",
+    .title = "Every accepted cipher suite is acceptable",
+    .sends = "per accepted protocol version, handshakes until every accepted suite is known (TLS 1.3: one per suite; "
+             "TLS 1.2 and older: shrinking lists, the server's choice taken out each time), with an ordinary client's groups",
+    .passes = "the worst accepted suite, and the key exchange the server chose for it, after the edition's NCSC table: good or "
+              "sufficient pass; phase-out warn; insufficient fail; the message names the offending suites",
     .judge = judge_ts3};
 extern const Check ts4{
     .id = "TS-4",
     .needs = handshake,
     .title = "Certificate does not expire soon",
     .sends = "nothing more; reads the server certificate",
-    .passes = "expires within 14 days warn (days left in the message); else pass; the report always shows expiry date, issuer, subject, key type and size",
+    .passes = "expires within 14 days warn (days left in the message); an RSA key below the NCSC minimum or a SHA-1/MD5 "
+              "signature fail; 2025-05 (2.2.0): RSA 2048-3071 bits, EC P-224 or a SHA-224 signature warn (phase out); "
+              "else pass; the report always shows expiry date, issuer, subject, key type and size",
     .judge = judge_ts4};
 extern const Check ts5{
     .id = "TS-5",

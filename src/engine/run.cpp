@@ -126,6 +126,16 @@ std::string not_probed_reason(const oas::PathPlan& p) {
   return fmt::format("no value for {} (give {})", join(p.missing, ", "), join(hints, " "));
 }
 
+// The NCSC level of every accepted suite and of its key exchange, for the
+// report (TS-3 judges from the table itself).
+void grade_suites(tls::Facts& t, const catalogue::NcscTable* ncsc) {
+  for (auto& p : t.protocols)
+    for (auto& s : p.suites) {
+      s.level = ncsc ? ncsc->cipher_level(s.name) : "";
+      s.kx_level = ncsc && !s.kx.empty() ? ncsc->group_level(s.kx) : "";
+    }
+}
+
 Evidence start_evidence(const Settings& s, const catalogue::Edition& edition) {
   Evidence ev;
   ev.settings = s;
@@ -225,6 +235,7 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, c
 
   if (tls_future.valid()) {
     ev.tls = tls_future.get();
+    grade_suites(*ev.tls, ev.ncsc);
     bool negotiated = ev.tls->handshake_ok || !ev.tls->client_cert_refusal.empty();
     ev.untrusted_stop = negotiated && !ev.tls->trusted && !s.insecure;
     if (ev.untrusted_stop)

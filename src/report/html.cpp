@@ -384,6 +384,32 @@ class Page {
     return out;
   }
 
+  // TS-3: every accepted suite per version, its NCSC level and key exchange.
+  static std::string level_cell(const std::string& level) {
+    if (level.empty()) return "";
+    std::string cls = level == "good" || level == "sufficient" ? "v-pass" : level == "phase_out" ? "v-warn" : "v-fail";
+    return fmt::format("<span class=\"{}\">{}</span>", cls, esc(replace_all(level, "_", " ")));
+  }
+
+  static std::string suites_table(const tls::Facts& t) {
+    std::string rows;
+    for (const auto& p : t.protocols) {
+      if (!p.accepted) continue;
+      for (const auto& s : p.suites)
+        rows += fmt::format("<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>\n", esc(p.name),
+                            esc(s.name), level_cell(s.level), s.kx.empty() ? std::string("—") : esc(s.kx),
+                            level_cell(s.kx_level));
+      if (!p.suites_complete)
+        rows += fmt::format("<tr><td>{}</td><td colspan=\"4\" class=\"muted\">the enumeration stopped early: more suites "
+                            "may be accepted</td></tr>\n",
+                            esc(p.name));
+    }
+    if (rows.empty()) return "";
+    return "<h4>Accepted cipher suites</h4>\n<table class=\"protocols suites\"><thead><tr><th>Version</th><th>Suite</th>"
+           "<th>Level</th><th>Key exchange</th><th>Level</th></tr></thead><tbody>\n" +
+           rows + "</tbody></table>\n";
+  }
+
   std::string tls_section() {
     if (!r_.tls) return "";
     const tls::Facts& t = *r_.tls;
@@ -433,6 +459,7 @@ class Page {
                            accepted, esc(p.accepted ? p.cipher : p.error));
       }
       out += "</tbody></table>\n";
+      out += suites_table(t);
     }
     if (!t.chain.empty()) {
       const auto& c = t.chain.front();

@@ -47,12 +47,26 @@ nlohmann::json tls_json(const tls::Facts& t) {
   for (const auto& p : t.protocols) {
     if (p.accepted) accepted.push_back(p.name);
     nlohmann::json jp{{"name", p.name}, {"accepted", p.accepted}, {"testable", p.testable}};
-    if (p.accepted) jp["cipher"] = p.cipher;
-    else jp["error"] = p.error;
+    if (p.accepted) {
+      jp["cipher"] = p.cipher;
+      // TS-3: every suite accepted with this version, its NCSC level and key exchange.
+      nlohmann::json suites = nlohmann::json::array();
+      for (const auto& s : p.suites) {
+        nlohmann::json js{{"name", s.name}, {"level", s.level}};
+        js["kx"] = s.kx.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.kx);
+        js["kx_level"] = s.kx_level.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.kx_level);
+        suites.push_back(js);
+      }
+      jp["suites"] = suites;
+      jp["suites_complete"] = p.suites_complete;
+    } else {
+      jp["error"] = p.error;
+    }
     protocols.push_back(jp);
   }
   j["accepted_protocols"] = accepted;
   j["protocols"] = protocols;
+  j["handshakes"] = t.handshakes;
   j["trusted"] = t.trusted;
   j["trust_error"] = t.trusted ? nlohmann::json(nullptr) : nlohmann::json(t.trust_error);
   nlohmann::json chain = nlohmann::json::array();

@@ -123,6 +123,16 @@ std::string render_text(const Report& r, const RenderOptions& style) {
     for (const auto& p : t.protocols)
       protocols.push_back(fmt::format("{} {}", E(p.name), !p.testable ? "n/a" : p.accepted ? "yes" : "no"));
     if (!protocols.empty()) line(fmt::format("          protocols: {}", join(protocols, " · ")));
+    // -v: every accepted suite (TS-3) with its NCSC level and key exchange.
+    if (style.verbosity > 0)
+      for (const auto& p : t.protocols) {
+        if (!p.accepted || p.suites.empty()) continue;
+        line(fmt::format("          {} suites{}:", E(p.name), p.suites_complete ? "" : " (enumeration stopped early)"));
+        for (const auto& s : p.suites) {
+          std::string kx = s.kx.empty() ? "" : fmt::format("  {} {}", E(s.kx), E(replace_all(s.kx_level, "_", " ")));
+          line(fmt::format("            {:<40} {:<12}{}", E(s.name), E(replace_all(s.level, "_", " ")), kx));
+        }
+      }
     if (!t.chain.empty()) {
       const auto& c = t.chain.front();
       line(fmt::format("          certificate: {}, issued by {}, {}, {}", E(c.subject), E(c.issuer), E(c.key), E(c.signature)));

@@ -7,15 +7,18 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <ctime>
 #include <future>
 #include <memory>
 
 #include "tls/client_cert.hpp"
+#include "tls/raw_hello.hpp"
 #include "tls/socket.hpp"
 
 namespace adrprobe::tls {
@@ -149,10 +152,33 @@ const char* version_name(int v) {
   return "unknown";
 }
 
+std::vector<std::string> split_names(const std::string& list) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    auto end = list.find(':', start);
+    if (end == std::string::npos) end = list.size();
+    if (end > start) out.push_back(list.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string join_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ":") + n;
+  return out;
+}
+
 bool is_ip_literal(const std::string& host) {
   unsigned char buf[16];
   return inet_pton(AF_INET, host.c_str(), buf) == 1 || inet_pton(AF_INET6, host.c_str(), buf) == 1;
 }
+
+constexpr const char* kAllCiphers = "ALL:COMPLEMENTOFALL:@SECLEVEL=0";
+constexpr const char* kAllSuites =
+    "TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256:TLS_AES_128_CCM_SHA256:"
+    "TLS_AES_128_CCM_8_SHA256";
 
 struct Session {
   CtxPtr ctx;
@@ -216,7 +242,14 @@ void await_client_cert_verdict(Session& s, Clock::time_point deadline, Clock::du
 
 // One handshake: pinned to version (0 = the default range), SNI always sent;
 // on a connection libcurl opens; with the client certificate when given.
-std::unique_ptr<Session> connect_once(const std::string& host, int port, int version, const Settings& s, bool verify_setup) {
+// What a pinned handshake offers; empty: every cipher (TLS <= 1.2) or suite (TLS 1.3) there is.
+struct Offer {
+  std::string ciphers;  // TLS <= 1.2, OpenSSL names joined by ':'
+  std::string suites;   // TLS 1.3
+};
+
+std::unique_ptr<Session> connect_once(const std::string& host, int port, int version, const Settings& s, bool verify_setup,
+                                      const Offer& offer = {}) {
   auto session = std::make_unique<Session>();
   auto started = Clock::now();
   auto deadline = started + std::chrono::milliseconds(static_cast<long>(s.timeout_s * 1000));
@@ -229,9 +262,12 @@ std::unique_ptr<Session> connect_once(const std::string& host, int port, int ver
   if (version) {
     // Lowered security level so old versions and their ciphers can be offered at all.
     SSL_CTX_set_security_level(ctx, 0);
-    SSL_CTX_set_cipher_list(ctx, "ALL:COMPLEMENTOFALL:@SECLEVEL=0");
-    SSL_CTX_set_ciphersuites(ctx, "TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256:"
-                                  "TLS_AES_128_CCM_SHA256:TLS_AES_128_CCM_8_SHA256");
+    std::string ciphers = offer.ciphers.empty() ? std::string(kAllCiphers) : offer.ciphers + ":@SECLEVEL=0";
+    if (SSL_CTX_set_cipher_list(ctx, ciphers.c_str()) != 1 ||
+        SSL_CTX_set_ciphersuites(ctx, offer.suites.empty() ? kAllSuites : offer.suites.c_str()) != 1) {
+      session->error = openssl_error("cannot offer these cipher suites");
+      return session;
+    }
     if (!SSL_CTX_set_min_proto_version(ctx, version) || !SSL_CTX_set_max_proto_version(ctx, version)) {
       session->error = "not supported by this OpenSSL build";
       return session;
@@ -294,7 +330,234 @@ std::string cipher_of(SSL* ssl) {
   return c ? SSL_CIPHER_get_name(c) : "";
 }
 
-Protocol probe_version(const std::string& host, int port, int version, const Settings& s) {
+// The ephemeral key exchange of a completed handshake: the ECDHE (or hybrid)
+// group by name; finite-field DH as its named group when the parameters are one
+// (ffdhe3072 from RFC 7919, modp_2048 from RFC 3526), else "DH-<bits>"; "" when
+// there is none (static RSA, PSK).
+std::string key_exchange(SSL* ssl) {
+  int nid = SSL_get_negotiated_group(ssl);
+  if (nid > 0) {
+    const char* g = SSL_group_to_name(ssl, nid);
+    if (g) return g;
+    if (OBJ_nid2sn(nid)) return OBJ_nid2sn(nid);
+  }
+  EVP_PKEY* peer = nullptr;
+  std::string kx;
+  if (SSL_get_peer_tmp_key(ssl, &peer) == 1 && peer) {
+    char name[64] = {0};
+    std::size_t len = 0;
+    bool named = EVP_PKEY_get_utf8_string_param(peer, "group", name, sizeof name, &len) == 1 && len > 0;
+    if (EVP_PKEY_get_base_id(peer) == EVP_PKEY_DH) kx = named ? std::string(name) : fmt::format("DH-{}", EVP_PKEY_get_bits(peer));
+    else if (named) kx = name;
+    else if (OBJ_nid2sn(EVP_PKEY_get_base_id(peer))) kx = OBJ_nid2sn(EVP_PKEY_get_base_id(peer));
+    EVP_PKEY_free(peer);
+  }
+  return kx;
+}
+
+// The suites this OpenSSL offers when pinned to version (TLS <= 1.2): what a
+// ClientHello would carry (no PSK or SRP suites: they need keys the probe has not).
+std::vector<std::string> offerable(int version) {
+  std::vector<std::string> names;
+  CtxPtr ctx(SSL_CTX_new(TLS_client_method()));
+  if (!ctx) return names;
+  SSL_CTX_set_security_level(ctx.get(), 0);
+  SSL_CTX_set_cipher_list(ctx.get(), kAllCiphers);
+  if (!SSL_CTX_set_min_proto_version(ctx.get(), version) || !SSL_CTX_set_max_proto_version(ctx.get(), version)) return names;
+  SslPtr ssl(SSL_new(ctx.get()));
+  if (!ssl) return names;
+  STACK_OF(SSL_CIPHER)* list = SSL_get1_supported_ciphers(ssl.get());
+  for (int i = 0; list && i < sk_SSL_CIPHER_num(list); ++i) {
+    const SSL_CIPHER* c = sk_SSL_CIPHER_value(list, i);
+    if (std::string_view(SSL_CIPHER_get_version(c)) != "TLSv1.3") names.emplace_back(SSL_CIPHER_get_name(c));
+  }
+  sk_SSL_CIPHER_free(list);
+  return names;
+}
+
+std::vector<std::string> tls13_suites() { return split_names(kAllSuites); }
+
+// The outcome of one enumeration handshake.
+struct Pick {
+  bool accepted = false;  // the server chose a suite at this version
+  bool silent = false;    // no TLS answer: the enumeration cannot go on
+  std::string cipher, kx;
+};
+
+Pick offer_once(const std::string& host, int port, int version, const Settings& s, const Offer& offer) {
+  Pick pick;
+  auto session = connect_once(host, port, version, s, false, offer);
+  pick.silent = session->fd.fd < 0 || session->silent;
+  if (negotiated(*session) && SSL_version(session->ssl.get()) == version) {
+    pick.accepted = true;
+    pick.cipher = cipher_of(session->ssl.get());
+    pick.kx = key_exchange(session->ssl.get());
+    if (session->ok) SSL_shutdown(session->ssl.get());
+  }
+  return pick;
+}
+
+// TLS <= 1.2, one chunk of the suites: offer them all, take away what the
+// server chose, again until it refuses (as sslscan and testssl do). A chunk's
+// answers do not depend on what another chunk offers, so chunks run in parallel.
+struct ChunkResult {
+  std::vector<Suite> suites;
+  bool complete = true;
+  int handshakes = 0;
+};
+
+ChunkResult shrink(const std::string& host, int port, int version, const Settings& s, std::vector<std::string> left) {
+  ChunkResult r;
+  while (!left.empty()) {
+    Offer offer{join_names(left), ""};
+    Pick pick = offer_once(host, port, version, s, offer);
+    ++r.handshakes;
+    if (!pick.accepted) {
+      r.complete = !pick.silent;
+      return r;
+    }
+    auto it = std::find(left.begin(), left.end(), pick.cipher);
+    if (it == left.end()) {  // chose a suite not offered: cannot narrow further
+      r.complete = false;
+      return r;
+    }
+    left.erase(it);
+    r.suites.push_back({pick.cipher, pick.kx, "", ""});
+  }
+  return r;
+}
+
+// Writes all of data to the non-blocking socket fd by the deadline.
+bool send_hello(int fd, const std::string& data, Clock::time_point deadline) {
+  std::size_t sent = 0;
+  while (sent < data.size()) {
+    ssize_t n = ::send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
+    if (n > 0) {
+      sent += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno != EAGAIN && errno != EINTR) return false;
+    pollfd p{fd, POLLOUT, 0};
+    if (poll(&p, 1, ms_left(deadline)) != 1) return false;
+  }
+  return true;
+}
+
+// One hand-made ClientHello (raw_hello.hpp) offering ids at version: what the server chose.
+Pick raw_offer_once(const std::string& host, int port, int version, const Settings& s, const std::vector<std::uint16_t>& ids) {
+  Pick pick;
+  auto deadline = Clock::now() + std::chrono::milliseconds(static_cast<long>(s.timeout_s * 1000));
+  Fd fd;
+  fd.fd = open_connection(host, port, s.route, deadline).fd;  // through the proxy as every handshake
+  if (fd.fd < 0 || !send_hello(fd.fd, raw_client_hello(version, ids, is_ip_literal(host) ? "" : host), deadline)) {
+    pick.silent = true;
+    return pick;
+  }
+  std::string got;
+  RawAnswer answer;
+  while (true) {
+    pollfd p{fd.fd, POLLIN, 0};
+    if (poll(&p, 1, ms_left(deadline)) != 1) {
+      pick.silent = !answer.hello;  // timed out: no answer
+      break;
+    }
+    char buf[16384];
+    ssize_t n = read(fd.fd, buf, sizeof buf);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
+    if (n <= 0) break;  // closed: a refusal unless a ServerHello came
+    got.append(buf, static_cast<std::size_t>(n));
+    answer = parse_raw_answer(got);
+    if (answer.done || got.size() > 262144) break;
+  }
+  answer = parse_raw_answer(got);
+  if (answer.hello && answer.version == version) {
+    pick.accepted = true;
+    auto it = std::find_if(raw_suites().begin(), raw_suites().end(), [&](const RawSuite& r) { return r.id == answer.suite; });
+    pick.cipher = it != raw_suites().end() ? it->name : fmt::format("0x{:04X}", answer.suite);
+    pick.kx = answer.kx;
+  }
+  return pick;
+}
+
+// The suites this OpenSSL cannot offer, by hand-made ClientHellos: shrinking as shrink() does.
+ChunkResult raw_shrink(const std::string& host, int port, int version, const Settings& s, std::vector<RawSuite> left) {
+  ChunkResult r;
+  while (!left.empty()) {
+    std::vector<std::uint16_t> ids;
+    for (const auto& x : left) ids.push_back(x.id);
+    Pick pick = raw_offer_once(host, port, version, s, ids);
+    ++r.handshakes;
+    if (!pick.accepted) {
+      r.complete = !pick.silent;
+      return r;
+    }
+    auto it = std::find_if(left.begin(), left.end(), [&](const RawSuite& x) { return pick.cipher == x.name; });
+    if (it == left.end()) {
+      r.complete = false;
+      return r;
+    }
+    left.erase(it);
+    r.suites.push_back({pick.cipher, pick.kx, "", ""});
+  }
+  return r;
+}
+
+// The raw suites this OpenSSL cannot offer at version.
+std::vector<RawSuite> raw_only(const std::vector<std::string>& offered) {
+  std::vector<RawSuite> out;
+  for (const auto& r : raw_suites())
+    if (std::find(offered.begin(), offered.end(), r.name) == offered.end()) out.push_back(r);
+  return out;
+}
+
+// Every accepted suite of an accepted version; first: the suite of the pinned
+// handshake that offered everything (already known).
+void enumerate_suites(const std::string& host, int port, int version, const Settings& s, Protocol& p,
+                      const std::string& first_kx, int* handshakes) {
+  if (version == TLS1_3_VERSION) {
+    std::vector<std::future<Pick>> picks;
+    std::vector<std::string> names = tls13_suites();
+    for (const auto& name : names)
+      picks.push_back(name == p.cipher ? std::future<Pick>{}
+                                       : std::async(std::launch::async, offer_once, host, port, version, s, Offer{"", name}));
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (names[i] == p.cipher) {
+        p.suites.push_back({p.cipher, first_kx, "", ""});
+        continue;
+      }
+      Pick pick = picks[i].get();
+      ++*handshakes;
+      if (pick.silent) p.suites_complete = false;
+      if (pick.accepted && pick.cipher == names[i]) p.suites.push_back({pick.cipher, pick.kx, "", ""});
+    }
+    return;
+  }
+  std::vector<std::string> all = offerable(version);
+  std::vector<std::string> order = all;
+  all.erase(std::remove(all.begin(), all.end(), p.cipher), all.end());
+  constexpr std::size_t kChunks = 3;
+  std::vector<std::vector<std::string>> chunks(kChunks);
+  for (std::size_t i = 0; i < all.size(); ++i) chunks[i % kChunks].push_back(all[i]);
+  std::vector<std::future<ChunkResult>> runs;
+  for (auto& chunk : chunks)
+    if (!chunk.empty()) runs.push_back(std::async(std::launch::async, shrink, host, port, version, s, std::move(chunk)));
+  if (version >= TLS1_VERSION)
+    if (auto raw = raw_only(order); !raw.empty())
+      runs.push_back(std::async(std::launch::async, raw_shrink, host, port, version, s, std::move(raw)));
+  std::vector<Suite> found{{p.cipher, first_kx, "", ""}};
+  for (auto& run : runs) {
+    ChunkResult r = run.get();
+    *handshakes += r.handshakes;
+    p.suites_complete = p.suites_complete && r.complete;
+    found.insert(found.end(), r.suites.begin(), r.suites.end());
+  }
+  // In this OpenSSL's order of preference (strongest first).
+  auto rank = [&](const Suite& x) { return std::find(order.begin(), order.end(), x.name) - order.begin(); };
+  std::stable_sort(found.begin(), found.end(), [&](const Suite& a, const Suite& b) { return rank(a) < rank(b); });
+  for (auto& suite : found) p.suites.push_back(std::move(suite));
+}
+
+Protocol probe_version(const std::string& host, int port, int version, const Settings& s, int* handshakes) {
   Protocol p;
   p.name = version_name(version);
 #ifdef OPENSSL_NO_SSL3
@@ -305,6 +568,7 @@ Protocol probe_version(const std::string& host, int port, int version, const Set
   }
 #endif
   auto session = connect_once(host, port, version, s, false);
+  ++*handshakes;
   p.connected = session->fd.fd >= 0;
   p.silent = session->silent;
   if (session->error == "not supported by this OpenSSL build" ||
@@ -318,11 +582,29 @@ Protocol probe_version(const std::string& host, int port, int version, const Set
     // version: for the protocol question, that is an accepted version.
     p.accepted = true;
     p.cipher = cipher_of(session->ssl.get());
+    std::string kx = key_exchange(session->ssl.get());
     if (STACK_OF(X509)* chain = SSL_get_peer_cert_chain(session->ssl.get()))
       for (int i = 0; i < sk_X509_num(chain); ++i) p.chain.push_back(certificate_facts(sk_X509_value(chain, i)));
     if (session->ok) SSL_shutdown(session->ssl.get());
+    session.reset();
+    enumerate_suites(host, port, version, s, p, kx, handshakes);
   } else {
     p.error = session->error.empty() ? "refused" : session->error;
+    // Refused everything this OpenSSL offers: perhaps it takes only what OpenSSL
+    // cannot offer (a 3DES-only server). Asked by hand-made ClientHellos.
+    bool answered = p.connected && !p.silent;
+    if (answered && version >= TLS1_VERSION && version <= TLS1_2_VERSION)
+      if (auto raw = raw_only(offerable(version)); !raw.empty()) {
+        ChunkResult r = raw_shrink(host, port, version, s, std::move(raw));
+        *handshakes += r.handshakes;
+        if (!r.suites.empty()) {
+          p.accepted = true;
+          p.error.clear();
+          p.cipher = r.suites.front().name;
+          p.suites = std::move(r.suites);
+          p.suites_complete = r.complete;
+        }
+      }
   }
   return p;
 }
@@ -335,8 +617,10 @@ Facts probe(const std::string& host, int port, const Settings& settings) {
   f.host = host;
   f.port = port;
   std::vector<std::future<Protocol>> versions;
-  for (int v : {SSL3_VERSION, TLS1_VERSION, TLS1_1_VERSION, TLS1_2_VERSION, TLS1_3_VERSION})
-    versions.push_back(std::async(std::launch::async, probe_version, host, port, v, settings));
+  const int kVersions[] = {SSL3_VERSION, TLS1_VERSION, TLS1_1_VERSION, TLS1_2_VERSION, TLS1_3_VERSION};
+  int counts[5] = {0, 0, 0, 0, 0};
+  for (int i = 0; i < 5; ++i)
+    versions.push_back(std::async(std::launch::async, probe_version, host, port, kVersions[i], settings, &counts[i]));
 
   auto session = connect_once(host, port, 0, settings, true);
   f.connected = session->fd.fd >= 0;
@@ -352,17 +636,7 @@ Facts probe(const std::string& host, int port, const Settings& settings) {
     SSL* ssl = session->ssl.get();
     f.protocol = SSL_get_version(ssl);
     f.cipher = cipher_of(ssl);
-    int nid = SSL_get_negotiated_group(ssl);
-    if (nid > 0) {
-      const char* g = SSL_group_to_name(ssl, nid);
-      f.group = g ? g : (OBJ_nid2sn(nid) ? OBJ_nid2sn(nid) : "");
-    }
-    EVP_PKEY* peer = nullptr;
-    if (f.group.empty() && SSL_get_peer_tmp_key(ssl, &peer) == 1 && peer) {
-      // TLS 1.2 DHE with server-chosen parameters: judged by size, named like the RFC 7919 groups.
-      if (EVP_PKEY_get_base_id(peer) == EVP_PKEY_DH) f.group = fmt::format("ffdhe{}", EVP_PKEY_get_bits(peer));
-      EVP_PKEY_free(peer);
-    }
+    f.group = key_exchange(ssl);
     long vr = SSL_get_verify_result(ssl);
     f.trusted = vr == X509_V_OK;
     if (!f.trusted) f.trust_error = X509_verify_cert_error_string(vr);
@@ -374,7 +648,15 @@ Facts probe(const std::string& host, int port, const Settings& settings) {
     f.secure_renegotiation = SSL_get_secure_renegotiation_support(ssl) == 1;
     if (session->ok) SSL_shutdown(ssl);
   }
+  f.handshakes = 1;
   for (auto& v : versions) f.protocols.push_back(v.get());
+  for (int c : counts) f.handshakes += c;
+  for (const auto& name : tls13_suites()) f.offered.push_back(name);
+  for (int v : {SSL3_VERSION, TLS1_VERSION, TLS1_1_VERSION, TLS1_2_VERSION})
+    for (auto& name : offerable(v))
+      if (std::find(f.offered.begin(), f.offered.end(), name) == f.offered.end()) f.offered.push_back(std::move(name));
+  for (const auto& r : raw_suites())  // by hand-made ClientHellos where OpenSSL cannot
+    if (std::find(f.offered.begin(), f.offered.end(), r.name) == f.offered.end()) f.offered.emplace_back(r.name);
   if (!f.handshake_ok) {
     for (auto it = f.protocols.rbegin(); it != f.protocols.rend(); ++it)
       if (it->accepted) {

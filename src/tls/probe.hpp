@@ -23,16 +23,33 @@ struct Certificate {
   std::string signature;          // "sha256WithRSAEncryption", "ecdsa-with-SHA256"
 };
 
+// One cipher suite a server accepted with a protocol version, found by its own
+// handshakes (TS-3), and the ephemeral key exchange it chose for it when offered
+// an ordinary client's groups.
+struct Suite {
+  std::string name;      // OpenSSL's name: "ECDHE-RSA-AES128-GCM-SHA256", "TLS_AES_256_GCM_SHA384"
+  std::string kx;        // "x25519", "secp256r1", "ffdhe3072" (RFC 7919), "DH-2048" (other DH
+                         // parameters: modp_* names the RFC 3526/2409 groups), "" when none (static RSA)
+  // Filled by the engine from the edition's NCSC table (the tls folder knows no levels):
+  std::string level;     // of the suite: good | sufficient | phase_out | insufficient
+  std::string kx_level;  // of the key exchange ("" when kx is)
+};
+
 struct Protocol {
   std::string name;        // "TLSv1.2" (OpenSSL's names)
   bool testable = true;    // this OpenSSL build can offer it
   bool accepted = false;   // the server completed a handshake pinned to it (or negotiated it and
-                           // then refused only the client certificate)
+                           // then refused only the client certificate), or chose a suite of a
+                           // hand-made ClientHello at it (raw_hello.hpp: no chain then)
   std::string cipher;      // the cipher negotiated in that handshake
   std::string error;       // why not accepted (one line)
   bool connected = false;  // a TCP connection was made (a refusal is then the server's answer)
   bool silent = false;     // connected, but no TLS answer: timed out or closed without an alert
   std::vector<Certificate> chain;  // what the server sent in that handshake
+  // Every suite accepted with this version (when accepted), in this OpenSSL's
+  // order of preference (strongest first).
+  std::vector<Suite> suites;
+  bool suites_complete = true;     // false: a handshake of the enumeration timed out or hit the cap
 };
 
 struct Facts {
@@ -52,6 +69,10 @@ struct Facts {
   // The highest accepted pinned version, when the default handshake failed:
   // TS-3 judges its cipher (it was offered every cipher).
   std::string fallback_protocol, fallback_cipher;
+  // Every suite name this OpenSSL build can offer (TLS 1.3 and older): what is
+  // not in it was not tested.
+  std::vector<std::string> offered;
+  int handshakes = 0;             // how many the probe made in all
   bool ocsp_stapled = false;
   bool compression = false;
   bool secure_renegotiation = false;
@@ -76,8 +97,10 @@ struct Settings {
 };
 
 // Connects to host:port (SNI = host) for one default handshake and one per
-// protocol version, all in parallel, on connections libcurl opens. Never
-// throws for network problems.
+// protocol version, all in parallel, on connections libcurl opens; then, for
+// each accepted version, finds every accepted suite (TLS 1.3: one handshake
+// per suite; older: shrinking lists, the server's choice removed each time,
+// split in parallel chunks). Never throws for network problems.
 Facts probe(const std::string& host, int port, const Settings& settings);
 
 }  // namespace adrprobe::tls

@@ -14,6 +14,7 @@ import datetime
 import json
 import shutil
 import socket
+import subprocess
 import ssl
 import sys
 import tempfile
@@ -300,9 +301,11 @@ class Protocols(TransportCase):
             self.assertTrue(by_name[name].get("cipher"), by_name[name])
         self.assertIs(by_name["TLSv1.3"]["accepted"], False)
         self.assertCheck(p.report, TS, "TS-2", "warn", contains=("TLSv1 ", "TLSv1.1", "phase out"))
-        self.assertChecks(p.report, TS, {"TS-1": "pass", "TS-3": "pass", "TS-4": "pass", "TS-5": "pass",
+        self.assertChecks(p.report, TS, {"TS-1": "pass", "TS-4": "pass", "TS-5": "pass",
                                          "TS-6": "pass", "TS-7": "pass"})
-        self.assertRule(p.report, TS, "warn")
+        # every OpenSSL cipher is on: anonymous ECDH among them (insufficient), and 3DES (phase out)
+        self.assertCheck(p.report, TS, "TS-3", "fail", contains=("insufficient: ", "AECDH-AES256-SHA (TLSv1, TLSv1.1, TLSv1.2)"))
+        self.assertRule(p.report, TS, "fail")
         self.assertEqual(t["protocol"], "TLSv1.2")
 
     def test_agrees_with_openssl_s_client(self):
@@ -351,6 +354,217 @@ class Protocols(TransportCase):
         self.assertEqual(p.tls["protocol"], "TLSv1.2")
         self.assertCheck(p.report, TS, "TS-3", "pass", contains=("ECDHE-ECDSA-AES128-SHA", "sufficient"))
         self.assertCheck(p.report, TS, "TS-2", "pass")
+
+
+# --------------------------------------------------------------------------
+# every accepted cipher suite (TS-3)
+# --------------------------------------------------------------------------
+
+def suites_of(tls):
+    """{version: [suite name, ...]} of the accepted versions."""
+    return {p["name"]: [x["name"] for x in p.get("suites", [])] for p in tls["protocols"] if p["accepted"]}
+
+
+def suite_facts(tls):
+    """{(version, suite): (level, kx, kx_level)}"""
+    return {(p["name"], x["name"]): (x["level"], x["kx"], x["kx_level"])
+            for p in tls["protocols"] if p["accepted"] for x in p["suites"]}
+
+
+TLS13_DEFAULT = {"TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256", "TLS_AES_128_GCM_SHA256"}
+
+
+@requires_tls_tools
+class Suites(TransportCase):
+    def test_modern_every_suite_listed_and_good(self):
+        p = tls_probe("modern")
+        t = p.tls
+        got = suites_of(t)
+        self.assertEqual(set(got), {"TLSv1.2", "TLSv1.3"})
+        # nginx's TLS 1.3 default suites; the three ECDHE-ECDSA suites of its list (EC certificate)
+        self.assertEqual(set(got["TLSv1.3"]), TLS13_DEFAULT)
+        self.assertEqual(set(got["TLSv1.2"]), {"ECDHE-ECDSA-AES256-GCM-SHA384", "ECDHE-ECDSA-AES128-GCM-SHA256",
+                                               "ECDHE-ECDSA-CHACHA20-POLY1305"})
+        for (version, name), (level, kx, kx_level) in suite_facts(t).items():
+            with self.subTest(suite=name, version=version):
+                self.assertIn(level, ("good", "sufficient"))
+                self.assertEqual(kx, "x25519")  # what nginx picks from an ordinary client's groups
+                self.assertEqual(kx_level, "good")
+        self.assertTrue(all(x["suites_complete"] for x in t["protocols"] if x["accepted"]))
+        self.assertCheck(p.report, TS, "TS-3", "pass", contains=("6 suites accepted (TLSv1.2 3, TLSv1.3 3)",
+                                                                  "every one good or sufficient"))
+        self.assertGreater(t["handshakes"], 6)
+
+    def test_legacy_with_tls_1_0_static_rsa_and_3des(self):
+        # prefers ECDHE-RSA-AES256-GCM-SHA384 (good), still accepts TLS 1.0, static RSA and 3DES
+        p = tls_probe("legacy_3des")
+        t = p.tls
+        self.assertEqual(t["cipher"], "ECDHE-RSA-AES256-GCM-SHA384")
+        got = suites_of(t)
+        self.assertEqual(set(got), {"TLSv1", "TLSv1.2"})
+        # nginx serves 3DES only where its OpenSSL has it (Debian's OpenSSL 3 has none: see
+        # RawHello3DES for a server that accepts it)
+        cbc = {"ECDHE-RSA-AES128-SHA", "AES128-SHA"} | (
+            {"ECDHE-RSA-DES-CBC3-SHA", "DES-CBC3-SHA"} if openssl_has_3des() else set())
+        self.assertEqual(set(got["TLSv1"]), cbc)  # no GCM before TLS 1.2
+        self.assertEqual(set(got["TLSv1.2"]), cbc | {"ECDHE-RSA-AES256-GCM-SHA384"})
+        facts = suite_facts(t)
+        self.assertEqual(facts[("TLSv1.2", "AES128-SHA")], ("phase_out", None, None))  # static RSA: no ephemeral key
+        self.assertEqual(facts[("TLSv1", "ECDHE-RSA-AES128-SHA")], ("sufficient", "x25519", "good"))
+        self.assertCheck(p.report, TS, "TS-3", "warn",
+                         contains=("TLSv1.2 negotiated ECDHE-RSA-AES256-GCM-SHA384: good",
+                                   "phase out: ", "AES128-SHA (TLSv1, TLSv1.2)"))
+        # 2.2.0 (NCSC 2025-05): SHA-1 CBC and static RSA are insufficient
+        p22 = tls_probe("legacy_3des", edition="2.2.0")
+        self.assertCheck(p22.report, TLS21, "TS-3", "fail",
+                         contains=("insufficient: ", "ECDHE-RSA-AES128-SHA (TLSv1, TLSv1.2)", "AES128-SHA (TLSv1, TLSv1.2)"))
+        self.assertEqual(suite_facts(p22.tls)[("TLSv1.2", "AES128-SHA")][0], "insufficient")
+        # TS-4 in 2.2.0: an RSA 2048 certificate is phase out
+        self.assertCheck(p22.report, TLS21, "TS-4", "warn", contains=("phase out", "RSA 2048 bits (below 3072)"))
+
+    def test_ecdhe_cbc_and_dhe(self):
+        p = tls_probe("dhe_cbc")
+        t = p.tls
+        got = suites_of(t)
+        self.assertEqual(set(got["TLSv1.2"]), {"ECDHE-RSA-AES256-SHA384", "ECDHE-RSA-AES128-SHA256",
+                                               "DHE-RSA-AES256-GCM-SHA384", "DHE-RSA-AES128-SHA256"})
+        self.assertEqual(set(got["TLSv1.3"]), TLS13_DEFAULT)
+        facts = suite_facts(t)
+        # the DH parameters nginx was given are RFC 7919's ffdhe3072, and named so
+        self.assertEqual(facts[("TLSv1.2", "DHE-RSA-AES256-GCM-SHA384")], ("sufficient", "ffdhe3072", "sufficient"))
+        self.assertEqual(facts[("TLSv1.2", "ECDHE-RSA-AES128-SHA256")][1], "x25519")
+        self.assertCheck(p.report, TS, "TS-3", "pass", contains=("every one good or sufficient", "ffdhe3072", "x25519"))
+        # 2025-05: ECDHE-CBC, DHE and ffdhe3072 are all phase out
+        p22 = tls_probe("dhe_cbc", edition="2.2.0")
+        self.assertCheck(p22.report, TLS21, "TS-3", "warn",
+                         contains=("phase out: ", "ECDHE-RSA-AES256-SHA384 (TLSv1.2)", "DHE-RSA-AES128-SHA256 (TLSv1.2)",
+                                   "key exchange phase out: ffdhe3072"))
+        self.assertEqual(suite_facts(p22.tls)[("TLSv1.2", "DHE-RSA-AES256-GCM-SHA384")],
+                         ("phase_out", "ffdhe3072", "phase_out"))
+
+    def test_dh_parameters_of_no_rfc_7919_group_are_insufficient(self):
+        p = tls_probe("dhe_cbc", dhparam="modp_2048")
+        facts = suite_facts(p.tls)
+        self.assertEqual(facts[("TLSv1.2", "DHE-RSA-AES128-SHA256")][1:], ("modp_2048", "insufficient"))
+        self.assertCheck(p.report, TS, "TS-3", "fail", contains="key exchange insufficient: modp_2048")
+
+    def test_text_and_html_list_the_suites(self):
+        with NginxTLS("legacy_3des", pki=PKI, max_seconds=60) as srv:
+            text = harness.run_adrprobe(harness.check_args(srv.base_url, ["--ca-file", srv.ca_file, "-v"], fmt="text"))
+            html = harness.run_adrprobe(harness.check_args(srv.base_url, ["--ca-file", srv.ca_file], fmt="html"))
+        self.assertNoCrash(text)
+        out = text.stdout
+        self.assertIn("TLSv1.2 suites:", out)
+        self.assertRegex(out, r"TLSv1 suites:\n +ECDHE-RSA-AES128-SHA +sufficient +x25519 good\n +AES128-SHA +phase out")
+        page = html.stdout
+        self.assertIn("<h4>Accepted cipher suites</h4>", page)
+        self.assertIn("<td>TLSv1</td><td><code>AES128-SHA</code></td><td><span class=\"v-warn\">phase out</span></td>", page)
+
+    def test_agrees_with_sslscan(self):
+        harness.require_tool("sslscan", "sslscan")
+        # the same accepted suites as sslscan (Debian sslscan, same OpenSSL), per version
+        with NginxTLS("legacy_3des", pki=PKI, max_seconds=60) as srv:
+            run = harness.run_adrprobe(harness.check_args(srv.base_url, ["--ca-file", srv.ca_file]))
+            theirs = sslscan_suites(srv.port)
+        ours = {k: set(v) for k, v in suites_of(run.json()["tls"]).items()}
+        self.assertEqual(ours, theirs)
+
+
+def openssl_has_3des():
+    return subprocess.run(["openssl", "ciphers", "3DES:@SECLEVEL=0"], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode == 0
+
+
+class ScriptedTLS:
+    """Not a TLS server: on 127.0.0.1, reads each ClientHello and answers, as a server
+    that accepts only DES-CBC3-SHA (0x000A) at `version` would, with a ServerHello, an
+    empty Certificate and ServerHelloDone, then closes; anything else gets a
+    handshake_failure alert. Enough for the probe's hand-made ClientHellos (an OpenSSL
+    without 3DES cannot offer it), and it records every ClientHello it saw."""
+
+    def __init__(self, version=0x0303, accept=0x000A):
+        self.version, self.accept, self.hellos = version, accept, []
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _answer(self, hello):
+        # record(5) type(1) len(3) version(2) random(32) sid
+        if len(hello) < 44 or hello[0] != 0x16 or hello[5] != 1:
+            return b"\x15\x03\x01\x00\x02\x02\x28"
+        version = int.from_bytes(hello[9:11], "big")
+        at = 43 + 1 + hello[43]
+        n = int.from_bytes(hello[at:at + 2], "big")
+        suites = [int.from_bytes(hello[at + 2 + i:at + 4 + i], "big") for i in range(0, n, 2)]
+        self.hellos.append((version, suites))
+        if version != self.version or self.accept not in suites:
+            return b"\x15\x03\x03\x00\x02\x02\x28"
+        body = self.version.to_bytes(2, "big") + b"r" * 32 + b"\x00" + self.accept.to_bytes(2, "big") + b"\x00"
+        msgs = (b"\x02" + len(body).to_bytes(3, "big") + body + b"\x0b\x00\x00\x03\x00\x00\x00" + b"\x0e\x00\x00\x00")
+        return b"\x16\x03\x03" + len(msgs).to_bytes(2, "big") + msgs
+
+    def _serve(self):
+        while not self.stopping.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            with conn:
+                conn.settimeout(2)
+                data = b""
+                try:
+                    while len(data) < 5 or len(data) < 5 + int.from_bytes(data[3:5], "big"):
+                        chunk = conn.recv(65536)
+                        if not chunk:
+                            break
+                        data += chunk
+                    conn.sendall(self._answer(data))
+                except OSError:
+                    pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stopping.set()
+        self.thread.join(5)
+        self.sock.close()
+
+
+class RawHello3DES(TransportCase):
+    def test_a_3des_suite_this_openssl_cannot_offer_is_found_by_hand(self):
+        with ScriptedTLS() as srv:
+            run = harness.run_adrprobe(harness.check_args("https://127.0.0.1:%d/v1" % srv.port, ["--timeout", "3"]))
+            hellos = list(srv.hellos)
+        report = run.json()
+        got = suites_of(report["tls"])
+        self.assertEqual(got.get("TLSv1.2"), ["DES-CBC3-SHA"], json.dumps(report["tls"])[:3000])
+        self.assertEqual(report["tls"]["accepted_protocols"], ["TLSv1.2"])
+        self.assertCheck(report, TS, "TS-3", "warn", contains="phase out: DES-CBC3-SHA (TLSv1.2)")  # NCSC 2.1
+        # the hand-made ClientHellos offered 3DES at TLS 1.0 and 1.2 (where OpenSSL could not)
+        if not openssl_has_3des():
+            self.assertIn((0x0301, ), [(v, ) for v, suites in hellos if 0x000A in suites])
+            self.assertTrue(any(v == 0x0303 and 0x000A in suites for v, suites in hellos))
+
+
+def sslscan_suites(port):
+    """{version: {OpenSSL suite name}} that `sslscan --xml=-` found accepted on 127.0.0.1:port."""
+    import xml.etree.ElementTree as ET
+    proc = subprocess.run(["sslscan", "--no-colour", "--no-heartbleed", "--no-renegotiation", "--no-compression",
+                           "--no-fallback", "--no-check-certificate", "--no-groups", "--xml=-", "127.0.0.1:%d" % port],
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    root = ET.fromstring(proc.stdout.decode(errors="replace")[proc.stdout.decode(errors="replace").index("<"):])
+    names = {"SSLv3": "SSLv3", "TLSv1.0": "TLSv1", "TLSv1.1": "TLSv1.1", "TLSv1.2": "TLSv1.2", "TLSv1.3": "TLSv1.3"}
+    out = {}
+    for c in root.iter("cipher"):
+        if c.get("status") in ("accepted", "preferred"):
+            out.setdefault(names.get(c.get("sslversion"), c.get("sslversion")), set()).add(c.get("cipher"))
+    return out
 
 
 # --------------------------------------------------------------------------

@@ -196,8 +196,11 @@ SECURITY_HEADERS = {
 # CORS nginx imposes (None | "echo" | "echo_credentials" | "*"), upstream headers it drops,
 # client certificates (ssl_verify_client None | "on" | "optional", verified against the
 # CA file client_ca; nginx answers a missing or unverified one with its own 400 page)
+# dhparam: None (nginx then offers no DHE suite) or a DH group of `openssl genpkey -genparam`
+# ("ffdhe3072": RFC 7919; "modp_2048": RFC 3526), for ssl_dhparam.
 _MODERN = {"protocols": "TLSv1.2 TLSv1.3", "ciphers": MODERN_CIPHERS, "cert": "valid",
-           "headers": SECURITY_HEADERS, "cors": None, "hide": (), "verify_client": None, "client_ca": None}
+           "headers": SECURITY_HEADERS, "cors": None, "hide": (), "verify_client": None, "client_ca": None,
+           "dhparam": None}
 
 SHAPES = {
     # what a well-configured API gateway does
@@ -212,6 +215,14 @@ SHAPES = {
     "expiring": dict(_MODERN, cert="expiring"),
     # RSA 2048 certificate, ECDHE-RSA suites
     "rsa": dict(_MODERN, cert="rsa"),
+    # prefers a good suite, still accepts TLS 1.0, static RSA and 3DES (RSA certificate)
+    "legacy_3des": dict(_MODERN, cert="rsa", protocols="TLSv1 TLSv1.2",
+                        ciphers="ECDHE-RSA-AES256-GCM-SHA384:ECDHE-RSA-AES128-SHA:AES128-SHA:ECDHE-RSA-DES-CBC3-SHA:"
+                                "DES-CBC3-SHA:@SECLEVEL=0"),
+    # ECDHE with AES-CBC and DHE (RFC 7919 ffdhe3072 parameters), RSA certificate
+    "dhe_cbc": dict(_MODERN, cert="rsa", ciphers="ECDHE-RSA-AES256-SHA384:ECDHE-RSA-AES128-SHA256:"
+                                                 "DHE-RSA-AES256-GCM-SHA384:DHE-RSA-AES128-SHA256",
+                    dhparam="ffdhe3072"),
     # static-RSA key exchange only (NCSC: phase out)
     "static_rsa": dict(_MODERN, cert="rsa", protocols="TLSv1.2", ciphers="AES128-GCM-SHA256:AES256-GCM-SHA384"),
     # no HSTS, no security headers at all
@@ -283,6 +294,11 @@ class NginxTLS:
         cert_name = self.settings["cert"]
         self.cert_file, self.key_file = self.pki.issue("%s-%s" % (self.shape, cert_name),
                                                        **dict(CERTS[cert_name], **self.cert_options))
+        self.dhparam_file = None
+        if self.settings["dhparam"]:
+            self.dhparam_file = self.tmp / "dhparam.pem"
+            _run([OPENSSL, "genpkey", "-genparam", "-algorithm", "DH", "-pkeyopt", "group:" + self.settings["dhparam"],
+                  "-out", self.dhparam_file])
         self.fixture = FixtureServer(self.profile, max_seconds=self.max_seconds + 10).start()
         for attempt in range(5):
             self.port = _free_port()
@@ -432,6 +448,7 @@ http {{
         ssl_ciphers {ciphers};
         ssl_prefer_server_ciphers on;
         ssl_session_tickets off;
+        {dhparam}
         {client}
         location / {{
             proxy_pass http://127.0.0.1:{upstream};
@@ -444,7 +461,7 @@ http {{
 }}
 """.format(t=t, port=self.port, cert=self.cert_file, key=self.key_file, protocols=s["protocols"],
            ciphers=_nginx_quote(s["ciphers"]), upstream=self.fixture.port, add="\n            ".join(add),
-           client=client)
+           client=client, dhparam=("ssl_dhparam %s;" % self.dhparam_file) if self.dhparam_file else "")
 
 
 # --------------------------------------------------------------------------

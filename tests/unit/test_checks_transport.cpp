@@ -305,6 +305,108 @@ TEST_CASE("TS-3: when the default handshake failed, the fallback (pinned) cipher
   expect(tls_run(t).judge("TS-3"), Verdict::error, {"no TLS handshake with api.example.nl:443: unsupported protocol"});
 }
 
+// ---- TS-3: every accepted suite ---------------------------------------------
+
+namespace {
+
+tls::Suite ts3_suite(const std::string& name, const std::string& kx) { return tls::Suite{name, kx, "", ""}; }
+
+FakeRun ts3_run(const tls::Facts& facts, const std::string& edition = "2.0.0") {
+  FakeRun run("https://api.example.nl/v1", edition);
+  run.ev.tls = facts;
+  return run;
+}
+
+// good_tls() with its accepted suites enumerated: TLS 1.3 three suites, TLS 1.2 two ECDHE-GCM.
+tls::Facts enumerated_tls() {
+  tls::Facts t = good_tls();
+  for (auto& p : t.protocols) {
+    if (p.name == "TLSv1.3")
+      p.suites = {ts3_suite("TLS_AES_256_GCM_SHA384", "x25519"), ts3_suite("TLS_CHACHA20_POLY1305_SHA256", "x25519"),
+                  ts3_suite("TLS_AES_128_GCM_SHA256", "x25519")};
+    if (p.name == "TLSv1.2")
+      p.suites = {ts3_suite("ECDHE-ECDSA-AES256-GCM-SHA384", "x25519"), ts3_suite("ECDHE-ECDSA-AES128-GCM-SHA256", "x25519")};
+  }
+  return t;
+}
+
+tls::Protocol& version_of(tls::Facts& t, const std::string& name) {
+  for (auto& p : t.protocols)
+    if (p.name == name) return p;
+  FAIL("no protocol " << name);
+  return t.protocols.front();
+}
+
+}  // namespace
+
+TEST_CASE("TS-3: every accepted suite good or sufficient passes, with the counts per version") {
+  expect(ts3_run(enumerated_tls()).judge("TS-3"), Verdict::pass,
+         {"TLSv1.3 negotiated TLS_AES_256_GCM_SHA384: good", "5 suites accepted (TLSv1.2 2, TLSv1.3 3)",
+          "every one good or sufficient", "key exchange x25519"});
+  // 2.2.0 (NCSC 2025-05): TLS_AES_128_GCM_SHA256 and ECDHE-GCM are sufficient: still pass.
+  expect(ts3_run(enumerated_tls(), "2.2.0").judge("TS-3"), Verdict::pass, {"every one good or sufficient"});
+}
+
+TEST_CASE("TS-3: a server that prefers a good suite but still accepts 3DES or static RSA does not pass") {
+  tls::Facts t = enumerated_tls();
+  auto& v12 = version_of(t, "TLSv1.2");
+  v12.suites.push_back(ts3_suite("AES128-SHA", ""));  // static RSA: no ephemeral key
+  v12.suites.push_back(ts3_suite("DES-CBC3-SHA", ""));
+  // 2.0.0 (NCSC 2.1): static RSA and 3DES are phase out
+  expect(ts3_run(t).judge("TS-3"), Verdict::warn,
+         {"TLSv1.3 negotiated TLS_AES_256_GCM_SHA384: good", "phase out: AES128-SHA (TLSv1.2), DES-CBC3-SHA (TLSv1.2)"});
+  // 2.2.0 (NCSC 2025-05): both insufficient
+  expect(ts3_run(t, "2.2.0").judge("TS-3"), Verdict::fail, {"insufficient: AES128-SHA (TLSv1.2), DES-CBC3-SHA (TLSv1.2)"});
+}
+
+TEST_CASE("TS-3: suites are judged for every accepted version, also when the default handshake failed") {
+  tls::Facts t = good_tls();
+  t.handshake_ok = false;
+  t.error = "unsupported protocol";
+  t.protocols = {protocol("TLSv1", true), protocol("TLSv1.2", false), protocol("TLSv1.3", false)};
+  t.protocols[0].suites = {ts3_suite("ECDHE-RSA-AES256-SHA", "x25519"), ts3_suite("AES256-SHA", "")};
+  expect(ts3_run(t).judge("TS-3"), Verdict::warn,
+         {"the default handshake failed (unsupported protocol)", "2 suites accepted (TLSv1 2)", "phase out: AES256-SHA (TLSv1)"});
+  // The same suite with two versions is named once, with both.
+  t.protocols[1] = protocol("TLSv1.2", true);
+  t.protocols[1].suites = {ts3_suite("AES256-SHA", "")};
+  expect(ts3_run(t).judge("TS-3"), Verdict::warn, {"phase out: AES256-SHA (TLSv1, TLSv1.2)"});
+}
+
+TEST_CASE("TS-3: the key exchange chosen for a suite counts, per suite") {
+  tls::Facts t = enumerated_tls();
+  version_of(t, "TLSv1.2").suites.push_back(ts3_suite("DHE-RSA-AES128-GCM-SHA256", "ffdhe2048"));
+  // 2.1: the suite is sufficient, ffdhe2048 phase out
+  expect(ts3_run(t).judge("TS-3"), Verdict::warn,
+         {"key exchange phase out: ffdhe2048 (TLSv1.2 DHE-RSA-AES128-GCM-SHA256)"});
+  // DH parameters that are no RFC 7919 group: insufficient whatever their size
+  version_of(t, "TLSv1.2").suites.back().kx = "modp_4096";
+  expect(ts3_run(t).judge("TS-3"), Verdict::fail, {"key exchange insufficient: modp_4096"});
+  version_of(t, "TLSv1.2").suites.back().kx = "DH-3072";
+  expect(ts3_run(t, "2.2.0").judge("TS-3"), Verdict::fail,
+         {"phase out: DHE-RSA-AES128-GCM-SHA256 (TLSv1.2)", "key exchange insufficient: DH-3072"});
+  // 2025-05: ffdhe3072 and up phase out, a classic ECDHE curve sufficient, the hybrid group good
+  version_of(t, "TLSv1.2").suites.back().kx = "ffdhe3072";
+  expect(ts3_run(t, "2.2.0").judge("TS-3"), Verdict::warn, {"key exchange phase out: ffdhe3072"});
+  version_of(t, "TLSv1.2").suites.pop_back();
+  for (auto& s : version_of(t, "TLSv1.3").suites) s.kx = "X25519MLKEM768";
+  expect(ts3_run(t, "2.2.0").judge("TS-3"), Verdict::pass, {"key exchange x25519, X25519MLKEM768 too"});
+}
+
+TEST_CASE("TS-3: many offending suites are cut with a count; an early stop and untestable suites are said") {
+  tls::Facts t = enumerated_tls();
+  auto& v12 = version_of(t, "TLSv1.2");
+  for (int i = 0; i < 12; ++i) v12.suites.push_back(ts3_suite(fmt::format("WEAK-{}", i), ""));
+  v12.suites_complete = false;
+  t.offered = {"TLS_AES_256_GCM_SHA384", "ECDHE-ECDSA-AES256-GCM-SHA384"};
+  auto r = ts3_run(t).judge("TS-3");
+  expect(r, Verdict::fail,
+         {"insufficient: WEAK-0 (TLSv1.2)", "WEAK-7 (TLSv1.2), and 4 more", "enumeration of TLSv1.2 stopped early",
+          "not tested (this OpenSSL cannot offer them): "});
+  CHECK(r.message.find("WEAK-8") == std::string::npos);
+  CHECK(r.message.find("ECDHE-ECDSA-AES256-GCM-SHA384,") == std::string::npos);  // it was offered
+}
+
 TEST_CASE("TS-3: http is skip") {
   FakeRun http("http://api.example.nl/v1");
   expect(http.judge("TS-3"), Verdict::skip, {"http://"});
@@ -345,6 +447,39 @@ TEST_CASE("TS-4: an RSA key below 2048 bits fails") {
   t.chain[0].key = "RSA 2048";
   t.chain[0].key_bits = 2048;
   expect(tls_run(t).judge("TS-4"), Verdict::pass);
+}
+
+TEST_CASE("TS-4 in 2.2.0 (NCSC 2025-05): RSA 2048-3071 bits, EC P-224 and SHA-224 are phase out") {
+  tls::Facts t = good_tls();
+  t.chain[0].key = "RSA 2048";
+  t.chain[0].key_type = "RSA";
+  t.chain[0].key_bits = 2048;
+  t.chain[0].signature = "sha256WithRSAEncryption";
+  expect(ts3_run(t, "2.2.0").judge("TS-4"), Verdict::warn,
+         {"phase out after the NCSC guidelines: CN=api.example.nl: RSA 2048 bits (below 3072)", "valid until"});
+  t.chain[0].key_bits = 3072;
+  expect(ts3_run(t, "2.2.0").judge("TS-4"), Verdict::pass);
+  t.chain[0].key_bits = 1024;
+  expect(ts3_run(t, "2.2.0").judge("TS-4"), Verdict::fail, {"RSA 1024 bits (below 2048)"});
+
+  tls::Facts ec = good_tls();
+  ec.chain[0].curve = "secp224r1";
+  expect(ts3_run(ec, "2.2.0").judge("TS-4"), Verdict::warn, {"EC key on secp224r1"});
+  expect(ts3_run(ec).judge("TS-4"), Verdict::pass);  // 2.1 has no such band
+
+  tls::Facts sha224 = good_tls();
+  sha224.chain[1].signature = "ecdsa-with-SHA224";  // the intermediate
+  expect(ts3_run(sha224, "2.2.0").judge("TS-4"), Verdict::warn, {"CN=Example CA: signed with ecdsa-with-SHA224"});
+  sha224.chain[1].signature = "sha1WithRSAEncryption";  // insufficient wins, said once
+  auto r = ts3_run(sha224, "2.2.0").judge("TS-4");
+  expect(r, Verdict::fail, {"CN=Example CA: signed with sha1WithRSAEncryption"});
+  CHECK(r.message.find("phase out") == std::string::npos);
+
+  tls::Facts expiring = good_tls();
+  expiring.chain[0].days_left = 3;
+  expiring.chain[0].key_type = "RSA";
+  expiring.chain[0].key_bits = 2048;
+  expect(ts3_run(expiring, "2.2.0").judge("TS-4"), Verdict::warn, {"expires in 3 days", "phase out after the NCSC guidelines"});
 }
 
 TEST_CASE("TS-4: a SHA-1 or MD5 signature on the leaf or an intermediate fails; a root's self-signature does not count") {
