@@ -299,6 +299,10 @@ class Page {
       for (const auto& d : c.details) out += fmt::format("<li class=\"wrap\">{}</li>", esc(d));
       out += "</ul>\n";
     }
+    if (c.fix)
+      out += fmt::format("<div class=\"fix\"><div class=\"fix-head\">How to fix{}: {}</div><pre class=\"wrap\">{}</pre></div>\n",
+                         c.fix->name.empty() ? "" : " (" + esc(c.fix->name) + ")",
+                         html::link(c.fix->source, esc(c.fix->source)), esc(trim(c.fix->text)));
     std::vector<const http::Exchange*> cited;
     for (int id : c.exchanges)
       if (auto it = by_id_.find(id); it != by_id_.end()) cited.push_back(it->second);

@@ -83,6 +83,16 @@ std::string render_markdown(const Report& r, const RenderOptions&) {
           const auto& l = c.locations.front();
           item += fmt::format("\n  - at {}{}", markdown_text(l.pointer), l.line ? fmt::format(" (line {})", *l.line) : "");
         }
+        if (c.fix) {
+          // The change as a fenced block, its fence longer than any backtick run in it.
+          std::size_t run = 0, longest = 0;
+          for (char ch : c.fix->text) longest = std::max(longest, run = ch == '`' ? run + 1 : 0);
+          std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+          item += fmt::format("\n  - fix{}: {}\n\n    {}\n", c.fix->name.empty() ? "" : " for " + markdown_text(c.fix->name),
+                              markdown_text(c.fix->source), fence);
+          for (const auto& l : split(trim(c.fix->text), '\n')) item += "    " + escape_control(l) + "\n";
+          item += "    " + fence + "\n";
+        }
         std::size_t shown = 0;
         for (int id : c.exchanges) {
           if (shown == 2) break;
