@@ -184,7 +184,7 @@ std::string render_text(const Report& r, const RenderOptions& style) {
             for (const auto& l : lines) line(fmt::format("                {}", E(l)));
           } else {
             line(fmt::format("              {} {}{} ({})", E(who), E(lines.empty() ? "" : lines.front()),
-                             lines.size() > 1 ? fmt::format(" (+{} lines: -v)", lines.size() - 1) : "",
+                             lines.size() > 1 ? fmt::format(" (+{}: -v)", plural(lines.size() - 1, "line", "lines")) : "",
                              E(c.fix->source)));
           }
         }
