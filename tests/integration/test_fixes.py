@@ -265,15 +265,33 @@ class Rendered(unittest.TestCase):
 
     def test_text_has_one_fix_line(self):
         text = self.read("r.txt")
-        lines = [line for line in text.splitlines() if "fix (Express):" in line]
+        first = self.entry["text"].splitlines()[0]
+        lines = [line for line in text.splitlines() if "fix (Express):" in line and first in line]
         self.assertEqual(len(lines), 1, text)
-        self.assertIn(self.entry["text"].splitlines()[0], lines[0])
+        self.assertIn("(+2 lines: -v)", lines[0])
         self.assertIn(self.entry["source"], lines[0])
 
     def test_markdown_has_the_change_as_code(self):
         md = self.read("r.md")
         self.assertIn("fix for Express", md)
         self.assertIn("    const router = express.Router({ strict: true });", md)
+
+    def test_html_fix_box_in_chromium(self):
+        """Chromium loads the report: the change is in a box of the check's card, as written."""
+        import test_html
+        test_html.require_chromium()
+        profile = tempfile.mkdtemp(prefix="adrprobe-fix-chromium-")
+        try:
+            rc, out, err = test_html.chromium("--dump-dom", "file://%s/r.html" % self.out, user_data_dir=profile)
+        finally:
+            shutil.rmtree(profile, ignore_errors=True)
+        dom = test_html.parse_dom(out)
+        boxes = dom.find_all("div", cls="fix")
+        self.assertEqual(len([b for b in boxes if "express.Router({ strict: true })" in b.text()]), 1, err[-2000:])
+        box = [b for b in boxes if "strict: true" in b.text()][0]
+        self.assertIn("check", box.parent.attrs.get("class", ""))
+        self.assertEqual(box.find_all("pre")[0].text(), self.entry["text"].strip())
+        self.assertIn(self.entry["source"], box.hrefs())
 
     def test_html_has_a_fix_box(self):
         html = self.read("r.html")

@@ -14,4 +14,5 @@ router.get('/items', (req, res) => res.json([{ id: 1 }]));
 router.get('/openapi.json', (req, res) => res.set('Access-Control-Allow-Origin', '*').json(doc));
 
 app.use('/v1', router);
+// fix:EH-2
 app.listen(Number(process.argv[2]), '127.0.0.1');

@@ -17,6 +17,9 @@ def items(limit: int = 10):
     return [{"id": i} for i in range(min(limit, 3))]
 
 
+# fix:EH-2
+
+
 root = FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
 root.mount("/v1", app)
 

@@ -37,6 +37,8 @@ def version_header(response):
     return response
 
 
+# fix:EH-2
+
 app.register_blueprint(bp)
 
 if __name__ == "__main__":
