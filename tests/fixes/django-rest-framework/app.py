@@ -1,6 +1,7 @@
 # A Django REST framework API under /v1 in one file. DRF's DefaultRouter
 # registers "items/" with a trailing slash, so GET /v1/items/ is served (NT-2
-# fails). tests/integration/test_fixes.py replaces each line marked
+# fails); its root is /v1/, to which Django's APPEND_SLASH redirects GET /v1
+# (VH-1 fails); a URL no pattern matches gets Django's HTML 404 (EH-2 fails). tests/integration/test_fixes.py replaces each line marked
 # "fix:<check>" with probes/fixes/django-rest-framework.yaml's text for that check.
 import json
 import os
@@ -19,7 +20,7 @@ settings.configure(
     ROOT_URLCONF=__name__,
     SECRET_KEY="a key for this test app only",
     INSTALLED_APPS=["django.contrib.contenttypes", "django.contrib.auth", "rest_framework"],
-    MIDDLEWARE=["django.middleware.common.CommonMiddleware"],
+    MIDDLEWARE=["__main__.api_version", "django.middleware.common.CommonMiddleware"],
     REST_FRAMEWORK={"UNAUTHENTICATED_USER": None, "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]},
 )
 
@@ -32,6 +33,14 @@ from django.core.wsgi import get_wsgi_application  # noqa: E402
 from django.urls import include, path  # noqa: E402
 from rest_framework import routers, viewsets  # noqa: E402
 from rest_framework.response import Response  # noqa: E402
+
+
+def api_version(get_response):
+    def middleware(request):
+        response = get_response(request)
+        response["API-Version"] = DOC["info"]["version"]
+        return response
+    return middleware
 
 
 class ItemViewSet(viewsets.ViewSet):
@@ -52,6 +61,9 @@ urlpatterns = [
     path("v1/openapi.json", openapi),
     path("v1/", include(router.urls)),
 ]
+# fix:VH-1
+
+# fix:EH-2
 
 
 class ThreadingWSGIServer(ThreadingMixIn, WSGIServer):
