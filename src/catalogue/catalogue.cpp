@@ -198,7 +198,7 @@ Stack parse_stack(const YAML::Node& doc, const std::string& file) {
     known_keys(f, {"check", "text", "source"}, file + ": fixes");
     FixAdvice a{text(f, "check", true, file), text(f, "text", true, file), text(f, "source", true, file)};
     if (s.fix_for(a.check)) throw std::runtime_error(fmt::format("{}: two fixes for {}", file, a.check));
-    if (a.source.rfind("https://", 0) != 0) throw std::runtime_error(fmt::format("{}: {}: source must be an https URL", file, a.check));
+    if (a.source.rfind("https://", 0) != 0 || a.source.find_first_of("` \"<>") != std::string::npos) throw std::runtime_error(fmt::format("{}: {}: source must be an https URL (no space, quote, backtick or angle bracket)", file, a.check));
     s.fixes.push_back(std::move(a));
   }
   return s;

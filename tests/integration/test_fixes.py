@@ -273,7 +273,7 @@ class Rendered(unittest.TestCase):
 
     def test_markdown_has_the_change_as_code(self):
         md = self.read("r.md")
-        self.assertIn("fix for Express", md)
+        self.assertIn("fix for Express, see `%s`:" % self.entry["source"], md)
         self.assertIn("    const router = express.Router({ strict: true });", md)
 
     def test_html_fix_box_in_chromium(self):

@@ -124,6 +124,8 @@ TEST_CASE("a stack file is checked when it loads") {
   CHECK_THROWS(stack_catalogue("stack: s\nname: S\ndetect: {bodies: [x]}\nfixes:\n"
                                "  - {check: NT-2, text: t, source: 'https://s.example/'}\n"
                                "  - {check: NT-2, text: u, source: 'https://s.example/'}\n"));
+  CHECK_THROWS(stack_catalogue("stack: s\nname: S\ndetect: {bodies: [x]}\nfixes:\n"  // markdown shows it in a code span
+                               "  - {check: NT-2, text: t, source: 'https://s.example/`x`'}\n"));
   CHECK_THROWS(stack_catalogue("stack: s\nname: S\ndetect: {document: [components]}\n"));  // not a pointer
   CHECK_THROWS(stack_catalogue("stack: s\nname: S\ndetect: {bodies: [x]}\nfix: []\n"));   // unknown key
   auto generic = stack_catalogue("stack: any\nfixes:\n  - {check: VH-1, text: t, source: 'https://s.example/'}\n");
