@@ -195,8 +195,12 @@ Stack parse_stack(const YAML::Node& doc, const std::string& file) {
   auto fixes = doc["fixes"];
   if (fixes && !fixes.IsSequence()) throw std::runtime_error(file + ": 'fixes' must be a list");
   if (fixes) for (const auto& f : fixes) {
-    known_keys(f, {"check", "text", "source"}, file + ": fixes");
-    FixAdvice a{text(f, "check", true, file), text(f, "text", true, file), text(f, "source", true, file)};
+    known_keys(f, {"check", "text", "source", "verdicts"}, file + ": fixes");
+    FixAdvice a{text(f, "check", true, file), text(f, "text", true, file), text(f, "source", true, file),
+                list(f, "verdicts")};
+    for (const auto& v : a.verdicts)
+      if (v != "fail" && v != "warn")
+        throw std::runtime_error(fmt::format("{}: {}: a fix is for fail or warn, not '{}'", file, a.check, v));
     if (s.fix_for(a.check)) throw std::runtime_error(fmt::format("{}: two fixes for {}", file, a.check));
     if (a.source.rfind("https://", 0) != 0 || a.source.find_first_of("` \"<>") != std::string::npos) throw std::runtime_error(fmt::format("{}: {}: source must be an https URL (no space, quote, backtick or angle bracket)", file, a.check));
     s.fixes.push_back(std::move(a));

@@ -1,5 +1,6 @@
 // The rule catalogue: editions of the design rules, loaded from probes/*.yaml.
 #pragma once
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -77,6 +78,12 @@ struct FixAdvice {
   std::string check;   // "NT-2"
   std::string text;
   std::string source;  // URL of the framework's documentation
+  // The verdicts it is given for ("fail", "warn"); empty: both. NT-2's warn
+  // (behind authentication, or a wrong base URL) is no trailing-slash problem.
+  std::vector<std::string> verdicts;
+  bool for_verdict(const std::string& verdict) const {
+    return verdicts.empty() || std::find(verdicts.begin(), verdicts.end(), verdict) != verdicts.end();
+  }
 };
 
 // A server stack: how the exchanges a run already made show it, and the fixes

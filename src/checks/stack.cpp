@@ -49,16 +49,17 @@ std::vector<const catalogue::Stack*> detect_stacks(const engine::Evidence& ev, c
 }
 
 std::optional<Fix> fix_for(const std::vector<const catalogue::Stack*>& seen, const catalogue::Catalogue& cat,
-                           const std::string& check) {
+                           const std::string& check, Verdict verdict) {
+  std::string v = to_string(verdict);
   for (const auto* s : seen)
-    if (const auto* a = s->fix_for(check)) return Fix{s->id, s->name, a->text, a->source};
-  if (const auto* a = cat.generic_fixes().fix_for(check)) return Fix{"", "", a->text, a->source};
+    if (const auto* a = s->fix_for(check); a && a->for_verdict(v)) return Fix{s->id, s->name, a->text, a->source};
+  if (const auto* a = cat.generic_fixes().fix_for(check); a && a->for_verdict(v)) return Fix{"", "", a->text, a->source};
   return std::nullopt;
 }
 
 engine::Registry::Advice stack_advisor(const engine::Evidence& ev) {
   const auto& cat = catalogue::Catalogue::builtin();
-  return [seen = detect_stacks(ev, cat), &cat](const CheckResult& c) { return fix_for(seen, cat, c.id); };
+  return [seen = detect_stacks(ev, cat), &cat](const CheckResult& c) { return fix_for(seen, cat, c.id, c.verdict); };
 }
 
 }  // namespace adrprobe::checks

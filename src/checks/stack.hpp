@@ -16,10 +16,10 @@ namespace adrprobe::checks {
 // then in catalogue order.
 std::vector<const catalogue::Stack*> detect_stacks(const engine::Evidence& ev, const catalogue::Catalogue& cat);
 
-// The fix for a check: the first seen stack that has advice for it, else the
-// generic advice, else none.
+// The fix for a check with that verdict: the first seen stack that has advice
+// for it, else the generic advice, else none.
 std::optional<Fix> fix_for(const std::vector<const catalogue::Stack*>& seen, const catalogue::Catalogue& cat,
-                           const std::string& check);
+                           const std::string& check, Verdict verdict = Verdict::fail);
 
 // Registry::advisor: detects once, then gives each failing check its fix.
 engine::Registry::Advice stack_advisor(const engine::Evidence& ev);

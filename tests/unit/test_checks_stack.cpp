@@ -84,6 +84,10 @@ TEST_CASE("a framework behind a proxy: the framework's fix first, the proxy's wh
   CHECK(vh2->stack.empty());
   CHECK(vh2->name.empty());
   CHECK_FALSE(checks::fix_for(seen, cat, "KC-1"));
+  // NT-2 warns behind authentication or on a wrong base URL: no trailing-slash change is advised.
+  CHECK(checks::fix_for(seen, cat, "NT-2", Verdict::fail));
+  CHECK_FALSE(checks::fix_for(seen, cat, "NT-2", Verdict::warn));
+  CHECK(checks::fix_for(seen, cat, "TS-5", Verdict::warn));  // TS-5 warns in 2.0.0: the same change
 }
 
 TEST_CASE("the judge gives failing and warning checks their fix, and no other") {
@@ -126,6 +130,11 @@ TEST_CASE("a stack file is checked when it loads") {
                                "  - {check: NT-2, text: u, source: 'https://s.example/'}\n"));
   CHECK_THROWS(stack_catalogue("stack: s\nname: S\ndetect: {bodies: [x]}\nfixes:\n"  // markdown shows it in a code span
                                "  - {check: NT-2, text: t, source: 'https://s.example/`x`'}\n"));
+  CHECK_THROWS(stack_catalogue("stack: s\nname: S\ndetect: {bodies: [x]}\nfixes:\n"  // a fix is for fail or warn
+                               "  - {check: NT-2, text: t, source: 'https://s.example/', verdicts: [pass]}\n"));
+  CHECK(stack_catalogue("stack: s\nname: S\ndetect: {bodies: [x]}\nfixes:\n"
+                        "  - {check: NT-2, text: t, source: 'https://s.example/', verdicts: [fail]}\n")
+            .stacks()[0].fixes[0].verdicts == std::vector<std::string>{"fail"});
   CHECK_THROWS(stack_catalogue("stack: s\nname: S\ndetect: {document: [components]}\n"));  // not a pointer
   CHECK_THROWS(stack_catalogue("stack: s\nname: S\ndetect: {bodies: [x]}\nfix: []\n"));   // unknown key
   auto generic = stack_catalogue("stack: any\nfixes:\n  - {check: VH-1, text: t, source: 'https://s.example/'}\n");
