@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <stdexcept>
 
@@ -163,6 +164,50 @@ std::string inherited(const std::map<std::string, RawEdition>& raw, const std::s
   return "";
 }
 
+// probes/fixes/<stack>.yaml: the stack's signatures and its fixes.
+Stack parse_stack(const YAML::Node& doc, const std::string& file) {
+  known_keys(doc, {"stack", "name", "rank", "detect", "fixes"}, file);
+  Stack s;
+  s.id = text(doc, "stack", true, file);
+  if (s.id == "any") s.id = "";
+  s.name = text(doc, "name", !s.id.empty(), file);
+  if (auto r = doc["rank"]) s.rank = r.as<int>();
+  if (auto d = doc["detect"]) {
+    if (s.id.empty()) throw std::runtime_error(file + ": the generic advice detects nothing");
+    known_keys(d, {"headers", "bodies", "document"}, file + ": detect");
+    for (const auto& h : list(d, "headers")) {
+      auto colon = h.find(':');
+      if (colon == std::string::npos || colon == 0 || colon + 2 > h.size())
+        throw std::runtime_error(fmt::format("{}: header signature '{}' is not 'name: part of the value'", file, h));
+      std::string name = h.substr(0, colon);
+      std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+      std::string value = h.substr(colon + 1);
+      value.erase(0, value.find_first_not_of(' '));
+      s.headers.emplace_back(name, value);
+    }
+    s.bodies = list(d, "bodies");
+    s.document = list(d, "document");
+    for (const auto& p : s.document)
+      if (p.empty() || p[0] != '/') throw std::runtime_error(fmt::format("{}: document signature '{}' is not a JSON pointer", file, p));
+  } else if (!s.id.empty()) {
+    throw std::runtime_error(file + ": 'detect' is missing (how the evidence shows the stack)");
+  }
+  auto fixes = doc["fixes"];
+  if (fixes && !fixes.IsSequence()) throw std::runtime_error(file + ": 'fixes' must be a list");
+  if (fixes) for (const auto& f : fixes) {
+    known_keys(f, {"check", "text", "source", "verdicts"}, file + ": fixes");
+    FixAdvice a{text(f, "check", true, file), text(f, "text", true, file), text(f, "source", true, file),
+                list(f, "verdicts")};
+    for (const auto& v : a.verdicts)
+      if (v != "fail" && v != "warn")
+        throw std::runtime_error(fmt::format("{}: {}: a fix is for fail or warn, not '{}'", file, a.check, v));
+    if (s.fix_for(a.check)) throw std::runtime_error(fmt::format("{}: two fixes for {}", file, a.check));
+    if (a.source.rfind("https://", 0) != 0 || a.source.find_first_of("` \"<>") != std::string::npos) throw std::runtime_error(fmt::format("{}: {}: source must be an https URL (no space, quote, backtick or angle bracket)", file, a.check));
+    s.fixes.push_back(std::move(a));
+  }
+  return s;
+}
+
 }  // namespace
 
 Catalogue Catalogue::load(const std::vector<std::pair<std::string, std::string>>& files) {
@@ -216,6 +261,17 @@ Catalogue Catalogue::load(const std::vector<std::pair<std::string, std::string>>
               throw std::runtime_error(fmt::format("{}: unknown verdict '{}' in change {}", name, v, c.change));
         cat.baseline_.push_back(std::move(c));
       }
+      continue;
+    }
+    if (doc["stack"]) {
+      Stack s = parse_stack(doc, name);
+      if (s.id.empty()) {
+        cat.generic_ = std::move(s);
+        continue;
+      }
+      for (const auto& other : cat.stacks_)
+        if (other.id == s.id) throw std::runtime_error(fmt::format("{}: stack {} is defined twice", name, s.id));
+      cat.stacks_.push_back(std::move(s));
       continue;
     }
     if (!doc["edition"]) continue;  // other tables

@@ -1,5 +1,6 @@
 // The rule catalogue: editions of the design rules, loaded from probes/*.yaml.
 #pragma once
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -74,6 +75,40 @@ struct ChangeRule {
   std::vector<std::string> now, before;
 };
 
+// Advice for one check on one stack (probes/fixes/<stack>.yaml): the change as
+// code or configuration, and the documentation it follows.
+struct FixAdvice {
+  std::string check;   // "NT-2"
+  std::string text;
+  std::string source;  // URL of the framework's documentation
+  // The verdicts it is given for ("fail", "warn"); empty: both. NT-2's warn
+  // (behind authentication, or a wrong base URL) is no trailing-slash problem.
+  std::vector<std::string> verdicts;
+  bool for_verdict(const std::string& verdict) const {
+    return verdicts.empty() || std::find(verdicts.begin(), verdicts.end(), verdict) != verdicts.end();
+  }
+};
+
+// A server stack: how the exchanges a run already made show it, and the fixes
+// proven on it (tests/fixes/<stack>/). The generic advice is a stack with an
+// empty id and no signatures (probes/fixes/generic.yaml, `stack: any`).
+struct Stack {
+  std::string id;    // "express"
+  std::string name;  // "Express"
+  // When several stacks are seen (a framework behind nginx), the lower rank's
+  // advice is taken first: frameworks 1, servers and proxies 2.
+  int rank = 1;
+  std::vector<std::pair<std::string, std::string>> headers;  // lower-case name, substring (any case) of its value
+  std::vector<std::string> bodies;    // substring (exact case) of a 4xx/5xx body from the API
+  std::vector<std::string> document;  // JSON pointer that exists in the description document
+  std::vector<FixAdvice> fixes;
+  const FixAdvice* fix_for(const std::string& check) const {
+    for (const auto& f : fixes)
+      if (f.check == check) return &f;
+    return nullptr;
+  }
+};
+
 class Catalogue {
  public:
   // The catalogue compiled into the binary (parsed once).
@@ -96,8 +131,13 @@ class Catalogue {
   const NcscTable* ncsc(const std::string& version = "") const;
   // How a verdict compares with a baseline's (probes/baseline.yaml), first match wins.
   const std::vector<ChangeRule>& baseline() const { return baseline_; }
+  // The stacks of probes/fixes/, in file order, and the generic advice.
+  const std::vector<Stack>& stacks() const { return stacks_; }
+  const Stack& generic_fixes() const { return generic_; }
 
  private:
+  std::vector<Stack> stacks_;
+  Stack generic_;
   std::map<std::string, NcscTable> ncsc_;  // by version
   std::vector<ChangeRule> baseline_;
   std::vector<Edition> editions_;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "checks/registry.hpp"
+#include "checks/stack.hpp"
 
 // X(variable): each check is defined in checks/<family>.cpp as
 // `extern const Check <variable>`.
@@ -32,7 +33,7 @@ ADRPROBE_CHECKS(ADRPROBE_DECLARE)
 
 const engine::Registry& registry() {
 #define ADRPROBE_ENTRY(name) &name,
-  static const engine::Registry r{{ADRPROBE_CHECKS(ADRPROBE_ENTRY)}, hint_producers()};
+  static const engine::Registry r{{ADRPROBE_CHECKS(ADRPROBE_ENTRY)}, hint_producers(), stack_advisor};
 #undef ADRPROBE_ENTRY
   return r;
 }

@@ -5,6 +5,8 @@
 // checks/<family>.cpp and has one line in checks/registry.cpp, which gives
 // the engine the real Registry (checks::registry()).
 #pragma once
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -82,6 +84,10 @@ struct HintProducer {
 struct Registry {
   std::vector<const Check*> checks;
   std::vector<HintProducer> hints;
+  // What to change for a failing or warning check, for the stack the evidence
+  // shows (checks/stack.cpp): made once per judgement; nullptr gives no advice.
+  using Advice = std::function<std::optional<Fix>(const CheckResult&)>;
+  Advice (*advisor)(const Evidence&) = nullptr;
 
   const Check* find_check(std::string_view id) const {
     for (const Check* c : checks)

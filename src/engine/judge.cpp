@@ -57,6 +57,8 @@ report::RuleResult rule_result(const catalogue::Rule& rule) {
 std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Edition& edition, const Registry& registry,
                                       Mode mode, Observer* observer) {
   std::vector<report::RuleResult> out;
+  Registry::Advice advice;  // what to change for a failing check (none without an advisor)
+  if (registry.advisor) advice = registry.advisor(ev);
   for (const auto& rule : edition.rules) {
     report::RuleResult r = rule_result(rule);
     if (!ev.settings.selected(rule.id)) {
@@ -77,6 +79,8 @@ std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Editi
         else if (!ev.client_cert_stop.empty() && !check->handshake_only())
           r.checks.push_back({ref.id, Verdict::error, ev.client_cert_stop, {}});
         else r.checks.push_back(check->judge(ev, ref));
+        if (auto& c = r.checks.back(); advice && (c.verdict == Verdict::fail || c.verdict == Verdict::warn))
+          c.fix = advice(c);
         if (observer) observer->check_done(r.checks.back());
         // A check that probes documented paths lists the ones it could not probe.
         if (mode == Mode::check && check->per_path != PerPath::none && !ev.untrusted_stop &&

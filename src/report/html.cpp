@@ -337,6 +337,14 @@ class Page {
       out += fmt::format("<div class=\"refs wrap\">{}: {}</div>\n", places.size() == 1 ? "place" : "places",
                          join(places, "; "));
     }
+    if (c.fix) {
+      // Each line escaped on its own: esc makes a newline visible, and the change keeps its lines.
+      std::vector<std::string> lines;
+      for (const auto& l : split(trim(c.fix->text), '\n')) lines.push_back(esc(l));
+      out += fmt::format("<div class=\"fix\"><div class=\"fix-head\">How to fix{}: {}</div><pre class=\"wrap\">{}</pre></div>\n",
+                         c.fix->name.empty() ? "" : " (" + esc(c.fix->name) + ")",
+                         html::link(c.fix->source, esc(c.fix->source)), join(lines, "\n"));
+    }
     std::vector<const http::Exchange*> cited;
     for (int id : c.exchanges)
       if (auto it = by_id_.find(id); it != by_id_.end()) cited.push_back(it->second);

@@ -63,6 +63,8 @@ ul.notes { margin: 4px 0; padding-left: 20px; }
 .check .msg { overflow-wrap: anywhere; }
 .refs { font-size: 12px; color: var(--muted); margin: 2px 0 0 160px; }
 .details { margin: 4px 0 0 160px; padding-left: 18px; font-size: 12.5px; }
+.fix { margin: 4px 0 0 160px; padding: 4px 8px; border-left: 3px solid #2e7d32; background: #f1f8f1; font-size: 12.5px; break-inside: avoid; }
+.fix pre { margin: 2px 0 0; white-space: pre-wrap; overflow-wrap: anywhere; font-family: "DejaVu Sans Mono", monospace; font-size: 12px; }
 table.ex { margin: 6px 0 4px 0; font-size: 12.5px; border: 1px solid var(--line); }
 table.ex td { border-bottom: 1px solid var(--line); }
 table.ex tr:target { outline: 2px solid var(--manual); }

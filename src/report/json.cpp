@@ -189,6 +189,10 @@ json to_json(const Report& r) {
         }
         jc["locations"] = std::move(locations);
       }
+      if (c.fix)
+        jc["fix"] = {{"stack", c.fix->stack.empty() ? json(nullptr) : json(c.fix->stack)},
+                     {"text", c.fix->text},
+                     {"source", c.fix->source}};
       checks.push_back(std::move(jc));
     }
     jr["checks"] = checks;
@@ -337,6 +341,13 @@ Report parse_json_report(const std::string& text) {
         c.message = member<std::string>(jc, "message", "", where);
         c.exchanges = member<std::vector<int>>(jc, "exchanges", {}, where);
         c.details = member<std::vector<std::string>>(jc, "details", {}, where);
+        if (auto fx = jc.find("fix"); fx != jc.end() && fx->is_object()) {
+          Fix f;
+          if (auto st = fx->find("stack"); st != fx->end() && st->is_string()) f.stack = st->get<std::string>();
+          f.text = member<std::string>(*fx, "text", "", where);
+          f.source = member<std::string>(*fx, "source", "", where);
+          c.fix = std::move(f);
+        }
         rule.checks.push_back(std::move(c));
       }
     }

@@ -94,6 +94,17 @@ std::string render_markdown(const Report& r, const RenderOptions&) {
         }
         if (c.locations.size() > kShownPlaces)
           item += fmt::format("\n  - (+{} more places: JSON, SARIF)", c.locations.size() - kShownPlaces);
+        if (c.fix) {
+          // The change as a fenced block, its fence longer than any backtick run in it.
+          std::size_t run = 0, longest = 0;
+          for (char ch : c.fix->text) longest = std::max(longest, run = ch == '`' ? run + 1 : 0);
+          std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+          // The documentation's URL (the catalogue's own, https, no backtick) as a code span: readable, not a link.
+          item += fmt::format("\n  - fix{}, see `{}`:\n\n    {}\n", c.fix->name.empty() ? "" : " for " + markdown_text(c.fix->name),
+                              escape_control(c.fix->source), fence);
+          for (const auto& l : split(trim(c.fix->text), '\n')) item += "    " + escape_control(l) + "\n";
+          item += "    " + fence + "\n";
+        }
         std::size_t shown = 0;
         for (int id : c.exchanges) {
           if (shown == 2) break;

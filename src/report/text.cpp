@@ -199,6 +199,19 @@ std::string render_text(const Report& r, const RenderOptions& style) {
         if (!show) continue;
         std::string message = style.verbosity > 0 || !style.terminal ? c.message : truncate_utf8(c.message, 400);
         line(fmt::format("         {:<5}{} {}", E(c.id), paint(to_string(c.verdict), color_of(c.verdict)), E(message)));
+        if (c.fix && style.verbosity >= 0) {
+          // One line: the change's first line (-v: all of it) and where it is documented.
+          auto lines = split(trim(c.fix->text), '\n');
+          std::string who = c.fix->name.empty() ? "fix:" : "fix (" + c.fix->name + "):";
+          if (style.verbosity > 0) {
+            line(fmt::format("              {} {}", E(who), E(c.fix->source)));
+            for (const auto& l : lines) line(fmt::format("                {}", E(l)));
+          } else {
+            line(fmt::format("              {} {}{} ({})", E(who), E(lines.empty() ? "" : lines.front()),
+                             lines.size() > 1 ? fmt::format(" (+{}: -v)", plural(lines.size() - 1, "line", "lines")) : "",
+                             E(c.fix->source)));
+          }
+        }
         bool problem = severity(c.verdict) > severity(Verdict::pass);
         std::size_t max_ev = style.verbosity > 0 ? 5 : (problem ? 1 : 0);
         for (std::size_t i = 0; i < std::min(max_ev, c.exchanges.size()); ++i)

@@ -31,6 +31,17 @@ struct Location {
   bool operator==(const Location&) const = default;
 };
 
+// What to change so a failing or warning check passes (CLI.md `fix`), for the
+// server stack the evidence shows (probes/fixes/<stack>.yaml), or advice that
+// holds for any server (stack empty, rendered as null).
+struct Fix {
+  std::string stack;  // "express"; "" = any server
+  std::string name;   // "Express" (for people); "" = any server
+  std::string text;   // the change, as code or configuration
+  std::string source; // the framework's documentation
+  bool operator==(const Fix&) const = default;
+};
+
 struct CheckResult {
   CheckResult() = default;
   CheckResult(std::string id, Verdict verdict, std::string message, std::vector<int> exchanges = {})
@@ -48,6 +59,8 @@ struct CheckResult {
   // The response headers the check judged (lower case, "content-type" for
   // EH-2): every evidence line of this check shows them, present or not.
   std::vector<std::string> judged_headers;
+  // Set by the judge for a fail or warn when advice exists (engine/judge.cpp).
+  std::optional<Fix> fix;
 };
 
 }  // namespace adrprobe

@@ -205,9 +205,11 @@ class HtmlReport(ProbeCase):
             self.assertNotIn("src", n.attrs, "an element loads %r" % n.attrs.get("src"))
             if n.tag == "link":
                 self.fail("a <link> element: %r" % n.attrs)
+        # A failing check's fix links the documentation it follows (the catalogue's, not the server's).
+        fix_sources = {c["fix"]["source"] for r in self.report["rules"] for c in r.get("checks", []) if "fix" in c}
         for href in self.dom.hrefs():
-            self.assertTrue(href.startswith("#") or re.match(r"https://[^/]*logius\.nl/", href),
-                            "a link to outside the report that is not a rule's text: %r" % href)
+            self.assertTrue(href.startswith("#") or re.match(r"https://[^/]*logius\.nl/", href) or href in fix_sources,
+                            "a link to outside the report that is not a rule's text or a fix's source: %r" % href)
         self.assertIn("javascript:document.body.setAttribute", self.dom.text())  # the Location, as text
 
     def test_every_failing_rule_in_the_summary_table(self):

@@ -1,0 +1,65 @@
+#include "checks/stack.hpp"
+
+#include <algorithm>
+
+#include "util/strings.hpp"
+
+namespace adrprobe::checks {
+namespace {
+
+bool stack_header_seen(const engine::Evidence& ev, const std::string& name, const std::string& part) {
+  std::string lower_part = to_lower(part);
+  for (const auto& e : ev.exchanges) {
+    if (!e.to_api) continue;
+    if (const auto* v = e.header(name); v && to_lower(*v).find(lower_part) != std::string::npos) return true;
+  }
+  return false;
+}
+
+bool stack_body_seen(const engine::Evidence& ev, const std::string& part) {
+  for (const auto& e : ev.exchanges)
+    if (e.to_api && e.status && *e.status >= 400 && e.body.find(part) != std::string::npos) return true;
+  return false;
+}
+
+bool stack_document_has(const engine::Evidence& ev, const std::string& pointer) {
+  const oas::json* doc = ev.doc();
+  if (!doc) return false;
+  try {
+    return doc->contains(oas::json::json_pointer(pointer));
+  } catch (const std::exception&) {
+    return false;  // not a pointer this document can hold (the loader checked its form)
+  }
+}
+
+}  // namespace
+
+std::vector<const catalogue::Stack*> detect_stacks(const engine::Evidence& ev, const catalogue::Catalogue& cat) {
+  std::vector<const catalogue::Stack*> seen;
+  for (const auto& s : cat.stacks()) {
+    bool hit = std::any_of(s.headers.begin(), s.headers.end(),
+                           [&](const auto& h) { return stack_header_seen(ev, h.first, h.second); }) ||
+               std::any_of(s.bodies.begin(), s.bodies.end(), [&](const auto& b) { return stack_body_seen(ev, b); }) ||
+               std::any_of(s.document.begin(), s.document.end(),
+                           [&](const auto& p) { return stack_document_has(ev, p); });
+    if (hit) seen.push_back(&s);
+  }
+  std::stable_sort(seen.begin(), seen.end(), [](const auto* a, const auto* b) { return a->rank < b->rank; });
+  return seen;
+}
+
+std::optional<Fix> fix_for(const std::vector<const catalogue::Stack*>& seen, const catalogue::Catalogue& cat,
+                           const std::string& check, Verdict verdict) {
+  std::string v = to_string(verdict);
+  for (const auto* s : seen)
+    if (const auto* a = s->fix_for(check); a && a->for_verdict(v)) return Fix{s->id, s->name, a->text, a->source};
+  if (const auto* a = cat.generic_fixes().fix_for(check); a && a->for_verdict(v)) return Fix{"", "", a->text, a->source};
+  return std::nullopt;
+}
+
+engine::Registry::Advice stack_advisor(const engine::Evidence& ev) {
+  const auto& cat = catalogue::Catalogue::builtin();
+  return [seen = detect_stacks(ev, cat), &cat](const CheckResult& c) { return fix_for(seen, cat, c.id, c.verdict); };
+}
+
+}  // namespace adrprobe::checks

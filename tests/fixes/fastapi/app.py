@@ -1,0 +1,27 @@
+# A FastAPI API mounted at /v1. Its generated document gives every operation
+# with parameters FastAPI's automatic 422 HTTPValidationError as
+# application/json (EH-1 fails). tests/integration/test_fixes.py replaces each
+# line marked "fix:<check>" with probes/fixes/fastapi.yaml's text for that check.
+import sys
+
+import uvicorn
+from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+app = FastAPI(title="Items", version="1.0.0")  # fix:EH-1 fix:EI-1
+
+
+@app.get("/items")
+def items(limit: int = 10):
+    return [{"id": i} for i in range(min(limit, 3))]
+
+
+# fix:EH-2
+
+
+root = FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
+root.mount("/v1", app)
+
+if __name__ == "__main__":
+    uvicorn.run(root, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")

@@ -1,0 +1,45 @@
+# A Flask API under /v1 as a blueprint; its index route is '/', so GET /v1
+# redirects to /v1/ (VH-1 fails). tests/integration/test_fixes.py replaces each
+# line marked "fix:<check>" with probes/fixes/flask.yaml's text for that check.
+import json
+import os
+import sys
+
+from flask import Blueprint, Flask, jsonify
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DOC = json.load(open(os.path.join(HERE, "openapi.json")))
+
+app = Flask(__name__)
+bp = Blueprint("v1", __name__, url_prefix="/v1")
+
+
+@bp.get("/")  # fix:VH-1
+def index():
+    return jsonify({"items": "/v1/items"})
+
+
+@bp.get("/items")
+def items():
+    return jsonify([{"id": 1}])
+
+
+@bp.get("/openapi.json")
+def openapi():
+    response = jsonify(DOC)
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    return response
+
+
+@app.after_request
+def version_header(response):
+    response.headers["API-Version"] = DOC["info"]["version"]
+    return response
+
+
+# fix:EH-2
+
+app.register_blueprint(bp)
+
+if __name__ == "__main__":
+    app.run(host="127.0.0.1", port=int(sys.argv[1]))

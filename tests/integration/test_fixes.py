@@ -1,0 +1,304 @@
+"""Each fix of probes/fixes/<stack>.yaml proven on a real server of that stack
+(probes.md "How to fix"; CLI.md `fix`).
+
+For every fix of every stack file: tests/fixes/<stack>/ is started as written
+(the check fails or warns, and the report's `fix` for it is that very entry:
+the stack was recognised from the exchanges alone), and once more with the
+line marked `fix:<check>` replaced by the entry's text (the check passes).
+A stack file without its app, or a fix whose check does not go from failing
+to passing, fails the suite: an unproven fix is not shipped.
+
+Every server starts once, all of them at the same time, on 127.0.0.1.
+"""
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import unittest
+
+import harness
+
+import yaml
+
+DATA = harness.REPO / "probes" / "fixes"
+APPS = harness.REPO / "tests" / "fixes"
+EDITION = "2.2.0"
+START_SECONDS = 30
+
+
+def stack_files():
+    """{stack id: the parsed data file}, the generic advice left out."""
+    out = {}
+    for path in sorted(DATA.glob("*.yaml")):
+        with open(path, encoding="utf-8") as f:
+            data = yaml.safe_load(f)
+        if data["stack"] != "any":
+            out[data["stack"]] = data
+    return out
+
+
+def apply_fix(source, check, text):
+    """source with the one line marked fix:<check> replaced by text, indented like it."""
+    marker = re.compile(r"fix:%s(?![\w-])" % re.escape(check))
+    lines = source.split("\n")
+    hits = [i for i, line in enumerate(lines) if marker.search(line)]
+    assert len(hits) == 1, "expected one line marked fix:%s, found %d" % (check, len(hits))
+    line = lines[hits[0]]
+    indent = line[: len(line) - len(line.lstrip())]
+    new = [indent + t if t.strip() else "" for t in text.rstrip("\n").split("\n")]
+    return "\n".join(lines[: hits[0]] + new + lines[hits[0] + 1:])
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """One copy of tests/fixes/<stack>/, optionally with one fix applied, started on a free port."""
+
+    def __init__(self, stack, check=None, text=None):
+        self.stack, self.check = stack, check
+        self.dir = tempfile.mkdtemp(prefix="adrprobe-fix-%s-" % stack)
+        os.chmod(self.dir, 0o755)  # a server started as root serves files as nobody
+        self.port = free_port()
+        self.proc = None
+        app = APPS / stack
+        shutil.copy(APPS / "openapi.json", self.dir)
+        marked = 0
+        for path in app.iterdir():
+            if path.name == "stack.json":
+                continue
+            content = path.read_text(encoding="utf-8")
+            if check and re.search(r"fix:%s(?![\w-])" % re.escape(check), content):
+                content = apply_fix(content, check, text)
+                marked += 1
+            content = content.replace("{{PORT}}", str(self.port)).replace("{{DIR}}", self.dir)
+            with open(os.path.join(self.dir, path.name), "w", encoding="utf-8") as f:
+                f.write(content)
+        self.marked = marked
+        self.spec = json.loads((app / "stack.json").read_text(encoding="utf-8"))
+
+    def requirement(self):
+        """require_tool / require_module for the stack (fails, or skips where it is not packaged)."""
+        if "tool" in self.spec:
+            harness.require_tool(self.spec["tool"], self.spec["package"])
+        if "module" in self.spec:
+            harness.require_module(self.spec["module"], self.spec["package"])
+        if "npm" in self.spec:
+            assert (APPS / "node_modules" / self.spec["npm"]).is_dir(), \
+                "tests/fixes/node_modules/%s is missing: run ./dev setup (npm ci --prefix tests/fixes)" % self.spec["npm"]
+
+    def start(self):
+        try:
+            self.requirement()
+        except (unittest.SkipTest, AssertionError):
+            return  # the test says why
+        fill = lambda c: c.replace("{PORT}", str(self.port)).replace("{DIR}", self.dir)  # noqa: E731
+        command = [fill(c) for c in self.spec["command"]]
+        env = dict(os.environ, NODE_PATH=str(APPS / "node_modules"), PYTHONDONTWRITEBYTECODE="1")
+        env.update({k: fill(v) for k, v in self.spec.get("env", {}).items()})
+        self.log = open(os.path.join(self.dir, "server.log"), "wb")
+        self.proc = subprocess.Popen(command, cwd=self.dir, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL, start_new_session=True)
+
+    def wait(self, deadline):
+        while self.proc and self.proc.poll() is None and time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return True
+            except OSError:
+                time.sleep(0.1)
+        return False
+
+    def url(self):
+        return "http://127.0.0.1:%d/v1" % self.port
+
+    def server_log(self):
+        try:
+            with open(os.path.join(self.dir, "server.log"), encoding="utf-8", errors="replace") as f:
+                return f.read()[-3000:]
+        except OSError:
+            return ""
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+STACKS = stack_files()
+# (stack, check) -> (fix entry, server as written, server with the fix)
+CASES = {}
+SERVERS = []
+REPORTS = {}  # id(server) -> (Run, report, output directory)
+
+
+def setUpModule():
+    for stack, data in STACKS.items():
+        if not (APPS / stack).is_dir():
+            continue  # test_every_stack_has_an_app says so
+        before = Server(stack)
+        SERVERS.append(before)
+        after_by_text = {}
+        for entry in data.get("fixes") or []:
+            text = entry["text"]
+            if text not in after_by_text:  # one server per distinct change
+                after_by_text[text] = Server(stack, entry["check"], text)
+                SERVERS.append(after_by_text[text])
+            CASES[(stack, entry["check"])] = (entry, before, after_by_text[text])
+    for s in SERVERS:
+        s.start()
+    deadline = time.monotonic() + START_SECONDS
+    for s in SERVERS:
+        s.wait(deadline)
+
+
+def tearDownModule():
+    for s in SERVERS:
+        s.stop()
+
+
+def run_on(server):
+    """adrprobe check on the server (once): JSON on stdout, text, markdown and HTML into files."""
+    if id(server) not in REPORTS:
+        server.requirement()
+        assert server.proc and server.proc.poll() is None, "the %s server did not start:\n%s" % (
+            server.stack, server.server_log())
+        out = tempfile.mkdtemp(prefix="adrprobe-fix-report-")
+        args = harness.check_args(server.url(), ["-o", "text=%s/r.txt" % out, "-o", "markdown=%s/r.md" % out,
+                                                 "-o", "html=%s/r.html" % out], EDITION)
+        run = harness.run_adrprobe(args, timeout=60)
+        REPORTS[id(server)] = (run, run.json(), out)
+    return REPORTS[id(server)]
+
+
+def check_results(report, check_id):
+    return [c for r in report["rules"] for c in r.get("checks", []) if c["id"] == check_id]
+
+
+class FixesProven(harness.ProbeCase):
+    """One test per fix of a stack file (made below from the data files)."""
+
+    def prove(self, stack, check):
+        entry, before, after = CASES[(stack, check)]
+        self.assertEqual(after.marked, 1, "tests/fixes/%s has no line marked fix:%s" % (stack, check))
+        run, report, _ = run_on(before)
+        self.assertNoCrash(run)
+        harness.schema_validator().validate(report)
+        found = check_results(report, check)
+        self.assertTrue(found, "%s: no %s in the report" % (stack, check))
+        failing = [c for c in found if c["verdict"] in ("fail", "warn")]
+        self.assertTrue(failing, "%s as written: %s does not fail: %s" % (stack, check, json.dumps(found)[:2000]))
+        # The advice is this stack's entry: recognised from the exchanges the run made.
+        self.assertEqual(failing[0].get("fix"), {"stack": stack, "text": entry["text"], "source": entry["source"]},
+                         json.dumps(failing[0], indent=1)[:3000])
+        run, report, _ = run_on(after)
+        self.assertNoCrash(run)
+        harness.schema_validator().validate(report)
+        found = check_results(report, check)
+        self.assertTrue(found and all(c["verdict"] == "pass" for c in found),
+                        "%s with the fix of probes/fixes/%s.yaml: %s does not pass: %s\nserver log:\n%s" % (
+                            stack, stack, check, json.dumps(found)[:2000], after.server_log()))
+        self.assertTrue(all("fix" not in c for c in found))
+
+
+def _make(stack, check):
+    def test(self):
+        self.prove(stack, check)
+    test.__doc__ = "%s: %s fails as written, passes with the fix of probes/fixes/%s.yaml" % (stack, check, stack)
+    return test
+
+
+for _stack, _data in STACKS.items():
+    for _entry in _data.get("fixes") or []:
+        setattr(FixesProven, "test_%s_%s" % (_stack.replace("-", "_"), _entry["check"].replace("-", "_")),
+                _make(_stack, _entry["check"]))
+
+
+class DataFiles(unittest.TestCase):
+    def test_every_stack_has_an_app(self):
+        """A stack is shipped only with the app its fixes are proven on."""
+        for stack in STACKS:
+            with self.subTest(stack=stack):
+                self.assertTrue((APPS / stack / "stack.json").is_file(), "tests/fixes/%s/stack.json is missing" % stack)
+
+    def test_every_stack_has_fixes_and_signatures(self):
+        for stack, data in STACKS.items():
+            with self.subTest(stack=stack):
+                self.assertTrue(data.get("fixes"), stack)
+                self.assertTrue(data.get("detect"), stack)
+                for entry in data["fixes"]:
+                    self.assertTrue(entry["source"].startswith("https://"), entry)
+
+    def test_apply_fix_keeps_indentation(self):
+        self.assertEqual(apply_fix("a\n    x  # fix:NT-2\nb", "NT-2", "one\n\ntwo\n"), "a\n    one\n\n    two\nb")
+        with self.assertRaises(AssertionError):
+            apply_fix("x # fix:NT-22", "NT-2", "y")
+
+
+class Rendered(unittest.TestCase):
+    """The fix in the other formats, on the Express app as written (NT-2 fails there)."""
+
+    @classmethod
+    def setUpClass(cls):
+        if ("express", "NT-2") not in CASES:
+            raise AssertionError("probes/fixes/express.yaml has no NT-2 fix")
+        cls.entry, before, _ = CASES[("express", "NT-2")]
+        _, _, cls.out = run_on(before)
+
+    def read(self, name):
+        with open(os.path.join(self.out, name), encoding="utf-8") as f:
+            return f.read()
+
+    def test_text_has_one_fix_line(self):
+        text = self.read("r.txt")
+        first = self.entry["text"].splitlines()[0]
+        lines = [line for line in text.splitlines() if "fix (Express):" in line and first in line]
+        self.assertEqual(len(lines), 1, text)
+        self.assertIn("(+2 lines: -v)", lines[0])
+        self.assertIn(self.entry["source"], lines[0])
+
+    def test_markdown_has_the_change_as_code(self):
+        md = self.read("r.md")
+        self.assertIn("fix for Express, see `%s`:" % self.entry["source"], md)
+        self.assertIn("    const router = express.Router({ strict: true });", md)
+
+    def test_html_fix_box_in_chromium(self):
+        """Chromium loads the report: the change is in a box of the check's card, as written."""
+        import test_html
+        test_html.require_chromium()
+        profile = tempfile.mkdtemp(prefix="adrprobe-fix-chromium-")
+        try:
+            rc, out, err = test_html.chromium("--dump-dom", "file://%s/r.html" % self.out, user_data_dir=profile)
+        finally:
+            shutil.rmtree(profile, ignore_errors=True)
+        dom = test_html.parse_dom(out)
+        boxes = dom.find_all("div", cls="fix")
+        self.assertEqual(len([b for b in boxes if "express.Router({ strict: true })" in b.text()]), 1, err[-2000:])
+        box = [b for b in boxes if "strict: true" in b.text()][0]
+        self.assertIn("check", box.parent.attrs.get("class", ""))
+        self.assertEqual(box.find_all("pre")[0].text(), self.entry["text"].strip())
+        self.assertIn(self.entry["source"], box.hrefs())
+
+    def test_html_has_a_fix_box(self):
+        html = self.read("r.html")
+        self.assertIn('<div class="fix">', html)
+        self.assertIn("express.Router({ strict: true });", html)
+        self.assertIn('href="%s"' % self.entry["source"], html)
+
+
+if __name__ == "__main__":
+    harness.main()
