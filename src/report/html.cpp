@@ -339,11 +339,21 @@ class Page {
     }
     if (c.fix) {
       // Each line escaped on its own: esc makes a newline visible, and the change keeps its lines.
+      // On paper the first line and the documentation (the change is evidence for
+      // no verdict); on screen, and in the JSON report, all of it.
       std::vector<std::string> lines;
       for (const auto& l : split(trim(c.fix->text), '\n')) lines.push_back(esc(l));
-      out += fmt::format("<div class=\"fix\"><div class=\"fix-head\">How to fix{}: {}</div><pre class=\"wrap\">{}</pre></div>\n",
+      std::string first = lines.empty() ? "" : lines.front();
+      std::string rest, more;
+      if (lines.size() > 1) {
+        rest = "<span class=\"screen-only\">\n" + join(std::vector<std::string>(lines.begin() + 1, lines.end()), "\n") +
+               "</span>";
+        more = "<div class=\"print-only small\">(+" + plural(lines.size() - 1, "line", "lines") +
+               ": in the report on screen and in JSON)</div>";
+      }
+      out += fmt::format("<div class=\"fix\"><div class=\"fix-head\">How to fix{}: {}</div><pre class=\"wrap\">{}{}</pre>{}</div>\n",
                          c.fix->name.empty() ? "" : " (" + esc(c.fix->name) + ")",
-                         html::link(c.fix->source, esc(c.fix->source)), join(lines, "\n"));
+                         "<span class=\"url\">" + html::link(c.fix->source, esc(c.fix->source)) + "</span>", first, rest, more);
     }
     std::vector<const http::Exchange*> cited;
     for (int id : c.exchanges)

@@ -111,8 +111,9 @@ nav.toc a { margin-right: 14px; }
 footer { margin-top: 32px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--line); padding-top: 8px; }
 @page { size: A4; margin: 14mm 12mm 16mm; }
 @media print {
-  body { font-size: 10pt; max-width: none; padding: 0; }
-  h2 { font-size: 13pt; margin-top: 16pt; }
+  body { font-size: 9pt; line-height: 1.35; max-width: none; padding: 0; margin: 0; }
+  footer { margin-top: 12pt; padding-bottom: 0; }
+  h2 { font-size: 12.5pt; margin-top: 12pt; }
   code, .mono { font-size: 8.5pt; }
   table.ex, .hdrs, .small, .refs { font-size: 8pt; }
   a { color: inherit; text-decoration: none; }
@@ -128,6 +129,9 @@ footer { margin-top: 32px; color: var(--muted); font-size: 12px; border-top: 1px
   table.rules .clamp { display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; overflow: hidden; }
   .screen-only { display: none; }
   tr.print-only { display: table-row; }
+  div.print-only { display: block; }
+  /* A link whose text is its URL already: not printed twice. */
+  .url a[href]::after { content: none; }
   /* On paper an exchange shows the headers a check is about (the JSON report has them all). */
   .hdrs span:not(.key):not(.sent) { display: none; }
   table.checklist td { padding: 3px 6px; }
@@ -136,6 +140,9 @@ footer { margin-top: 32px; color: var(--muted); font-size: 12px; border-top: 1px
   h2.page { break-before: page; page-break-before: always; }
   .rule, .review { padding: 6px 10px; margin: 8px 0; }
   .conclusion .line { height: 20px; }
+  /* The change as written, compact on paper: code at the size of the exchanges. */
+  .fix { margin: 3pt 0 0 24pt; padding: 2pt 6pt; font-size: 8pt; }
+  .fix pre { font-size: 7.5pt; line-height: 1.25; }
 }
 )CSS";
 

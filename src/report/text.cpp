@@ -199,6 +199,12 @@ std::string render_text(const Report& r, const RenderOptions& style) {
         if (!show) continue;
         std::string message = style.verbosity > 0 || !style.terminal ? c.message : truncate_utf8(c.message, 400);
         line(fmt::format("         {:<5}{} {}", E(c.id), paint(to_string(c.verdict), color_of(c.verdict)), E(message)));
+        bool problem = severity(c.verdict) > severity(Verdict::pass);
+        std::size_t max_ev = style.verbosity > 0 ? 5 : (problem ? 1 : 0);
+        for (std::size_t i = 0; i < std::min(max_ev, c.exchanges.size()); ++i)
+          if (const auto* e = id_of(c.exchanges[i]))
+            line(paint(fmt::format("              {}", evidence_line(*e, c.judged_headers)), "2"));
+        // What to change comes after what proves it.
         if (c.fix && style.verbosity >= 0) {
           // One line: the change's first line (-v: all of it) and where it is documented.
           auto lines = split(trim(c.fix->text), '\n');
@@ -212,11 +218,6 @@ std::string render_text(const Report& r, const RenderOptions& style) {
                              E(c.fix->source)));
           }
         }
-        bool problem = severity(c.verdict) > severity(Verdict::pass);
-        std::size_t max_ev = style.verbosity > 0 ? 5 : (problem ? 1 : 0);
-        for (std::size_t i = 0; i < std::min(max_ev, c.exchanges.size()); ++i)
-          if (const auto* e = id_of(c.exchanges[i]))
-            line(paint(fmt::format("              {}", evidence_line(*e, c.judged_headers)), "2"));
       }
     }
   }
