@@ -227,6 +227,16 @@ class Secrets(ProbeCase):
         self.assertTrue({"x-echo-x-api-key", "x-echo-b64-x-api-key", "x-echo-x-file-key"} <= echoed, echoed)
         self.assertTrue(any("echo=" in e["response_headers"].get("location", "") for e in report["exchanges"]))
         self.assertPlanted(report)
+        # The request headers as libcurl sent them (the -H ones and the URL's Basic credential
+        # among them) and the error bodies that echo them are in the report, masked.
+        sent_headers = [e["request_headers"] for e in report["exchanges"] if e.get("status") is not None]
+        self.assertTrue(any(h.get("X-Api-Key") == "***" for h in sent_headers), sent_headers[:3])
+        self.assertTrue(any(h.get("X-File-Key") == "***" for h in sent_headers), sent_headers[:3])
+        self.assertTrue(any(h.get("Authorization") == "***" for h in sent_headers), sent_headers[:3])
+        self.assertTrue(any("User-Agent" in h for h in sent_headers), sent_headers[:3])
+        bodies = [e["response_body"] for e in report["exchanges"] if "you sent: " in e.get("response_body", "")]
+        self.assertTrue(bodies, "no error body echoing the request is in the report")
+        self.assertTrue(all("***" in b for b in bodies), bodies[:3])
         self.assertNoSecret(outputs, SECRETS, ("127.0.0.1:%d" % srv.port, "/v1", "X-Api-Key"), VALUES)
 
     def test_batch_every_format_summary_log_and_progress_line(self):
