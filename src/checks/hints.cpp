@@ -136,9 +136,10 @@ std::vector<std::string> implementation(const Evidence& ev) {
   std::map<std::string, bool, std::less<>> server_seen;
   for (const auto& e : ev.exchanges) {
     if (!e.to_api || !e.status) continue;
-    if (const auto* v = e.header("x-powered-by")) headers.add("X-Powered-By: " + *v, e.id);
-    if (const auto* v = e.header("x-aspnet-version")) headers.add("X-AspNet-Version: " + *v, e.id);
-    if (const auto* v = e.header("server"); v && v->size() <= 256) {
+    // A field sent on several lines is read as one value (a proxy's Server line beside the origin's).
+    if (auto v = e.response_headers.joined("x-powered-by")) headers.add("X-Powered-By: " + *v, e.id);
+    if (auto v = e.response_headers.joined("x-aspnet-version")) headers.add("X-AspNet-Version: " + *v, e.id);
+    if (auto v = e.response_headers.joined("server"); v && v->size() <= 256) {
       // Every response of a server names it alike: judged once per value.
       auto [at, fresh] = server_seen.try_emplace(*v, false);
       if (fresh) at->second = std::regex_search(*v, server_version);

@@ -70,14 +70,23 @@ struct Session {
                   std::chrono::duration_cast<http::Clock::duration>(std::chrono::duration<double>(s.deadline_s));
     return cs;
   }
-  // Sends what the planner holds and files each result under its key.
-  void send(Planner& planner, Evidence& ev) {
-    auto batch = planner.take();
+  // Sends what the planner holds and files each result under its key. The
+  // last batch of a run: the planner's memory of keys is let go first.
+  void send(Planner& planner, Evidence& ev, bool last = false) {
+    std::vector<std::string> keys;
     std::vector<http::Request> requests;
-    requests.reserve(batch.size());
-    for (auto& [key, request] : batch) requests.push_back(std::move(request));  // the one copy goes to the client
+    {
+      auto batch = planner.take();
+      keys.reserve(batch.size());
+      requests.reserve(batch.size());
+      for (auto& [key, request] : batch) {
+        keys.push_back(std::move(key));
+        requests.push_back(std::move(request));  // the one copy goes to the client
+      }
+    }  // the batch's emptied entries are freed before the run
+    if (last) planner.forget();
     auto results = client.run(std::move(requests));
-    for (std::size_t i = 0; i < batch.size(); ++i) ev.results[std::move(batch[i].first)] = std::move(results[i]);
+    for (std::size_t i = 0; i < keys.size(); ++i) ev.results[std::move(keys[i])] = std::move(results[i]);
   }
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   http::Client client;
@@ -239,8 +248,7 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, c
   PlanInput two{s, ev.origin, 2, documented};
   for (const auto& [c, ref] : checks)
     if (c->plan_run) c->plan_run(planner, two, ref);
-  session.send(planner, ev);
-  planner.forget();
+  session.send(planner, ev, true);
   ev.targets.insert(ev.targets.end(), std::make_move_iterator(documented.begin()), std::make_move_iterator(documented.end()));
 
   if (tls_future.valid()) {

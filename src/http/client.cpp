@@ -238,7 +238,7 @@ std::vector<Result> Client::run(std::vector<Request> requests) {
     int redirects = requests[i].max_redirects;
     queue.push_back({std::move(requests[i]), i, redirects});
   }
-  requests.clear();
+  std::vector<Request>().swap(requests);  // the moved-from entries are freed, not kept for the run
   std::vector<std::unique_ptr<Transfer>> active;
   const auto interval = settings_.rate > 0 ? std::chrono::duration_cast<Clock::duration>(
                                                  std::chrono::duration<double>(1.0 / settings_.rate))
