@@ -53,9 +53,6 @@ void TerminalProgress::request_done(const http::Exchange& e, std::size_t done, s
   if (verbose_) {
     spdlog::debug("{}", request_log_line(e, redactor_));
   } else if (live_) {
-    auto now = std::chrono::steady_clock::now();
-    if (shown_ && done < planned && now - drawn_ < std::chrono::milliseconds(50)) return;
-    drawn_ = now;
     fmt::print(stderr, "\r\x1b[K  {}", progress_line(e, done, planned, redactor_, live_line_width() - 2));
     std::fflush(stderr);
     shown_ = true;

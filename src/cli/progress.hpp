@@ -1,7 +1,6 @@
 // The terminal's view of a run: a live progress line on a TTY stderr, or with
 // -v a log line per request. Nothing in a pipe or with -q.
 #pragma once
-#include <chrono>
 #include <string>
 
 #include "cli/settings.hpp"
@@ -37,9 +36,6 @@ class TerminalProgress : public engine::Observer {
   bool verbose_;
   bool live_;  // a progress line on a terminal
   bool shown_ = false;
-  // The line is redrawn at most every 50 ms (thousands of requests a second would
-  // otherwise each cost a terminal write), and for the last request.
-  std::chrono::steady_clock::time_point drawn_{};
 };
 
 }  // namespace adrprobe::cli
