@@ -1,6 +1,7 @@
 // One recorded HTTP request and its response: the evidence every check points at.
 #pragma once
 #include <algorithm>
+#include <list>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -35,16 +36,21 @@ class HeaderLines {
     return *this;
   }
 
-  void add(std::string name, std::string value) { lines_.emplace_back(std::move(name), std::move(value)); }
+  void add(std::string name, std::string value) {
+    joined_.clear();
+    lines_.emplace_back(std::move(name), std::move(value));
+  }
   // The first line of that name, or end().
   const_iterator find(std::string_view lower_name) const {
     return std::find_if(lines_.begin(), lines_.end(), [&](const Header& h) { return h.first == lower_name; });
   }
   iterator find(std::string_view lower_name) {
+    joined_.clear();
     return std::find_if(lines_.begin(), lines_.end(), [&](const Header& h) { return h.first == lower_name; });
   }
   // The value of the first line of that name; a line is added when there is none.
   std::string& operator[](std::string_view lower_name) {
+    joined_.clear();
     auto it = find(lower_name);
     if (it != lines_.end()) return it->second;
     lines_.emplace_back(std::string(lower_name), std::string());
@@ -67,21 +73,44 @@ class HeaderLines {
   std::optional<std::string> joined(std::string_view lower_name) const;
   // Names in byte order, each with its joined value (the JSON report's object).
   std::vector<Header> by_name() const;
+  // What a check reads of a field: its one line's value, or its lines joined
+  // (kept beside the lines, so the pointer lasts as long as they do); nullptr
+  // when the field was not sent.
+  const std::string* value(std::string_view lower_name) const;
 
   bool empty() const { return lines_.empty(); }
   std::size_t size() const { return lines_.size(); }
-  void clear() { lines_.clear(); }
+  void clear() {
+    joined_.clear();
+    lines_.clear();
+  }
   void shrink_to_fit() { lines_.shrink_to_fit(); }
-  iterator begin() { return lines_.begin(); }
+  iterator begin() {
+    joined_.clear();
+    return lines_.begin();
+  }
   iterator end() { return lines_.end(); }
   const_iterator begin() const { return lines_.begin(); }
   const_iterator end() const { return lines_.end(); }
   const Header& front() const { return lines_.front(); }
-  bool operator==(const HeaderLines&) const = default;
+  bool operator==(const HeaderLines& other) const { return lines_ == other.lines_; }
 
  private:
   std::vector<Header> lines_;
+  mutable std::list<Header> joined_;  // value()'s joined fields (stable addresses; empty costs nothing)
 };
+
+inline const std::string* HeaderLines::value(std::string_view lower_name) const {
+  const std::string* first = nullptr;
+  std::size_t n = 0;
+  for (const auto& [name, v] : lines_)
+    if (name == lower_name && !n++) first = &v;
+  if (n <= 1) return first;
+  for (const auto& [name, v] : joined_)
+    if (name == lower_name) return &v;
+  joined_.emplace_back(std::string(lower_name), *joined(lower_name));
+  return &joined_.back().second;
+}
 
 inline std::optional<std::string> HeaderLines::joined(std::string_view lower_name) const {
   std::optional<std::string> out;
@@ -151,11 +180,9 @@ struct Exchange {
   mutable bool body_judged = false;
   std::string purpose;               // which check asked for it (for -v logs)
 
-  // The first line of that header (lower-case name), or nullptr.
-  const std::string* header(std::string_view lower_name) const {
-    auto it = response_headers.find(lower_name);
-    return it == response_headers.end() ? nullptr : &it->second;
-  }
+  // That header's value (lower-case name; a field sent on several lines as
+  // one value, RFC 9110 §5.3), or nullptr.
+  const std::string* header(std::string_view lower_name) const { return response_headers.value(lower_name); }
   // The body, for a check that judges it (marks it shown in the report).
   const std::string& judged_body() const {
     body_judged = true;
