@@ -18,6 +18,7 @@ command -v nginx >/dev/null || { echo "bench: needs nginx" >&2; exit 2; }
 command -v wrk >/dev/null || { echo "bench: needs wrk (apt-get install wrk)" >&2; exit 2; }
 
 work=$(mktemp -d)
+chmod 755 "$work"  # nginx's worker reads the documents as another user
 nginx_pid=""
 cleanup() { [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
