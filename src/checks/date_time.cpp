@@ -737,7 +737,7 @@ Dt5 dt5_outcomes(const Evidence& ev) {
       ++out.truncated;
       continue;
     }
-    auto parsed = oas::parse_json(e.body, ev.settings.limits);
+    auto parsed = oas::parse_json(e.judged_body(), ev.settings.limits);
     if (!parsed.ok) {
       ++out.unparsable;
       continue;

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "util/strings.hpp"
 #include "util/url.hpp"
@@ -10,19 +12,38 @@
 namespace adrprobe::checks {
 
 namespace {
-void append_unique(std::vector<int>& to, const std::vector<int>& ids) {
-  for (int id : ids)
-    if (std::find(to.begin(), to.end(), id) == to.end()) to.push_back(id);
-}
-// Each place once, in the order the findings are shown.
-// Two distinct fields behind one $ref of the root (same pointer, another
-// target) are two places.
-void add_location(std::vector<Location>& to, const Location& at, bool root_too = false) {
-  if (at.pointer.empty() && at.target.empty() && !root_too) return;
-  if (std::none_of(to.begin(), to.end(),
-                   [&](const Location& l) { return l.pointer == at.pointer && l.target == at.target; }))
-    to.push_back({at.pointer, std::nullopt, at.target});
-}
+// Ids in first-seen order, each once (a set beside the list: a check may cite
+// tens of thousands of exchanges).
+class UniqueIds {
+ public:
+  explicit UniqueIds(std::vector<int>& to) : to_(to), seen_(to.begin(), to.end()) {}
+  void add(const std::vector<int>& ids) {
+    for (int id : ids)
+      if (seen_.insert(id).second) to_.push_back(id);
+  }
+
+ private:
+  std::vector<int>& to_;
+  std::unordered_set<int> seen_;
+};
+// Each place once, in the order the findings are shown (a set beside the
+// list). Two distinct fields behind one $ref of the root (same pointer,
+// another target) are two places.
+class UniqueLocations {
+ public:
+  explicit UniqueLocations(std::vector<Location>& to) : to_(to) {
+    for (const auto& l : to) seen_.insert(key(l));
+  }
+  void add(const Location& at, bool root_too = false) {
+    if (at.pointer.empty() && at.target.empty() && !root_too) return;
+    if (seen_.insert(key(at)).second) to_.push_back({at.pointer, std::nullopt, at.target});
+  }
+
+ private:
+  static std::string key(const Location& l) { return l.pointer + '\n' + l.target; }
+  std::vector<Location>& to_;
+  std::unordered_set<std::string> seen_;
+};
 }  // namespace
 
 std::string join_within(const std::vector<std::string>& parts, std::size_t max_bytes, std::size_t more) {
@@ -45,7 +66,7 @@ std::string join_within(const std::vector<std::string>& parts, std::size_t max_b
 Location place_of(const oas::Walker& w, const oas::Node& n) { return {w.pointer(n), std::nullopt, w.elsewhere(n)}; }
 
 CheckResult located(CheckResult r, std::string pointer) {
-  if (severity(r.verdict) > severity(Verdict::pass)) add_location(r.locations, Location{pointer, std::nullopt, ""}, true);
+  if (severity(r.verdict) > severity(Verdict::pass)) UniqueLocations(r.locations).add(Location{pointer, std::nullopt, ""}, true);
   return r;
 }
 
@@ -86,8 +107,9 @@ CheckResult Findings::result(const std::string& pass_message, std::size_t shown,
   for (const auto& i : items_) out.verdict = worst(out.verdict, i.verdict);
   if (out.verdict == Verdict::pass || out.verdict == Verdict::skip) {
     std::vector<std::string> skipped;
+    UniqueIds ids(out.exchanges);
     for (const auto& i : items_) {
-      append_unique(out.exchanges, i.exchanges);
+      ids.add(i.exchanges);
       if (i.verdict == Verdict::skip) skipped.push_back(i.message);
     }
     out.message = out.verdict == Verdict::pass ? pass_message : "";
@@ -102,18 +124,23 @@ CheckResult Findings::result(const std::string& pass_message, std::size_t shown,
     std::vector<std::string> requests;
   };
   std::vector<Entry> entries;
+  std::unordered_map<std::string, std::size_t> group_of;  // transport error -> its entry
+  UniqueIds ids(out.exchanges);
+  UniqueLocations places(out.locations);
   for (int pass = 0; pass < 2; ++pass) {
     for (const auto& i : items_) {
       bool worst = i.verdict == out.verdict;
       bool problem = severity(i.verdict) > severity(Verdict::pass);
       if (!problem || (pass == 0) != worst) continue;
-      append_unique(out.exchanges, i.exchanges);
-      for (const auto& l : i.locations) add_location(out.locations, l);
-      auto group = i.error.empty() ? entries.end()
-                                   : std::find_if(entries.begin(), entries.end(),
-                                                  [&](const Entry& e) { return e.error == i.error; });
-      if (group != entries.end()) group->requests.push_back(i.request);
-      else entries.push_back({i.message, i.error, i.error.empty() ? std::vector<std::string>{} : std::vector{i.request}});
+      ids.add(i.exchanges);
+      for (const auto& l : i.locations) places.add(l);
+      auto group = i.error.empty() ? group_of.end() : group_of.find(i.error);
+      if (group != group_of.end()) {
+        entries[group->second].requests.push_back(i.request);
+      } else {
+        if (!i.error.empty()) group_of.emplace(i.error, entries.size());
+        entries.push_back({i.message, i.error, i.error.empty() ? std::vector<std::string>{} : std::vector{i.request}});
+      }
     }
   }
   std::vector<std::string> parts;

@@ -1,6 +1,7 @@
 // Evidence for functional rules: hints for a reviewer, never a verdict.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <functional>
 #include <map>
@@ -126,22 +127,26 @@ std::vector<std::string> implementation(const Evidence& ev) {
       R"((\.php|\.aspx?|\.jsp|\.cgi|cgi-bin|servlet|wp-json|django|rails|spring|laravel|mongo|mysql|postgres|oracle|sqlserver|hibernate|tomcat))",
       std::regex::icase);
   static const std::regex server_version(R"([A-Za-z-]+/[0-9]+(\.[0-9]+)*)");
-  static const std::regex stack_trace(
-      R"(Traceback \(most recent call last\)|Exception in thread|\bat [a-z]+(\.[a-zA-Z_$]+)+\(|System\.[A-Za-z]+Exception|Stack trace:|SQLSTATE\[|ORA-[0-9]{5})");
   std::vector<std::string> hints;
   std::set<std::string> seen;
   for (const auto& [seg, path] : segments(ev))
     if (seg.size() <= 256 && std::regex_search(seg, tech_in_path))
       add(hints, seen, fmt::format("'{}' in {} names a platform, framework or database", seg, path));
   Seen headers;
+  std::map<std::string, bool, std::less<>> server_seen;
   for (const auto& e : ev.exchanges) {
     if (!e.to_api || !e.status) continue;
-    if (const auto* v = e.header("x-powered-by")) headers.add("X-Powered-By: " + *v, e.id);
-    if (const auto* v = e.header("x-aspnet-version")) headers.add("X-AspNet-Version: " + *v, e.id);
-    if (const auto* v = e.header("server"); v && v->size() <= 256 && std::regex_search(*v, server_version))
-      headers.add("Server: " + *v + " discloses a product version", e.id);
-    // Only the start of an error body: a stack trace shows there, and the regex stays cheap.
-    if (*e.status >= 400 && std::regex_search(e.body.substr(0, 4096), stack_trace))
+    // A field sent on several lines is read as one value (a proxy's Server line beside the origin's).
+    if (auto v = e.response_headers.joined("x-powered-by")) headers.add("X-Powered-By: " + *v, e.id);
+    if (auto v = e.response_headers.joined("x-aspnet-version")) headers.add("X-AspNet-Version: " + *v, e.id);
+    if (auto v = e.response_headers.joined("server"); v && v->size() <= 256) {
+      // Every response of a server names it alike: judged once per value.
+      auto [at, fresh] = server_seen.try_emplace(*v, false);
+      if (fresh) at->second = std::regex_search(*v, server_version);
+      if (at->second) headers.add("Server: " + *v + " discloses a product version", e.id);
+    }
+    // Only the start of an error body: a stack trace shows there.
+    if (*e.status >= 400 && looks_like_stack_trace(std::string_view(e.body).substr(0, 4096)))
       add(hints, seen, fmt::format("{} {} → {}: the error body looks like a stack trace (exchange #{})", e.method,
                                    url_path(e.url), *e.status, e.id));
   }
@@ -156,8 +161,8 @@ std::vector<std::string> stateless(const Evidence& ev) {
   for (const auto& e : ev.exchanges) {
     if (!e.to_api || !e.status) continue;
     // Name only: a cookie value may be a session secret.
-    if (const auto* v = e.header("set-cookie"))
-      cookies.add("sets cookie '" + trim(v->substr(0, v->find('='))) + "': session state on the server?", e.id);
+    for (std::string_view v : e.response_headers.values("set-cookie"))  // every Set-Cookie line
+      cookies.add("sets cookie '" + trim(std::string(v.substr(0, v.find('=')))) + "': session state on the server?", e.id);
   }
   for (auto& h : cookies.hints()) add(hints, seen, std::move(h));
   return hints;
@@ -211,6 +216,57 @@ std::vector<std::string> verbs(const Evidence& ev) { return naming(ev, false); }
 std::vector<std::string> collections(const Evidence& ev) { return naming(ev, true); }
 
 }  // namespace
+
+bool looks_like_stack_trace(std::string_view body) {
+  auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
+  auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  auto word = [&](char c) { return alpha(c) || (c >= '0' && c <= '9') || c == '_'; };
+  auto at = [&](std::size_t i, std::string_view lit) { return body.compare(i, lit.size(), lit) == 0; };
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    switch (body[i]) {
+      case 'T':
+        if (at(i, "Traceback (most recent call last)")) return true;
+        break;
+      case 'E':
+        if (at(i, "Exception in thread")) return true;
+        break;
+      case 'S':
+        if (at(i, "Stack trace:") || at(i, "SQLSTATE[")) return true;
+        if (at(i, "System.")) {  // System.<letters>Exception
+          std::size_t j = i + 7, from = j;
+          while (j < body.size() && alpha(body[j])) ++j;
+          std::string_view name = body.substr(from, j - from);
+          if (name.size() > 9 && name.substr(name.size() - 9) == "Exception") return true;
+        }
+        break;
+      case 'O':
+        if (at(i, "ORA-") && i + 9 <= body.size() &&
+            std::all_of(body.begin() + static_cast<long>(i) + 4, body.begin() + static_cast<long>(i) + 9,
+                        [](char c) { return c >= '0' && c <= '9'; }))
+          return true;
+        break;
+      case 'a':  // \bat [a-z]+(\.[a-zA-Z_$]+)+\(   (a Java frame: "at com.example.Foo.bar(")
+        if ((i == 0 || !word(body[i - 1])) && at(i, "at ")) {
+          std::size_t j = i + 3, from = j;
+          while (j < body.size() && lower(body[j])) ++j;
+          if (j == from) break;
+          int parts = 0;
+          while (j < body.size() && body[j] == '.') {
+            std::size_t k = j + 1;
+            while (k < body.size() && (alpha(body[k]) || body[k] == '_' || body[k] == '$')) ++k;
+            if (k == j + 1) break;
+            ++parts;
+            j = k;
+          }
+          if (parts && j < body.size() && body[j] == '(') return true;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  return false;
+}
 
 // Defined beside the checks they read.
 std::vector<std::string> http_methods_hints(const Evidence& ev);  // http_methods.cpp

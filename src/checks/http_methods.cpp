@@ -195,7 +195,7 @@ std::vector<Outcome> hm3_outcomes(const Evidence& ev) {
         judged(Verdict::fail, fmt::format("{} → {} (expected 405 with Allow)", req, *e.status));
         continue;
       }
-      const std::string* allow = e.header("allow");
+      auto allow = e.response_headers.joined("allow");  // Allow sent on several lines is one list
       if (!allow) {
         judged(Verdict::fail, req + " → 405 without an Allow header");
         continue;

@@ -112,8 +112,9 @@ ProblemJudgement judge_problem(const http::Exchange& e, const oas::Limits& limit
   bool json = iequals(media, kProblemJson), xml = iequals(media, kProblemXml);
   if (!ct) j.fails.push_back("no Content-Type");
   else if (!json && !xml) j.fails.push_back("Content-Type " + (media.empty() ? "\"\"" : truncate_utf8(media, 60)));
-  if (e.body.empty() || e.body_truncated) {
-    if (e.body.empty()) j.fails.push_back("empty body");
+  const std::string& body = e.judged_body();
+  if (body.empty() || e.body_truncated) {
+    if (body.empty()) j.fails.push_back("empty body");
     else j.truncated = true;
     for (auto& f : j.fails) f = replace_invalid_utf8(f, "\xEF\xBF\xBD");
     return j;

@@ -110,7 +110,7 @@ CheckResult judge_po3(const Evidence& ev, const CheckRef& ref) {
   if (e.body_truncated)
     return {ref.id, Verdict::fail, fmt::format("{}: larger than {} bytes", got, ev.settings.limits.max_document_bytes),
             {id}};
-  auto parsed = oas::parse_yaml(e.body, ev.settings.limits);
+  auto parsed = oas::parse_yaml(e.judged_body(), ev.settings.limits);
   if (!parsed.ok) return {ref.id, Verdict::fail, fmt::format("{}: {}", got, parsed.error), {id}};
   const oas::json* json_doc = ev.published();
   if (!json_doc) return {ref.id, Verdict::skip, "no openapi.json to compare with", {id}};

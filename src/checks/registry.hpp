@@ -37,4 +37,9 @@ const HintProducer* find_hints(std::string_view name);
 // every edition parameter is one its check understands. Returns the problems.
 std::vector<std::string> validate(const catalogue::Catalogue& catalogue);
 
+// Whether the start of an error body reads like a stack trace (Python's
+// traceback, a Java or .NET exception, PHP's "Stack trace:", SQLSTATE[, an
+// ORA- code): one pass over the text, no std::regex on server text.
+bool looks_like_stack_trace(std::string_view body);
+
 }  // namespace adrprobe::checks

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <regex>
 
 #include "checks/base_url.hpp"
@@ -323,7 +324,13 @@ CheckResult judge_ts6(const Evidence& ev, const CheckRef& ref) {
   const auto& e = ev.ex(id);
   Verdict missing = missing_verdict(ref);
   Findings f(ref.id);
-  auto header = [&](const char* name) { return e.header(name); };
+  // A field sent on several lines is judged as one value (RFC 9110 §5.3).
+  std::map<std::string, std::optional<std::string>> held;
+  auto header = [&](const char* name) -> const std::string* {
+    auto& v = held[name];
+    v = e.response_headers.joined(name);
+    return v ? &*v : nullptr;
+  };
   const std::string* cc = header("cache-control");
   if (!cc || !has_token(*cc, "no-store")) f.add(missing, cc ? "Cache-Control: " + *cc + " (no no-store)" : "no Cache-Control: no-store", {id});
   static const std::regex frame_none(R"((^|;)\s*frame-ancestors\s+'none'\s*(;|$))", std::regex::icase);

@@ -137,6 +137,7 @@ Job make_job(const BatchArgs& a, const batch::Target& t, const std::vector<const
   p.rate = number_option(t, "rate", p.rate, where);
   p.concurrency = static_cast<int>(number_option(t, "concurrency", p.concurrency, where));
   p.max_paths = static_cast<int>(number_option(t, "max_paths", p.max_paths, where));
+  p.max_requests = static_cast<long long>(number_option(t, "max_requests", static_cast<double>(p.max_requests), where));
   p.deadline = number_option(t, "deadline", p.deadline, where);
   p.ca_file = text_option(t, "ca_file", p.ca_file);
   p.insecure = flag_option(t, "insecure", p.insecure, where);

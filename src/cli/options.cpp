@@ -95,6 +95,9 @@ void add_probe_options(CLI::App* cmd, ProbeArgs& a) {
   cmd->add_option("--concurrency", a.concurrency, "Requests in flight at once")->capture_default_str();
   cmd->add_option("--rate", a.rate, "At most N requests per second to one host (0 = no limit)")->capture_default_str();
   cmd->add_option("--max-paths", a.max_paths, "Probe at most N documented paths (0 = all)")->capture_default_str();
+  cmd->add_option("--max-requests", a.max_requests,
+                  "At most N requests in one run (0 = no limit but --deadline); the report names the paths left out")
+      ->capture_default_str();
   add_fetch_options(cmd, a);
   cmd->add_option("--cert", a.cert_file, "Client certificate (PEM) for APIs that require mutual TLS; with --key");
   cmd->add_option("--key", a.key_file, "Private key (PEM, unencrypted) of --cert; never shown in any output");

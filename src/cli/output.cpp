@@ -4,6 +4,7 @@
 #include "checks/registry.hpp"
 #include "cli/progress.hpp"
 #include "report/baseline.hpp"
+#include "report/json.hpp"
 #include "util/files.hpp"
 #include "util/strings.hpp"
 
@@ -34,21 +35,26 @@ int write_report(report::Report& rep, const Output& output, const report::Redact
                     : fmt::format("--baseline is a report of {}, not of {}: the changes compare two targets", then, now)));
   }
   int status = report::exit_status(rep, output.fail_on);
-  auto to_stdout = [](const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); };
+  auto to_stdout = [](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); };
+  // The JSON report is written as it is rendered (one exchange at a time), never whole in memory.
+  auto produce = [&](const report::Format* format, const report::RenderOptions& options, const Sink& sink) {
+    if (format->name == "json") report::stream_json(rep, sink);
+    else sink(format->render(rep, options));
+  };
   for (const auto& [format, path] : output.files) {
     if (path == "-") {
-      to_stdout(format->render(rep, output.file));
+      produce(format, output.file, to_stdout);
       continue;
     }
     try {
-      write_file(path, format->render(rep, output.file), output.non_regular);
+      write_file_from(path, [&](const Sink& sink) { produce(format, output.file, sink); }, output.non_regular);
     } catch (const std::runtime_error& e) {
       fmt::print(stderr, "adrprobe: error: cannot write {}\n", escape_control(e.what()));
       if (unwritten) unwritten->push_back(path);
       status = Exit::usage;
     }
   }
-  if (output.format) to_stdout(output.format->render(rep, output.terminal));
+  if (output.format) produce(output.format, output.terminal, to_stdout);
   return status;
 }
 
@@ -67,6 +73,7 @@ report::RunInfo run_info(const std::string& command, const engine::Settings& s, 
   info.deadline_s = s.deadline_s;
   info.concurrency = s.client.concurrency;
   info.max_paths = s.max_paths;
+  info.max_requests = s.client.max_exchanges;
   info.insecure = s.insecure;
   info.allow_unsafe = s.allow_unsafe;
   info.ca_file = !s.client.ca_file.empty();

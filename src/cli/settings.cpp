@@ -259,6 +259,8 @@ engine::Settings to_settings(const ProbeArgs& a, const std::string& base_url) {
   s.ref_hosts_any = a.ref_hosts == "any";
   if (a.max_paths < 0) throw UsageError("--max-paths must be 0 or more");
   s.max_paths = static_cast<std::size_t>(a.max_paths);
+  if (a.max_requests < 0) throw UsageError("--max-requests must be 0 (no limit) or more");
+  s.client.max_exchanges = static_cast<std::size_t>(a.max_requests);
   // Upper bounds keep the arithmetic finite; a week is longer than any useful run.
   constexpr double kWeek = 7 * 24 * 3600;
   if (!(a.timeout > 0) || a.timeout > kWeek) throw UsageError("--timeout must be more than 0 and at most 604800 seconds");

@@ -45,6 +45,7 @@ struct ProbeArgs {
   int concurrency = 4;
   double rate = 20;
   int max_paths = 250;
+  long long max_requests = 0;  // --max-requests (0: only --deadline bounds a run)
   double deadline = 600;
   std::string ca_file;
   std::string cert_file, key_file;  // --cert, --key (check only)

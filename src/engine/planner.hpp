@@ -4,6 +4,8 @@
 #pragma once
 #include <map>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,11 +66,17 @@ class Planner {
   void truncate(std::size_t n);
   // The batch to send, in declaration order, with each request's key; clears it.
   std::vector<std::pair<std::string, http::Request>> take();
+  // The run plans nothing more: the keys it remembered are let go.
+  void forget() {
+    known_ = {};
+    pending_ = {};
+  }
 
  private:
   const Settings& settings_;
-  std::set<std::string> known_;                              // every key ever declared
+  std::unordered_set<std::string> known_;                    // every key ever declared
   std::vector<std::pair<std::string, http::Request>> batch_;  // not yet taken
+  std::unordered_map<std::string, std::size_t> pending_;     // key -> its place in batch_
 };
 
 }  // namespace adrprobe::engine

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <future>
+#include <limits>
 #include <random>
 
 #include "engine/check.hpp"
@@ -71,13 +72,23 @@ struct Session {
                   std::chrono::duration_cast<http::Clock::duration>(std::chrono::duration<double>(s.deadline_s));
     return cs;
   }
-  // Sends what the planner holds and files each result under its key.
-  void send(Planner& planner, Evidence& ev) {
-    auto batch = planner.take();
+  // Sends what the planner holds and files each result under its key. The
+  // last batch of a run: the planner's memory of keys is let go first.
+  void send(Planner& planner, Evidence& ev, bool last = false) {
+    std::vector<std::string> keys;
     std::vector<http::Request> requests;
-    for (auto& [key, request] : batch) requests.push_back(request);
-    auto results = client.run(requests);
-    for (std::size_t i = 0; i < batch.size(); ++i) ev.results[batch[i].first] = results[i];
+    {
+      auto batch = planner.take();
+      keys.reserve(batch.size());
+      requests.reserve(batch.size());
+      for (auto& [key, request] : batch) {
+        keys.push_back(std::move(key));
+        requests.push_back(std::move(request));  // the one copy goes to the client
+      }
+    }  // the batch's emptied entries are freed before the run
+    if (last) planner.forget();
+    auto results = client.run(std::move(requests));
+    for (std::size_t i = 0; i < keys.size(); ++i) ev.results[std::move(keys[i])] = std::move(results[i]);
   }
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   http::Client client;
@@ -108,14 +119,31 @@ report::Report assemble(const Settings& s, const catalogue::Edition& edition, Se
   rep.edition_name = edition.name;
   rep.generated_at = now_rfc3339();
   rep.tls = ev.tls;
-  rep.exchanges.assign(std::make_move_iterator(ev.exchanges.begin()), std::make_move_iterator(ev.exchanges.end()));
-  ev.exchanges.clear();
-  for (auto& e : rep.exchanges) e.body.clear();  // bodies are evidence for checks, not for the report
+  // The report's records are slim: a body only where the report shows it (2 KiB at most).
+  rep.exchanges.reserve(ev.exchanges.size());
+  while (!ev.exchanges.empty()) {
+    rep.exchanges.push_back(std::move(ev.exchanges.front()));
+    ev.exchanges.pop_front();
+    report::slim(rep.exchanges.back());
+  }
   rep.score = report::compute_score(rep.rules);
   rep.duration_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - session.started).count();
   return rep;
 }
+
+}  // namespace
+
+std::string max_requests_note(std::size_t max_requests, const std::vector<std::string>& left_out) {
+  constexpr std::size_t named = 20;  // in the note; the JSON report lists every one (left_out)
+  std::vector<std::string> names(left_out.begin(), left_out.begin() + static_cast<long>(std::min(named, left_out.size())));
+  std::string list = join(names, ", ");
+  if (left_out.size() > named) list += fmt::format(", … (+{} more)", left_out.size() - named);
+  return fmt::format("--max-requests {} cut the run: {} not probed: {}", max_requests,
+                     plural(left_out.size(), "documented path", "documented paths"), list);
+}
+
+namespace {
 
 // Why a documented path is not probed.
 std::string not_probed_reason(const oas::PathPlan& p) {
@@ -187,12 +215,16 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, c
   acquire_for_check(session.client, ev);
   if (ev.document.docs) ev.paths = oas::enumerate_paths(*ev.document.docs, s.params);
 
-  // Phase two: the documented paths. The client's request cap (a named limit)
-  // bounds even --max-paths 0: paths beyond it are left out and said so.
+  // Phase two: the documented paths. --max-requests (when given) bounds even
+  // --max-paths 0: the paths whose requests no longer fit are left out and
+  // named at the top of the report. 16 requests stay for the run-level ones.
   const auto& cs = session.client.settings();
   std::size_t sent = session.client.exchanges().size();
-  std::size_t budget = cs.max_exchanges > sent + 16 ? cs.max_exchanges - sent - 16 : 0;
-  std::size_t capped = 0, left_out = 0;
+  std::size_t budget = !cs.max_exchanges                  ? std::numeric_limits<std::size_t>::max()
+                       : cs.max_exchanges > sent + 16 ? cs.max_exchanges - sent - 16
+                                                      : 0;
+  std::size_t left_out = 0;
+  std::vector<std::string> capped;  // documented paths --max-requests left out
   // --max-paths takes the first N probable paths in document order, with or
   // without GET. Paths with a GET are planned first, in document order (their
   // requests go out as they always did), then the others (HM-2 and HM-3 only).
@@ -218,20 +250,19 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, c
       if (c->plan_target) c->plan_target(planner, s, t, ref);
     if (planner.size() > budget) {
       planner.truncate(before);
-      ++capped;
+      capped.push_back(p->template_path);
       continue;
     }
     documented.push_back(std::move(t));
   }
-  if (capped)
-    notes.push_back(fmt::format("{} left out: a run sends at most {} requests", plural(capped, "path", "paths"),
-                                cs.max_exchanges));
+  std::string cut_note;
+  if (!capped.empty()) cut_note = max_requests_note(cs.max_exchanges, capped);
   if (left_out) notes.push_back(fmt::format("--max-paths {}: {} left out", s.max_paths, plural(left_out, "path", "paths")));
   PlanInput two{s, ev.origin, 2, documented};
   for (const auto& [c, ref] : checks)
     if (c->plan_run) c->plan_run(planner, two, ref);
-  session.send(planner, ev);
-  ev.targets.insert(ev.targets.end(), documented.begin(), documented.end());
+  session.send(planner, ev, true);
+  ev.targets.insert(ev.targets.end(), std::make_move_iterator(documented.begin()), std::make_move_iterator(documented.end()));
 
   if (tls_future.valid()) {
     ev.tls = tls_future.get();
@@ -269,6 +300,7 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, c
                                     "API's resources are under, with its major version, e.g. https://api.example.nl/v1)",
                                     s.base_url, s.base_url));
   }
+  if (!cut_note.empty()) leading.push_back(cut_note);
   if (std::size_t n = ev.all_documented_404())
     leading.push_back(fmt::format("every probed documented path ({}) answered 404 to GET: is the base URL {} right?", n,
                                   s.base_url));
@@ -288,6 +320,7 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, c
   rep.headline = ev.client_cert_stop;
   rep.openapi_url = ev.document.docs ? ev.document.url : s.openapi.value_or(s.base_url + "/openapi.json");
   rep.paths_probed = static_cast<int>(documented.size());
+  rep.left_out = std::move(capped);
   if (observer) observer->target_done(rep);
   return rep;
 }

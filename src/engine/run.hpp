@@ -18,6 +18,10 @@ report::Report run_lint(const Settings& settings, const catalogue::Edition& edit
 // The time now, RFC 3339 UTC ("2026-11-23T02:00:00Z"), as reports give it.
 std::string now_rfc3339();
 
+// The first note of a run --max-requests cut: how many documented paths were
+// left out, naming the first of them (the JSON report lists every one).
+std::string max_requests_note(std::size_t max_requests, const std::vector<std::string>& left_out);
+
 // A report whose target is down (Report::unreachable): every technical rule
 // `error` ("not judged: the target is down"), the score n/a.
 void mark_down(report::Report& report);

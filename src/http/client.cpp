@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <string_view>
+#include <unordered_map>
 #include <mutex>
 #include <stdexcept>
 
@@ -32,6 +34,19 @@ struct Pending {
   int exchange_id = 0;  // a retry: the exchange it keeps (one request, one exchange)
 };
 
+// The host a URL names, lower case, for the per-host rate slots: a scan, not
+// a URL parse per request (a malformed URL is its own key; libcurl refuses it).
+std::string rate_host_of(std::string_view url) {
+  auto scheme = url.find("://");
+  if (scheme == std::string_view::npos) return std::string(url);
+  std::string_view rest = url.substr(scheme + 3);
+  rest = rest.substr(0, rest.find_first_of("/?#"));
+  if (auto at = rest.rfind('@'); at != std::string_view::npos) rest = rest.substr(at + 1);
+  if (!rest.empty() && rest.front() == '[') rest = rest.substr(0, rest.find(']') + 1);
+  else rest = rest.substr(0, rest.find(':'));
+  return to_lower(rest);
+}
+
 struct Transfer {
   CURL* easy = nullptr;
   curl_slist* headers = nullptr;
@@ -48,6 +63,7 @@ struct Transfer {
   std::size_t header_lines = 0;
   bool too_many_headers = false;
   std::size_t header_bytes = 0;       // received so far (the body counts via libcurl's dlnow)
+  std::string sent_headers;           // the request's header block as libcurl sent it (the last one sent)
   bool responding = false;            // the first response byte has arrived
   Clock::time_point window_start;     // of the current low-speed window
   curl_off_t window_bytes = 0;        // received when it began
@@ -71,6 +87,36 @@ std::size_t on_header(char* data, std::size_t size, std::size_t n, void* user) {
     return 0;  // aborts the transfer
   }
   return len;
+}
+
+// libcurl's trace: only the request's header block is kept (CURLINFO_HEADER_OUT,
+// once per request sent on this handle), so the report shows what went out.
+int on_debug(CURL*, curl_infotype type, char* data, std::size_t size, void* user) {
+  if (type != CURLINFO_HEADER_OUT) return 0;
+  auto* t = static_cast<Transfer*>(user);
+  t->sent_headers.assign(data, size);
+  return 0;
+}
+
+// "GET /a HTTP/1.1\r\nHost: h\r\nUser-Agent: adrprobe\r\n\r\n" -> its header lines.
+std::vector<Header> sent_header_lines(std::string_view block) {
+  std::vector<Header> out;
+  bool request_line = true;
+  while (!block.empty()) {
+    auto end = block.find('\n');
+    std::string_view line = block.substr(0, end);
+    block = end == std::string_view::npos ? std::string_view() : block.substr(end + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (request_line) {
+      request_line = false;
+      continue;
+    }
+    if (line.empty()) break;
+    auto colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    out.emplace_back(std::string(line.substr(0, colon)), trim(line.substr(colon + 1)));
+  }
+  return out;
 }
 
 // Called by libcurl about once a second even when nothing arrives.
@@ -124,11 +170,6 @@ CURLcode on_ssl_ctx(CURL*, void* ssl_ctx, void* user) {
   return CURLE_OK;
 }
 
-// The rate limit is per host.
-std::string host_key_of(const std::string& url) {
-  auto parsed = parse_url(url);
-  return parsed ? to_lower(parsed->host) : url;
-}
 
 
 
@@ -169,7 +210,13 @@ void global_init() {
 struct Client::Impl {
   CURLM* multi = nullptr;
   curl_slist* resolve = nullptr;  // --resolve, for every transfer
-  std::map<std::string, Clock::time_point> next_slot;  // per host: earliest next start
+  std::unordered_map<std::string, Clock::time_point> next_slot;  // per host: earliest next start
+  std::vector<CURL*> idle;  // easy handles done with, reset and used again
+  std::string last_sent;          // the header lines of the last request sent (without its request line)
+  SharedHeaders last_sent_lines;  // ... as the records share them
+  ~Impl() {
+    for (CURL* e : idle) curl_easy_cleanup(e);
+  }
 };
 
 Client::Client(ClientSettings settings) : settings_(std::move(settings)), impl_(std::make_unique<Impl>()) {
@@ -182,14 +229,20 @@ Client::Client(ClientSettings settings) : settings_(std::move(settings)), impl_(
 }
 
 Client::~Client() {
+  for (CURL* e : impl_->idle) curl_easy_cleanup(e);
+  impl_->idle.clear();
   curl_multi_cleanup(impl_->multi);
   curl_slist_free_all(impl_->resolve);
 }
 
-std::vector<Result> Client::run(const std::vector<Request>& requests) {
+std::vector<Result> Client::run(std::vector<Request> requests) {
   std::vector<Result> results(requests.size());
   std::deque<Pending> queue;
-  for (std::size_t i = 0; i < requests.size(); ++i) queue.push_back({requests[i], i, requests[i].max_redirects});
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    int redirects = requests[i].max_redirects;
+    queue.push_back({std::move(requests[i]), i, redirects});
+  }
+  std::vector<Request>().swap(requests);  // the moved-from entries are freed, not kept for the run
   std::vector<std::unique_ptr<Transfer>> active;
   const auto interval = settings_.rate > 0 ? std::chrono::duration_cast<Clock::duration>(
                                                  std::chrono::duration<double>(1.0 / settings_.rate))
@@ -201,7 +254,7 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     ex.id = static_cast<int>(exchanges_.size()) + 1;
     ex.method = p.request.method;
     ex.url = p.request.url;
-    ex.request_headers = p.request.headers;
+    ex.request_headers = p.request.headers;  // until libcurl says what it sent
     ex.to_api = p.request.to_api;
     ex.purpose = p.request.purpose;
     exchanges_.push_back(std::move(ex));
@@ -220,6 +273,7 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     ex.response_headers.clear();
     ex.error.reset();
     ex.body.clear();
+    ex.request_headers = p.request.headers;
     ex.body_truncated = false;
     return ex;
   };
@@ -231,8 +285,8 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
 
   // Whether a transfer was started (else the exchange is recorded as not sent).
   auto start = [&](Pending p) -> bool {
-    if (!p.exchange_id && exchanges_.size() >= settings_.max_exchanges) {
-      fail_unsent(p, fmt::format("request cap reached ({} requests)", settings_.max_exchanges));
+    if (!p.exchange_id && settings_.max_exchanges && exchanges_.size() >= settings_.max_exchanges) {
+      fail_unsent(p, fmt::format("not sent: --max-requests {} reached", settings_.max_exchanges));
       return false;
     }
     if (!settings_.allow_unsafe && (!is_safe_method(p.request.method) || p.request.body)) {
@@ -246,7 +300,14 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     t->body = &ex.body;
     t->limit = p.request.body_limit;
     t->started = Clock::now();
-    CURL* e = curl_easy_init();
+    CURL* e = nullptr;
+    if (!impl_->idle.empty()) {
+      e = impl_->idle.back();
+      impl_->idle.pop_back();
+      curl_easy_reset(e);
+    } else {
+      e = curl_easy_init();
+    }
     t->easy = e;
     set_opt(e, CURLOPT_URL, p.request.url.c_str());
     set_opt(e, CURLOPT_PATH_AS_IS, 1L);  // a trailing slash or dot segment must reach the server
@@ -264,6 +325,9 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     set_opt(e, CURLOPT_XFERINFOFUNCTION, on_progress);
     set_opt(e, CURLOPT_XFERINFODATA, t.get());
     set_opt(e, CURLOPT_NOPROGRESS, 0L);
+    set_opt(e, CURLOPT_DEBUGFUNCTION, on_debug);
+    set_opt(e, CURLOPT_DEBUGDATA, t.get());
+    set_opt(e, CURLOPT_VERBOSE, 1L);  // the trace is how the sent headers are read (on_debug)
     if (impl_->resolve) set_opt(e, CURLOPT_RESOLVE, impl_->resolve);
     if (p.exchange_id) {  // the retry after a framing failure: a connection of its own
       set_opt(e, CURLOPT_FRESH_CONNECT, 1L);
@@ -275,9 +339,12 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     t->timeout_s = timeout;
     set_opt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout * 1000));
     set_opt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(timeout * 1000));
-    auto target = parse_url(p.request.url);
-    if (p.request.address_policy == AddressPolicy::public_only &&
-        !(target && !p.request.exempt_host.empty() && iequals(target->host, p.request.exempt_host))) {
+    bool exempt = false;
+    if (p.request.address_policy == AddressPolicy::public_only && !p.request.exempt_host.empty()) {
+      auto target = parse_url(p.request.url);
+      exempt = target && iequals(target->host, p.request.exempt_host);
+    }
+    if (p.request.address_policy == AddressPolicy::public_only && !exempt) {
       set_opt(e, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
       set_opt(e, CURLOPT_OPENSOCKETDATA, t.get());
       set_opt(e, CURLOPT_FRESH_CONNECT, 1L);  // a pooled connection was not checked
@@ -290,7 +357,7 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
       set_opt(e, CURLOPT_SSL_CTX_FUNCTION, on_ssl_ctx);
       set_opt(e, CURLOPT_SSL_CTX_DATA, &settings_.ca_file);
     }
-    if (!settings_.cert_file.empty() &&
+    if (!settings_.cert_file.empty() && !settings_.cert_origins.empty() &&
         std::any_of(settings_.cert_origins.begin(), settings_.cert_origins.end(),
                     [&](const std::string& o) { return same_origin(o, p.request.url); })) {
       set_opt(e, CURLOPT_SSLCERT, settings_.cert_file.c_str());
@@ -331,6 +398,16 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     curl_easy_getinfo(t->easy, CURLINFO_TOTAL_TIME_T, &total_us);
     ex.duration_ms = static_cast<double>(total_us) / 1000.0;
     bool got_response = status > 0 && (code == CURLE_OK || (code == CURLE_WRITE_ERROR && t->truncated));
+    if (!t->sent_headers.empty()) {
+      // Without the request line, requests of a run mostly send the same lines: kept once.
+      std::string_view block(t->sent_headers);
+      block = block.substr(std::min(block.size(), block.find('\n') + 1));
+      if (block != impl_->last_sent) {
+        impl_->last_sent = block;
+        impl_->last_sent_lines = SharedHeaders(sent_header_lines(t->sent_headers));
+      }
+      ex.request_headers = impl_->last_sent_lines;
+    }
     long connects = -1;
     curl_easy_getinfo(t->easy, CURLINFO_NUM_CONNECTS, &connects);
     if (!got_response && framing_failure(code) && connects == 0 && !t->pending.exchange_id) {
@@ -342,15 +419,15 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     }
     if (got_response) {
       ex.status = static_cast<int>(status);
+      // Every field line as sent (a repeated Set-Cookie stays two lines).
       curl_header* prev = nullptr;
       while (curl_header* h = curl_easy_nextheader(t->easy, CURLH_HEADER, -1, prev)) {
-        std::string name = to_lower(h->name);
-        std::string value = trim(h->value);  // libcurl leaves a lone CR on an empty value
-        auto [it, fresh] = ex.response_headers.emplace(name, value);
-        if (!fresh) it->second += ", " + value;
+        ex.response_headers.add(to_lower(h->name), trim(h->value));  // libcurl leaves a lone CR on an empty value
         prev = h;
       }
+      ex.response_headers.shrink_to_fit();
       ex.body_truncated = t->truncated;
+      if (ex.body.capacity() > ex.body.size() + 64) ex.body.shrink_to_fit();  // kept until judged: no slack
     } else if (t->address_refused) {
       ex.error = kNonPublicAddress;
     } else if (t->too_many_headers) {
@@ -386,7 +463,7 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
 
   auto remove = [&](Transfer* t) {
     curl_multi_remove_handle(impl_->multi, t->easy);
-    curl_easy_cleanup(t->easy);
+    impl_->idle.push_back(t->easy);
     curl_slist_free_all(t->headers);
     if (settings_.gate) settings_.gate->finished();
     active.erase(std::find_if(active.begin(), active.end(), [&](auto& p) { return p.get() == t; }));
@@ -412,15 +489,15 @@ std::vector<Result> Client::run(const std::vector<Request>& requests) {
     }
     auto wait = std::chrono::milliseconds(100);
     while (!queue.empty() && static_cast<int>(active.size()) < std::max(1, settings_.concurrency)) {
-      auto key = host_key_of(queue.front().request.url);
       if (settings_.gate) {
+        auto key = rate_host_of(queue.front().request.url);
         Clock::duration until{};
         if (!settings_.gate->try_start(key, now, interval, until)) {
           wait = std::min(wait, std::max(std::chrono::milliseconds(1), std::chrono::ceil<std::chrono::milliseconds>(until)));
           break;
         }
-      } else {
-        auto& slot = impl_->next_slot[key];
+      } else if (interval > Clock::duration::zero()) {  // --rate 0: no slots to keep
+        auto& slot = impl_->next_slot[rate_host_of(queue.front().request.url)];
         if (slot > now) {
           wait = std::min(wait, std::chrono::ceil<std::chrono::milliseconds>(slot - now));
           break;

@@ -29,7 +29,7 @@ struct ClientSettings {
   std::vector<std::string> cert_origins;
   bool insecure = false;          // do not verify certificates (--insecure)
   std::vector<std::string> resolve;  // --resolve: curl's HOST:PORT:ADDR[,ADDR...]
-  std::size_t max_exchanges = 20000;  // hard cap on requests one run may send
+  std::size_t max_exchanges = 0;  // requests one run may send (--max-requests); 0: no limit but the deadline
   std::string user_agent = "adrprobe";
   // Read-only by default: a method outside GET/HEAD/OPTIONS/TRACE, or any
   // request body, is refused (recorded as an error, never sent) unless set.
@@ -92,8 +92,12 @@ class Client {
   // Runs all requests (concurrently, rate limited) and returns one result per
   // request, in the same order. Never throws for transport problems: those are
   // recorded as the exchange's error.
-  std::vector<Result> run(const std::vector<Request>& requests);
-  Result run_one(const Request& request) { return run({request}).front(); }
+  std::vector<Result> run(std::vector<Request> requests);
+  Result run_one(Request request) {
+    std::vector<Request> one;
+    one.push_back(std::move(request));
+    return run(std::move(one)).front();
+  }
 
   const Exchange& exchange(int id) const { return exchanges_.at(static_cast<std::size_t>(id - 1)); }
   const std::deque<Exchange>& exchanges() const { return exchanges_; }

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <string_view>
 #include <nlohmann/json.hpp>
 
@@ -15,7 +16,6 @@ namespace adrprobe::report {
 
 using json = nlohmann::ordered_json;
 
-namespace {
 json exchange_json(const http::Exchange& e) {
   json j;
   j["id"] = e.id;
@@ -25,13 +25,21 @@ json exchange_json(const http::Exchange& e) {
   for (const auto& [k, v] : e.request_headers) req[k] = v;
   j["request_headers"] = req;
   j["status"] = e.status ? json(*e.status) : json(nullptr);
+  // One member per name, in byte order; a name sent on several lines has them
+  // joined (", ", Set-Cookie's by a line feed: each line stays whole).
   json resp = json::object();
-  for (const auto& [k, v] : e.response_headers) resp[k] = v;
+  for (auto& [k, v] : e.response_headers.by_name()) resp[k] = std::move(v);
   j["response_headers"] = resp;
+  if ((e.status && *e.status >= 400) || e.body_judged) {
+    j["response_body"] = e.body.substr(0, kReportBodyBytes);
+    j["response_body_truncated"] = e.body_truncated || e.body.size() > kReportBodyBytes;
+  }
   j["duration_ms"] = std::round(e.duration_ms * 1000.0) / 1000.0;
   j["error"] = e.error ? json(*e.error) : json(nullptr);
   return j;
 }
+
+namespace {
 // The TLS facts (keys in alphabetical order, as in adrprobe 0.1.0).
 nlohmann::json tls_json(const tls::Facts& t) {
   nlohmann::json j;
@@ -95,6 +103,7 @@ json run_json(const RunInfo& run, const std::string& edition) {
   options["rate"] = run.rate;
   options["concurrency"] = run.concurrency;
   options["max_paths"] = run.max_paths;
+  options["max_requests"] = run.max_requests;
   options["deadline"] = run.deadline_s;
   options["insecure"] = run.insecure;
   options["allow_unsafe"] = run.allow_unsafe;
@@ -201,24 +210,58 @@ json to_json(const Report& r) {
     rules.push_back(std::move(jr));
   }
   j["rules"] = rules;
-  json exchanges = json::array();
-  for (const auto& e : r.exchanges) exchanges.push_back(exchange_json(e));
-  j["exchanges"] = exchanges;
+  j["exchanges"] = json::array();  // written one at a time by stream_json, in this place
   if (r.tls) j["tls"] = tls_json(*r.tls);
   if (r.run) j["run"] = run_json(*r.run, r.edition);
   else if (r.mode != "check") j["run"] = {{"command", "adrprobe " + r.mode}, {"subcommand", r.mode}};
   j["notes"] = r.notes;
+  if (!r.left_out.empty()) j["paths_left_out"] = r.left_out;
   return j;
 }
 
 }  // namespace
 
-std::string render_json(const Report& r, const RenderOptions&) { return dump_json(to_json(r)); }
+void stream_json(const Report& r, const std::function<void(std::string_view)>& sink) {
+  // The report without its exchanges is small; the exchanges are written into
+  // its empty array one at a time, so no tree or copy of them all is built.
+  std::string head = dump_json(to_json(r));
+  constexpr std::string_view empty = "\n  \"exchanges\": [],\n";  // top level: a string holds no raw newline
+  auto at = head.find(empty);
+  if (at == std::string::npos || r.exchanges.empty()) {
+    sink(head);
+    return;
+  }
+  std::string_view text(head);
+  sink(text.substr(0, at));
+  sink("\n  \"exchanges\": [");
+  std::string item, indented;
+  for (std::size_t i = 0; i < r.exchanges.size(); ++i) {
+    item = escape_dump(exchange_json(r.exchanges[i]).dump(2, ' ', false, json::error_handler_t::replace));
+    indented.clear();
+    indented += i ? ",\n    " : "\n    ";
+    for (char c : item) {
+      indented += c;
+      if (c == '\n') indented += "    ";
+    }
+    sink(indented);
+  }
+  sink("\n  ],\n");
+  sink(text.substr(at + empty.size()));
+}
+
+std::string render_json(const Report& r, const RenderOptions&) {
+  std::string out;
+  stream_json(r, [&](std::string_view part) { out += part; });
+  return out;
+}
 
 std::string dump_json(const nlohmann::ordered_json& j) {
   // Invalid UTF-8 from a server (a header value) is replaced, never a crash;
   // C0 controls and DEL come out as \u escapes.
-  std::string out = j.dump(2, ' ', false, json::error_handler_t::replace);
+  return escape_dump(j.dump(2, ' ', false, json::error_handler_t::replace)) + "\n";
+}
+
+std::string escape_dump(const std::string& out) {
   // So do the C1 controls (U+0080..U+009F, which some terminals obey) and
   // the bidi controls (U+202E and the others of bidi_control, which reorder a
   // line shown raw): the same string, visible where the file is read as
@@ -239,7 +282,7 @@ std::string dump_json(const nlohmann::ordered_json& j) {
       escaped += out[i];
     }
   }
-  return escaped + "\n";
+  return escaped;
 }
 
 namespace json_in {

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <cstddef>
+#include <functional>
+#include <string_view>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -23,6 +25,16 @@ namespace adrprobe::report {
 // escaped UTF-8: invalid UTF-8 replaced (never a throw), C0 controls, DEL and
 // the C1 controls (U+0080..U+009F, which some terminals obey) as \u escapes.
 std::string dump_json(const nlohmann::ordered_json& j);
+
+// dump_json's escaping of one dump (no newline added): C1 and bidi controls as \u escapes.
+std::string escape_dump(const std::string& dumped);
+
+// One exchange of the JSON report (exchanges[]), as report.schema.json has it.
+nlohmann::ordered_json exchange_json(const http::Exchange& e);
+
+// The JSON report, handed to `sink` piece by piece: the exchanges one at a
+// time (render_json is this into one string).
+void stream_json(const Report& report, const std::function<void(std::string_view)>& sink);
 
 // The score object of report.schema.json (the report's and each summary row's).
 nlohmann::ordered_json score_json(const Score& score);

@@ -125,7 +125,32 @@ int exit_status(const Report& report, FailOn fail_on) {
   return any_error ? 3 : 0;
 }
 
+void slim(http::Exchange& e) {
+  bool shown = (e.status && *e.status >= 400) || e.body_judged;
+  if (!shown) {
+    std::string().swap(e.body);
+    e.body_truncated = false;
+  } else if (e.body.size() > kReportBodyBytes) {
+    std::size_t cut = kReportBodyBytes;
+    // Back to the start of a character (continuation bytes are 10xxxxxx).
+    while (cut > 0 && (static_cast<unsigned char>(e.body[cut]) & 0xC0) == 0x80) --cut;
+    e.body.resize(cut);
+    e.body.shrink_to_fit();
+    e.body_truncated = true;
+  } else {
+    e.body.shrink_to_fit();
+  }
+  std::string().swap(e.purpose);
+  e.response_headers.shrink_to_fit();
+}
+
 const http::Exchange* find_exchange(const Report& report, int id) {
+  // Ids are 1-based positions (the client numbers them so); a hand-made
+  // report that numbers otherwise is searched.
+  if (id >= 1 && static_cast<std::size_t>(id) <= report.exchanges.size()) {
+    const auto& e = report.exchanges[static_cast<std::size_t>(id - 1)];
+    if (e.id == id) return &e;
+  }
   auto it = std::find_if(report.exchanges.begin(), report.exchanges.end(), [&](const auto& e) { return e.id == id; });
   return it == report.exchanges.end() ? nullptr : &*it;
 }

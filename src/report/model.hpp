@@ -54,6 +54,7 @@ struct RunInfo {
   double timeout_s = 0, rate = 0, deadline_s = 0;
   int concurrency = 0;
   std::size_t max_paths = 0;
+  std::size_t max_requests = 0;  // 0: no limit
   bool insecure = false, allow_unsafe = false, ca_file = false, client_cert = false;
   std::string user_agent;
   std::string ref_hosts;                         // public | any
@@ -107,6 +108,8 @@ struct Report {
   std::string moved_from;     // the baseline's base URL, when the target moved
   std::optional<LastUp> last_up;  // a down report: the last up report's verdicts
   int paths_probed = 0;
+  // Documented paths --max-requests left out (the first leading note names them too).
+  std::vector<std::string> left_out;
   std::optional<RunInfo> run;
 };
 
@@ -129,6 +132,13 @@ Score compute_score(const std::vector<RuleResult>& rules);
 
 // Shared by the renderers; the strings returned are raw report text (server
 // text included): each renderer escapes them for its format.
+// The bytes of a response body a report keeps (response_body).
+inline constexpr std::size_t kReportBodyBytes = 2048;
+// An exchange made a report record: its body cut to the first kReportBodyBytes
+// (at a UTF-8 character boundary; body_truncated says so) where the report
+// shows it (status >= 400, or a body a check judged), else dropped with its
+// storage; the request's purpose (for -v logs) dropped.
+void slim(http::Exchange& e);
 // The exchange with this id, or nullptr.
 const http::Exchange* find_exchange(const Report& report, int id);
 // Which request proves a finding: "GET https://x/v1/a → 404", or

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <unordered_map>
 
 #include "util/strings.hpp"
 #include "util/url.hpp"
@@ -106,6 +107,18 @@ std::string Redactor::Matcher::apply(std::string_view text, bool& changed) const
   if (!changed) return std::string(text);
   out.append(text.substr(copied));
   return out;
+}
+
+std::size_t Redactor::Matcher::cut_needle(std::string_view text) const {
+  constexpr std::size_t shortest = 4;
+  std::size_t longest = 0;
+  for (const auto& [needle, with] : needles_)
+    for (std::size_t k = std::min(needle.size() - 1, text.size()); k >= shortest && k > longest; --k)
+      if (text.substr(text.size() - k) == std::string_view(needle).substr(0, k)) {
+        longest = k;
+        break;
+      }
+  return longest;
 }
 
 void Redactor::add(std::string needle, std::string replacement) {
@@ -215,6 +228,13 @@ std::string Redactor::apply(std::string text) const {
   return apply(text_, std::move(text));
 }
 
+std::string Redactor::apply_cut(std::string text) const {
+  build();
+  text = apply(text_, std::move(text));
+  if (std::size_t cut = text_.cut_needle(text)) text.replace(text.size() - cut, cut, mask);
+  return text;
+}
+
 void Redactor::apply(Report& r) const {
   if (empty()) return;
   build();
@@ -244,25 +264,33 @@ void Redactor::apply(Report& r) const {
       for (auto& l : c.locations) fix(l.pointer), fix(l.target);
     }
   }
+  // Request header lines shared by many records are masked once.
+  std::unordered_map<const void*, http::SharedHeaders> masked_sent;
   for (auto& e : r.exchanges) {
     fix(e.url);
-    for (auto& [name, value] : e.request_headers) {
-      if (std::find(names_.begin(), names_.end(), to_lower(name)) != names_.end() || whole(value)) value = mask;
-      else fix(value);
-      fix(name);
+    if (!e.request_headers.empty()) {
+      auto [at, fresh] = masked_sent.try_emplace(e.request_headers.identity());
+      if (fresh) {
+        std::vector<http::Header> sent(e.request_headers.begin(), e.request_headers.end());
+        for (auto& [name, value] : sent) {
+          if (std::find(names_.begin(), names_.end(), to_lower(name)) != names_.end() || whole(value)) value = mask;
+          else fix(value);
+          fix(name);
+        }
+        at->second = http::SharedHeaders(std::move(sent));
+      }
+      e.request_headers = at->second;
     }
     // A name can carry a value too (a server answering "X-<key>: 1"), lower
-    // case; two names masked alike become one header, as repeated ones are.
-    std::map<std::string, std::string> response;
+    // case. Every line stays a line of its own.
     for (auto& [name, value] : e.response_headers) {
       // An echoed value is masked whole, however short it is.
-      std::string v = whole(value) ? std::string(mask) : apply(value);
-      auto [at, fresh] = response.emplace(apply(lower_, apply(name)), v);
-      if (!fresh) at->second += ", " + v;
+      value = whole(value) ? std::string(mask) : apply(value);
+      name = apply(lower_, apply(name));
     }
-    e.response_headers = std::move(response);
     if (e.error) fix(*e.error);
-    fix(e.body);
+    // A body the report keeps the start of may end inside a secret.
+    e.body = e.body_truncated ? apply_cut(std::move(e.body)) : apply(std::move(e.body));
   }
   if (r.tls) {
     auto& t = *r.tls;

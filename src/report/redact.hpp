@@ -45,6 +45,9 @@ class Redactor {
   // threads at once, add_url() on none.
   void add_url(const std::string& url);
   std::string apply(std::string text) const;
+  // A text cut short (a response body's first 2 KiB): masked as apply(), and
+  // a secret the cut went through is masked too (its start at the end).
+  std::string apply_cut(std::string text) const;
   // Every string of the report that can carry server text or a value the
   // user gave: exchanges (URLs, header names and values, bodies, errors),
   // messages, details, locations, hints, notes, TLS facts, run facts. The
@@ -64,6 +67,9 @@ class Redactor {
     // text with every match replaced; `changed` tells whether anything was.
     std::string apply(std::string_view text, bool& changed) const;
     bool empty() const { return needles_.empty(); }
+    // How many bytes at the end of text begin a needle (4 or more; the
+    // longest such): a secret a cut body ends in the middle of. 0: none.
+    std::size_t cut_needle(std::string_view text) const;
 
    private:
     const std::pair<std::string, std::string>* longest_at(std::string_view text, std::size_t i) const;

@@ -1,5 +1,7 @@
 #include "util/files.hpp"
 
+#include <functional>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -106,6 +108,16 @@ std::string write_problem(const std::string& path, NonRegular non_regular) {
 }
 
 void write_file(const std::string& path, std::string_view content, NonRegular non_regular) {
+  write_file_from(path, [&](const Sink& sink) { sink(content); }, non_regular);
+}
+
+void write_file_from(const std::string& path, const std::function<void(const Sink&)>& produce, NonRegular non_regular) {
+  // Every piece is written as it comes; the first failure stops the writing.
+  auto write_pieces = [&](int fd) {
+    bool ok = true;
+    produce([&](std::string_view piece) { ok = ok && write_all(fd, piece); });
+    return ok;
+  };
   if (std::string problem = write_problem(path, non_regular); !problem.empty()) fail(path, problem);
   struct stat st {};
   if (lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
@@ -115,7 +127,7 @@ void write_file(const std::string& path, std::string_view content, NonRegular no
     int fd = ::open(path.c_str(), O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) fail(path, errno == ENXIO ? "a pipe nobody reads" : std::strerror(errno));
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    bool ok = write_all(fd, content);
+    bool ok = write_pieces(fd);
     int error = errno;
     if (::close(fd) != 0 && ok) ok = false, error = errno;
     if (!ok) fail(path, std::strerror(error));
@@ -133,7 +145,7 @@ void write_file(const std::string& path, std::string_view content, NonRegular no
     if (fd < 0 && errno != EEXIST) fail(path, "cannot create a file in " + dir + ": " + std::strerror(errno));
   }
   if (fd < 0) fail(path, "cannot create a file in " + dir + ": " + std::strerror(EEXIST));
-  bool ok = write_all(fd, content) && ::fsync(fd) == 0;
+  bool ok = write_pieces(fd) && ::fsync(fd) == 0;
   int error = errno;
   if (::close(fd) != 0 && ok) ok = false, error = errno;
   // rename() replaces the name itself: a link planted since the check above

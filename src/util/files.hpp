@@ -17,6 +17,7 @@
 // character devices and FIFOs a user names (/dev/null, a named pipe), which
 // renaming would replace; names adrprobe chooses itself never are.
 #pragma once
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -46,6 +47,11 @@ std::string write_problem(const std::string& path, NonRegular non_regular = NonR
 // written, fsync'd, then renamed over `path`. Throws std::runtime_error with
 // write_problem's reason, or the system's, and leaves no temporary file behind.
 void write_file(const std::string& path, std::string_view content, NonRegular non_regular = NonRegular::refuse);
+// The same, with the content handed over piece by piece (a report written as
+// it is rendered): `produce` calls the sink with each piece, in order.
+using Sink = std::function<void(std::string_view)>;
+void write_file_from(const std::string& path, const std::function<void(const Sink&)>& produce,
+                     NonRegular non_regular = NonRegular::refuse);
 
 // Whether `relative`, a file name read from a file someone else wrote (the
 // report of a shard's summary.json), names a regular file inside `dir`: ""

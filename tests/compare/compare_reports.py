@@ -154,6 +154,9 @@ def main(argv):
     ap.add_argument("--suite", action="append", default=[], help="only this suite (test_cli or cli); repeatable")
     ap.add_argument("--log", help="keep the comparison log (JSON lines) in this file")
     ap.add_argument("--keep-build", action="store_true", help="keep the worktree and build of --old REV")
+    ap.add_argument("--drop", default="",
+                    help="members left out of both reports before comparing, dotted, a list stepped into "
+                         "(a deliberate change: exchanges.request_headers,run.options.max_requests)")
     ap.add_argument("--suite-timeout", type=int, default=3600, help="seconds per suite (default 3600)")
     args = ap.parse_args(argv)
 
@@ -179,7 +182,8 @@ def main(argv):
         log.unlink()
     log.touch()
     env = dict(os.environ, ADRPROBE=new, ADRPROBE_COMPARE_WITH=old, ADRPROBE_COMPARE_LOG=str(log),
-               ADRPROBE_COMPARE_EDITIONS=",".join(editions), PYTHONDONTWRITEBYTECODE="1")
+               ADRPROBE_COMPARE_EDITIONS=",".join(editions), ADRPROBE_COMPARE_DROP=args.drop,
+               PYTHONDONTWRITEBYTECODE="1")
 
     print("old: %s\nnew: %s\neditions: as each test gives them%s\n" % (
         old_what, new, (" + each run again under " + ", ".join(editions)) if editions else ""), flush=True)

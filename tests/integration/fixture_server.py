@@ -94,6 +94,9 @@ DEFAULT_PROFILE = {
     "base_get": 200,
     # Extra headers on every response (e.g. {"X-Powered-By": "Express"}).
     "extra_headers": {},
+    # Header lines sent after those, each a line of its own even when a name
+    # repeats (e.g. [["Set-Cookie", "a=1"], ["Set-Cookie", "b=2"]]).
+    "extra_header_lines": [],
     # Echo every request header back in response headers X-Echo-<Name>.
     "echo_headers": False,
     # With echo_headers, the request's header values also come back base64
@@ -440,6 +443,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self._headers_buffer.append(("%s:\r\n" % name).encode("latin-1"))
             else:
                 self.send_header(name, val)
+        for name, val in p["extra_header_lines"]:
+            self.send_header(name, val)
         self.end_headers()
         if self.command == "HEAD" and p["head_body"] and isinstance(body, (bytes, bytearray)):
             self.wfile.flush()

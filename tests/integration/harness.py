@@ -340,6 +340,20 @@ def probe(profile=None, *args, edition=None, timeout=60, fmt="json", rate=0, env
 COMPARE_WITH = os.environ.get("ADRPROBE_COMPARE_WITH") or None
 COMPARE_LOG = os.environ.get("ADRPROBE_COMPARE_LOG") or None
 COMPARE_EDITIONS = [e.strip() for e in os.environ.get("ADRPROBE_COMPARE_EDITIONS", "").split(",") if e.strip()]
+# ADRPROBE_COMPARE_DROP=exchanges.request_headers,...: members left out of both
+# reports before they are compared (a deliberate change between the binaries).
+COMPARE_DROP = [p.strip().split(".") for p in os.environ.get("ADRPROBE_COMPARE_DROP", "").split(",") if p.strip()]
+
+
+def _drop_member(value, path):
+    if isinstance(value, list):
+        for v in value:
+            _drop_member(v, path)
+    elif isinstance(value, dict) and path:
+        if len(path) == 1:
+            value.pop(path[0], None)
+        elif path[0] in value:
+            _drop_member(value[path[0]], path[1:])
 
 # the random CORS origin label adrprobe sends (Origin: https://adrprobe-<12 hex>.example)
 ORIGIN_LABEL = re.compile(r"adrprobe-[0-9a-f]{12}")
@@ -377,6 +391,8 @@ def normalise_report(report):
                 headers["date"] = NORMALISED
     if isinstance(r.get("tls"), dict) and "duration_ms" in r["tls"]:
         r["tls"]["duration_ms"] = NORMALISED
+    for path in COMPARE_DROP:
+        _drop_member(r, path)
     return _replace_labels(r)
 
 

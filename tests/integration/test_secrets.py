@@ -235,6 +235,16 @@ class Secrets(ProbeCase):
         self.assertIn("--header-file", command)
         self.assertIn("%s:***@127.0.0.1:%d" % (URL_USER, srv.port), command)
         self.assertNoSecret({"run.command": command}, SECRETS, ("127.0.0.1:%d" % srv.port,), VALUES)
+        # The request headers as libcurl sent them (the -H ones and the URL's Basic credential
+        # among them) and the error bodies that echo them are in the report, masked.
+        sent_headers = [e["request_headers"] for e in report["exchanges"] if e.get("status") is not None]
+        self.assertTrue(any(h.get("X-Api-Key") == "***" for h in sent_headers), sent_headers[:3])
+        self.assertTrue(any(h.get("X-File-Key") == "***" for h in sent_headers), sent_headers[:3])
+        self.assertTrue(any(h.get("Authorization") == "***" for h in sent_headers), sent_headers[:3])
+        self.assertTrue(any("User-Agent" in h for h in sent_headers), sent_headers[:3])
+        bodies = [e["response_body"] for e in report["exchanges"] if "you sent: " in e.get("response_body", "")]
+        self.assertTrue(bodies, "no error body echoing the request is in the report")
+        self.assertTrue(all("***" in b for b in bodies), bodies[:3])
         self.assertNoSecret(outputs, SECRETS, ("127.0.0.1:%d" % srv.port, "/v1", "X-Api-Key"), VALUES)
 
     def test_batch_every_format_summary_log_and_progress_line(self):

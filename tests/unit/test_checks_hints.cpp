@@ -218,3 +218,35 @@ TEST_CASE("sensitive-uris: sensitive path segments and path or query parameters 
   expect_no_hint(hs, "/gebouwen");
   CHECK(hs.size() == 3);
 }
+
+TEST_CASE("stack traces are recognised by one scan, as the former pattern did") {
+  using checks::looks_like_stack_trace;
+  CHECK(looks_like_stack_trace("Traceback (most recent call last):\n  File \"x.py\""));
+  CHECK(looks_like_stack_trace("x Exception in thread \"main\" java.lang.Error"));
+  CHECK(looks_like_stack_trace("\tat com.example.Foo.bar(Foo.java:12)"));
+  CHECK(looks_like_stack_trace("at org.spring$Proxy.run("));
+  CHECK(looks_like_stack_trace("System.NullReferenceException: Object reference"));
+  CHECK(looks_like_stack_trace("PHP Stack trace: #0"));
+  CHECK(looks_like_stack_trace("SQLSTATE[42S02]: Base table"));
+  CHECK(looks_like_stack_trace("ORA-00942: table or view does not exist"));
+  CHECK_FALSE(looks_like_stack_trace(""));
+  CHECK_FALSE(looks_like_stack_trace("{\"title\": \"Not Found\", \"status\": 404}"));
+  CHECK_FALSE(looks_like_stack_trace("that com.example.Foo.bar("));      // "at" inside a word
+  CHECK_FALSE(looks_like_stack_trace("at Com.example.Foo("));           // starts upper case
+  CHECK_FALSE(looks_like_stack_trace("at com("));                        // no dotted part
+  CHECK_FALSE(looks_like_stack_trace("at com.example.Foo1.bar("));      // a digit ends the part
+  CHECK_FALSE(looks_like_stack_trace("System.Exception"));               // nothing before Exception
+  CHECK_FALSE(looks_like_stack_trace("ORA-0094"));                       // four digits
+  CHECK_FALSE(looks_like_stack_trace("Traceback (most recent call"));
+}
+
+TEST_CASE("stateless: every Set-Cookie line is seen, not only the first") {
+  FakeRun run;
+  run.exchange("GET", "https://h/v1", 200, {});
+  run.ev.exchanges.back().response_headers = {{"set-cookie", "a=1; Path=/"}, {"set-cookie", "sessie=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT"}};
+  auto hints = checks::find_hints("stateless")->produce(run.ev);
+  std::string all;
+  for (const auto& h : hints) all += h + "\n";
+  CHECK(all.find("'a'") != std::string::npos);
+  CHECK(all.find("'sessie'") != std::string::npos);
+}

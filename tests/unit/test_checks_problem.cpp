@@ -13,7 +13,7 @@ ProblemJudgement judge(int status, const char* content_type, std::string body, b
   e.method = "GET";
   e.url = "https://api.example.nl/v1/x";
   e.status = status;
-  if (content_type) e.response_headers["content-type"] = content_type;
+  if (content_type) e.response_headers.add("content-type", content_type);
   e.body = std::move(body);
   e.body_truncated = truncated;
   return judge_problem(e, oas::Limits{});

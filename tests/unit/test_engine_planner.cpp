@@ -53,3 +53,26 @@ TEST_CASE("planner: a target over budget is taken back whole") {
   p.add(engine::probe_request("GET", "https://h/v1/b"), "HM-1");  // may be planned again later
   CHECK(p.size() == 2);
 }
+
+TEST_CASE("planner: a key declared by many checks is found by its index, not by scanning the batch") {
+  engine::Settings s;
+  s.base_url = "https://h/v1";
+  engine::Planner p(s);
+  for (int i = 0; i < 5000; ++i) p.add(engine::probe_request("GET", "https://h/v1/p" + std::to_string(i)), "HM-1");
+  for (int i = 0; i < 5000; ++i) p.add(engine::probe_request("GET", "https://h/v1/p" + std::to_string(i)), "NT-2");
+  p.add(engine::probe_request("GET", "https://h/v1/p7"), "NT-2");  // named once
+  CHECK(p.size() == 5000);
+  std::size_t before = p.size();
+  p.add(engine::probe_request("GET", "https://h/v1/q"), "HM-1");
+  p.truncate(before);
+  p.add(engine::probe_request("GET", "https://h/v1/q"), "TS-5");  // taken back: planned anew, for its new asker
+  auto batch = p.take();
+  REQUIRE(batch.size() == 5001);
+  CHECK(batch[7].second.purpose == "HM-1,NT-2");
+  CHECK(batch[4999].second.purpose == "HM-1,NT-2");
+  CHECK(batch[5000].second.purpose == "TS-5");
+  // A later batch: the keys are known, nothing is pending to be named.
+  p.add(engine::probe_request("GET", "https://h/v1/p1"), "VH-1");
+  CHECK(p.size() == 0);
+  CHECK(p.take().empty());
+}

@@ -204,3 +204,55 @@ TEST_CASE("json report: numbers are range-checked before they are stored") {
   CHECK(r.score.fail == 3);
   CHECK(r.score.percent == 1e300);
 }
+
+namespace {
+http::Exchange streamed_exchange(int id, int status) {
+  http::Exchange e;
+  e.id = id;
+  e.method = "GET";
+  e.url = "https://api.example.nl/v1/a" + std::to_string(id);
+  e.status = status;
+  e.request_headers = {{"Host", "api.example.nl"}, {"User-Agent", "adrprobe/0.5.0"}, {"Accept", "*/*"}};
+  e.response_headers = {{"set-cookie", "a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT"}, {"content-type", "application/json"},
+                        {"set-cookie", "b=2"}, {"x-bidi", "\u202Eevil"}};
+  e.body = std::string(3000, 'x');
+  e.duration_ms = 1.5;
+  return e;
+}
+}  // namespace
+
+TEST_CASE("json report: the exchanges are streamed one at a time, as the whole tree would dump them") {
+  report::Report r = json_sample();
+  r.exchanges = {streamed_exchange(1, 200), streamed_exchange(2, 500)};
+  r.exchanges[0].error = "x";
+  std::vector<std::string> pieces;
+  report::stream_json(r, [&](std::string_view p) { pieces.emplace_back(p); });
+  CHECK(pieces.size() >= 5);  // head, the array's start, one piece per exchange, its end, the rest
+  std::string out;
+  for (const auto& p : pieces) out += p;
+  CHECK(out == report::render("json", r));
+  // The same text the whole tree gives: parsed and dumped again, byte for byte.
+  auto whole = nlohmann::ordered_json::parse(out);
+  CHECK(report::dump_json(whole) == out);
+  const auto& ex = whole["exchanges"];
+  REQUIRE(ex.size() == 2);
+  CHECK(ex[0]["request_headers"]["User-Agent"] == "adrprobe/0.5.0");
+  // Every Set-Cookie line kept whole; the names in byte order.
+  CHECK(ex[0]["response_headers"]["set-cookie"] == "a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT\nb=2");
+  CHECK(ex[0]["response_headers"].begin().key() == "content-type");
+  CHECK(out.find("\\u202e") != std::string::npos);  // bidi controls escaped in streamed pieces too
+  // A body only where the report shows it: status >= 400 (or one a check judged), 2 KiB at most.
+  CHECK(!ex[0].contains("response_body"));
+  CHECK(ex[1]["response_body"].get<std::string>().size() == report::kReportBodyBytes);
+  CHECK(ex[1]["response_body_truncated"] == true);
+  CHECK(whole["notes"].size() == 2);  // the members after the exchanges follow them
+}
+
+TEST_CASE("json report: no exchanges and the paths --max-requests left out") {
+  report::Report r = json_sample();
+  r.left_out = {"/a", "/b"};
+  std::string out = report::render("json", r);
+  auto j = nlohmann::ordered_json::parse(out);
+  CHECK(j["exchanges"].empty());
+  CHECK(j["paths_left_out"] == nlohmann::json::array({"/a", "/b"}));
+}

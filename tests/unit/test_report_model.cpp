@@ -187,4 +187,39 @@ TEST_CASE("judged headers line: present, absent, no response") {
   CHECK(report::judged_headers_line(e, {}).empty());
   e.status.reset();
   CHECK(report::judged_headers_line(e, {"content-type"}).empty());
+TEST_CASE("find_exchange: ids are positions; a hand-numbered report is still searched") {
+  report::Report r;
+  for (int id : {1, 2, 3}) {
+    http::Exchange e;
+    e.id = id;
+    r.exchanges.push_back(e);
+  }
+  CHECK(report::find_exchange(r, 2) == &r.exchanges[1]);
+  CHECK(report::find_exchange(r, 4) == nullptr);
+  CHECK(report::find_exchange(r, 0) == nullptr);
+  r.exchanges[0].id = 7;
+  CHECK(report::find_exchange(r, 7) == &r.exchanges[0]);
+}
+
+TEST_CASE("slim: a report record keeps 2 KiB of a body it shows, at a character boundary, and none else") {
+  http::Exchange ok;
+  ok.status = 200;
+  ok.body = "{\"a\": 1}";
+  ok.purpose = "HM-1,NT-2";
+  report::slim(ok);
+  CHECK(ok.body.empty());
+  CHECK(ok.purpose.empty());
+  http::Exchange judged;
+  judged.status = 200;
+  judged.body = "{}";
+  (void)judged.judged_body();
+  report::slim(judged);
+  CHECK(judged.body == "{}");
+  CHECK_FALSE(judged.body_truncated);
+  http::Exchange error;
+  error.status = 500;
+  error.body = std::string(2047, 'x') + "é and more";  // é straddles byte 2048
+  report::slim(error);
+  CHECK(error.body == std::string(2047, 'x'));
+  CHECK(error.body_truncated);
 }

@@ -54,6 +54,15 @@ TEST_CASE("url: under {base} is the same origin and a path at or below base's") 
   CHECK_FALSE(under_base("https://other/v1/a", "https://h/v1"));
   CHECK(under_base("https://h/anything", "https://h"));
   CHECK_FALSE(under_base("not a url", "https://h/v1"));
+  // The textual fast path agrees with the parse: what a parse would rewrite is parsed.
+  CHECK(under_base("https://h/v1?q=1", "https://h/v1"));
+  CHECK(under_base("https://h/v1#top", "https://h/v1"));
+  bool dotted = under_base("https://h/v1/../x", "https://h/v1");
+  CHECK(dotted == (parse_url("https://h/v1/../x")->path.rfind("/v1", 0) == 0));
+  CHECK_FALSE(under_base("https://h.evil.example/v1", "https://h"));
+  CHECK_FALSE(under_base("https://h@evil.example/v1", "https://h"));
+  bool with_slash = under_base("https://h/v1/a", "https://h/v1/");
+  CHECK(with_slash);
 }
 
 TEST_CASE("url: userinfo parts; the password masked in any text") {
