@@ -187,6 +187,8 @@ TEST_CASE("judged headers line: present, absent, no response") {
   CHECK(report::judged_headers_line(e, {}).empty());
   e.status.reset();
   CHECK(report::judged_headers_line(e, {"content-type"}).empty());
+}
+
 TEST_CASE("find_exchange: ids are positions; a hand-numbered report is still searched") {
   report::Report r;
   for (int id : {1, 2, 3}) {
