@@ -278,9 +278,18 @@ class Page {
                  : fmt::format("<td class=\"xid\"><a href=\"#x{0}\">#{0}</a></td>", e.id);
     out += fmt::format("<td class=\"wrap\"><code>{} {}</code>", esc(e.method), esc(e.url));
     if (!e.request_headers.empty()) {
-      out += "<div class=\"hdrs\">sent: ";
+      // What every request sends (Host, User-Agent, Accept, ...) is on screen
+      // and in JSON; on paper only what this request added (Origin, -H names).
+      auto usual = [](const std::string& name) {
+        std::string lower = to_lower(name);
+        return lower == "host" || lower == "user-agent" || lower == "accept" || lower == "accept-encoding" ||
+               lower == "connection" || lower == "content-length";
+      };
+      bool all_usual = std::all_of(e.request_headers.begin(), e.request_headers.end(),
+                                   [&](const auto& h) { return usual(h.first); });
+      out += all_usual ? "<div class=\"hdrs usual\">sent: " : "<div class=\"hdrs\">sent: ";
       for (const auto& [name, value] : e.request_headers)
-        out += fmt::format("<span class=\"sent\"><b>{}:</b> {}</span>", esc(name), esc(value));
+        out += fmt::format("<span class=\"sent{}\"><b>{}:</b> {}</span>", usual(name) ? " usual" : "", esc(name), esc(value));
       out += "</div>";
     }
     if (!e.response_headers.empty() || (e.status && !judged.empty())) {

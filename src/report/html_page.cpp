@@ -133,7 +133,7 @@ footer { margin-top: 32px; color: var(--muted); font-size: 12px; border-top: 1px
   /* A link whose text is its URL already: not printed twice. */
   .url a[href]::after { content: none; }
   /* On paper an exchange shows the headers a check is about (the JSON report has them all). */
-  .hdrs span:not(.key):not(.sent) { display: none; }
+  .hdrs span:not(.key):not(.sent), .hdrs span.usual, .hdrs.usual { display: none; }
   table.checklist td { padding: 3px 6px; }
   nav.toc { display: none; }
   .rule, .review, .score, .notice { box-shadow: none; }
