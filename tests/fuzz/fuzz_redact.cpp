@@ -58,12 +58,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   rule.hints = {text(4)};
   rule.checks.push_back(CheckResult{"X-1", Verdict::fail, text(5), {1}});
   rule.checks.back().details = {text(10)};
-  rule.checks.back().locations = {Location{text(11), 1}};
+  rule.checks.back().locations = {Location{text(11), 1, ""}};
   rep.rules.push_back(rule);
   http::Exchange e;
   e.url = text(6);
-  e.request_headers = headers;
-  e.request_headers.push_back({"X-Other", text(7)});
+  std::vector<http::Header> sent(headers.begin(), headers.end());
+  sent.push_back({"X-Other", text(7)});
+  e.request_headers = http::SharedHeaders(std::move(sent));
   for (std::size_t i = 0; i < texts.size(); ++i) {
     e.response_headers["x-echo-" + std::to_string(i)] = texts[i];
     e.response_headers[to_lower(texts[i])] = std::to_string(i);  // a name, stored lower case
