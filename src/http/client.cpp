@@ -1,5 +1,7 @@
 #include "http/client.hpp"
 
+#include <array>
+
 #include <curl/curl.h>
 #include <fmt/format.h>
 #include <openssl/ssl.h>
@@ -214,6 +216,10 @@ struct Client::Impl {
   std::vector<CURL*> idle;  // easy handles done with, reset and used again
   std::string last_sent;          // the header lines of the last request sent (without its request line)
   SharedHeaders last_sent_lines;  // ... as the records share them
+  // The response header blocks seen last: a new response with the same lines
+  // (the same fields, Date within the same second) shares one of them.
+  std::array<HeaderLines, 16> recent_headers;
+  std::size_t next_recent = 0;
   ~Impl() {
     for (CURL* e : idle) curl_easy_cleanup(e);
   }
@@ -236,13 +242,19 @@ Client::~Client() {
 }
 
 std::vector<Result> Client::run(std::vector<Request> requests) {
+  std::deque<Request> queue(std::make_move_iterator(requests.begin()), std::make_move_iterator(requests.end()));
+  std::vector<Request>().swap(requests);  // the moved-from entries are freed, not kept for the run
+  return run_queue(std::move(queue));
+}
+
+std::vector<Result> Client::run_queue(std::deque<Request> requests) {
   std::vector<Result> results(requests.size());
   std::deque<Pending> queue;
-  for (std::size_t i = 0; i < requests.size(); ++i) {
-    int redirects = requests[i].max_redirects;
-    queue.push_back({std::move(requests[i]), i, redirects});
+  for (std::size_t i = 0; !requests.empty(); ++i) {
+    int redirects = requests.front().max_redirects;
+    queue.push_back({std::move(requests.front()), i, redirects});
+    requests.pop_front();
   }
-  std::vector<Request>().swap(requests);  // the moved-from entries are freed, not kept for the run
   std::vector<std::unique_ptr<Transfer>> active;
   const auto interval = settings_.rate > 0 ? std::chrono::duration_cast<Clock::duration>(
                                                  std::chrono::duration<double>(1.0 / settings_.rate))
@@ -421,11 +433,20 @@ std::vector<Result> Client::run(std::vector<Request> requests) {
       ex.status = static_cast<int>(status);
       // Every field line as sent (a repeated Set-Cookie stays two lines).
       curl_header* prev = nullptr;
+      HeaderLines lines;
       while (curl_header* h = curl_easy_nextheader(t->easy, CURLH_HEADER, -1, prev)) {
-        ex.response_headers.add(to_lower(h->name), trim(h->value));  // libcurl leaves a lone CR on an empty value
+        lines.add(to_lower(h->name), trim(h->value));  // libcurl leaves a lone CR on an empty value
         prev = h;
       }
-      ex.response_headers.shrink_to_fit();
+      auto& recent = impl_->recent_headers;
+      auto same = std::find(recent.begin(), recent.end(), lines);
+      if (same != recent.end() && !lines.empty()) {
+        ex.response_headers = *same;  // kept once
+      } else {
+        lines.shrink_to_fit();
+        recent[impl_->next_recent++ % recent.size()] = lines;
+        ex.response_headers = std::move(lines);
+      }
       ex.body_truncated = t->truncated;
       if (ex.body.capacity() > ex.body.size() + 64) ex.body.shrink_to_fit();  // kept until judged: no slack
     } else if (t->address_refused) {

@@ -18,6 +18,13 @@ using Header = std::pair<std::string, std::string>;
 // A response's header field lines as the server sent them, in order: a name
 // sent twice (Set-Cookie, a split Allow) is two lines, never joined. Names are
 // lower case.
+//
+// The lines are shared, copy on write: a run's responses mostly carry the
+// same fields (only Date changes, once a second), so the client gives
+// identical blocks one allocation (http::Client keeps the recent ones) and a
+// copy of a HeaderLines costs a reference. Changing a shared block copies it
+// first; one block is never read and written by two threads (a client's
+// records stay with its run).
 class HeaderLines {
  public:
   using value_type = Header;
@@ -25,45 +32,42 @@ class HeaderLines {
   using const_iterator = std::vector<Header>::const_iterator;
 
   HeaderLines() = default;
-  HeaderLines(std::initializer_list<Header> lines) : lines_(lines) {}
-  HeaderLines(const std::map<std::string, std::string>& fields) : lines_(fields.begin(), fields.end()) {}
+  HeaderLines(std::initializer_list<Header> lines) { assign(lines.begin(), lines.end()); }
+  HeaderLines(const std::map<std::string, std::string>& fields) { assign(fields.begin(), fields.end()); }
   HeaderLines& operator=(const std::map<std::string, std::string>& fields) {
-    lines_.assign(fields.begin(), fields.end());
+    assign(fields.begin(), fields.end());
     return *this;
   }
   HeaderLines& operator=(std::initializer_list<Header> lines) {
-    lines_.assign(lines);
+    assign(lines.begin(), lines.end());
     return *this;
   }
 
-  void add(std::string name, std::string value) {
-    joined_.clear();
-    lines_.emplace_back(std::move(name), std::move(value));
-  }
+  void add(std::string name, std::string value) { own().lines.emplace_back(std::move(name), std::move(value)); }
   // The first line of that name, or end().
   const_iterator find(std::string_view lower_name) const {
-    return std::find_if(lines_.begin(), lines_.end(), [&](const Header& h) { return h.first == lower_name; });
+    return std::find_if(begin(), end(), [&](const Header& h) { return h.first == lower_name; });
   }
   iterator find(std::string_view lower_name) {
-    joined_.clear();
-    return std::find_if(lines_.begin(), lines_.end(), [&](const Header& h) { return h.first == lower_name; });
+    auto& lines = own().lines;
+    return std::find_if(lines.begin(), lines.end(), [&](const Header& h) { return h.first == lower_name; });
   }
   // The value of the first line of that name; a line is added when there is none.
   std::string& operator[](std::string_view lower_name) {
-    joined_.clear();
-    auto it = find(lower_name);
-    if (it != lines_.end()) return it->second;
-    lines_.emplace_back(std::string(lower_name), std::string());
-    return lines_.back().second;
+    auto& lines = own().lines;
+    auto it = std::find_if(lines.begin(), lines.end(), [&](const Header& h) { return h.first == lower_name; });
+    if (it != lines.end()) return it->second;
+    lines.emplace_back(std::string(lower_name), std::string());
+    return lines.back().second;
   }
   std::size_t count(std::string_view lower_name) const {
     return static_cast<std::size_t>(
-        std::count_if(lines_.begin(), lines_.end(), [&](const Header& h) { return h.first == lower_name; }));
+        std::count_if(begin(), end(), [&](const Header& h) { return h.first == lower_name; }));
   }
   // Every value of that name, in the order sent.
   std::vector<std::string_view> values(std::string_view lower_name) const {
     std::vector<std::string_view> out;
-    for (const auto& [n, v] : lines_)
+    for (const auto& [n, v] : *this)
       if (n == lower_name) out.push_back(v);
     return out;
   }
@@ -78,44 +82,64 @@ class HeaderLines {
   // when the field was not sent.
   const std::string* value(std::string_view lower_name) const;
 
-  bool empty() const { return lines_.empty(); }
-  std::size_t size() const { return lines_.size(); }
-  void clear() {
-    joined_.clear();
-    lines_.clear();
+  bool empty() const { return !block_ || block_->lines.empty(); }
+  std::size_t size() const { return block_ ? block_->lines.size() : 0; }
+  void clear() { block_.reset(); }
+  void shrink_to_fit() {
+    if (block_ && block_.use_count() == 1) block_->lines.shrink_to_fit();
   }
-  void shrink_to_fit() { lines_.shrink_to_fit(); }
-  iterator begin() {
-    joined_.clear();
-    return lines_.begin();
+  // Non-const iteration may change the lines: both ends detach a shared block.
+  iterator begin() { return own().lines.begin(); }
+  iterator end() { return own().lines.end(); }
+  const_iterator begin() const { return block_ ? block_->lines.cbegin() : none().cbegin(); }
+  const_iterator end() const { return block_ ? block_->lines.cend() : none().cend(); }
+  const Header& front() const { return *begin(); }
+  bool operator==(const HeaderLines& other) const {
+    return block_ == other.block_ || std::equal(begin(), end(), other.begin(), other.end());
   }
-  iterator end() { return lines_.end(); }
-  const_iterator begin() const { return lines_.begin(); }
-  const_iterator end() const { return lines_.end(); }
-  const Header& front() const { return lines_.front(); }
-  bool operator==(const HeaderLines& other) const { return lines_ == other.lines_; }
+  // The same lines as another record's (kept once); nullptr when empty.
+  const void* identity() const { return block_.get(); }
 
  private:
-  std::vector<Header> lines_;
-  mutable std::list<Header> joined_;  // value()'s joined fields (stable addresses; empty costs nothing)
+  struct Block {
+    std::vector<Header> lines;
+    mutable std::list<Header> joined;  // value()'s joined fields (stable addresses; empty costs nothing)
+  };
+  static const std::vector<Header>& none() {
+    static const std::vector<Header> empty;
+    return empty;
+  }
+  // The block, this record's alone, its joined values forgotten (they may change).
+  Block& own() {
+    if (!block_) block_ = std::make_shared<Block>();
+    else if (block_.use_count() > 1) block_ = std::make_shared<Block>(Block{block_->lines, {}});
+    block_->joined.clear();
+    return *block_;
+  }
+  template <class It>
+  void assign(It first, It last) {
+    block_.reset();
+    if (first != last) own().lines.assign(first, last);
+  }
+  std::shared_ptr<Block> block_;
 };
 
 inline const std::string* HeaderLines::value(std::string_view lower_name) const {
   const std::string* first = nullptr;
   std::size_t n = 0;
-  for (const auto& [name, v] : lines_)
+  for (const auto& [name, v] : *this)
     if (name == lower_name && !n++) first = &v;
   if (n <= 1) return first;
-  for (const auto& [name, v] : joined_)
+  for (const auto& [name, v] : block_->joined)
     if (name == lower_name) return &v;
-  joined_.emplace_back(std::string(lower_name), *joined(lower_name));
-  return &joined_.back().second;
+  block_->joined.emplace_back(std::string(lower_name), *joined(lower_name));
+  return &block_->joined.back().second;
 }
 
 inline std::optional<std::string> HeaderLines::joined(std::string_view lower_name) const {
   std::optional<std::string> out;
   const char* sep = lower_name == "set-cookie" ? "\n" : ", ";
-  for (const auto& [n, v] : lines_) {
+  for (const auto& [n, v] : *this) {
     if (n != lower_name) continue;
     if (out) *out += sep, *out += v;
     else out = v;
@@ -124,7 +148,7 @@ inline std::optional<std::string> HeaderLines::joined(std::string_view lower_nam
 }
 
 inline std::vector<Header> HeaderLines::by_name() const {
-  std::vector<Header> sorted = lines_;
+  std::vector<Header> sorted(begin(), end());
   std::stable_sort(sorted.begin(), sorted.end(), [](const Header& a, const Header& b) { return a.first < b.first; });
   std::vector<Header> out;
   for (auto& [n, v] : sorted) {

@@ -266,6 +266,7 @@ void Redactor::apply(Report& r) const {
   }
   // Request header lines shared by many records are masked once.
   std::unordered_map<const void*, http::SharedHeaders> masked_sent;
+  std::unordered_map<const void*, http::HeaderLines> masked_received;  // likewise the response lines
   for (auto& e : r.exchanges) {
     fix(e.url);
     if (!e.request_headers.empty()) {
@@ -282,11 +283,20 @@ void Redactor::apply(Report& r) const {
       e.request_headers = at->second;
     }
     // A name can carry a value too (a server answering "X-<key>: 1"), lower
-    // case. Every line stays a line of its own.
-    for (auto& [name, value] : e.response_headers) {
-      // An echoed value is masked whole, however short it is.
-      value = whole(value) ? std::string(mask) : apply(value);
-      name = apply(lower_, apply(name));
+    // case. Every line stays a line of its own. Lines shared by many records
+    // are masked once, and stay shared.
+    if (!e.response_headers.empty()) {
+      auto [at, fresh] = masked_received.try_emplace(e.response_headers.identity());
+      if (fresh) {
+        http::HeaderLines lines = e.response_headers;
+        for (auto& [name, value] : lines) {
+          // An echoed value is masked whole, however short it is.
+          value = whole(value) ? std::string(mask) : apply(value);
+          name = apply(lower_, apply(name));
+        }
+        at->second = std::move(lines);
+      }
+      e.response_headers = at->second;
     }
     if (e.error) fix(*e.error);
     // A body the report keeps the start of may end inside a secret.

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <map>
 #include <thread>
 #include <vector>
@@ -195,4 +196,47 @@ TEST_CASE("a request that fails on a reused connection after a HEAD with a body 
     CHECK(e.status == 200);
   }
   CHECK(server.connections >= 2);  // each GET after a HEAD went out again on a fresh connection
+}
+
+TEST_CASE("identical response header lines are kept once; a changed copy gets lines of its own") {
+  CountingServer server;
+  http::Client client(http::ClientSettings{});
+  std::deque<http::Request> plan;
+  for (int i = 0; i < 3; ++i) plan.push_back(request("GET", server.url()));
+  auto results = client.run_queue(std::move(plan));
+  REQUIRE(results.size() == 3);
+  const auto& first = client.exchange(results[0].last()).response_headers;
+  REQUIRE_FALSE(first.empty());
+  CHECK(first.identity() != nullptr);
+  for (const auto& r : results) CHECK(client.exchange(r.last()).response_headers.identity() == first.identity());
+  CHECK(*client.exchange(results[2].last()).header("content-type") == "text/plain");
+
+  http::HeaderLines changed = first;  // a copy shares the lines until it changes them
+  CHECK(changed.identity() == first.identity());
+  changed.add("set-cookie", "a=1");
+  changed.add("set-cookie", "b=2");
+  CHECK(changed.identity() != first.identity());
+  CHECK(first.count("set-cookie") == 0);
+  CHECK(*changed.value("set-cookie") == "a=1\nb=2");
+  CHECK(changed.size() == first.size() + 2);
+}
+
+TEST_CASE("HeaderLines: copy on write through every way of changing it") {
+  http::HeaderLines a{{"allow", "GET"}, {"allow", "HEAD"}};
+  CHECK(*a.value("allow") == "GET, HEAD");
+  http::HeaderLines b = a;
+  b["allow"] = "POST";  // operator[] changes the first line
+  CHECK(*a.value("allow") == "GET, HEAD");  // the joined value of the original is kept
+  CHECK(*b.value("allow") == "POST, HEAD");
+  http::HeaderLines c = a;
+  for (auto& [name, value] : c) value = "X";  // non-const iteration detaches
+  CHECK(a.values("allow") == std::vector<std::string_view>{"GET", "HEAD"});
+  CHECK(c.values("allow") == std::vector<std::string_view>{"X", "X"});
+  http::HeaderLines d = a;
+  d.clear();
+  CHECK(d.empty());
+  CHECK(d.begin() == d.end());
+  CHECK(a.size() == 2);
+  CHECK(http::HeaderLines{} == http::HeaderLines{});
+  CHECK(a == http::HeaderLines{{"allow", "GET"}, {"allow", "HEAD"}});
 }
