@@ -87,14 +87,36 @@ void Findings::add(Verdict verdict, std::string message, std::vector<int> exchan
 
 void Findings::add_at_places(Verdict verdict, std::string message, std::vector<Location> places,
                              std::vector<int> exchanges) {
-  // Kept in sets: a document may give tens of thousands of findings.
-  if (!seen_.insert({static_cast<int>(verdict), message, exchanges}).second) return;
-  if (exchanges.size() == 1) single_exchange_.insert(exchanges.front());
+  // A document may give tens of thousands of findings: repeats are found by hash.
+  std::size_t h = std::hash<std::string>{}(message) ^ (static_cast<std::size_t>(verdict) * 0x9e3779b97f4a7c15ULL);
+  for (int id : exchanges) h = (h ^ static_cast<std::size_t>(static_cast<unsigned>(id))) * 0x100000001b3ULL;
+  for (auto [at, end] = seen_.equal_range(h); at != end; ++at) {
+    const Item& i = items_[at->second];
+    if (i.verdict == verdict && i.message == message && i.exchanges == exchanges) return;
+  }
+  seen_.emplace(h, items_.size());
+  if (exchanges.size() == 1) mark_single_exchange(exchanges.front());
   items_.push_back({verdict, std::move(message), std::move(exchanges), "", "", std::move(places)});
 }
 
+bool Findings::single_exchange(int id) const {
+  if (id < 0) return single_other_.count(id) > 0;
+  return static_cast<std::size_t>(id) < single_exchange_.size() && single_exchange_[static_cast<std::size_t>(id)];
+}
+
+bool Findings::mark_single_exchange(int id) {
+  if (single_exchange(id)) return false;
+  if (id < 0) {
+    single_other_.insert(id);
+  } else {
+    if (static_cast<std::size_t>(id) >= single_exchange_.size()) single_exchange_.resize(static_cast<std::size_t>(id) + 1);
+    single_exchange_[static_cast<std::size_t>(id)] = true;
+  }
+  return true;
+}
+
 void Findings::add_error(const http::Exchange& e) {
-  if (!single_exchange_.insert(e.id).second) return;
+  if (!mark_single_exchange(e.id)) return;
   std::string request = fmt::format("{} {}", e.method, url_path(e.url));
   std::string error = e.error.value_or("no response");
   items_.push_back({Verdict::error, fmt::format("{}: {}", request, error), {e.id}, request, error, {}});

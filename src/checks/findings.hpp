@@ -1,9 +1,10 @@
 // Gathers per-path findings of one check into its single report entry: the
 // worst verdict, a message led by the worst findings, and the evidence ids.
 #pragma once
+#include <deque>
 #include <set>
 #include <string>
-#include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "http/exchange.hpp"
@@ -54,10 +55,20 @@ class Findings {
     std::string error;    // add_error: the transport error, the key of its group
     std::vector<Location> locations;  // JSON pointers (and targets), none when none
   };
+  // An exchange id an item with exactly that one exchange has (add_error keeps one per exchange).
+  bool single_exchange(int id) const;
+  // Marks it; false when it was already.
+  bool mark_single_exchange(int id);
+
   std::string id_;
-  std::vector<Item> items_;
-  std::set<std::tuple<int, std::string, std::vector<int>>> seen_;  // (verdict, message, exchanges) of add()
-  std::set<int> single_exchange_;  // items with exactly one exchange (add_error keeps one per exchange)
+  // A deque: a document or a wide API may give tens of thousands of
+  // findings, and a vector would hold two copies while it grows.
+  std::deque<Item> items_;
+  // The items add() kept, by a hash of (verdict, message, exchanges): the
+  // same finding twice is found without keeping a copy of each.
+  std::unordered_multimap<std::size_t, std::size_t> seen_;
+  std::vector<bool> single_exchange_;  // by exchange id
+  std::set<int> single_other_;         // ids below 0 (hand-made evidence)
 };
 
 // The report place of a value reached by a walk: its root pointer (or the

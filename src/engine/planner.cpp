@@ -49,35 +49,32 @@ http::Request build_request(const Settings& settings_, const RequestSpec& spec) 
 
 void Planner::add(const RequestSpec& spec, std::string_view by) {
   std::string key = spec.key();
-  if (known_.count(key)) {
+  auto [at, fresh] = known_.try_emplace(std::move(key), batch_.size());
+  if (!fresh) {
     // Declared before: in this batch, the checks that asked are named together.
-    auto at = pending_.find(key);
-    if (at == pending_.end()) return;
+    if (at->second == kTaken) return;
     std::string& purpose = batch_[at->second].second.purpose;
     bool listed = false;
     for (const auto& p : split(purpose, ',')) listed = listed || p == by;
     if (!listed) purpose += fmt::format(",{}", by);
     return;
   }
-  known_.insert(key);
   http::Request r = build_request(settings_, spec);
   r.purpose = std::string(by);
-  pending_.emplace(key, batch_.size());
-  batch_.emplace_back(std::move(key), std::move(r));
+  batch_.emplace_back(at->first, std::move(r));
 }
 
 void Planner::truncate(std::size_t n) {
   while (batch_.size() > n) {
     known_.erase(batch_.back().first);
-    pending_.erase(batch_.back().first);
     batch_.pop_back();
   }
 }
 
-std::vector<std::pair<std::string, http::Request>> Planner::take() {
+std::deque<std::pair<std::string, http::Request>> Planner::take() {
+  for (auto& [key, request] : batch_) known_[key] = kTaken;
   auto out = std::move(batch_);
   batch_.clear();
-  pending_.clear();
   return out;
 }
 

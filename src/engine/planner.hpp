@@ -2,6 +2,7 @@
 // the planner sends identical requests once, whoever asked for them, and the
 // evidence hands each check its results back by the same key.
 #pragma once
+#include <deque>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -65,18 +66,18 @@ class Planner {
   // Forgets the requests declared after size() was n (a target over budget).
   void truncate(std::size_t n);
   // The batch to send, in declaration order, with each request's key; clears it.
-  std::vector<std::pair<std::string, http::Request>> take();
+  std::deque<std::pair<std::string, http::Request>> take();
   // The run plans nothing more: the keys it remembered are let go.
-  void forget() {
-    known_ = {};
-    pending_ = {};
-  }
+  void forget() { known_ = {}; }
 
  private:
+  static constexpr std::size_t kTaken = static_cast<std::size_t>(-1);
   const Settings& settings_;
-  std::unordered_set<std::string> known_;                    // every key ever declared
-  std::vector<std::pair<std::string, http::Request>> batch_;  // not yet taken
-  std::unordered_map<std::string, std::size_t> pending_;     // key -> its place in batch_
+  // Every key ever declared, with its place in batch_ (kTaken once taken).
+  std::unordered_map<std::string, std::size_t> known_;
+  // Not yet taken. A deque: a wide API declares tens of thousands of
+  // requests, and a vector would hold two copies of them while it grows.
+  std::deque<std::pair<std::string, http::Request>> batch_;
 };
 
 }  // namespace adrprobe::engine

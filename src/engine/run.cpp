@@ -76,18 +76,18 @@ struct Session {
   // last batch of a run: the planner's memory of keys is let go first.
   void send(Planner& planner, Evidence& ev, bool last = false) {
     std::vector<std::string> keys;
-    std::vector<http::Request> requests;
+    std::deque<http::Request> requests;
     {
       auto batch = planner.take();
       keys.reserve(batch.size());
-      requests.reserve(batch.size());
-      for (auto& [key, request] : batch) {
-        keys.push_back(std::move(key));
-        requests.push_back(std::move(request));  // the one copy goes to the client
+      while (!batch.empty()) {  // each entry freed as it is moved on
+        keys.push_back(std::move(batch.front().first));
+        requests.push_back(std::move(batch.front().second));  // the one copy goes to the client
+        batch.pop_front();
       }
-    }  // the batch's emptied entries are freed before the run
+    }
     if (last) planner.forget();
-    auto results = client.run(std::move(requests));
+    auto results = client.run_queue(std::move(requests));
     for (std::size_t i = 0; i < keys.size(); ++i) ev.results[std::move(keys[i])] = std::move(results[i]);
   }
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
@@ -120,12 +120,8 @@ report::Report assemble(const Settings& s, const catalogue::Edition& edition, Se
   rep.generated_at = now_rfc3339();
   rep.tls = ev.tls;
   // The report's records are slim: a body only where the report shows it (2 KiB at most).
-  rep.exchanges.reserve(ev.exchanges.size());
-  while (!ev.exchanges.empty()) {
-    rep.exchanges.push_back(std::move(ev.exchanges.front()));
-    ev.exchanges.pop_front();
-    report::slim(rep.exchanges.back());
-  }
+  rep.exchanges = std::move(ev.exchanges);
+  for (auto& e : rep.exchanges) report::slim(e);
   rep.score = report::compute_score(rep.rules);
   rep.duration_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - session.started).count();
@@ -243,6 +239,7 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, c
   }
   std::stable_partition(chosen.begin(), chosen.end(), [](const oas::PathPlan* p) { return p->has_get(); });
   std::vector<Target> documented;
+  documented.reserve(chosen.size());
   for (const oas::PathPlan* p : chosen) {
     Target t = documented_target(s, *p);
     std::size_t before = planner.size();
@@ -262,6 +259,7 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, c
   for (const auto& [c, ref] : checks)
     if (c->plan_run) c->plan_run(planner, two, ref);
   session.send(planner, ev, true);
+  ev.targets.reserve(ev.targets.size() + documented.size());
   ev.targets.insert(ev.targets.end(), std::make_move_iterator(documented.begin()), std::make_move_iterator(documented.end()));
 
   if (tls_future.valid()) {

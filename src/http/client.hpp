@@ -93,6 +93,10 @@ class Client {
   // request, in the same order. Never throws for transport problems: those are
   // recorded as the exchange's error.
   std::vector<Result> run(std::vector<Request> requests);
+  // The same for a plan that comes as a queue (a wide API's tens of
+  // thousands of requests): each request is taken off it as it is queued, so
+  // the plan is never held twice.
+  std::vector<Result> run_queue(std::deque<Request> requests);
   Result run_one(Request request) {
     std::vector<Request> one;
     one.push_back(std::move(request));

@@ -3,6 +3,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <deque>
 #include <vector>
 
 #include "http/exchange.hpp"
@@ -84,7 +85,7 @@ struct Report {
   long long duration_ms = 0;
   Score score;
   std::vector<RuleResult> rules;
-  std::vector<http::Exchange> exchanges;
+  std::deque<http::Exchange> exchanges;  // ids are 1-based positions; a deque: tens of thousands on a wide API, never two copies
   std::optional<tls::Facts> tls;  // the handshakes, when the run made them
   std::vector<std::string> notes;  // run facts: paths skipped, left out, limits hit
   // The one run fact a reader must see first, at the top (also the first note):
