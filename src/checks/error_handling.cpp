@@ -434,7 +434,6 @@ CheckResult judge_eh2(const Evidence& ev, const CheckRef& ref) {
       for (const auto& [v, m] : items) r.details.push_back(fmt::format("{}: {}", adrprobe::to_string(v), m));
   }
   r.exchanges.insert(r.exchanges.end(), apart_ids.begin(), apart_ids.end());
-  r.judged_headers = {"content-type"};  // what was judged, on every evidence line
   return r;
 }
 
@@ -494,7 +493,8 @@ extern const Check eh2{
               "detail, string type/instance when present) or application/problem+xml (root problem in "
               "urn:ietf:rfc:7807 with status, title, detail): pass; else or an empty body: fail; a body over 8 KiB: "
               "warn; 502/503/504 counted apart; none received: skip",
-    .judge = judge_eh2};
+    .judge = judge_eh2,
+    .judged_headers = {"content-type"}};
 extern const Check ei1{
     .id = "EI-1",
     .needs = document,

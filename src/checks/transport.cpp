@@ -292,7 +292,7 @@ CheckResult judge_ts4(const Evidence& ev, const CheckRef& ref) {
   return {ref.id, Verdict::pass, fmt::format("valid until {} ({} days left); {}", c.not_after, c.days_left, facts), {}};
 }
 
-CheckResult ts5_result(const Evidence& ev, const CheckRef& ref) {
+CheckResult judge_ts5(const Evidence& ev, const CheckRef& ref) {
   int id = base_get_id(ev);
   if (!id) return {ref.id, Verdict::error, "GET {base} was not sent", {}};
   if (auto err = ev.transport_error(ref.id, id)) return *err;
@@ -309,12 +309,6 @@ CheckResult ts5_result(const Evidence& ev, const CheckRef& ref) {
   if (age < 31536000)
     return {ref.id, missing, fmt::format("Strict-Transport-Security max-age={} is less than a year (31536000)", age), {id}};
   return {ref.id, Verdict::pass, fmt::format("Strict-Transport-Security: {}", *hsts), {id}};
-}
-
-CheckResult judge_ts5(const Evidence& ev, const CheckRef& ref) {
-  CheckResult r = ts5_result(ev, ref);
-  r.judged_headers = {"strict-transport-security"};
-  return r;
 }
 
 CheckResult judge_ts6(const Evidence& ev, const CheckRef& ref) {
@@ -358,8 +352,6 @@ CheckResult judge_ts6(const Evidence& ev, const CheckRef& ref) {
   CheckResult r = f.result(ev.describe(id) + ": Cache-Control no-store, CSP frame-ancestors 'none', nosniff, X-Frame-Options DENY, Content-Type");
   if (r.exchanges.empty()) r.exchanges = {id};
   if (r.verdict != Verdict::pass) r.message = ev.describe(id) + ": " + r.message;
-  r.judged_headers = {"cache-control", "content-security-policy", "x-content-type-options", "x-frame-options",
-                      "content-type"};
   return r;
 }
 
@@ -450,7 +442,8 @@ extern const Check ts5{
     .passes = "Strict-Transport-Security with max-age >= 31536000 passes; else warn",
     .params = {{"missing", {"warn", "fail"}}},
     .plan_run = plan_base_get,
-    .judge = judge_ts5};
+    .judge = judge_ts5,
+    .judged_headers = {"strict-transport-security"}};
 extern const Check ts6{
     .id = "TS-6",
     .needs = requests,
@@ -459,7 +452,9 @@ extern const Check ts6{
     .passes = "each missing one warns: Cache-Control: no-store, Content-Security-Policy with frame-ancestors 'none', X-Content-Type-Options: nosniff, X-Frame-Options: DENY, a Content-Type",
     .params = {{"missing", {"warn", "fail"}}},
     .plan_run = plan_base_get,
-    .judge = judge_ts6};
+    .judge = judge_ts6,
+    .judged_headers = {"cache-control", "content-security-policy", "x-content-type-options", "x-frame-options",
+                       "content-type"}};
 extern const Check ts7{
     .id = "TS-7",
     .needs = requests,
@@ -467,6 +462,7 @@ extern const Check ts7{
     .sends = "a request with a random Origin to the first probed documented path other than openapi.json (the base URL when there is none)",
     .passes = "echoes the origin together with Access-Control-Allow-Credentials: true: fail; * pass with a note (fine for open APIs only); no Access-Control-Allow-Origin pass (cross-origin access not granted)",
     .plan_run = plan_ts7,
-    .judge = judge_ts7};
+    .judge = judge_ts7,
+    .judged_headers = {"access-control-allow-origin", "access-control-allow-credentials"}};
 
 }  // namespace adrprobe::checks

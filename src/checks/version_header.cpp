@@ -123,7 +123,8 @@ extern const Check vh1{
     .sends = "GET {base}, redirects not followed",
     .passes = "2xx with an API-Version header (name case-insensitive) passes; 3xx fails ('base URL redirects to <Location>'); other non-2xx or header missing fails",
     .plan_run = plan_base_get,
-    .judge = judge_vh1};
+    .judge = judge_vh1,
+    .judged_headers = {"api-version"}};
 extern const Check vh2{
     .id = "VH-2",
     .needs = requests,
@@ -131,7 +132,8 @@ extern const Check vh2{
     .sends = "nothing more; reads the API-Version value of the VH-1 response",
     .passes = "MAJOR.MINOR.PATCH SemVer, unprefixed (edition 2.0.0 and later: pre-release allowed) passes; else fail (v1.2.3 fails)",
     .plan_run = plan_base_get,
-    .judge = judge_vh2};
+    .judge = judge_vh2,
+    .judged_headers = {"api-version"}};
 extern const Check vh3{
     .id = "VH-3",
     .needs = requests | document,
@@ -139,13 +141,15 @@ extern const Check vh3{
     .sends = "nothing more; compares the VH-1 header value with {oas}.info.version",
     .passes = "equal passes; different warn",
     .plan_run = plan_base_get,
-    .judge = judge_vh3};
+    .judge = judge_vh3,
+    .judged_headers = {"api-version"}};
 extern const Check vh4{
     .id = "VH-4",
     .needs = requests,
     .title = "Other responses carry API-Version",
     .sends = "nothing more; inspects every other response the run received from the API (to requests under {base}, openapi.json included; not external documents)",
     .passes = "none lacking the header: pass; lacking ones warn, listed; 401, 403, 429, 502, 503 and 504 responses without it are counted apart (an intermediary MAY omit it) and do not warn; no response counted: skip",
-    .judge = judge_vh4};
+    .judge = judge_vh4,
+    .judged_headers = {"api-version"}};
 
 }  // namespace adrprobe::checks

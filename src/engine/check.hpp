@@ -62,6 +62,17 @@ struct Check {
   // Requests for one probed target (the base URL in phase 1, each documented path in phase 2).
   void (*plan_target)(Planner&, const Settings&, const Target&, const CheckRef&) = nullptr;
   CheckResult (*judge)(const Evidence&, const CheckRef&) = nullptr;
+  // The response headers the judge reads (lower case): every evidence line of
+  // its result shows them, present or "(none)" (CheckResult::judged_headers).
+  std::vector<std::string_view> judged_headers{};
+
+  // judge, with the declared judged headers on the result: what the engine
+  // (and a unit test) calls.
+  CheckResult evaluate(const Evidence& ev, const CheckRef& ref) const {
+    CheckResult r = judge(ev, ref);
+    if (!judged_headers.empty()) r.judged_headers.assign(judged_headers.begin(), judged_headers.end());
+    return r;
+  }
 
   bool is_static() const { return needs == document; }
   // Judged from the TLS handshakes alone: still judged when the certificate is not trusted.

@@ -78,7 +78,7 @@ std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Editi
           r.checks.push_back({ref.id, Verdict::error, "TLS certificate not trusted: rerun with --ca-file or --insecure", {}});
         else if (!ev.client_cert_stop.empty() && !check->handshake_only())
           r.checks.push_back({ref.id, Verdict::error, ev.client_cert_stop, {}});
-        else r.checks.push_back(check->judge(ev, ref));
+        else r.checks.push_back(check->evaluate(ev, ref));
         if (auto& c = r.checks.back(); advice && (c.verdict == Verdict::fail || c.verdict == Verdict::warn))
           c.fix = advice(c);
         if (observer) observer->check_done(r.checks.back());

@@ -469,10 +469,9 @@ class Page {
                                 (t.client_cert_sent ? "sent (--cert)" : "none given (--cert, --key)"));
     out += fact_row("OCSP stapled", yes_no(t.ocsp_stapled));
     out += fact_row("Compression", yes_no(t.compression));
-    // TLS 1.3 has no renegotiation: a yes or no there would be a claim about nothing.
-    out += fact_row("Secure renegotiation", t.protocol == "TLSv1.3"
-                                                ? std::string("<span class=\"muted\">n/a (TLS 1.3 has no renegotiation)</span>")
-                                                : yes_no(t.secure_renegotiation));
+    out += fact_row("Secure renegotiation", t.renegotiation()
+                                                ? yes_no(*t.renegotiation())
+                                                : std::string("<span class=\"muted\">n/a (TLS 1.3 has no renegotiation)</span>"));
     out += "</table>\n";
 
     if (!t.protocols.empty()) {

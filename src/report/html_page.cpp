@@ -122,9 +122,11 @@ footer { margin-top: 32px; color: var(--muted); font-size: 12px; border-top: 1px
     word-break: break-all; color: var(--muted); }
   details > summary { list-style: none; }
   details > summary::-webkit-details-marker { display: none; }
-  table.checklist { font-size: 9pt; }
+  /* Compact on paper: every table's cells, the checklist's lines, the space between checks and cards. */
+  th, td { padding: 2px 6px; }
+  table.checklist, table.checklist td.boxes { font-size: 8.5pt; }
+  table.checklist td.boxes span { margin-right: 6px; }
   table.rules { font-size: 8.5pt; }
-  table.rules td, table.rules th { padding: 2px 6px; }
   table.rules .rule-link { display: none; }
   table.rules .clamp { display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; overflow: hidden; }
   .screen-only { display: none; }
@@ -134,11 +136,12 @@ footer { margin-top: 32px; color: var(--muted); font-size: 12px; border-top: 1px
   .url a[href]::after { content: none; }
   /* On paper an exchange shows the headers a check is about (the JSON report has them all). */
   .hdrs span:not(.key):not(.sent), .hdrs span.usual, .hdrs.usual { display: none; }
-  table.checklist td { padding: 3px 6px; }
   nav.toc { display: none; }
   .rule, .review, .score, .notice { box-shadow: none; }
   h2.page { break-before: page; page-break-before: always; }
-  .rule, .review { padding: 6px 10px; margin: 8px 0; }
+  .rule, .review { padding: 5px 10px; margin: 6px 0; }
+  .check { padding: 3px 0 2px; }
+  table.ex { margin: 3px 0 2px; }
   .conclusion .line { height: 20px; }
   /* The change as written, compact on paper: code at the size of the exchanges. */
   .fix { margin: 3pt 0 0 24pt; padding: 2pt 6pt; font-size: 8pt; }

@@ -75,7 +75,7 @@ struct Facts {
   int handshakes = 0;             // how many the probe made in all
   bool ocsp_stapled = false;
   bool compression = false;
-  bool secure_renegotiation = false;
+  bool secure_renegotiation = false;  // what OpenSSL says of the default handshake; read it through renegotiation()
   double duration_ms = 0;
   // The handshakes went through the proxy libcurl takes (https_proxy, ...; a CONNECT tunnel or socks).
   std::string proxy;            // "http://proxy.example:3128", never with user or password; empty: direct
@@ -87,6 +87,13 @@ struct Facts {
   // certificate (its alert, "TLS alert: certificate required"). The protocol,
   // cipher, trust and chain above are then what it had negotiated.
   std::string client_cert_refusal;
+
+  // Secure renegotiation (RFC 5746) of the negotiated protocol; none on TLS 1.3,
+  // which has no renegotiation: a yes or no there would be a claim about nothing.
+  std::optional<bool> renegotiation() const {
+    if (protocol == "TLSv1.3") return std::nullopt;
+    return secure_renegotiation;
+  }
 };
 
 struct Settings {

@@ -10,7 +10,8 @@ way the auditor in the issue did:
   report is valid against docs/report.schema.json;
 - the HTML report prints on at most 10 A4 pages in headless Chromium, no rule
   card is split across two pages, and link targets are printed after the link;
-- EH-2's evidence line shows the Content-Type it judged.
+- EH-2's evidence line shows the Content-Type it judged, VH-1's and VH-4's the
+  API-Version (absent: "(none)").
 Against the stdlib fixture server: `--rules` sends only the selected rules'
 requests and lists the others as `skip` ("not selected"); a wrong base path
 (both {base} and {base}/openapi.json answer 404) is a leading note; an
@@ -175,6 +176,18 @@ class FastApiAudit(ProbeCase):
         lines = self.adrprobe_run.stdout.splitlines()
         at = next(i for i, l in enumerate(lines) if l.strip().startswith("EH-2"))
         self.assertRegex(lines[at + 1], r"#\d+ \S+ http://127\.0\.0\.1:\d+/v1\S* → 4\d\d .*content-type: application/json")
+
+    def test_vh_evidence_lines_show_the_api_version_judged(self):
+        # FastAPI sends no API-Version: VH-1 (the base URL redirects) and VH-4 say so on their evidence lines.
+        self.assertEqual(harness.checks(self.report, "/core/version-header", "VH-1")[0]["verdict"], "fail")
+        self.assertEqual(harness.checks(self.report, "/core/version-header", "VH-4")[0]["verdict"], "warn")
+        lines = self.adrprobe_run.stdout.splitlines()
+        for check_id in ("VH-1", "VH-4"):
+            at = next(i for i, l in enumerate(lines) if l.strip().startswith(check_id))
+            self.assertRegex(lines[at + 1], r"#\d+ \S+ http://127\.0\.0\.1:\d+/v1\S* → \d{3} .*api-version: \(none\)",
+                             check_id)
+        html = self.paths["html"].read_text(encoding="utf-8")
+        self.assertIn('<span class="key judged"><b>api-version:</b> (none)</span>', html)
 
     def test_banner_first_on_screen(self):
         rc, out, err = chromium("--dump-dom", self.paths["html"].as_uri(), user_data_dir=Path(self.tmp, "profile-dom"))

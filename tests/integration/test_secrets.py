@@ -14,7 +14,14 @@ Every format the binary lists is written (so a new format is covered without
 touching this file), by `check` (with -v, and with stderr on a terminal for the
 progress line), `batch` (with summary.*) and `lint`; every output is searched
 for each secret in each form it can take, and must also show the run's target
-(so an empty output cannot pass)."""
+(so an empty output cannot pass).
+
+The audit fields (CLI.md): `request_headers` as sent, `response_body` excerpts
+and `run.command` are searched like the rest in every format; where a format
+shows one (SHOWN: JSON all three, HTML the headers sent and the command line;
+text, markdown, JUnit, SARIF, GitLab and OpenMetrics none of them) the test
+also finds it there, masked, so a format that stopped showing it, or showed it
+from unmasked data, fails here."""
 
 import base64
 import json
@@ -119,6 +126,23 @@ BATCH_VALUES = VALUES + [BATCH_VALUE, DEFAULTS_VALUE]
 ECHO = {"echo_headers": True, "echo_everywhere": True, "trailing_slash": 301, "openapi_json": "redirect",
         "not_found_status": 404, "echo_names": True, "echo_paths": True, "echo_b64_json": True,
         "doc_needs_header": "X-Api-Key"}
+
+
+# Where each format shows the audit fields, and how a masked one reads there
+# (for the -H value X-Api-Key): the formats not listed show none of them.
+SHOWN = {
+    "json": {
+        "request_headers": lambda text: any(e.get("request_headers", {}).get("X-Api-Key") == "***"
+                                            for e in json.loads(text)["exchanges"]),
+        "response_body": lambda text: any("you sent: " in e.get("response_body", "") and "***" in e["response_body"]
+                                          for e in json.loads(text)["exchanges"]),
+        "run.command": lambda text: "-H 'X-Api-Key: ***'" in json.loads(text)["run"]["command"],
+    },
+    "html": {
+        "request_headers": lambda text: "<b>X-Api-Key:</b> ***</span>" in text,
+        "run.command": lambda text: "-H &#39;X-Api-Key: ***&#39;" in text,
+    },
+}
 
 
 def password_url(srv, path="/v1"):
@@ -245,6 +269,15 @@ class Secrets(ProbeCase):
         bodies = [e["response_body"] for e in report["exchanges"] if "you sent: " in e.get("response_body", "")]
         self.assertTrue(bodies, "no error body echoing the request is in the report")
         self.assertTrue(all("***" in b for b in bodies), bodies[:3])
+        # Each audit field, masked, in every output of a format that shows it (stdout and -o alike).
+        for f, fields in SHOWN.items():
+            self.assertIn(f, self.formats)
+            shown_in = {where: text for where, text in outputs.items()
+                        if where == "stdout -f %s" % f or where.startswith("-o %s (" % f)}
+            self.assertEqual(len(shown_in), len(self.formats) + 1, sorted(shown_in))
+            for field, masked in fields.items():
+                for where, text in shown_in.items():
+                    self.assertTrue(masked(text), "%s does not show %s masked" % (where, field))
         self.assertNoSecret(outputs, SECRETS, ("127.0.0.1:%d" % srv.port, "/v1", "X-Api-Key"), VALUES)
 
     def test_batch_every_format_summary_log_and_progress_line(self):
@@ -304,6 +337,10 @@ class Secrets(ProbeCase):
         self.assertIn("batch:", terminal.stderr)
         for report in reports.values():
             self.assertPlanted(report)
+            self.assertIn("-H 'X-Api-Key: ***'", report["run"]["command"])
+        sent_headers = [h for r in reports.values() for e in r["exchanges"] for h in [e.get("request_headers", {})]]
+        self.assertTrue(any(h.get("X-Batch-Key") == "***" for h in sent_headers), "no batch-file header shown masked")
+        self.assertTrue(any(h.get("X-Default-Key") == "***" for h in sent_headers), "no batch default header shown masked")
         self.assertNoSecret(outputs, BATCH_SECRETS, ("127.0.0.1", "with-password", "with-header"), BATCH_VALUES)
 
     def test_lint_with_a_password_in_the_document_url(self):
@@ -336,6 +373,9 @@ class Secrets(ProbeCase):
         pointers = [loc["pointer"] for r in json.loads(outputs["lint stdout -f json"])["rules"] for c in r["checks"]
                     for loc in c.get("locations", [])]
         self.assertIn("/paths/~1k~1Basic ***~1Upper", pointers)
+        command = json.loads(outputs["lint stdout -f json"])["run"]["command"]
+        self.assertIn("lint 'http://%s:***@127.0.0.1:%d/v1/openapi.json'" % (URL_USER, srv.port), command)
+        self.assertIn("%s:***@127.0.0.1:%d" % (URL_USER, srv.port), outputs["lint -o html (-f text)"])
         self.assertNoSecret(outputs, {"URL password": url_password_forms()},
                             ("127.0.0.1:%d" % srv.port, "openapi.json", "probing:"),
                             [URL_PASSWORD, "%s:%s" % (URL_USER, URL_PASSWORD)])

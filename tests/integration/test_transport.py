@@ -144,6 +144,7 @@ class Modern(TransportCase):
         self.assertEqual(t["host"], "127.0.0.1")
         self.assertEqual(t["port"], self.p.port)
         self.assertEqual(t["protocol"], "TLSv1.3")
+        self.assertIsNone(t["secure_renegotiation"])  # TLS 1.3 has no renegotiation: null, not false
         self.assertIn(t["cipher"], ("TLS_AES_256_GCM_SHA384", "TLS_AES_128_GCM_SHA256", "TLS_CHACHA20_POLY1305_SHA256"))
         self.assertEqual(t["accepted_protocols"], ["TLSv1.2", "TLSv1.3"])
         by_name = {x["name"]: x for x in t["protocols"]}
@@ -307,6 +308,7 @@ class Protocols(TransportCase):
         self.assertCheck(p.report, TS, "TS-3", "fail", contains=("insufficient: ", "AECDH-AES256-SHA (TLSv1, TLSv1.1, TLSv1.2)"))
         self.assertRule(p.report, TS, "fail")
         self.assertEqual(t["protocol"], "TLSv1.2")
+        self.assertIs(t["secure_renegotiation"], True)  # OpenSSL's nginx supports RFC 5746
 
     def test_agrees_with_openssl_s_client(self):
         flags = {"TLSv1": "-tls1", "TLSv1.1": "-tls1_1", "TLSv1.2": "-tls1_2", "TLSv1.3": "-tls1_3"}

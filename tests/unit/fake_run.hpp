@@ -184,7 +184,7 @@ struct FakeRun {
   CheckResult judge(const std::string& id, std::map<std::string, std::string> params = {}) const {
     const checks::Check* c = checks::find_check(id);
     REQUIRE(c);
-    return c->judge(ev, catalogue::CheckRef{id, std::move(params)});
+    return c->evaluate(ev, catalogue::CheckRef{id, std::move(params)});
   }
   // The requests a check declares in a run over these targets, in send order.
   std::vector<http::Request> plan(const std::string& id, std::map<std::string, std::string> params = {}) const {

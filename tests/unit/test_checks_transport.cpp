@@ -692,6 +692,23 @@ TEST_CASE("TS-7: the base URL when no documented path is probed") {
   CHECK(r.exchanges == std::vector<int>{id});
 }
 
+TEST_CASE("TS-7: the result names Access-Control-Allow-Origin and -Credentials as the headers it judged") {
+  using Headers = std::vector<std::string>;
+  const Headers judged{"access-control-allow-origin", "access-control-allow-credentials"};
+  FakeRun echoed;
+  echoed.respond(cors(echoed, kBase), 200,
+                 {{"access-control-allow-origin", echoed.ev.origin}, {"access-control-allow-credentials", "true"}});
+  auto r = echoed.judge("TS-7");
+  CHECK(r.verdict == Verdict::fail);
+  CHECK(r.judged_headers == judged);
+
+  FakeRun none;  // neither header: the evidence line says so
+  none.respond(cors(none, kBase), 200);
+  auto n = none.judge("TS-7");
+  CHECK(n.verdict == Verdict::pass);
+  CHECK(n.judged_headers == judged);
+}
+
 TEST_CASE("TS-7: an echoed origin with credentials fails; without credentials it passes with a note") {
   FakeRun run;
   int id = run.respond(cors(run, kBase), 200,

@@ -263,3 +263,30 @@ TEST_CASE("VH-4: requests that read the same (PO-1's and PO-2's GET of openapi.j
   expect(r, Verdict::warn, {"2 of 2 other responses lack API-Version: GET /v1/openapi.json → 200 (×2)"});
   CHECK(r.exchanges == std::vector<int>{a, b});
 }
+
+// ---- all four ---------------------------------------------------------------
+
+TEST_CASE("VH-1..VH-4: each result names API-Version as the header it judged, for its evidence lines") {
+  using Headers = std::vector<std::string>;
+  FakeRun missing;
+  missing.document(header_versioned("1.0.0"));
+  missing.respond(header_base_get(), 200);  // no API-Version: VH-1 fails, VH-2 and VH-3 skip
+  missing.exchange("GET", kBase + "/gebouwen", 200);
+  for (const char* id : {"VH-1", "VH-2", "VH-3", "VH-4"}) {
+    CAPTURE(id);
+    CHECK(missing.judge(id).judged_headers == Headers{"api-version"});
+  }
+  CHECK(missing.judge("VH-1").verdict == Verdict::fail);
+  CHECK(missing.judge("VH-4").verdict == Verdict::warn);
+
+  FakeRun present;
+  present.document(header_versioned("1.0.0"));
+  present.respond(header_base_get(), 200, {{"api-version", "1.0.0"}});
+  present.exchange("GET", kBase + "/gebouwen", 200, {{"api-version", "1.0.0"}});
+  for (const char* id : {"VH-1", "VH-2", "VH-3", "VH-4"}) {
+    CAPTURE(id);
+    auto r = present.judge(id);
+    CHECK(r.verdict == Verdict::pass);
+    CHECK(r.judged_headers == Headers{"api-version"});
+  }
+}

@@ -115,8 +115,9 @@ CheckResult fake_judge(const engine::Evidence& ev, const catalogue::CheckRef& re
 std::vector<std::string> fake_hints(const engine::Evidence&) { return {"hint one", "hint two"}; }
 const engine::Check fake_static{"FAKE-1", engine::document, "fake", "nothing", "always", engine::PerPath::none, {}, nullptr,
                                 nullptr, fake_judge};
+// It declares the response header it judges: the engine puts it on the result (for its evidence lines).
 const engine::Check fake_live{"FAKE-2", engine::requests, "fake", "nothing", "always", engine::PerPath::none, {}, nullptr,
-                              nullptr, fake_judge};
+                              nullptr, fake_judge, {"x-judged"}};
 }  // namespace
 
 TEST_CASE("judge runs the checks and hint producers of the registry it is given") {
@@ -139,6 +140,8 @@ TEST_CASE("judge runs the checks and hint producers of the registry it is given"
   CHECK(rules[0].checks[0].verdict == Verdict::pass);
   CHECK(rules[0].checks[0].message == "judged " + run.ev.settings.base_url);
   CHECK(rules[0].checks[1].verdict == Verdict::fail);  // its edition parameter reached it
+  CHECK(rules[0].checks[0].judged_headers.empty());
+  CHECK(rules[0].checks[1].judged_headers == std::vector<std::string>{"x-judged"});
   CHECK(rules[0].verdict == Verdict::fail);
   CHECK(rules[1].verdict == Verdict::manual);
   CHECK(rules[1].hints == std::vector<std::string>{"hint one", "hint two"});

@@ -251,3 +251,50 @@ TEST_CASE("text: the conclusion first; summaries whole off a terminal, cut on on
   CHECK(report::render("text", e, file).find("#1 GET https://api.example.nl/v1/a/ → 200  content-type: text/html") !=
         std::string::npos);
 }
+
+TEST_CASE("text -v, html, markdown: VH-1's API-Version and TS-7's CORS headers on their evidence lines, absent ones too") {
+  report::Report r = formats_sample();
+  r.rules[0].id = "/core/version-header";
+  r.rules[0].checks = {{"VH-1", Verdict::fail, "GET /v1 → 200 without an API-Version header", {2}}};
+  r.rules[0].checks[0].judged_headers = {"api-version"};
+  report::RuleResult cors;
+  cors.id = "/core/transport/cors";
+  cors.title = "CORS";
+  cors.kind = "technical";
+  cors.verdict = Verdict::fail;
+  cors.checks = {{"TS-7", Verdict::fail, "GET /v1/a with Origin: https://o.example → the origin is echoed", {3}}};
+  cors.checks[0].judged_headers = {"access-control-allow-origin", "access-control-allow-credentials"};
+  r.rules.push_back(cors);
+  http::Exchange base;
+  base.id = 2;
+  base.method = "GET";
+  base.url = "https://api.example.nl/v1";
+  base.status = 200;
+  base.response_headers = {{"content-type", "application/json"}};
+  http::Exchange echoed = base;
+  echoed.id = 3;
+  echoed.url = "https://api.example.nl/v1/a";
+  echoed.response_headers = {{"access-control-allow-origin", "https://o.example"},
+                             {"access-control-allow-credentials", "true"}};
+  r.exchanges = {r.exchanges[0], base, echoed};
+  r.score = report::compute_score(r.rules);
+
+  report::RenderOptions verbose{false, 1, report::FailOn::fail};
+  std::string text = report::render("text", r, verbose);
+  CHECK(text.find("#2 GET https://api.example.nl/v1 → 200  api-version: (none)") != std::string::npos);
+  CHECK(text.find("#3 GET https://api.example.nl/v1/a → 200  access-control-allow-origin: https://o.example"
+                  "  access-control-allow-credentials: true") != std::string::npos);
+
+  std::string html = report::render("html", r);
+  CHECK(html.find("<span class=\"key judged\"><b>api-version:</b> (none)</span>") != std::string::npos);
+  CHECK(html.find("<span class=\"key judged\"><b>access-control-allow-origin:</b> https://o.example</span>") !=
+        std::string::npos);
+  CHECK(html.find("<span class=\"key judged\"><b>access-control-allow-credentials:</b> true</span>") !=
+        std::string::npos);
+
+  // Markdown escapes the server's text (a word joiner keeps a URL from becoming a link).
+  std::string md = report::render("markdown", r);
+  CHECK(md.find("  - GET https\\:\u2060//api.example.nl/v1 → 200 · api-version\\: \\(none\\)\n") != std::string::npos);
+  CHECK(md.find("  - GET https\\:\u2060//api.example.nl/v1/a → 200 · access-control-allow-origin\\: https\\:\u2060//o.example · "
+                "access-control-allow-credentials\\: true\n") != std::string::npos);
+}

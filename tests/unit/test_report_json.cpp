@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "catalogue/catalogue.hpp"
+#include "report/baseline.hpp"
 #include "report/formats.hpp"
 #include "report/json.hpp"
 
@@ -92,6 +94,34 @@ TEST_CASE("json report: render_json → parse_json_report keeps what a baseline 
   CHECK_FALSE(g.change);
   CHECK(back.notes == r.notes);
   CHECK(back.mode == "check");
+}
+
+TEST_CASE("json report: secure_renegotiation is null on TLS 1.3; a report that says false there still reads as a baseline") {
+  report::Report r = json_sample();
+  tls::Facts t;
+  t.host = "api.example.nl";
+  t.handshake_ok = true;
+  t.protocol = "TLSv1.3";
+  t.secure_renegotiation = false;  // what OpenSSL says of a TLS 1.3 handshake: no claim about anything
+  r.tls = t;
+  std::string text = report::render("json", r);
+  CHECK(nlohmann::json::parse(text)["tls"]["secure_renegotiation"].is_null());
+  r.tls->protocol = "TLSv1.2";
+  CHECK(nlohmann::json::parse(report::render("json", r))["tls"]["secure_renegotiation"] == false);
+  r.tls->secure_renegotiation = true;
+  CHECK(nlohmann::json::parse(report::render("json", r))["tls"]["secure_renegotiation"] == true);
+
+  // An earlier report's TLS 1.3 table held a boolean: it is read back and compared as before.
+  auto earlier = nlohmann::json::parse(text);
+  earlier["tls"]["secure_renegotiation"] = false;
+  report::Report before = report::parse_json_report(earlier.dump());
+  REQUIRE(before.rules.size() == 2);
+  CHECK(before.rules[0].verdict == Verdict::fail);
+  report::Report now = json_sample();
+  now.rules[0].verdict = Verdict::pass;
+  now.rules[0].change.reset();
+  report::apply_baseline(now, before, catalogue::Catalogue::builtin().baseline());
+  CHECK(now.rules[0].change == "fixed");
 }
 
 TEST_CASE("json report: a null percent, no name, no openapi_url and a lint run read back") {
