@@ -172,7 +172,6 @@ Job make_job(const BatchArgs& a, const batch::Target& t, const std::vector<const
   for (const auto* f : formats)
     if (f->name != "json") job.output.files.emplace_back(f, (dir / (t.stem + "." + std::string(f->extension))).string());
   job.output.non_regular = NonRegular::refuse;  // names the batch chose, in a directory others may write too
-  if (!a.baseline_dir.empty()) job.output.baseline = baseline_of(a.baseline_dir, t, job.settings.base_url, job);
   return job;
 }
 
@@ -360,6 +359,9 @@ int run_batch(const BatchArgs& a) {
       rep.owner = job.target.owner;
       rep.labels = job.target.labels;
       rep.run = run_info("check", job.settings, job.output);
+      // The baseline is read when its target is done, and let go with it: a
+      // register of a thousand targets never holds a thousand earlier reports.
+      if (!a.baseline_dir.empty()) job.output.baseline = baseline_of(a.baseline_dir, job.target, job.settings.base_url, job);
       if (!job.baseline_problem.empty()) rep.notes.push_back(job.baseline_problem + " (no change shown)");
       if (redactor.url_password())
         rep.notes.push_back("a URL in the batch file carries a password: it is masked (user:***@) in every output; "
@@ -388,6 +390,7 @@ int run_batch(const BatchArgs& a) {
         std::lock_guard lock(write_mutex);
         baseline_problems.push_back(fmt::format("{}: {}", job.target.name, why));
       }
+      job.output.baseline.reset();
       progress.finished(job.target.name, target_line(rows[i], color), !a.quiet || rows[i].exit_status != Exit::ok);
     }
   };
