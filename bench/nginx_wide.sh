@@ -2,11 +2,18 @@
 # adrprobe against a wide API served by nginx on loopback, side by side with
 # wrk at the same concurrency against the same nginx (issue 16).
 #   bench/nginx_wide.sh [build-dir] [runs]
-# For 100, 1,000 and 10,000 documented paths and --concurrency 1, 4 and 16
-# (and 8, the issue's figure): `check --rate 0 --max-paths 0` requests/s
-# (requests in the report / wall time, document and report included) and
-# peak RSS; wrk's requests/s over 5 s on one documented path. Each figure is
-# the median of `runs` runs (default 3) with min and max. Never a timed test.
+# For 100, 1,000 and 10,000 documented paths (PATHS) and --concurrency 1, 4, 8
+# and 16 (CONCS): `check --rate 0 --max-paths 0` requests/s (requests in the
+# report / wall time, document, judging and the JSON report included) and peak
+# RSS; beside it wrk's requests/s over 5 s at the same concurrency, twice:
+#   - one path: GET of one documented path over and over (keep-alive), what
+#     the server can do at best;
+#   - same requests: the very requests adrprobe sent in that run, replayed in
+#     order by a wrk Lua script (its TRACE probes make nginx close the
+#     connection, as they do for adrprobe). wrk cannot read a HEAD response
+#     (it waits for the body Content-Length announces), so HEAD is sent as GET.
+# Each figure is the median of `runs` runs (default 3) with min and max.
+# Never a timed test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD="${1:-build}"
@@ -62,28 +69,42 @@ stats() {  # values... -> "median (min-max)"
   $PY -c 'import statistics,sys; v=sorted(float(x) for x in sys.argv[1:]); print(f"{statistics.median(v):.0f} ({v[0]:.0f}-{v[-1]:.0f})")' "$@"
 }
 
-echo "adrprobe $("$BIN" --version | head -1); $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'); $(nginx -v 2>&1); $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2)"
+echo "adrprobe $("$BIN" --version | head -1); $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'); $(nginx -v 2>&1); $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2); load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "medians of $RUNS runs (min-max); nginx 1 worker on 127.0.0.1"
-printf '| %-6s | %-3s | %-22s | %-22s | %-20s | %-6s |\n' paths c "adrprobe req/s" "wrk req/s" "adrprobe peak RSS MiB" ratio
-printf '|%s|\n' "--------|-----|------------------------|------------------------|----------------------|--------"
-for n in 100 1000 10000; do
+med() { $PY -c 'import statistics,sys; v=sorted(float(x) for x in sys.argv[2:]); print(f"{statistics.median(v):.{sys.argv[1]}f} ({v[0]:.{sys.argv[1]}f}-{v[-1]:.{sys.argv[1]}f})")' "$@"; }
+ratio() { $PY -c 'import statistics,sys; a=[float(x) for x in sys.argv[1].split()]; b=[float(x) for x in sys.argv[2].split()]; print(f"{statistics.median(a)/statistics.median(b):.2f}")' "$1" "$2"; }
+printf '| %-6s | %-3s | %-20s | %-22s | %-22s | %-9s | %-9s | %-18s |\n' paths c "adrprobe req/s" "wrk one path" "wrk same requests" "ratio one" "ratio same" "adrprobe RSS MiB"
+printf '|%s|\n' "--------|-----|----------------------|------------------------|------------------------|-----------|-----------|--------------------"
+for n in ${PATHS:-100 1000 10000}; do
   base="http://127.0.0.1:$port/n$n/v1"
-  for c in 1 4 8 16; do
-    rates=() rss=() wrks=()
+  for c in ${CONCS:-1 4 8 16}; do
+    rates=() rss=() wrks=() mixes=()
     for _ in $(seq "$RUNS"); do
       start=$(date +%s.%N)
       /usr/bin/time -f "%M" -o "$work/rss" "$BIN" check "$base" --rate 0 --max-paths 0 --concurrency "$c" \
         --deadline 3600 -f json >"$work/report.json" 2>/dev/null || true
       end=$(date +%s.%N)
-      count=$($PY -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["exchanges"]))' "$work/report.json")
+      count=$($PY - "$work/report.json" "$work/mix.lua" <<'PY'
+import json, sys
+from urllib.parse import urlsplit
+exchanges = json.load(open(sys.argv[1]))["exchanges"]
+rows = []
+for e in exchanges:
+    u = urlsplit(e["url"])
+    method = "GET" if e["method"] == "HEAD" else e["method"]
+    rows.append("{%s,%s}" % (json.dumps(method), json.dumps(u.path + ("?" + u.query if u.query else ""))))
+open(sys.argv[2], "w").write("local reqs = {" + ",\n".join(rows) + "}\nlocal i = 0\n"
+                             "request = function()\n  i = i % #reqs + 1\n  return wrk.format(reqs[i][1], reqs[i][2])\nend\n")
+print(len(exchanges))
+PY
+)
       rates+=("$($PY -c "print($count / ($end - $start))")")
       rss+=("$($PY -c "print($(tail -1 "$work/rss") / 1024)")")
-      w=$(wrk -t1 -c"$c" -d5s "$base/collectie1" | sed -n 's/^Requests\/sec: *//p')
-      wrks+=("$w")
+      wrks+=("$(wrk -t1 -c"$c" -d5s "$base/collectie1" | sed -n 's/^Requests\/sec: *//p')")
+      mixes+=("$(wrk -t1 -c"$c" -d5s -s "$work/mix.lua" "http://127.0.0.1:$port" | sed -n 's/^Requests\/sec: *//p')")
     done
-    a=$(stats "${rates[@]}")
-    b=$(stats "${wrks[@]}")
-    ratio=$($PY -c 'import statistics,sys; a=[float(x) for x in sys.argv[1].split()]; b=[float(x) for x in sys.argv[2].split()]; print(f"{statistics.median(a)/statistics.median(b):.2f}")' "${rates[*]}" "${wrks[*]}")
-    printf '| %-6s | %-3s | %-22s | %-22s | %-20s | %-6s |\n' "$n" "$c" "$a" "$b" "$($PY -c 'import statistics,sys; v=sorted(float(x) for x in sys.argv[1:]); print(f"{statistics.median(v):.1f} ({v[0]:.1f}-{v[-1]:.1f})")' "${rss[@]}")" "$ratio"
+    printf '| %-6s | %-3s | %-20s | %-22s | %-22s | %-9s | %-9s | %-18s |\n' "$n" "$c" "$(med 0 "${rates[@]}")" \
+      "$(med 0 "${wrks[@]}")" "$(med 0 "${mixes[@]}")" "$(ratio "${rates[*]}" "${wrks[*]}")" \
+      "$(ratio "${rates[*]}" "${mixes[*]}")" "$(med 1 "${rss[@]}")"
   done
 done
