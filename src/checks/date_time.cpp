@@ -9,6 +9,7 @@
 #include <set>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "checks/registry.hpp"
 #include "checks/findings.hpp"
@@ -49,9 +50,20 @@ struct Field {
   Node parent;        // the properties object, or the parameter itself
 };
 
+// Made once per document set (DocumentSet::derived): DT-1..DT-4 and the
+// timezone hints read the same walk.
 class Schemas {
  public:
-  Schemas(const Walker& w, bool swagger2) : w_(w), swagger2_(swagger2) { walk(); }
+  explicit Schemas(const oas::DocumentSet& docs) : w_(docs), swagger2_(oas::is_swagger2(docs.root())) {
+    walk();
+    // Only uses_ is read after the walk.
+    queue_ = {};
+    seen_ = {};
+    schema_seen_ = {};
+    param_seen_ = {};
+  }
+  Schemas(const Schemas&) = delete;
+  Schemas& operator=(const Schemas&) = delete;
 
   // Every Schema Object once (a $ref target once, however many $refs lead to
   // it), in walk order: what paths and webhooks reach first, then components.
@@ -91,7 +103,7 @@ class Schemas {
   Node follow(const Node& n) {
     if (!has_ref(n)) return n;
     Node d = w_.deref(n);
-    if (d.value && !(d.at == n.at)) uses_[d.at].insert(n.at);
+    if (d.value && !(d.at == n.at)) uses_[d.at].insert(n.value);
     return d;
   }
   void push(Kind k, const Node& n, std::string key = "") {
@@ -106,7 +118,8 @@ class Schemas {
     if (!list.value || !list.value->is_array()) return;
     for (std::size_t i = 0; i < list.value->size(); ++i) push(k, w_.item(list, i));
   }
-  bool first_time(const Node& n) { return n.is_object() && seen_.insert(n.at).second; }
+  // A value stands at one place: its address identifies the place.
+  bool first_time(const Node& n) { return n.is_object() && seen_.insert(n.value).second; }
 
   void walk() {
     Node root = w_.root();
@@ -161,7 +174,7 @@ class Schemas {
       // OAS 3.1: keywords beside a $ref count too.
       if (n.value->size() == 1) return;
     }
-    if (!schema_seen_.insert(n.at).second) return;
+    if (!schema_seen_.insert(n.value).second) return;
     objects.push_back(n);
     Node props = w_.child(n, "properties");
     if (props.is_object())
@@ -223,7 +236,7 @@ class Schemas {
 
   void param_field(const oas::Parameter& p) {
     bool judged = p.in == "query" || p.in == "path" || (swagger2_ && p.in == "formData");
-    if (!judged || !p.node.is_object() || !param_seen_.insert(p.node.at).second) return;
+    if (!judged || !p.node.is_object() || !param_seen_.insert(p.node.value).second) return;
     Node schema = swagger2_ ? p.node : w_.child(p.node, "schema");
     if (!schema.value) {
       Node content = w_.member(p.node, "content");
@@ -246,17 +259,16 @@ class Schemas {
     push(Kind::schema, w_.child(m, "itemSchema"));  // OAS 3.2
   }
 
-  const Walker& w_;
+  Walker w_;
   bool swagger2_;
   std::deque<Item> queue_;
-  std::set<Place> seen_, schema_seen_, param_seen_;
-  std::map<Place, std::set<Place>> uses_;  // $ref target -> where the $refs to it stand
+  std::unordered_set<const json*> seen_, schema_seen_, param_seen_;
+  std::map<Place, std::unordered_set<const json*>> uses_;  // $ref target -> the $ref objects that lead to it
 };
 
-std::optional<Schemas> schemas_of(const Evidence& ev, std::optional<Walker>& w) {
-  if (!ev.document.docs) return std::nullopt;
-  w.emplace(*ev.document.docs);
-  return Schemas(*w, oas::is_swagger2(ev.document.docs->root()));
+// The walk of the evidence's document, made on first use; nullptr without a document.
+const Schemas* schemas_of(const Evidence& ev) {
+  return ev.document.docs ? &ev.document.docs->derived<Schemas>() : nullptr;
 }
 
 // ---------------------------------------------------------------------------
@@ -286,8 +298,7 @@ std::vector<FormatUse> date_time_formats(const Schemas& s) {
 }
 
 CheckResult judge_dt1(const Evidence& ev, const CheckRef& ref) {
-  std::optional<Walker> w;
-  auto s = schemas_of(ev, w);
+  const Schemas* s = schemas_of(ev);
   if (!s) return ev.prerequisite(ref.id);
   auto uses = date_time_formats(*s);
   if (uses.empty()) return {ref.id, Verdict::pass, "no date or time formats in the schemas", {}};
@@ -312,8 +323,7 @@ CheckResult judge_dt1(const Evidence& ev, const CheckRef& ref) {
 }
 
 CheckResult judge_dt2(const Evidence& ev, const CheckRef& ref) {
-  std::optional<Walker> w;
-  auto s = schemas_of(ev, w);
+  const Schemas* s = schemas_of(ev);
   if (!s) return ev.prerequisite(ref.id);
   Findings f(ref.id);
   std::vector<std::string> details;
@@ -325,7 +335,7 @@ CheckResult judge_dt2(const Evidence& ev, const CheckRef& ref) {
     auto type = n.value->find("type");
     std::string line;
     Verdict v = Verdict::fail;
-    std::string at = w->pointer(n);
+    std::string at = s->walker().pointer(n);
     if (type == n.value->end()) {
       v = Verdict::warn;
       line = fmt::format("{} without a type at {}", *format, s->place(n));
@@ -340,8 +350,8 @@ CheckResult judge_dt2(const Evidence& ev, const CheckRef& ref) {
         ok = string && !other;
       }
       if (ok) continue;
-      line = fmt::format("{} on type {} at {}", *format, truncate_utf8(type->dump(), 60), s->place(w->child(n, "type")));
-      at = w->pointer(w->child(n, "type"));
+      line = fmt::format("{} on type {} at {}", *format, truncate_utf8(type->dump(), 60), s->place(s->walker().child(n, "type")));
+      at = s->walker().pointer(s->walker().child(n, "type"));
     }
     f.add(v, line, {}, at);
     details.push_back(fmt::format("{}: {}", adrprobe::to_string(v), line));
@@ -543,6 +553,13 @@ DateFields date_fields(const Schemas& s) {
   return out;
 }
 
+// DT-3 and DT-4 judge the same fields: found once per document set.
+struct DateFieldsOfDocument {
+  DateFields fields;
+  explicit DateFieldsOfDocument(const oas::DocumentSet& docs) : fields(date_fields(docs.derived<Schemas>())) {}
+};
+const DateFields& date_fields_of(const Evidence& ev) { return ev.document.docs->derived<DateFieldsOfDocument>().fields; }
+
 // Says so when some date-named fields could not be judged.
 CheckResult with_unjudged(CheckResult r, const DateFields& fields) {
   if (fields.unjudged)
@@ -593,10 +610,9 @@ CheckResult grouped_result(const std::string& id, const std::vector<Group>& grou
 Verdict verdict_of(DateName strength) { return strength == DateName::strong ? Verdict::fail : Verdict::warn; }
 
 CheckResult judge_dt3(const Evidence& ev, const CheckRef& ref) {
-  std::optional<Walker> w;
-  auto s = schemas_of(ev, w);
+  const Schemas* s = schemas_of(ev);
   if (!s) return ev.prerequisite(ref.id);
-  auto fields = date_fields(*s);
+  const DateFields& fields = date_fields_of(ev);
   if (fields.list.empty()) return with_unjudged({ref.id, Verdict::pass, "no date-named string fields", {}}, fields);
   std::vector<Group> groups;
   std::vector<std::string> details;
@@ -614,10 +630,9 @@ CheckResult judge_dt3(const Evidence& ev, const CheckRef& ref) {
 }
 
 CheckResult judge_dt4(const Evidence& ev, const CheckRef& ref) {
-  std::optional<Walker> w;
-  auto s = schemas_of(ev, w);
+  const Schemas* s = schemas_of(ev);
   if (!s) return ev.prerequisite(ref.id);
-  auto fields = date_fields(*s);
+  const DateFields& fields = date_fields_of(ev);
   if (fields.list.empty()) return with_unjudged({ref.id, Verdict::pass, "no date-named string fields", {}}, fields);
   std::vector<Group> groups;
   std::vector<std::string> details;
@@ -850,8 +865,7 @@ std::vector<std::string> timezone_hints(const Evidence& ev) {
     if (out.size() < kMaxHints) out.push_back(std::move(hint));
     else ++more;
   };
-  std::optional<Walker> w;
-  if (auto s = schemas_of(ev, w)) {
+  if (const Schemas* s = schemas_of(ev)) {
     for (const auto& u : date_time_formats(*s)) {
       std::string f = to_lower(u.format);
       if (f == "date-time-local")
