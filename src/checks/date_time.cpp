@@ -41,6 +41,12 @@ bool is_extension(const std::string& key) { return key.rfind("x-", 0) == 0; }
 // ---------------------------------------------------------------------------
 // Every Schema Object of the document (probes.md, scope of DT-1..DT-4).
 
+// A format that names a date or time (any spelling), judged by DT-1.
+bool date_time_format(const std::string& f);
+// How strongly a field's name says it holds a date (DT-3, DT-4).
+enum class DateName { none, weak, strong };
+DateName date_name(std::string_view name);
+
 // A date-named candidate: a property, or an effective query or path parameter.
 struct Field {
   std::string name;
@@ -65,9 +71,12 @@ class Schemas {
   Schemas(const Schemas&) = delete;
   Schemas& operator=(const Schemas&) = delete;
 
-  // Every Schema Object once (a $ref target once, however many $refs lead to
-  // it), in walk order: what paths and webhooks reach first, then components.
-  std::vector<Node> objects;
+  // The walk visits every Schema Object once (a $ref target once, however
+  // many $refs lead to it), in walk order: what paths and webhooks reach
+  // first, then components. It keeps what the checks judge, in that order:
+  // the Schema Objects with a date/time format (date_time_format), and the
+  // fields whose name is date-named (date_name).
+  std::vector<Node> formatted;
   std::vector<Field> fields;
 
   // Where a judged value is written, for messages: its pointer (with the
@@ -175,12 +184,12 @@ class Schemas {
       if (n.value->size() == 1) return;
     }
     if (!schema_seen_.insert(n.value).second) return;
-    objects.push_back(n);
+    if (const std::string* f = string_member(n.value, "format"); f && date_time_format(*f)) formatted.push_back(n);
     Node props = w_.child(n, "properties");
     if (props.is_object())
       for (auto it = props.value->begin(); it != props.value->end(); ++it) {
         Node p = w_.entry(props, it);
-        fields.push_back({it.key(), truncate_utf8(it.key(), 60), p, p, props});
+        if (date_name(it.key()) != DateName::none) fields.push_back({it.key(), truncate_utf8(it.key(), 60), p, p, props});
         push(Kind::schema, p);
       }
     push_each(Kind::schema, w_.child(n, "patternProperties"));
@@ -236,7 +245,7 @@ class Schemas {
 
   void param_field(const oas::Parameter& p) {
     bool judged = p.in == "query" || p.in == "path" || (swagger2_ && p.in == "formData");
-    if (!judged || !p.node.is_object() || !param_seen_.insert(p.node.value).second) return;
+    if (!judged || date_name(p.name) == DateName::none || !p.node.is_object() || !param_seen_.insert(p.node.value).second) return;
     Node schema = swagger2_ ? p.node : w_.child(p.node, "schema");
     if (!schema.value) {
       Node content = w_.member(p.node, "content");
@@ -276,7 +285,6 @@ const Schemas* schemas_of(const Evidence& ev) {
 
 bool allowed_format(const std::string& f) { return f == "date" || f == "date-time" || f == "time-local"; }
 
-// A format that names a date or time (any spelling), judged by DT-1.
 bool date_time_format(const std::string& f) {
   static const std::set<std::string> names{
       "date", "date-time", "time-local", "date-time-local", "time", "http-date", "unixtime", "unix-time",
@@ -291,7 +299,7 @@ struct FormatUse {
 };
 std::vector<FormatUse> date_time_formats(const Schemas& s) {
   std::vector<FormatUse> out;
-  for (const auto& n : s.objects)
+  for (const auto& n : s.formatted)
     if (const std::string* f = string_member(n.value, "format"); f && date_time_format(*f))
       out.push_back({*f, s.walker().child(n, "format")});
   return out;
@@ -328,7 +336,7 @@ CheckResult judge_dt2(const Evidence& ev, const CheckRef& ref) {
   Findings f(ref.id);
   std::vector<std::string> details;
   std::size_t judged = 0;
-  for (const auto& n : s->objects) {
+  for (const auto& n : s->formatted) {
     const std::string* format = string_member(n.value, "format");
     if (!format || !allowed_format(*format)) continue;
     ++judged;
@@ -397,8 +405,6 @@ std::vector<std::string> words(std::string_view name) {
   flush();
   return out;
 }
-
-enum class DateName { none, weak, strong };
 
 DateName date_name(std::string_view name) {
   auto ws = words(name);
