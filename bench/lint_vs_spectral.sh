@@ -2,14 +2,20 @@
 # adrprobe lint against Spectral with the official ADR ruleset, side by side.
 #   bench/lint_vs_spectral.sh [N_PATHS]        (default 1000)
 # bench/large_oas.py writes an ADR-conformant OpenAPI 3.0.3 JSON document with
-# N_PATHS paths into a temporary directory; then, RUNS times each (default 3),
+# N_PATHS paths into a temporary directory (1000, the default and the most it
+# writes: 2,500 operations, 4,240,175 bytes = 4,140 KiB, the "4.1 MiB document"
+# of the targets); then, RUNS times each (default 3, at least 3),
 #   spectral lint -r ../shared/anchors/adr-spectral-ruleset.yaml DOC
 #   adrprobe lint --edition $EDITION DOC -f json
-# run under /usr/bin/time -f '%e %M' (peak RSS; wall time is taken with
-# nanosecond clock readings around it, since %e has only 10 ms resolution).
-# Printed: the median wall time and the highest peak RSS of each tool, the
-# speed ratio (Spectral's median / adrprobe's median), and whether the targets
-# are met: adrprobe at least 50x faster, peak RSS <= 64 MB (read as 64 MiB).
+# run under /usr/bin/time -f '%e %M %U %S' (peak RSS and CPU time, user +
+# system; wall time is taken with nanosecond clock readings around it, since
+# %e has only 10 ms resolution).
+# Printed side by side: the median wall time with the fastest and slowest run
+# and the highest peak RSS of each tool, the speed ratio (Spectral's median /
+# adrprobe's median), whether the targets are met (adrprobe at least 50x
+# faster, peak RSS <= 64 MB, read as 64 MiB), and the machine's load average
+# before and after: other work on the machine slows both tools, Spectral more,
+# so the median CPU time of each (user + system) and its ratio are printed too.
 # The Spectral CLI is @stoplight/spectral-cli 6.16.3, pinned by
 # bench/spectral/package-lock.json and installed with `npm ci` (scripts off)
 # into bench/spectral/node_modules when that is missing.
@@ -22,6 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 N_PATHS="${1:-1000}"
 RUNS="${RUNS:-3}"
+[ "$RUNS" -ge 3 ] 2>/dev/null || { echo "lint_vs_spectral: RUNS must be a number >= 3 (a median of at least three runs)" >&2; exit 2; }
 BIN="${ADRPROBE:-build/adrprobe}"
 EDITION="${EDITION:-2.2.0}"  # the edition the official ruleset is written for
 RULESET="${RULESET:-../shared/anchors/adr-spectral-ruleset.yaml}"
@@ -49,34 +56,39 @@ TMP=$(mktemp -d /tmp/lint-vs-spectral.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 DOC="$TMP/openapi.json"
 "$PY" bench/large_oas.py "$N_PATHS" >"$DOC"
-read -r n_paths n_ops size_kib < <("$PY" -c '
+read -r n_paths n_ops size_bytes < <("$PY" -c '
 import json, os, sys
 d = json.load(open(sys.argv[1]))
 ops = sum(1 for item in d["paths"].values() for k in item if k in ("get", "put", "post", "delete", "patch", "head", "options", "trace"))
-print(len(d["paths"]), ops, os.path.getsize(sys.argv[1]) // 1024)' "$DOC")
+print(len(d["paths"]), ops, os.path.getsize(sys.argv[1]))' "$DOC")
 
-# measure NAME CMD...: one run under /usr/bin/time; appends "wall_s rss_kib" to $TMP/NAME.runs and
+# measure NAME CMD...: one run under /usr/bin/time; appends "wall_s rss_kib cpu_s" to $TMP/NAME.runs and
 # returns the command's exit status (the caller decides what is acceptable)
 measure() {
   local name=$1
   shift
   local rc=0 t0 t1
   t0=$(date +%s%N)
-  "$TIME" -f '%e %M' -o "$TMP/$name.time" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" || rc=$?
+  "$TIME" -f '%e %M %U %S' -o "$TMP/$name.time" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" || rc=$?
   t1=$(date +%s%N)
   # /usr/bin/time may print "Command exited with non-zero status N" before the figures
-  echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", (b - a) / 1e9}') $(tail -n 1 "$TMP/$name.time" | cut -d' ' -f2)" \
+  echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", (b - a) / 1e9}') $(tail -n 1 "$TMP/$name.time" | awk '{printf "%s %.2f", $2, $3 + $4}')" \
     >>"$TMP/$name.runs"
   return "$rc"
 }
 median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) exit 1; if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}'; }
+min() { sort -n | head -n 1; }
 max() { sort -n | tail -n 1; }
+load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 spectral_version=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["version"])' \
   "$SPECTRAL_DIR/node_modules/@stoplight/spectral-cli/package.json")
 
-echo "document: $n_paths paths, $n_ops operations, $size_kib KiB (OpenAPI 3.0.3 JSON, bench/large_oas.py)"
-echo "runs: $RUNS each; wall time is the median, peak RSS the highest of the runs"
+size=$(awk -v b="$size_bytes" 'BEGIN {printf "%d bytes = %d KiB = %.2f MiB", b, b / 1024, b / 1048576}')
+echo "document: $n_paths paths, $n_ops operations, $size (OpenAPI 3.0.3 JSON, bench/large_oas.py $N_PATHS)"
+echo "runs: $RUNS each; wall time: the median (fastest - slowest), peak RSS: the highest of the runs"
+echo "adrprobe: $BIN ($("$BIN" --version 2>/dev/null | head -n 1))"
+echo "machine: $(nproc) cores, load average before: $(load)"
 echo
 
 : >"$TMP/spectral.runs"
@@ -115,16 +127,22 @@ s_rss=$(cut -d' ' -f2 "$TMP/spectral.runs" | max)
 mib() { awk -v k="$1" 'BEGIN {printf "%.1f", k / 1024}'; }
 fmt_runs() { cut -d' ' -f1 "$1" | paste -sd' ' -; }
 
-printf '%-28s %16s %16s   %s\n' "tool" "median wall (s)" "peak RSS (MiB)" "wall of each run (s)"
-printf '%-28s %16s %16s   %s\n' "spectral-cli $spectral_version" "$s_wall" "$(mib "$s_rss")" "$(fmt_runs "$TMP/spectral.runs")"
+spread() { echo "$(cut -d' ' -f1 "$1" | min) - $(cut -d' ' -f1 "$1" | max)"; }
+
+s_cpu=$(cut -d' ' -f3 "$TMP/spectral.runs" | median)
+
+printf '%-30s %15s %17s %15s %14s   %s\n' "tool" "median wall (s)" "min - max (s)" "peak RSS (MiB)" "median CPU (s)" "wall of each run (s)"
+printf '%-30s %15s %17s %15s %14s   %s\n' "spectral-cli $spectral_version" "$s_wall" "$(spread "$TMP/spectral.runs")" "$(mib "$s_rss")" "$s_cpu" "$(fmt_runs "$TMP/spectral.runs")"
 if [ "$lint_available" -eq 1 ]; then
   a_wall=$(cut -d' ' -f1 "$TMP/adrprobe.runs" | median)
   a_rss=$(cut -d' ' -f2 "$TMP/adrprobe.runs" | max)
-  printf '%-28s %16s %16s   %s\n' "adrprobe lint --edition $EDITION" "$a_wall" "$(mib "$a_rss")" "$(fmt_runs "$TMP/adrprobe.runs")"
+  a_cpu=$(cut -d' ' -f3 "$TMP/adrprobe.runs" | median)
+  printf '%-30s %15s %17s %15s %14s   %s\n' "adrprobe lint --edition $EDITION" "$a_wall" "$(spread "$TMP/adrprobe.runs")" "$(mib "$a_rss")" "$a_cpu" "$(fmt_runs "$TMP/adrprobe.runs")"
 else
-  printf '%-28s %16s %16s   %s\n' "adrprobe lint --edition $EDITION" "-" "-" "adrprobe lint not available"
+  printf '%-30s %15s %17s %15s %14s   %s\n' "adrprobe lint --edition $EDITION" "-" "-" "-" "-" "adrprobe lint not available"
 fi
 echo
+echo "load average after: $(load)"
 echo "spectral findings: $spectral_findings"
 if [ "$lint_available" -eq 0 ]; then
   echo "adrprobe lint not available: $BIN says \"$lint_note\" (exit 2); no ratio"
@@ -147,6 +165,7 @@ read -r ratio ratio_ok rss_ok < <(awk -v s="$s_wall" -v a="$a_wall" -v rss="$a_r
   r = s / a
   printf "%.1f %s %s\n", r, (r >= t ? "met" : "NOT-met"), (rss <= m * 1024 ? "met" : "NOT-met") }')
 echo "speed ratio (Spectral / adrprobe, median wall): ${ratio}x"
+echo "CPU time ratio (Spectral / adrprobe, median user + system): $(awk -v s="$s_cpu" -v a="$a_cpu" 'BEGIN {if (a <= 0) a = 0.01; printf "%.1f", s / a}')x"
 echo "target >= ${TARGET_RATIO}x faster: ${ratio_ok/-/ }"
 echo "target peak RSS <= ${TARGET_RSS_MB} MB: ${rss_ok/-/ } ($(mib "$a_rss") MiB)"
 [ "$ratio_ok" = met ] && [ "$rss_ok" = met ] && exit 0

@@ -9,6 +9,7 @@
 #include <set>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "checks/registry.hpp"
 #include "checks/findings.hpp"
@@ -40,6 +41,12 @@ bool is_extension(const std::string& key) { return key.rfind("x-", 0) == 0; }
 // ---------------------------------------------------------------------------
 // Every Schema Object of the document (probes.md, scope of DT-1..DT-4).
 
+// A format that names a date or time (any spelling), judged by DT-1.
+bool date_time_format(const std::string& f);
+// How strongly a field's name says it holds a date (DT-3, DT-4).
+enum class DateName { none, weak, strong };
+DateName date_name(std::string_view name);
+
 // A date-named candidate: a property, or an effective query or path parameter.
 struct Field {
   std::string name;
@@ -49,13 +56,27 @@ struct Field {
   Node parent;        // the properties object, or the parameter itself
 };
 
+// Made once per document set (DocumentSet::derived): DT-1..DT-4 and the
+// timezone hints read the same walk.
 class Schemas {
  public:
-  Schemas(const Walker& w, bool swagger2) : w_(w), swagger2_(swagger2) { walk(); }
+  explicit Schemas(const oas::DocumentSet& docs) : w_(docs), swagger2_(oas::is_swagger2(docs.root())) {
+    walk();
+    // Only uses_ is read after the walk.
+    queue_ = {};
+    seen_ = {};
+    schema_seen_ = {};
+    param_seen_ = {};
+  }
+  Schemas(const Schemas&) = delete;
+  Schemas& operator=(const Schemas&) = delete;
 
-  // Every Schema Object once (a $ref target once, however many $refs lead to
-  // it), in walk order: what paths and webhooks reach first, then components.
-  std::vector<Node> objects;
+  // The walk visits every Schema Object once (a $ref target once, however
+  // many $refs lead to it), in walk order: what paths and webhooks reach
+  // first, then components. It keeps what the checks judge, in that order:
+  // the Schema Objects with a date/time format (date_time_format), and the
+  // fields whose name is date-named (date_name).
+  std::vector<Node> formatted;
   std::vector<Field> fields;
 
   // Where a judged value is written, for messages: its pointer (with the
@@ -91,7 +112,7 @@ class Schemas {
   Node follow(const Node& n) {
     if (!has_ref(n)) return n;
     Node d = w_.deref(n);
-    if (d.value && !(d.at == n.at)) uses_[d.at].insert(n.at);
+    if (d.value && !(d.at == n.at)) uses_[d.at].insert(n.value);
     return d;
   }
   void push(Kind k, const Node& n, std::string key = "") {
@@ -106,7 +127,8 @@ class Schemas {
     if (!list.value || !list.value->is_array()) return;
     for (std::size_t i = 0; i < list.value->size(); ++i) push(k, w_.item(list, i));
   }
-  bool first_time(const Node& n) { return n.is_object() && seen_.insert(n.at).second; }
+  // A value stands at one place: its address identifies the place.
+  bool first_time(const Node& n) { return n.is_object() && seen_.insert(n.value).second; }
 
   void walk() {
     Node root = w_.root();
@@ -161,13 +183,13 @@ class Schemas {
       // OAS 3.1: keywords beside a $ref count too.
       if (n.value->size() == 1) return;
     }
-    if (!schema_seen_.insert(n.at).second) return;
-    objects.push_back(n);
+    if (!schema_seen_.insert(n.value).second) return;
+    if (const std::string* f = string_member(n.value, "format"); f && date_time_format(*f)) formatted.push_back(n);
     Node props = w_.child(n, "properties");
     if (props.is_object())
       for (auto it = props.value->begin(); it != props.value->end(); ++it) {
         Node p = w_.entry(props, it);
-        fields.push_back({it.key(), truncate_utf8(it.key(), 60), p, p, props});
+        if (date_name(it.key()) != DateName::none) fields.push_back({it.key(), truncate_utf8(it.key(), 60), p, p, props});
         push(Kind::schema, p);
       }
     push_each(Kind::schema, w_.child(n, "patternProperties"));
@@ -223,7 +245,7 @@ class Schemas {
 
   void param_field(const oas::Parameter& p) {
     bool judged = p.in == "query" || p.in == "path" || (swagger2_ && p.in == "formData");
-    if (!judged || !p.node.is_object() || !param_seen_.insert(p.node.at).second) return;
+    if (!judged || date_name(p.name) == DateName::none || !p.node.is_object() || !param_seen_.insert(p.node.value).second) return;
     Node schema = swagger2_ ? p.node : w_.child(p.node, "schema");
     if (!schema.value) {
       Node content = w_.member(p.node, "content");
@@ -246,17 +268,16 @@ class Schemas {
     push(Kind::schema, w_.child(m, "itemSchema"));  // OAS 3.2
   }
 
-  const Walker& w_;
+  Walker w_;
   bool swagger2_;
   std::deque<Item> queue_;
-  std::set<Place> seen_, schema_seen_, param_seen_;
-  std::map<Place, std::set<Place>> uses_;  // $ref target -> where the $refs to it stand
+  std::unordered_set<const json*> seen_, schema_seen_, param_seen_;
+  std::map<Place, std::unordered_set<const json*>> uses_;  // $ref target -> the $ref objects that lead to it
 };
 
-std::optional<Schemas> schemas_of(const Evidence& ev, std::optional<Walker>& w) {
-  if (!ev.document.docs) return std::nullopt;
-  w.emplace(*ev.document.docs);
-  return Schemas(*w, oas::is_swagger2(ev.document.docs->root()));
+// The walk of the evidence's document, made on first use; nullptr without a document.
+const Schemas* schemas_of(const Evidence& ev) {
+  return ev.document.docs ? &ev.document.docs->derived<Schemas>() : nullptr;
 }
 
 // ---------------------------------------------------------------------------
@@ -264,7 +285,6 @@ std::optional<Schemas> schemas_of(const Evidence& ev, std::optional<Walker>& w) 
 
 bool allowed_format(const std::string& f) { return f == "date" || f == "date-time" || f == "time-local"; }
 
-// A format that names a date or time (any spelling), judged by DT-1.
 bool date_time_format(const std::string& f) {
   static const std::set<std::string> names{
       "date", "date-time", "time-local", "date-time-local", "time", "http-date", "unixtime", "unix-time",
@@ -279,15 +299,14 @@ struct FormatUse {
 };
 std::vector<FormatUse> date_time_formats(const Schemas& s) {
   std::vector<FormatUse> out;
-  for (const auto& n : s.objects)
+  for (const auto& n : s.formatted)
     if (const std::string* f = string_member(n.value, "format"); f && date_time_format(*f))
       out.push_back({*f, s.walker().child(n, "format")});
   return out;
 }
 
 CheckResult judge_dt1(const Evidence& ev, const CheckRef& ref) {
-  std::optional<Walker> w;
-  auto s = schemas_of(ev, w);
+  const Schemas* s = schemas_of(ev);
   if (!s) return ev.prerequisite(ref.id);
   auto uses = date_time_formats(*s);
   if (uses.empty()) return {ref.id, Verdict::pass, "no date or time formats in the schemas", {}};
@@ -312,20 +331,19 @@ CheckResult judge_dt1(const Evidence& ev, const CheckRef& ref) {
 }
 
 CheckResult judge_dt2(const Evidence& ev, const CheckRef& ref) {
-  std::optional<Walker> w;
-  auto s = schemas_of(ev, w);
+  const Schemas* s = schemas_of(ev);
   if (!s) return ev.prerequisite(ref.id);
   Findings f(ref.id);
   std::vector<std::string> details;
   std::size_t judged = 0;
-  for (const auto& n : s->objects) {
+  for (const auto& n : s->formatted) {
     const std::string* format = string_member(n.value, "format");
     if (!format || !allowed_format(*format)) continue;
     ++judged;
     auto type = n.value->find("type");
     std::string line;
     Verdict v = Verdict::fail;
-    std::string at = w->pointer(n);
+    std::string at = s->walker().pointer(n);
     if (type == n.value->end()) {
       v = Verdict::warn;
       line = fmt::format("{} without a type at {}", *format, s->place(n));
@@ -340,8 +358,8 @@ CheckResult judge_dt2(const Evidence& ev, const CheckRef& ref) {
         ok = string && !other;
       }
       if (ok) continue;
-      line = fmt::format("{} on type {} at {}", *format, truncate_utf8(type->dump(), 60), s->place(w->child(n, "type")));
-      at = w->pointer(w->child(n, "type"));
+      line = fmt::format("{} on type {} at {}", *format, truncate_utf8(type->dump(), 60), s->place(s->walker().child(n, "type")));
+      at = s->walker().pointer(s->walker().child(n, "type"));
     }
     f.add(v, line, {}, at);
     details.push_back(fmt::format("{}: {}", adrprobe::to_string(v), line));
@@ -387,8 +405,6 @@ std::vector<std::string> words(std::string_view name) {
   flush();
   return out;
 }
-
-enum class DateName { none, weak, strong };
 
 DateName date_name(std::string_view name) {
   auto ws = words(name);
@@ -543,6 +559,13 @@ DateFields date_fields(const Schemas& s) {
   return out;
 }
 
+// DT-3 and DT-4 judge the same fields: found once per document set.
+struct DateFieldsOfDocument {
+  DateFields fields;
+  explicit DateFieldsOfDocument(const oas::DocumentSet& docs) : fields(date_fields(docs.derived<Schemas>())) {}
+};
+const DateFields& date_fields_of(const Evidence& ev) { return ev.document.docs->derived<DateFieldsOfDocument>().fields; }
+
 // Says so when some date-named fields could not be judged.
 CheckResult with_unjudged(CheckResult r, const DateFields& fields) {
   if (fields.unjudged)
@@ -593,10 +616,9 @@ CheckResult grouped_result(const std::string& id, const std::vector<Group>& grou
 Verdict verdict_of(DateName strength) { return strength == DateName::strong ? Verdict::fail : Verdict::warn; }
 
 CheckResult judge_dt3(const Evidence& ev, const CheckRef& ref) {
-  std::optional<Walker> w;
-  auto s = schemas_of(ev, w);
+  const Schemas* s = schemas_of(ev);
   if (!s) return ev.prerequisite(ref.id);
-  auto fields = date_fields(*s);
+  const DateFields& fields = date_fields_of(ev);
   if (fields.list.empty()) return with_unjudged({ref.id, Verdict::pass, "no date-named string fields", {}}, fields);
   std::vector<Group> groups;
   std::vector<std::string> details;
@@ -614,10 +636,9 @@ CheckResult judge_dt3(const Evidence& ev, const CheckRef& ref) {
 }
 
 CheckResult judge_dt4(const Evidence& ev, const CheckRef& ref) {
-  std::optional<Walker> w;
-  auto s = schemas_of(ev, w);
+  const Schemas* s = schemas_of(ev);
   if (!s) return ev.prerequisite(ref.id);
-  auto fields = date_fields(*s);
+  const DateFields& fields = date_fields_of(ev);
   if (fields.list.empty()) return with_unjudged({ref.id, Verdict::pass, "no date-named string fields", {}}, fields);
   std::vector<Group> groups;
   std::vector<std::string> details;
@@ -850,8 +871,7 @@ std::vector<std::string> timezone_hints(const Evidence& ev) {
     if (out.size() < kMaxHints) out.push_back(std::move(hint));
     else ++more;
   };
-  std::optional<Walker> w;
-  if (auto s = schemas_of(ev, w)) {
+  if (const Schemas* s = schemas_of(ev)) {
     for (const auto& u : date_time_formats(*s)) {
       std::string f = to_lower(u.format);
       if (f == "date-time-local")

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <unordered_map>
@@ -314,6 +315,10 @@ ParseResult parse_file(const std::string& path, const Limits& limits, std::strin
   // Read in chunks: one byte past the limit is enough to know the file is too
   // large, and a small file costs no more than its size.
   std::string text;
+  // Sized for the file at once: growing by doubling would hold up to twice its size.
+  std::error_code size_error;
+  auto size = std::filesystem::file_size(path, size_error);
+  if (!size_error) text.reserve(std::min<std::uintmax_t>(size, limits.max_document_bytes) + 1);
   char chunk[64 * 1024];
   while (in && text.size() <= limits.max_document_bytes) {
     std::size_t want = std::min(sizeof chunk, limits.max_document_bytes + 1 - text.size());

@@ -311,6 +311,7 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
   // Follow every ref once: each $ref object on a chain gets the chain's end
   // (or why it has none), so a later occurrence on the chain stops there.
   memo_.value.clear();
+  derived_.value.clear();  // made from fewer documents
   std::vector<Unresolved> out;
   std::unordered_set<const json*> on_path;  // emptied entry by entry: clear() would cost its buckets each time
   std::vector<const json*> path;

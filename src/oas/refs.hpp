@@ -3,9 +3,11 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
+#include <typeindex>
 #include <unordered_map>
 #include <vector>
 
@@ -66,6 +68,18 @@ class DocumentSet {
   // resolve_all, a $ref it walked is answered from its result at once.
   Resolved deref(const std::string& doc_url, const json& node) const;
 
+  // What readers derive from the documents and several of them read (the
+  // static checks' walk of every Schema Object): T(*this) is made on the
+  // first call for T and kept with the documents, so each later call returns
+  // the same object. T may ask for another derived type while it is made.
+  // Like the caches below, not for use from several threads at once.
+  template <class T>
+  const T& derived() const {
+    auto& slot = derived_.value[std::type_index(typeid(T))];  // unordered_map: stays valid while T is made
+    if (!slot) slot = std::make_shared<const T>(*this);
+    return *static_cast<const T*>(slot.get());
+  }
+
   std::size_t external_count() const { return docs_.size() - 1; }
   const std::vector<int>& exchanges() const { return exchanges_; }
 
@@ -96,6 +110,22 @@ class DocumentSet {
     Cache(Cache&&) = default;
     Cache& operator=(Cache&&) = default;
   };
+  // Derived objects may hold references to this set itself: a copy or a move
+  // starts without them.
+  struct Derived {
+    std::unordered_map<std::type_index, std::shared_ptr<const void>> value;
+    Derived() = default;
+    Derived(const Derived&) {}
+    Derived(Derived&&) noexcept {}
+    Derived& operator=(const Derived&) {
+      value.clear();
+      return *this;
+    }
+    Derived& operator=(Derived&&) noexcept {
+      value.clear();
+      return *this;
+    }
+  };
   using KeyIndex = std::unordered_map<std::string_view, const json*>;
 
   Target split_ref(const std::string& doc_url, const std::string& ref) const;
@@ -113,6 +143,7 @@ class DocumentSet {
   // Key -> child of each large object looked into (a cache: DocumentSet is not
   // shared between threads).
   mutable Cache<std::unordered_map<const json*, KeyIndex>> index_;
+  mutable Derived derived_;
 };
 
 }  // namespace adrprobe::oas

@@ -219,6 +219,33 @@ TEST_CASE("sensitive-uris: sensitive path segments and path or query parameters 
   CHECK(hs.size() == 3);
 }
 
+TEST_CASE("sensitive-uris and implementation: the words match in any case and spelling the former patterns did") {
+  FakeRun run;
+  oas::json params = oas::json::array({{{"name", "X-API-Key"}, {"in", "query"}},
+                                       {{"name", "SessionId"}, {"in", "query"}},
+                                       {{"name", "session_ID"}, {"in", "query"}},
+                                       {{"name", "apiKeyX"}, {"in", "query"}},
+                                       {{"name", "api.key"}, {"in", "query"}},      // no: a dot is not [-_]
+                                       {{"name", "sessie"}, {"in", "query"}}});     // no
+  run.document(openapi_doc({{"/Burgerservicenummers/{PinCode}", {{"get", {{"parameters", params}}}}},
+                            {"/Index.PHP", {{"get", oas::json::object()}}},
+                            {"/ASPX/zaken", {{"get", oas::json::object()}}}}));
+  auto hs = hints(run, "sensitive-uris");
+  expect_hint(hs, {"'Burgerservicenummers' in /Burgerservicenummers/{PinCode}"});
+  expect_hint(hs, {"'{PinCode}' in /Burgerservicenummers/{PinCode}"});
+  expect_hint(hs, {"query parameter 'X-API-Key'"});
+  expect_hint(hs, {"query parameter 'SessionId'"});
+  expect_hint(hs, {"query parameter 'session_ID'"});
+  expect_hint(hs, {"query parameter 'apiKeyX'"});
+  expect_no_hint(hs, "api.key");
+  expect_no_hint(hs, "sessie");
+  CHECK(hs.size() == 6);
+  auto tech = hints(run, "implementation");
+  expect_hint(tech, {"'Index.PHP' in /Index.PHP names a platform"});
+  expect_no_hint(tech, "ASPX");  // ".asp" needs its dot
+  CHECK(tech.size() == 1);
+}
+
 TEST_CASE("stack traces are recognised by one scan, as the former pattern did") {
   using checks::looks_like_stack_trace;
   CHECK(looks_like_stack_trace("Traceback (most recent call last):\n  File \"x.py\""));

@@ -41,3 +41,68 @@ TEST_CASE("lines: JSON is YAML") {
   CHECK_FALSE(oas::line_of("{ not: [ closed", "/not"));
   CHECK_FALSE(oas::line_of("", "/a"));
 }
+
+namespace {
+// The lines of JSON text read in one pass, beside the same text read as YAML
+// (a comment line first makes it YAML: its lines are one further down).
+void same_as_yaml(const std::string& json, const std::vector<std::string>& pointers) {
+  auto direct = oas::lines_of(json, pointers);
+  auto as_yaml = oas::lines_of("# yaml\n" + json, pointers);
+  for (std::size_t i = 0; i < pointers.size(); ++i) {
+    CAPTURE(pointers[i]);
+    if (i == 0 || pointers[i].empty()) continue;  // the root is line 1 either way
+    REQUIRE(as_yaml[i].has_value() == direct[i].has_value());
+    if (direct[i]) CHECK(*direct[i] + 1 == *as_yaml[i]);
+  }
+}
+}  // namespace
+
+TEST_CASE("lines: JSON read in one pass answers as the YAML reading of it") {
+  std::string json =
+      "\xEF\xBB\xBF{\r\n"
+      "  \"openapi\": \"3.0.3\",\n"
+      "  \"paths\": {\n"
+      "    \"/a/{id}\": {\"get\": {\"parameters\": [\n"
+      "      {\"name\": \"id\", \"in\": \"path\"},\n"
+      "      {\"name\": \"x\",\n"
+      "       \"in\": \"query\"}]}},\n"
+      "    \"/caf\\u00e9\": {\"get\": {}},\n"
+      "    \"/b\\/c~d\": {},\n"
+      "    \"dup\": {\"first\": 1},\n"
+      "    \"dup\": {\"second\": 2}\n"
+      "  },\n"
+      "  \"list\": [[1, 2],\n"
+      "           [3,\n"
+      "            {\"deep\": [true, null, -1.5e3]}]]\n"
+      "}\n";
+  std::vector<std::string> pointers{"", "/openapi", "/paths", "/paths/~1a~1{id}/get/parameters/1",
+                                    "/paths/~1a~1{id}/get/parameters/1/in", "/paths/~1a~1{id}/get/parameters/01/in",
+                                    "/paths/~1caf\xC3\xA9", "/paths/~1b~1c~0d", "/paths/dup", "/paths/dup/first",
+                                    "/paths/dup/second", "/list/1/1/deep/2", "/list/1/0", "/list/2", "/openapi/x",
+                                    "/nope", "bad"};
+  auto lines = oas::lines_of(json, pointers);
+  CHECK(lines[0] == 1);
+  CHECK(lines[1] == 2);
+  CHECK(lines[3] == 6);
+  CHECK(lines[4] == 7);
+  CHECK(lines[5] == 7);   // "01" is item 1, as the YAML reading has it
+  CHECK(lines[6] == 8);
+  CHECK(lines[7] == 9);
+  CHECK(lines[8] == 10);  // a repeated key: the first
+  CHECK(lines[9] == 10);
+  CHECK_FALSE(lines[10]);
+  CHECK(lines[11] == 15);
+  CHECK(lines[12] == 14);
+  CHECK_FALSE(lines[13]);
+  CHECK_FALSE(lines[14]);
+  CHECK_FALSE(lines[15]);
+  CHECK_FALSE(lines[16]);
+  same_as_yaml(json.substr(3), pointers);
+}
+
+TEST_CASE("lines: text that is not strict JSON is read as YAML") {
+  // A trailing comma and a plain key: YAML's flow style takes them, strict JSON does not.
+  std::string text = "{\n  a: 1,\n  \"b\": [\n    2,\n  ],\n}\n";
+  CHECK(oas::line_of(text, "/a") == 2);
+  CHECK(oas::line_of(text, "/b/0") == 4);
+}

@@ -242,3 +242,35 @@ TEST_CASE("refs: documents within the byte cap all resolve, in one wave when the
   CHECK(batches == std::vector<std::size_t>{2});
   CHECK(Limits{}.max_closure_bytes == 64u * 1024 * 1024);
 }
+
+namespace {
+int derived_made = 0;
+// A reader's view of a document set, made once (DocumentSet::derived).
+struct CountedView {
+  const json* root;
+  explicit CountedView(const DocumentSet& docs) : root(&docs.root()) { ++derived_made; }
+};
+struct ViewOfView {
+  const CountedView* inner;
+  explicit ViewOfView(const DocumentSet& docs) : inner(&docs.derived<CountedView>()) {}
+};
+}  // namespace
+
+TEST_CASE("refs: derived views are made once per document set; a copy and resolve_all start without them") {
+  derived_made = 0;
+  DocumentSet docs("file:///a/openapi.json", chain_document(3));
+  const CountedView& first = docs.derived<CountedView>();
+  CHECK(&docs.derived<CountedView>() == &first);
+  CHECK(derived_made == 1);
+  CHECK(first.root == &docs.root());
+  CHECK(docs.derived<ViewOfView>().inner == &first);  // one derived view made from another
+  CHECK(derived_made == 1);
+
+  DocumentSet copy = docs;
+  CHECK(copy.derived<CountedView>().root == &copy.root());  // its own, on its own nodes
+  CHECK(derived_made == 2);
+
+  docs.resolve_all([](const std::vector<std::string>&) { return std::map<std::string, FetchedDocument>{}; });
+  CHECK(docs.derived<CountedView>().root == &docs.root());  // made again: more documents may be loaded now
+  CHECK(derived_made == 3);
+}
