@@ -85,7 +85,8 @@ nlohmann::json tls_json(const tls::Facts& t) {
   j["chain"] = chain;
   j["ocsp_stapled"] = t.ocsp_stapled;
   j["compression"] = t.compression;
-  // null on TLS 1.3, which has no renegotiation (earlier reports said false or true there).
+  // null on TLS 1.3, which has no renegotiation, and when no handshake negotiated a
+  // protocol (earlier reports said false or true there).
   j["secure_renegotiation"] = t.renegotiation() ? nlohmann::json(*t.renegotiation()) : nlohmann::json(nullptr);
   if (!t.proxy.empty()) j["proxy"] = t.proxy;
   j["client_certificate"] = {{"requested", t.client_cert_requested}, {"sent", t.client_cert_sent}};
