@@ -146,6 +146,8 @@ namespace {
 
 json to_json(const Report& r) {
   json j;
+  // CLI.md: every format shows the conclusion first; here it is the first key.
+  j["conclusion"] = conclusion_json(conclude(r));
   j["schema"] = "adrprobe-report/1";
   j["tool"] = {{"name", "adrprobe"}, {"version", r.tool_version}};
   j["target"] = {{"base_url", r.base_url}, {"openapi_url", r.openapi_url ? json(*r.openapi_url) : json(nullptr)}};
@@ -172,7 +174,6 @@ json to_json(const Report& r) {
     j["last_up"] = {{"generated_at", r.last_up->generated_at}, {"edition", r.last_up->edition},
                     {"base_url", r.last_up->base_url}, {"rules", verdicts}};
   }
-  j["conclusion"] = conclusion_json(conclude(r));
   j["score"] = score_json(r.score);
   json rules = json::array();
   for (const auto& rule : r.rules) {
