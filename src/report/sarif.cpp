@@ -54,7 +54,7 @@ std::string render_sarif(const Report& r, const RenderOptions&) {
     // Down: one result, as JUnit's one `down` case; no rule was judged.
     rules.push_back({{"id", kDownCheck},
                      {"name", "TargetDown"},
-                     {"shortDescription", {{"text", "The target could not be reached (CLI.md, \"Nightly monitoring\")"}}},
+                     {"shortDescription", {{"text", "The target is down: neither the base URL nor the document answered"}}},
                      {"properties", {{"state", "down"}}}});
     json result{{"ruleId", kDownCheck},
                 {"ruleIndex", 0},
