@@ -6,6 +6,17 @@
 // Severity: fail → major (the document or API breaks a rule), warn → minor (a
 // rule's softer form), error → info (the check could not be judged: nothing
 // in the code to fix, but a reader should know the rule was not judged).
+//
+// The conclusion (CLI.md: every format shows it first) has no report-level
+// place in a bare array of findings. When conformance is not shown (conforms
+// false or null) it is the first finding: check_name adrprobe/conclusion,
+// severity info (it adds no severity to the rules' own findings), its text as
+// the description, at line 1 of the document, with a fingerprint of the target
+// and the conforms value only, so the merge request widget shows it as new
+// exactly when conformance is lost (or can no longer be established) and as
+// resolved when it is regained. A conforming target gets no such finding: an
+// empty array stays "nothing to fix" (ARCHITECTURE.md, decisions).
+// A down target is one finding (adrprobe/down), not a transport error per check.
 #include <nlohmann/json.hpp>
 
 #include "report/formats.hpp"
@@ -13,6 +24,8 @@
 
 namespace adrprobe::report {
 namespace {
+
+constexpr const char* kConclusionCheck = "adrprobe/conclusion";
 
 const char* gitlab_severity(Verdict v) {
   switch (v) {
@@ -28,6 +41,28 @@ std::string render_gitlab(const Report& r, const RenderOptions&) {
   using json = nlohmann::ordered_json;
   json findings = json::array();
   const std::string path = document_location(r);
+  const Conclusion conclusion = conclude(r);
+  auto report_level = [&](const std::string& check, const std::string& description, const std::string& severity,
+                          const std::string& print) {
+    json finding;
+    finding["description"] = description;
+    finding["check_name"] = check;
+    finding["fingerprint"] = print;
+    finding["severity"] = severity;
+    finding["location"] = {{"path", path}, {"lines", {{"begin", 1}}}};
+    findings.push_back(std::move(finding));
+  };
+  if (r.unreachable) {
+    // Down: one finding (the conclusion says why none was judged), as JUnit's one `down` case.
+    report_level(kDownCheck, "target down: " + down_cause(r) + " — " + conclusion.text, "major", down_fingerprint(r));
+    return dump_json(findings);
+  }
+  if (conclusion.conforms != std::optional<bool>(true)) {
+    CheckResult c;
+    c.id = kConclusionCheck;
+    c.message = conclusion.conforms ? "false" : "null";  // what the fingerprint is of: the target and conforms
+    report_level(kConclusionCheck, conclusion.text, "info", fingerprint("", c, r.name.value_or("") + " " + r.base_url));
+  }
   for (const auto& rule : r.rules) {
     if (rule.kind != "technical") continue;
     for (const auto& c : rule.checks) {

@@ -471,7 +471,9 @@ class Page {
     out += fact_row("Compression", yes_no(t.compression));
     out += fact_row("Secure renegotiation", t.renegotiation()
                                                 ? yes_no(*t.renegotiation())
-                                                : std::string("<span class=\"muted\">n/a (TLS 1.3 has no renegotiation)</span>"));
+                                                : t.protocol.empty()
+                                                      ? std::string("<span class=\"muted\">n/a (no handshake completed)</span>")
+                                                      : std::string("<span class=\"muted\">n/a (TLS 1.3 has no renegotiation)</span>"));
     out += "</table>\n";
 
     if (!t.protocols.empty()) {

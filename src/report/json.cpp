@@ -85,7 +85,8 @@ nlohmann::json tls_json(const tls::Facts& t) {
   j["chain"] = chain;
   j["ocsp_stapled"] = t.ocsp_stapled;
   j["compression"] = t.compression;
-  // null on TLS 1.3, which has no renegotiation (earlier reports said false or true there).
+  // null on TLS 1.3, which has no renegotiation, and when no handshake negotiated a
+  // protocol (earlier reports said false or true there).
   j["secure_renegotiation"] = t.renegotiation() ? nlohmann::json(*t.renegotiation()) : nlohmann::json(nullptr);
   if (!t.proxy.empty()) j["proxy"] = t.proxy;
   j["client_certificate"] = {{"requested", t.client_cert_requested}, {"sent", t.client_cert_sent}};
@@ -145,6 +146,8 @@ namespace {
 
 json to_json(const Report& r) {
   json j;
+  // CLI.md: every format shows the conclusion first; here it is the first key.
+  j["conclusion"] = conclusion_json(conclude(r));
   j["schema"] = "adrprobe-report/1";
   j["tool"] = {{"name", "adrprobe"}, {"version", r.tool_version}};
   j["target"] = {{"base_url", r.base_url}, {"openapi_url", r.openapi_url ? json(*r.openapi_url) : json(nullptr)}};
@@ -171,7 +174,6 @@ json to_json(const Report& r) {
     j["last_up"] = {{"generated_at", r.last_up->generated_at}, {"edition", r.last_up->edition},
                     {"base_url", r.last_up->base_url}, {"rules", verdicts}};
   }
-  j["conclusion"] = conclusion_json(conclude(r));
   j["score"] = score_json(r.score);
   json rules = json::array();
   for (const auto& rule : r.rules) {

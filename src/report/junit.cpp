@@ -87,12 +87,8 @@ std::string render_junit(const Report& r, const RenderOptions& options) {
     p.append_attribute("name") = name;
     p.append_attribute("value") = value.c_str();
   };
-  property("edition", X(r.edition));
-  property("mode", X(r.mode));
-  property("target", X(target));
-  property("score", r.score.percent ? fmt::format("{:.1f}", *r.score.percent) : "n/a");
-  property("state", state_of(r));
-  // The conclusion (CLI.md): conforms true, false or null (n/a), its counts and text.
+  // The conclusion first (CLI.md: every format shows it first): conforms true,
+  // false or null (n/a), its counts and text; then what was run.
   Conclusion conclusion = conclude(r);
   property("conclusion.conforms", conclusion.conforms ? (*conclusion.conforms ? "true" : "false") : "null");
   property("conclusion.must_failed", std::to_string(conclusion.must_failed));
@@ -101,6 +97,11 @@ std::string render_junit(const Report& r, const RenderOptions& options) {
   property("conclusion.errors", std::to_string(conclusion.errors));
   property("conclusion.functional_pending", std::to_string(conclusion.functional_pending));
   property("conclusion.text", X(conclusion.text));
+  property("edition", X(r.edition));
+  property("mode", X(r.mode));
+  property("target", X(target));
+  property("score", r.score.percent ? fmt::format("{:.1f}", *r.score.percent) : "n/a");
+  property("state", state_of(r));
   if (!r.owner.empty()) property("owner", X(r.owner));
   for (const auto& [key, value] : r.labels) property(("label." + X(key)).c_str(), X(value));
   if (!r.moved_from.empty()) property("moved_from", X(r.moved_from));

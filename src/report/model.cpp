@@ -105,6 +105,12 @@ std::string down_cause(const Report& report) {
   return report.notes.empty() ? "could not reach " + report.base_url : report.notes.front();
 }
 
+std::string down_fingerprint(const Report& report) {
+  CheckResult down;
+  down.id = kDownCheck;
+  return fingerprint("", down, report.name.value_or("") + " " + report.base_url);
+}
+
 int exit_status(const Report& report, FailOn fail_on) {
   if (fail_on == FailOn::regressed) {
     // Only what got worse against the baseline; without one, nothing is compared.

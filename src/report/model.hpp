@@ -162,6 +162,11 @@ std::string fingerprint(const std::string& rule_id, const CheckResult& check, co
 inline const char* state_of(const Report& report) { return report.unreachable ? "down" : "up"; }
 // Why a down target is down: its first note ("could not reach ...: connection refused").
 std::string down_cause(const Report& report);
+// A down target's one entry where a format lists findings (SARIF, GitLab):
+// its rule (check) name, and a fingerprint stable from night to night (of the
+// target's name and URL, not of the cause, which may change while it stays down).
+inline constexpr const char* kDownCheck = "adrprobe/down";
+std::string down_fingerprint(const Report& report);
 
 enum class FailOn { fail, warn, regressed, never };
 // Exit status of CLI.md: 0 ok, 1 a rule at/above fail_on, else 3 when a rule is

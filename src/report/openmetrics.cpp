@@ -1,5 +1,6 @@
 // OpenMetrics text (-o openmetrics=FILE, summary.prom) for a Prometheus
-// textfile collector: per-target gauges (score, verdict counts, days until the
+// textfile collector: per-target gauges (the conclusion first: conforms and
+// its counts; score, verdict counts, days until the
 // certificate expires, reachable, when it ran, regressions) and one gauge per
 // technical rule, so a dashboard can alert on a regression or an expiring
 // certificate. Only gauges, which the Prometheus text format and OpenMetrics
@@ -56,6 +57,17 @@ struct Family {
 
 std::string render_summary_openmetrics(const Summary& summary) {
   std::vector<Family> families{
+      // The conclusion first (CLI.md: every format shows it first). Unknown is
+      // no sample, never NaN (Prometheus practice: NaN only where it makes
+      // mathematical sense): absent() tells it, and the counts say why.
+      {"adrprobe_conforms",
+       "1 when the target conforms (no technical MUST rule fails, every one judged), 0 when a MUST rule fails; "
+       "absent when conformance was not established (a rule could not be judged, or the target is down)",
+       {}},
+      {"adrprobe_conclusion_rules",
+       "The conclusion's counts: technical rules failing at MUST or SHOULD, warning, not judged (error); functional "
+       "rules awaiting a reviewer (absent for a target that is down)",
+       {}},
       {"adrprobe_score_percent", "Share of the applicable technical rules that pass or warn (absent: no verdict)", {}},
       {"adrprobe_rules", "Technical rules by verdict", {}},
       {"adrprobe_rule_verdict", "1 for the verdict of each technical rule", {}},
@@ -93,6 +105,17 @@ std::string render_summary_openmetrics(const Summary& summary) {
       all.insert(all.end(), more.begin(), more.end());
       return labels(all);
     };
+    if (t.conclusion) {
+      if (t.conclusion->conforms)
+        family("adrprobe_conforms").samples.push_back(labels(target) + (*t.conclusion->conforms ? " 1" : " 0"));
+      // A down target: one state (adrprobe_target_reachable 0), no counts of rules never judged.
+      if (t.reachable)
+        for (auto [outcome, n] : {std::pair{"must_failed", t.conclusion->must_failed},
+                                  std::pair{"should_failed", t.conclusion->should_failed},
+                                  std::pair{"warned", t.conclusion->warned}, std::pair{"errors", t.conclusion->errors},
+                                  std::pair{"functional_pending", t.conclusion->functional_pending}})
+          family("adrprobe_conclusion_rules").samples.push_back(with({{"outcome", outcome}}) + " " + std::to_string(n));
+    }
     if (t.score.percent) family("adrprobe_score_percent").samples.push_back(labels(target) + " " + number(*t.score.percent));
     std::map<Verdict, int> counts{{Verdict::pass, t.score.pass}, {Verdict::warn, t.score.warn},
                                   {Verdict::fail, t.score.fail}, {Verdict::error, t.score.error}, {Verdict::skip, 0}};

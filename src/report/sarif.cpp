@@ -5,6 +5,12 @@
 //
 // Levels: fail → error, warn → warning, error → note (the check could not be
 // judged; nothing in the document to fix, but a reader should know).
+//
+// The conclusion (CLI.md: every format shows it first) is the run's property
+// bag, the first member of the run after its required tool, so it precedes
+// the results: it is no result (a code scanning service would open an alert
+// for it). A down target is one result (ruleId adrprobe/down, level error,
+// "target down: <cause>"), not the same transport error once per check.
 #include <nlohmann/json.hpp>
 
 #include <map>
@@ -44,7 +50,25 @@ std::string render_sarif(const Report& r, const RenderOptions&) {
   json results = json::array();
   const std::string location = document_location(r);
   const std::string uri = location.empty() ? "" : uri_of(location);
+  if (r.unreachable) {
+    // Down: one result, as JUnit's one `down` case; no rule was judged.
+    rules.push_back({{"id", kDownCheck},
+                     {"name", "TargetDown"},
+                     {"shortDescription", {{"text", "The target is down: neither the base URL nor the document answered"}}},
+                     {"properties", {{"state", "down"}}}});
+    json result{{"ruleId", kDownCheck},
+                {"ruleIndex", 0},
+                {"level", "error"},
+                {"message", {{"text", "target down: " + down_cause(r)}}}};
+    json locations = json::array();
+    if (!uri.empty()) locations.push_back({{"physicalLocation", {{"artifactLocation", {{"uri", uri}}}}}});
+    result["locations"] = std::move(locations);
+    result["partialFingerprints"] = {{"adrprobeFinding/v1", down_fingerprint(r)}};
+    result["properties"] = {{"state", "down"}};
+    results.push_back(std::move(result));
+  }
   for (const auto& rule : r.rules) {
+    if (r.unreachable) break;
     if (rule.kind != "technical") continue;
     for (const auto& c : rule.checks) {
       if (c.verdict != Verdict::fail && c.verdict != Verdict::warn && c.verdict != Verdict::error) continue;
@@ -107,9 +131,11 @@ std::string render_sarif(const Report& r, const RenderOptions&) {
               {"informationUri", "https://gitdocumentatie.logius.nl/publicatie/api/adr/"},
               {"rules", rules}};
   json run{{"tool", {{"driver", driver}}}};
+  // The conclusion first: before the artifacts and the results.
+  run["properties"] = {{"conclusion", conclusion_json(conclude(r))}, {"edition", r.edition}, {"mode", r.mode},
+                       {"state", state_of(r)}};
   if (!uri.empty()) run["artifacts"] = json::array({{{"location", {{"uri", uri}}}}});
   run["results"] = std::move(results);
-  run["properties"] = {{"edition", r.edition}, {"mode", r.mode}, {"conclusion", conclusion_json(conclude(r))}};
   json log{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
   return dump_json(log);
 }

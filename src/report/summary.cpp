@@ -36,6 +36,7 @@ SummaryTarget summarize(const Report& r, const std::string& name, const std::str
   t.owner = r.owner;
   t.labels = r.labels;
   t.moved_from = r.moved_from;
+  t.conclusion = conclude(r);
   if (r.unreachable) {
     // Down: one entry ("down: <cause>"), no per-rule verdicts or marks.
     t.note = down_cause(r);
@@ -125,6 +126,8 @@ std::string render_summary_json(const Summary& summary) {
     jt["edition"] = t.edition;
     jt["report"] = t.report;
     jt["state"] = t.reachable ? "up" : "down";
+    // Beyond CLI.md's fields: the report's conclusion (summary.prom reads it back on a merge).
+    if (t.conclusion) jt["conclusion"] = conclusion_json(*t.conclusion);
     // A down target has no score (CLI.md, "Nightly monitoring"): null, shown n/a.
     jt["score"] = t.reachable ? score_json(t.score) : json(nullptr);
     jt["failing"] = t.failing;
@@ -247,6 +250,19 @@ Summary parse_summary_json(const std::string& text) {
       t.generated_at = member<std::string>(jt, "generated_at", "", where);
       for (const auto& [format, path] : object(jt, "files").items())
         if (path.is_string()) t.files.emplace_back(format, path.get<std::string>());
+      if (const auto& c = object(jt, "conclusion"); !c.empty()) {
+        std::string at = where + ".conclusion";
+        Conclusion conclusion;
+        if (auto conforms = c.find("conforms"); conforms != c.end() && !conforms->is_null())
+          conclusion.conforms = member<bool>(c, "conforms", false, at);
+        conclusion.must_failed = member<int>(c, "must_failed", 0, at);
+        conclusion.should_failed = member<int>(c, "should_failed", 0, at);
+        conclusion.warned = member<int>(c, "warned", 0, at);
+        conclusion.errors = member<int>(c, "errors", 0, at);
+        conclusion.functional_pending = member<int>(c, "functional_pending", 0, at);
+        conclusion.text = member<std::string>(c, "text", "", at);
+        t.conclusion = std::move(conclusion);
+      }
       for (const auto& [id, v] : object(jt, "verdicts").items())
         if (v.is_string())
           if (auto verdict = verdict_from_string(v.get<std::string>())) t.verdicts.emplace_back(id, *verdict);

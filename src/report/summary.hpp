@@ -51,6 +51,9 @@ struct SummaryTarget {
   std::string generated_at;            // of the target's report
   // Every technical rule with its verdict, in the edition's order (per-rule gauges).
   std::vector<std::pair<std::string, Verdict>> verdicts;
+  // The report's conclusion (CLI.md): what summary.prom's first gauges say.
+  // None: a row of a summary.json written before it was kept.
+  std::optional<Conclusion> conclusion;
 };
 
 struct Summary {

@@ -89,9 +89,11 @@ struct Facts {
   std::string client_cert_refusal;
 
   // Secure renegotiation (RFC 5746) of the negotiated protocol; none on TLS 1.3,
-  // which has no renegotiation: a yes or no there would be a claim about nothing.
+  // which has no renegotiation, nor when the default handshake negotiated no
+  // protocol at all (OpenSSL's "no" is then about no handshake): a yes or no
+  // there would be a claim about nothing.
   std::optional<bool> renegotiation() const {
-    if (protocol == "TLSv1.3") return std::nullopt;
+    if (protocol.empty() || protocol == "TLSv1.3") return std::nullopt;
     return secure_renegotiation;
   }
 };

@@ -114,6 +114,9 @@ class Unreachable(ProbeCase):
         with harness.closed_port() as url:
             run = run_adrprobe(harness.check_args(url, ("--timeout", "2"), "1.0"), timeout=60)
         report = run.json()
+        # The conclusion is the report's first key (CLI.md: every format shows it first): not established.
+        self.assertEqual(list(report)[0], "conclusion")
+        self.assertIsNone(report["conclusion"]["conforms"])
         self.assertEqual(report["notes"][0], "could not reach %s: connection refused" % url)
         self.assertIsNone(report["score"]["percent"])
         hm1 = harness.checks(report, "API-03", "HM-1")[0]

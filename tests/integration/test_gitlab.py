@@ -91,8 +91,44 @@ class GitLab(ProbeCase):
                 self.assertEqual(first, again, "the same document gives the same findings and fingerprints")
 
     def test_baseline_case_has_no_finding(self):
+        # It conforms: no conclusion finding either, so an empty report is nothing to fix.
         _, findings = self.lint("baseline")
         self.assertEqual(findings, [])
+
+    def test_conformance_not_shown_is_the_first_finding(self):
+        """The conclusion (CLI.md: every format shows it first) when the document
+        does not conform: the first finding, severity info, the conclusion's text,
+        a fingerprint that stays while conformance stays lost."""
+        doc, findings = self.lint("paths-kebab-incorrect")
+        first = findings[0]
+        self.assertEqual(first["check_name"], "adrprobe/conclusion")
+        self.assertEqual(first["severity"], "info")
+        self.assertTrue(first["description"].startswith("Does not conform to 2.2.0: "), first["description"])
+        self.assertEqual(first["location"], {"path": str(doc), "lines": {"begin": 1}})
+        self.assertEqual([f for f in findings if f["check_name"] == "adrprobe/conclusion"], [first])
+        # The JSON report's conclusion says the same.
+        run = run_adrprobe(["lint", str(doc), "--edition", "2.2.0", "-f", "json"])
+        self.assertNoCrash(run)
+        conclusion = run.json()["conclusion"]
+        self.assertIs(conclusion["conforms"], False)
+        self.assertEqual(first["description"], conclusion["text"])
+
+    def test_down_target_is_one_finding(self):
+        """A target that is down (CLI.md, "Nightly monitoring"): one finding, not
+        the transport error once per check; the same fingerprint run after run."""
+        with harness.closed_port() as url:
+            run = run_adrprobe(harness.check_args(url, ("--timeout", "2"), "2.2.0", fmt="gitlab"), timeout=60)
+            again = run_adrprobe(harness.check_args(url, ("--timeout", "2"), "2.2.0", fmt="gitlab"), timeout=60)
+        self.assertEqual(run.rc, 3, run.describe())
+        self.assertEqual(json.loads(again.stdout), json.loads(run.stdout))
+        findings = json.loads(run.stdout)
+        jsonschema.validate(findings, CODE_QUALITY_SCHEMA)
+        [down] = findings
+        self.assertEqual(down["check_name"], "adrprobe/down")
+        self.assertTrue(down["description"].startswith("target down: could not reach %s: connection refused — " % url),
+                        down["description"])
+        self.assertIn("could not be established", down["description"])
+        self.assertEqual(down["location"]["path"], url + "/openapi.json")
 
 
 if __name__ == "__main__":

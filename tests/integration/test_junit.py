@@ -23,6 +23,11 @@ except ImportError:  # python3-junitparser (./dev installs it)
     junitparser = None
 
 
+# The suite's first properties (CLI.md: every format shows the conclusion first).
+CONCLUSION = ["conclusion.conforms", "conclusion.must_failed", "conclusion.should_failed", "conclusion.warned",
+              "conclusion.errors", "conclusion.functional_pending", "conclusion.text"]
+
+
 @harness.needs_module("junitparser", "python3-junitparser")
 @harness.needs_tool("xmllint", "libxml2-utils")
 class JUnit(ProbeCase):
@@ -78,6 +83,15 @@ class JUnit(ProbeCase):
         self.assertIn("\\x1b]0;pwned\\x07", text)
         vh = by_rule["/core/version-header"]
         self.assertIn('"1.0.0\\x1b]0;pwned\\x07"', vh.result[0].message)
+        # The conclusion first among the suite's properties, as the JSON report has it.
+        properties = [(p.name, p.value) for p in suite.properties()]
+        self.assertEqual([n for n, _ in properties[:len(CONCLUSION)]], CONCLUSION)
+        conclusion = report["conclusion"]
+        expected = {"true": True, "false": False, "null": None}[properties[0][1]]
+        self.assertIs(expected, conclusion["conforms"])
+        for name, value in properties[1:len(CONCLUSION)]:
+            field = name.split(".", 1)[1]
+            self.assertEqual(value, conclusion[field] if field == "text" else str(conclusion[field]), name)
 
     def test_warn_is_a_failure_only_under_fail_on_warn(self):
         # HM-0: a documented OPTIONS operation is outside the rule's method table (warn).
@@ -104,6 +118,11 @@ class JUnit(ProbeCase):
         # Down: one test case, one error (CLI.md, "Nightly monitoring"), not one per rule.
         self.assertEqual([c.name for c in suite], ["down"])
         self.assertEqual(suite.errors, 1)
+        # The conclusion first among the suite's properties: not established.
+        properties = [(p.name, p.value) for p in suite.properties()]
+        self.assertEqual([n for n, _ in properties[:len(CONCLUSION)]], CONCLUSION)
+        self.assertEqual(properties[0], ("conclusion.conforms", "null"))
+        self.assertIn("the target is down", dict(properties)["conclusion.text"])
 
     def test_batch_targets_have_their_own_classname_owner_and_labels(self):
         with tempfile.TemporaryDirectory() as tmp, FixtureServer({}) as srv, harness.closed_port() as down:

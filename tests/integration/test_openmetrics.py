@@ -3,7 +3,8 @@
 by both parsers of python3-prometheus-client: strict OpenMetrics
 (prometheus_client.openmetrics.parser) and the Prometheus text format (what
 node_exporter's textfile collector reads). The gauges a dashboard alerts on:
-adrprobe_score_percent, adrprobe_rules{verdict}, adrprobe_rule_verdict and
+adrprobe_conforms (first; no sample when conformance was not established) and
+adrprobe_conclusion_rules, adrprobe_score_percent, adrprobe_rules{verdict}, adrprobe_rule_verdict and
 adrprobe_rule_failing per rule, adrprobe_certificate_days_left of an https
 target, adrprobe_target_reachable (0 for a target that is down); label values
 with quotes, backslashes and a newline still parse."""
@@ -24,6 +25,7 @@ except ImportError:  # pragma: no cover
     openmetrics_families = prometheus_families = None
 
 VERDICTS = ("pass", "warn", "fail", "error", "skip")
+OUTCOMES = ("must_failed", "should_failed", "warned", "errors", "functional_pending")
 
 
 def load(path):
@@ -39,6 +41,8 @@ class OpenMetrics(ProbeCase):
         self.assertTrue(text.endswith("# EOF\n"), text[-200:])
         strict = {f.name: sorted((tuple(sorted(s.labels.items())), s.value) for s in f.samples)
                   for f in openmetrics_families(text)}
+        # The conclusion first (CLI.md: every format shows it first): the first two families.
+        self.assertEqual([f.name for f in openmetrics_families(text)][:2], ["adrprobe_conforms", "adrprobe_conclusion_rules"])
         for f in openmetrics_families(text):
             self.assertEqual(f.type, "gauge", f.name)
         loose = {f.name: sorted((tuple(sorted(s.labels.items())), s.value) for s in f.samples)
@@ -58,12 +62,20 @@ class OpenMetrics(ProbeCase):
         self.assertEqual(info["base_url"], report["target"]["base_url"])
         self.assertEqual(info["edition"], report["edition"])
         self.assertEqual(info["state"], report["state"])
+        # The conclusion: conforms 1 or 0, no sample when not established (never NaN).
+        conclusion = report["conclusion"]
+        conforms = [v for _, v in self.of(families, "adrprobe_conforms", target=target)]
+        self.assertEqual(conforms, [] if conclusion["conforms"] is None else [1 if conclusion["conforms"] else 0])
+        counts = {l["outcome"]: v for l, v in self.of(families, "adrprobe_conclusion_rules", target=target)}
         if report["state"] == "down":
-            # One state, not per-rule noise: no score, no verdict gauges.
-            for name in ("adrprobe_score_percent", "adrprobe_rules", "adrprobe_rule_verdict", "adrprobe_rule_failing"):
+            # One state, not per-rule noise: no score, no verdict gauges, no counts.
+            for name in ("adrprobe_score_percent", "adrprobe_rules", "adrprobe_rule_verdict", "adrprobe_rule_failing",
+                         "adrprobe_conclusion_rules"):
                 self.assertEqual(self.of(families, name, target=target), [], name)
             self.assertIsNone(score["percent"])
+            self.assertIsNone(conclusion["conforms"])
             return
+        self.assertEqual(counts, {k: conclusion[k] for k in OUTCOMES})
         percent = [v for _, v in self.of(families, "adrprobe_score_percent", target=target)]
         if score["percent"] is None:  # only errors: no score (probes.md), so no sample
             self.assertEqual(percent, [])
@@ -106,6 +118,24 @@ class OpenMetrics(ProbeCase):
             self.assertEqual(out.rc, 0, out.describe())
             self.assertIn("adrprobe_certificate_days_left", self.parse(out.stdout))
 
+    def test_down_target_is_one_state(self):
+        """-f openmetrics of a target that is down: reachable 0 and the info gauge,
+        no adrprobe_conforms sample (not established), no per-rule series."""
+        with tempfile.TemporaryDirectory() as tmp, harness.closed_port() as url:
+            js = Path(tmp, "down.json")
+            run = run_adrprobe(["check", url, "--timeout", "2", "--edition", "2.2.0", "-f", "openmetrics",
+                                "-o", "json=%s" % js], timeout=60)
+            self.assertEqual(run.rc, 3, run.describe())
+            families = self.parse(run.stdout)
+            report = load(js)
+        self.assertEqual(report["state"], "down")
+        self.assert_matches_report(families, report, url)
+        self.assertEqual(families["adrprobe_target_reachable"], [({"target": url}, 0)])
+        self.assertEqual(families["adrprobe_conforms"], [])
+        # Everything of the target is one state: info, reachable, when it ran.
+        series = {name for name, samples in families.items() if samples}
+        self.assertEqual(series, {"adrprobe_target_info", "adrprobe_target_reachable", "adrprobe_last_run_timestamp_seconds"})
+
     def test_batch_summary_prom(self):
         """summary.prom of a batch: every target's gauges, a down target's
         reachable 0, names with quotes, backslashes and a newline."""
@@ -135,6 +165,17 @@ class OpenMetrics(ProbeCase):
                     # the target's own -o openmetrics file says the same
                     own = self.parse((out / (row["report"][:-5] + ".prom")).read_text(encoding="utf-8"))
                     self.assert_matches_report(own, per_target, label)
+            # Each row's conclusion: the plain target fails a MUST rule (API-48), so conforms 0.
+            conforms = {l["target"]: v for l, v in families["adrprobe_conforms"]}
+            self.assertEqual(conforms.get("plain"), 0)
+            self.assertNotIn(shown[names["newline"]], conforms)  # down: not established
+            # A merge (adrprobe summary) reads the rows' conclusions back from summary.json: the same gauges.
+            merged = Path(tmp, "merged")
+            again = run_adrprobe(["summary", "--out-dir", merged, out])
+            self.assertNoCrash(again)
+            merged_families = self.parse((merged / "summary.prom").read_text(encoding="utf-8"))
+            for name in ("adrprobe_conforms", "adrprobe_conclusion_rules"):
+                self.assertEqual(merged_families[name], families[name], name)
             reachable = {l["target"]: v for l, v in families["adrprobe_target_reachable"]}
             self.assertEqual(reachable, {shown[names["plain"]]: 1, shown[names["quoted"]]: 1,
                                          shown[names["newline"]]: 0})

@@ -106,7 +106,33 @@ class Sarif(ProbeCase):
     def test_check_of_a_live_api_validates(self):
         p = harness.probe({}, edition="2.2.0", fmt="sarif")
         self.assertNoCrash(p)
-        self.validate(p.stdout)
+        log = self.validate(p.stdout)
+        # The conclusion where a reader of the log meets it first: the run's
+        # property bag, right after the tool, before the artifacts and results.
+        run = log["runs"][0]
+        self.assertEqual(list(run)[:2], ["tool", "properties"])
+        self.assertEqual(list(run["properties"])[0], "conclusion")
+        conclusion = run["properties"]["conclusion"]
+        self.assertEqual(set(conclusion), {"conforms", "must_failed", "should_failed", "warned", "errors",
+                                           "functional_pending", "text"})
+        self.assertIn(conclusion["conforms"], (True, False, None))
+        self.assertTrue(conclusion["text"])
+
+    def test_down_target_is_one_result(self):
+        """A target that is down (CLI.md, "Nightly monitoring"): one result, level
+        error, "target down: <cause>", not the transport error once per check."""
+        with harness.closed_port() as url:
+            run = run_adrprobe(harness.check_args(url, ("--timeout", "2"), "2.2.0", fmt="sarif"), timeout=60)
+        self.assertEqual(run.rc, 3, run.describe())
+        log = self.validate(run.stdout)
+        sarif_run = log["runs"][0]
+        [result] = sarif_run["results"]
+        self.assertEqual(result["level"], "error")
+        self.assertEqual(result["ruleId"], "adrprobe/down")
+        self.assertEqual(result["message"]["text"], "target down: could not reach %s: connection refused" % url)
+        self.assertEqual(sarif_run["tool"]["driver"]["rules"][result["ruleIndex"]]["id"], "adrprobe/down")
+        self.assertIsNone(sarif_run["properties"]["conclusion"]["conforms"])
+        self.assertEqual(sarif_run["properties"]["state"], "down")
 
 
 if __name__ == "__main__":

@@ -751,6 +751,9 @@ class SilentServer(TransportCase):
         report = run.json()
         self.assertCheck(report, TS, "TS-1", "error", contains="no TLS answer")
         self.assertCheck(report, TS, "TS-2", "error")
+        # No handshake at all: secure renegotiation is unknown (null), not "no".
+        self.assertIs(report["tls"]["handshake"], False)
+        self.assertIsNone(report["tls"]["secure_renegotiation"])
         self.assertLess(run.duration, 30, "the handshakes were not bounded by --timeout")
 
 

@@ -14,7 +14,8 @@ TEST_CASE("gitlab: the findings, their severity and location") {
   auto report = test::ci_sample();
   auto j = nlohmann::json::parse(report::render("gitlab", report));
   REQUIRE(j.is_array());
-  CHECK(j.size() == 4);  // NT-2, KC-1 fail; TS-1 error; VH-2 warn
+  CHECK(j.size() == 5);  // the conclusion (it does not conform); NT-2, KC-1 fail; TS-1 error; VH-2 warn
+  CHECK(j[0]["check_name"] == "adrprobe/conclusion");
   std::set<std::string> fingerprints;
   std::map<std::string, nlohmann::json> by_check;
   for (const auto& f : j) {
@@ -62,4 +63,67 @@ TEST_CASE("gitlab: no findings is an empty array") {
   report::Report r;
   r.rules = {test::technical("/core/passing", report::Verdict::pass, {{"PA-1", report::Verdict::pass, "fine", {}}})};
   CHECK(nlohmann::json::parse(report::render("gitlab", r)) == nlohmann::json::array());
+}
+
+TEST_CASE("gitlab: conformance not shown is the first finding, info, its fingerprint of the target and conforms") {
+  auto report = test::ci_sample();  // two MUST rules fail
+  auto j = nlohmann::json::parse(report::render("gitlab", report));
+  REQUIRE(j.size() == 5);  // the conclusion and the four findings
+  const auto& first = j[0];
+  CHECK(first["check_name"] == "adrprobe/conclusion");
+  CHECK(first["severity"] == "info");
+  CHECK(first["description"].get<std::string>().rfind("Does not conform to 2.2.0: 2 MUST rules fail", 0) == 0);
+  CHECK(first["location"]["path"] == "https://api.example.nl/v1/openapi.json");
+  CHECK(first["location"]["lines"]["begin"] == 1);
+  std::string print = first["fingerprint"];
+  CHECK(print.size() == 64);
+  // Another MUST rule failing changes the text, not the finding: the rule's own finding is the new one.
+  report.rules[0].verdict = report::Verdict::fail;
+  report.rules[0].checks[0].verdict = report::Verdict::fail;
+  auto more = nlohmann::json::parse(report::render("gitlab", report));
+  CHECK(more[0]["fingerprint"] == print);
+  CHECK(more[0]["description"] != first["description"]);
+  // Not established (no MUST failure, an error): another finding, so the widget shows the change.
+  auto unknown = test::ci_sample();
+  for (auto& rule : unknown.rules)
+    if (rule.verdict == report::Verdict::fail) {
+      rule.verdict = report::Verdict::pass;
+      for (auto& c : rule.checks) c.verdict = report::Verdict::pass;
+    }
+  auto u = nlohmann::json::parse(report::render("gitlab", unknown));
+  REQUIRE(u.size() == 3);  // the conclusion, TS-1 error, VH-2 warn
+  CHECK(u[0]["check_name"] == "adrprobe/conclusion");
+  CHECK(u[0]["description"].get<std::string>().rfind("Conformance to 2.2.0 could not be established", 0) == 0);
+  CHECK(u[0]["fingerprint"] != print);
+  // Two targets of a batch: two conclusions.
+  report.name = "bag";
+  CHECK(nlohmann::json::parse(report::render("gitlab", report))[0]["fingerprint"] != print);
+}
+
+TEST_CASE("gitlab: a conforming target gets no conclusion finding; a down target is one finding") {
+  report::Report ok;
+  ok.edition = "2.2.0";
+  ok.rules = {test::technical("/core/passing", report::Verdict::pass, {{"PA-1", report::Verdict::pass, "fine", {}}}),
+              test::technical("/core/warning", report::Verdict::warn, {{"VH-2", report::Verdict::warn, "not full", {}}})};
+  auto j = nlohmann::json::parse(report::render("gitlab", ok));
+  REQUIRE(j.size() == 1);
+  CHECK(j[0]["check_name"] == "VH-2");
+
+  auto down = test::ci_sample();
+  down.unreachable = true;
+  down.notes = {"could not reach https://api.example.nl/v1: connection refused"};
+  for (auto& rule : down.rules)
+    for (auto& c : rule.checks) c = {c.id, report::Verdict::error, "GET https://api.example.nl/v1 ✗ Connection refused", {2}};
+  auto d = nlohmann::json::parse(report::render("gitlab", down));
+  REQUIRE(d.size() == 1);
+  CHECK(d[0]["check_name"] == "adrprobe/down");
+  CHECK(d[0]["severity"] == "major");
+  std::string text = d[0]["description"];
+  CHECK(text.rfind("target down: could not reach https://api.example.nl/v1: connection refused — Conformance to 2.2.0 could "
+                   "not be established: the target is down",
+                   0) == 0);
+  CHECK(d[0]["location"]["path"] == "https://api.example.nl/v1/openapi.json");
+  std::string print = d[0]["fingerprint"];
+  down.notes = {"could not reach https://api.example.nl/v1: timed out"};
+  CHECK(nlohmann::json::parse(report::render("gitlab", down))[0]["fingerprint"] == print);
 }

@@ -399,7 +399,7 @@ TEST_CASE("html: the conclusion banner comes first, before the notes and the sco
   CHECK(out.find("1 functional rule awaits a reviewer") != std::string::npos);
 }
 
-TEST_CASE("html: the subtitle names the edition once; renegotiation is n/a on TLS 1.3; links print their target") {
+TEST_CASE("html: the subtitle names the edition once; renegotiation is n/a on TLS 1.3 and without a handshake; links print their target") {
   report::Report r = html_sample();
   std::string out = report::render("html", r);
   CHECK(out.find("2.0.0 — REST API Design Rules 2.0.0") == std::string::npos);
@@ -417,6 +417,14 @@ TEST_CASE("html: the subtitle names the edition once; renegotiation is n/a on TL
   r.tls->protocol = "TLSv1.2";
   out = report::render("html", r);
   CHECK(out.find("n/a (TLS 1.3 has no renegotiation)") == std::string::npos);
+  CHECK(out.find("n/a (no handshake completed)") == std::string::npos);
+  // No handshake at all: n/a, not "no".
+  r.tls->handshake_ok = false;
+  r.tls->protocol.clear();
+  r.tls->error = "connection refused";
+  std::string none = report::render("html", r);
+  CHECK(none.find("n/a (no handshake completed)") != std::string::npos);
+  CHECK(none.find("Secure renegotiation</th><td class=\"wrap\">no<") == std::string::npos);
   CHECK(out.find("a[href]:not([href^=\"#\"])::after { content: \" <\" attr(href) \">\"") != std::string::npos);
 }
 

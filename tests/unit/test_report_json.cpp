@@ -96,7 +96,7 @@ TEST_CASE("json report: render_json → parse_json_report keeps what a baseline 
   CHECK(back.mode == "check");
 }
 
-TEST_CASE("json report: secure_renegotiation is null on TLS 1.3; a report that says false there still reads as a baseline") {
+TEST_CASE("json report: secure_renegotiation is null on TLS 1.3 and without a handshake; a report that says false there still reads as a baseline") {
   report::Report r = json_sample();
   tls::Facts t;
   t.host = "api.example.nl";
@@ -110,6 +110,13 @@ TEST_CASE("json report: secure_renegotiation is null on TLS 1.3; a report that s
   CHECK(nlohmann::json::parse(report::render("json", r))["tls"]["secure_renegotiation"] == false);
   r.tls->secure_renegotiation = true;
   CHECK(nlohmann::json::parse(report::render("json", r))["tls"]["secure_renegotiation"] == true);
+  // No handshake negotiated a protocol: OpenSSL's "no" is about nothing, so null.
+  r.tls->handshake_ok = false;
+  r.tls->protocol.clear();
+  r.tls->secure_renegotiation = false;
+  CHECK(nlohmann::json::parse(report::render("json", r))["tls"]["secure_renegotiation"].is_null());
+  r.tls->handshake_ok = true;
+  r.tls->protocol = "TLSv1.3";
 
   // An earlier report's TLS 1.3 table held a boolean: it is read back and compared as before.
   auto earlier = nlohmann::json::parse(text);

@@ -110,3 +110,36 @@ TEST_CASE("junit: server text is escaped; XML 1.0 gets no control character") {
   CHECK(p.text.find("\xEF\xBF\xBF") == std::string::npos);
   CHECK(p.text.find('\xff') == std::string::npos);
 }
+
+TEST_CASE("junit: the conclusion's properties come first, for a down batch target too") {
+  auto names_and_values = [](const std::string& text) {
+    pugi::xml_document doc;
+    REQUIRE(doc.load_string(text.c_str()));
+    std::vector<std::pair<std::string, std::string>> out;
+    for (auto p : doc.child("testsuites").child("testsuite").child("properties").children("property"))
+      out.emplace_back(p.attribute("name").value(), p.attribute("value").value());
+    return out;
+  };
+  const std::vector<std::string> first{"conclusion.conforms", "conclusion.must_failed",      "conclusion.should_failed",
+                                       "conclusion.warned",   "conclusion.errors",          "conclusion.functional_pending",
+                                       "conclusion.text"};
+  auto props = names_and_values(report::render("junit", test::ci_sample()));
+  REQUIRE(props.size() > first.size());
+  for (std::size_t i = 0; i < first.size(); ++i) CHECK(props[i].first == first[i]);
+  CHECK(props[0].second == "false");
+  CHECK(props[1].second == "2");  // /core/failing and /core/kebab: no stated level counts as MUST
+  CHECK(props[6].second.rfind("Does not conform to 2.2.0", 0) == 0);
+  CHECK(props[7].first == "edition");
+
+  report::Report down = test::ci_sample();
+  down.unreachable = true;
+  down.name = "weg";
+  down.owner = "Team Basis";
+  down.labels = {{"domain", "adressen"}};
+  props = names_and_values(report::render("junit", down));
+  REQUIRE(props.size() > first.size());
+  for (std::size_t i = 0; i < first.size(); ++i) CHECK(props[i].first == first[i]);
+  CHECK(props[0].second == "null");
+  CHECK(props[6].second.find("the target is down") != std::string::npos);
+  CHECK(props.back().first == "label.domain");
+}

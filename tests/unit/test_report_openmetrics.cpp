@@ -178,3 +178,66 @@ TEST_CASE("openmetrics: -o openmetrics renders one report as one target, named b
   CHECK(text.find("adrprobe_target_reachable{target=\"bag\"} 1") != std::string::npos);
   CHECK(lines_of(text).back() == "# EOF");
 }
+
+TEST_CASE("openmetrics: the conclusion first: adrprobe_conforms 1|0, absent when not established; its counts") {
+  auto conclusion = [](std::optional<bool> conforms, int must, int errors) {
+    report::Conclusion c;
+    c.conforms = conforms;
+    c.must_failed = must;
+    c.should_failed = 1;
+    c.warned = 2;
+    c.errors = errors;
+    c.functional_pending = 7;
+    return c;
+  };
+  report::Summary s;
+  auto yes = target("yes"), no = target("no"), unknown = target("unknown"), down = target("down"), older = target("older");
+  yes.conclusion = conclusion(true, 0, 0);
+  no.conclusion = conclusion(false, 3, 0);
+  unknown.conclusion = conclusion(std::nullopt, 0, 1);
+  down.conclusion = conclusion(std::nullopt, 0, 9);
+  down.reachable = false;
+  s.targets = {yes, no, unknown, down, older};  // older: a row of a summary.json that kept no conclusion
+  auto text = report::render_summary_openmetrics(s);
+  CAPTURE(text);
+  // The first families of the file, so the first series of every target.
+  auto lines = lines_of(text);
+  REQUIRE(lines.size() > 2);
+  CHECK(lines[0].rfind("# HELP adrprobe_conforms ", 0) == 0);
+  CHECK(lines[1] == "# TYPE adrprobe_conforms gauge");
+  CHECK(lines[2] == "adrprobe_conforms{target=\"yes\"} 1");
+  CHECK(lines[3] == "adrprobe_conforms{target=\"no\"} 0");
+  CHECK(lines[4].rfind("# HELP adrprobe_conclusion_rules ", 0) == 0);
+  // Unknown is no sample (never NaN): not established, down, or a row without a conclusion.
+  CHECK(count_prefix(text, "adrprobe_conforms{") == 2);
+  CHECK(text.find("NaN") == std::string::npos);
+  for (const char* outcome : {"must_failed", "should_failed", "warned", "errors", "functional_pending"})
+    CHECK(count_prefix(text, std::string("adrprobe_conclusion_rules{target=\"no\",outcome=\"") + outcome + "\"}") == 1);
+  CHECK(has_line(text, "adrprobe_conclusion_rules{target=\"no\",outcome=\"must_failed\"} 3"));
+  CHECK(has_line(text, "adrprobe_conclusion_rules{target=\"unknown\",outcome=\"errors\"} 1"));
+  CHECK(has_line(text, "adrprobe_conclusion_rules{target=\"yes\",outcome=\"functional_pending\"} 7"));
+  // A down target: one state, no counts of rules never judged.
+  CHECK(count_prefix(text, "adrprobe_conclusion_rules{target=\"down\"") == 0);
+  CHECK(count_prefix(text, "adrprobe_conclusion_rules{target=\"older\"") == 0);
+  CHECK(has_line(text, "adrprobe_target_reachable{target=\"down\"} 0"));
+}
+
+TEST_CASE("openmetrics: -o openmetrics carries the report's conclusion") {
+  report::Report r;
+  r.base_url = "https://api.example.nl/v1";
+  r.edition = "2.0.0";
+  report::RuleResult a;
+  a.id = "/core/a";
+  a.kind = "technical";
+  a.verdict = Verdict::fail;
+  r.rules = {a};
+  r.score = report::compute_score(r.rules);
+  r.name = "bag";
+  CHECK(report::render("openmetrics", r).find("\nadrprobe_conforms{target=\"bag\"} 0\n") != std::string::npos);
+  r.rules[0].verdict = Verdict::pass;
+  CHECK(report::render("openmetrics", r).find("\nadrprobe_conforms{target=\"bag\"} 1\n") != std::string::npos);
+  r.rules[0].verdict = Verdict::error;
+  std::string unknown = report::render("openmetrics", r);
+  CHECK(unknown.find("\nadrprobe_conforms{") == std::string::npos);
+  CHECK(unknown.find("\nadrprobe_conclusion_rules{target=\"bag\",outcome=\"errors\"} 1\n") != std::string::npos);
+}

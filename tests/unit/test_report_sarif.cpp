@@ -51,3 +51,46 @@ TEST_CASE("sarif: lint points at the file as given, as a URI reference") {
   j = nlohmann::json::parse(report::render("sarif", r));
   CHECK(j["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "file:///abs/api.yaml");
 }
+
+TEST_CASE("sarif: the conclusion is the run's first property bag, before the artifacts and the results") {
+  auto j = nlohmann::ordered_json::parse(report::render("sarif", test::ci_sample()));
+  const auto& run = j["runs"][0];
+  std::vector<std::string> keys;
+  for (auto it = run.begin(); it != run.end(); ++it) keys.push_back(it.key());
+  CHECK(keys == std::vector<std::string>{"tool", "properties", "artifacts", "results"});
+  const auto& properties = run["properties"];
+  REQUIRE_FALSE(properties.empty());
+  CHECK(properties.begin().key() == "conclusion");
+  CHECK(properties["conclusion"]["conforms"] == false);
+  CHECK(properties["conclusion"]["must_failed"] == 2);
+  CHECK(properties["conclusion"]["text"].get<std::string>().rfind("Does not conform to 2.2.0", 0) == 0);
+  CHECK(properties["state"] == "up");
+}
+
+TEST_CASE("sarif: a down target is one result, level error, target down: <cause>") {
+  auto r = test::ci_sample();
+  r.unreachable = true;
+  r.notes = {"could not reach https://api.example.nl/v1: connection refused"};
+  for (auto& rule : r.rules)
+    for (auto& c : rule.checks) c = {c.id, report::Verdict::error, "GET https://api.example.nl/v1 ✗ Connection refused", {2}};
+  auto j = nlohmann::json::parse(report::render("sarif", r));
+  const auto& run = j["runs"][0];
+  REQUIRE(run["results"].size() == 1);
+  const auto& result = run["results"][0];
+  CHECK(result["level"] == "error");
+  CHECK(result["ruleId"] == "adrprobe/down");
+  CHECK(result["message"]["text"] == "target down: could not reach https://api.example.nl/v1: connection refused");
+  REQUIRE(run["tool"]["driver"]["rules"].size() == 1);
+  CHECK(run["tool"]["driver"]["rules"][result["ruleIndex"].get<std::size_t>()]["id"] == "adrprobe/down");
+  CHECK(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "https://api.example.nl/v1/openapi.json");
+  CHECK(run["properties"]["conclusion"]["conforms"].is_null());
+  CHECK(run["properties"]["state"] == "down");
+  // The same fingerprint whatever the cause, night after night; another target has its own.
+  std::string print = result["partialFingerprints"]["adrprobeFinding/v1"];
+  r.notes = {"could not reach https://api.example.nl/v1: timed out"};
+  CHECK(nlohmann::json::parse(report::render("sarif", r))["runs"][0]["results"][0]["partialFingerprints"]["adrprobeFinding/v1"] ==
+        print);
+  r.name = "bag";
+  CHECK(nlohmann::json::parse(report::render("sarif", r))["runs"][0]["results"][0]["partialFingerprints"]["adrprobeFinding/v1"] !=
+        print);
+}

@@ -324,3 +324,39 @@ TEST_CASE("summary history: carried forward from the previous summary, 30 runs a
   report::carry_history(again, &s);
   CHECK(again.history["bag"].size() == s.history["bag"].size());
 }
+
+TEST_CASE("summary.json: a row keeps its report's conclusion, read back for summary.prom; an older row has none") {
+  auto t = report::summarize(summary_sample(), "bag", "bag.json", report::FailOn::fail);
+  REQUIRE(t.conclusion);
+  CHECK(t.conclusion->conforms == std::optional<bool>(false));  // no stated level: MUST
+  CHECK(t.conclusion->must_failed == 2);
+  CHECK(t.conclusion->errors == 1);
+  CHECK(t.conclusion->functional_pending == 1);
+  report::Summary s;
+  s.generated_at = "2026-11-22T02:00:00Z";
+  s.targets = {t};
+  auto down = summary_sample();
+  down.unreachable = true;
+  s.targets.push_back(report::summarize(down, "weg", "weg.json", report::FailOn::fail));
+  std::string text = report::render_summary_json(s);
+  auto j = nlohmann::json::parse(text);
+  CHECK(j["targets"][0]["conclusion"]["conforms"] == false);
+  CHECK(j["targets"][0]["conclusion"]["must_failed"] == 2);
+  CHECK(j["targets"][1]["conclusion"]["conforms"].is_null());
+  auto back = report::parse_summary_json(text);
+  REQUIRE(back.targets.size() == 2);
+  REQUIRE(back.targets[0].conclusion);
+  CHECK(back.targets[0].conclusion->conforms == std::optional<bool>(false));
+  CHECK(back.targets[0].conclusion->must_failed == 2);
+  CHECK(back.targets[0].conclusion->errors == 1);
+  CHECK(back.targets[0].conclusion->functional_pending == 1);
+  CHECK(back.targets[0].conclusion->text == t.conclusion->text);
+  REQUIRE(back.targets[1].conclusion);
+  CHECK_FALSE(back.targets[1].conclusion->conforms);
+  // A summary written before rows kept it: none, and a wrong type is refused.
+  j["targets"][0].erase("conclusion");
+  CHECK_FALSE(report::parse_summary_json(j.dump()).targets[0].conclusion);
+  j["targets"][0]["conclusion"] = {{"conforms", "yes"}};
+  CHECK_THROWS_WITH_AS(report::parse_summary_json(j.dump()), doctest::Contains("targets[0].conclusion.conforms"),
+                       std::runtime_error);
+}
