@@ -20,14 +20,9 @@ PY=/usr/bin/python3
 [ -x "$BIN" ] || { echo "bench: build first" >&2; exit 2; }
 command -v nginx >/dev/null || { echo "bench: needs nginx" >&2; exit 2; }
 
-work=$(mktemp -d)
-chmod 755 "$work"
-nginx_pid=""
-cleanup() { [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-
-port=$($PY -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-mkdir -p "$work/www" "$work/logs" "$work/out"
+. bench/nginx_api.sh
+nginx_api_setup
+mkdir -p "$work/out"
 $PY - "$N" "$work/www" "$port" "$work/targets.yaml" <<'PY'
 import json, os, sys
 n, www, port, register = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
@@ -42,28 +37,7 @@ with open(register, "w") as reg:
             json.dump(doc, f)
         reg.write(f"  - {{name: api{t}, owner: team{t % 7}, base_url: \"http://127.0.0.1:{port}/t{t}/v1\"}}\n")
 PY
-cat >"$work/nginx.conf" <<NGINX
-worker_processes 1;
-daemon off;
-pid $work/nginx.pid;
-error_log $work/logs/error.log crit;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  keepalive_requests 1000000;
-  server {
-    listen 127.0.0.1:$port backlog=4096;
-    root $work/www;
-    add_header API-Version 1.0.0 always;
-    location ~ ^/t[0-9]+/v1/openapi.json\$ { default_type application/json; add_header Access-Control-Allow-Origin * always; }
-    location ~ ^/t[0-9]+/v1(/collectie[0-9]+)?\$ { default_type application/json; return 200 '{}'; }
-    location / { return 404 '{"status": 404, "title": "Not Found"}'; }
-  }
-}
-NGINX
-nginx -c "$work/nginx.conf" -p "$work" &
-nginx_pid=$!
-for _ in $(seq 50); do $PY -c "import socket; socket.create_connection(('127.0.0.1',$port),1)" 2>/dev/null && break; sleep 0.1; done
+nginx_api_start t
 
 echo "adrprobe $("$BIN" --version | head -1); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); $(nginx -v 2>&1)"
 /usr/bin/time -f "%M %e" -o "$work/one.time" "$BIN" check "http://127.0.0.1:$port/t0/v1" --rate 0 --concurrency "$C" -f json >/dev/null || true

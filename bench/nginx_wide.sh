@@ -24,14 +24,8 @@ PY=/usr/bin/python3
 command -v nginx >/dev/null || { echo "bench: needs nginx" >&2; exit 2; }
 command -v wrk >/dev/null || { echo "bench: needs wrk (apt-get install wrk)" >&2; exit 2; }
 
-work=$(mktemp -d)
-chmod 755 "$work"  # nginx's worker reads the documents as another user
-nginx_pid=""
-cleanup() { [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-
-port=$($PY -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-mkdir -p "$work/www/v1" "$work/logs"
+. bench/nginx_api.sh
+nginx_api_setup
 for n in 100 1000 10000; do
   mkdir -p "$work/www/n$n/v1"
   $PY - "$n" "$work/www/n$n/v1/openapi.json" <<'PY'
@@ -42,32 +36,7 @@ doc = {"openapi": "3.0.3", "info": {"title": "Brede API", "version": "1.0.0"}, "
 open(out, "w").write(json.dumps(doc))
 PY
 done
-cat >"$work/nginx.conf" <<NGINX
-worker_processes 1;
-daemon off;
-pid $work/nginx.pid;
-error_log $work/logs/error.log crit;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  keepalive_requests 1000000;
-  server {
-    listen 127.0.0.1:$port;
-    root $work/www;
-    add_header API-Version 1.0.0 always;
-    location ~ ^/n[0-9]+/v1/openapi.json\$ { default_type application/json; add_header Access-Control-Allow-Origin * always; }
-    location ~ ^/n[0-9]+/v1(/collectie[0-9]+)?\$ { default_type application/json; return 200 '{}'; }
-    location / { return 404 '{"status": 404, "title": "Not Found"}'; }
-  }
-}
-NGINX
-nginx -c "$work/nginx.conf" -p "$work" &
-nginx_pid=$!
-for _ in $(seq 50); do $PY -c "import socket; socket.create_connection(('127.0.0.1',$port),1)" 2>/dev/null && break; sleep 0.1; done
-
-stats() {  # values... -> "median (min-max)"
-  $PY -c 'import statistics,sys; v=sorted(float(x) for x in sys.argv[1:]); print(f"{statistics.median(v):.0f} ({v[0]:.0f}-{v[-1]:.0f})")' "$@"
-}
+nginx_api_start n
 
 echo "adrprobe $("$BIN" --version | head -1); $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'); $(nginx -v 2>&1); $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2); load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "medians of $RUNS runs (min-max); nginx 1 worker on 127.0.0.1"

@@ -160,7 +160,9 @@ TEST_CASE("openmetrics: label values escape \\, \" and newline; control characte
   }
 }
 
-TEST_CASE("openmetrics: -o openmetrics renders one report as one target, named by its name or base URL") {
+namespace {
+// One report of api.example.nl/v1 whose one technical rule fails.
+report::Report openmetrics_one_failing_rule() {
   report::Report r;
   r.base_url = "https://api.example.nl/v1";
   r.edition = "2.0.0";
@@ -171,6 +173,12 @@ TEST_CASE("openmetrics: -o openmetrics renders one report as one target, named b
   a.verdict = Verdict::fail;
   r.rules = {a};
   r.score = report::compute_score(r.rules);
+  return r;
+}
+}  // namespace
+
+TEST_CASE("openmetrics: -o openmetrics renders one report as one target, named by its name or base URL") {
+  report::Report r = openmetrics_one_failing_rule();
   auto text = report::render("openmetrics", r);
   CHECK(text.find("adrprobe_rule_failing{target=\"https://api.example.nl/v1\",rule=\"/core/a\"} 1\n") != std::string::npos);
   r.name = "bag";
@@ -223,15 +231,7 @@ TEST_CASE("openmetrics: the conclusion first: adrprobe_conforms 1|0, absent when
 }
 
 TEST_CASE("openmetrics: -o openmetrics carries the report's conclusion") {
-  report::Report r;
-  r.base_url = "https://api.example.nl/v1";
-  r.edition = "2.0.0";
-  report::RuleResult a;
-  a.id = "/core/a";
-  a.kind = "technical";
-  a.verdict = Verdict::fail;
-  r.rules = {a};
-  r.score = report::compute_score(r.rules);
+  report::Report r = openmetrics_one_failing_rule();
   r.name = "bag";
   CHECK(report::render("openmetrics", r).find("\nadrprobe_conforms{target=\"bag\"} 0\n") != std::string::npos);
   r.rules[0].verdict = Verdict::pass;
