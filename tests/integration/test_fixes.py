@@ -29,6 +29,9 @@ import yaml
 DATA = harness.REPO / "probes" / "fixes"
 APPS = harness.REPO / "tests" / "fixes"
 EDITION = "2.2.0"
+# A check the newest edition does not judge (2.2.0 re-typed /core/http-methods as functional:
+# HM-1..HM-3 are hints there) is proven in the newest edition that still judges it.
+OLDER_EDITIONS = ("2.1.0",)
 START_SECONDS = 30
 
 
@@ -143,7 +146,7 @@ STACKS = stack_files()
 # (stack, check) -> (fix entry, server as written, server with the fix)
 CASES = {}
 SERVERS = []
-REPORTS = {}  # id(server) -> (Run, report, output directory)
+REPORTS = {}  # (id(server), edition) -> (Run, report, output directory)
 
 
 def setUpModule():
@@ -171,18 +174,27 @@ def tearDownModule():
         s.stop()
 
 
-def run_on(server):
-    """adrprobe check on the server (once): JSON on stdout, text, markdown and HTML into files."""
-    if id(server) not in REPORTS:
+def run_on(server, edition=EDITION):
+    """adrprobe check on the server (once per edition): JSON on stdout, text, markdown and HTML into files."""
+    if (id(server), edition) not in REPORTS:
         server.requirement()
         assert server.proc and server.proc.poll() is None, "the %s server did not start:\n%s" % (
             server.stack, server.server_log())
         out = tempfile.mkdtemp(prefix="adrprobe-fix-report-")
         args = harness.check_args(server.url(), ["-o", "text=%s/r.txt" % out, "-o", "markdown=%s/r.md" % out,
-                                                 "-o", "html=%s/r.html" % out], EDITION)
+                                                 "-o", "html=%s/r.html" % out], edition)
         run = harness.run_adrprobe(args, timeout=60)
-        REPORTS[id(server)] = (run, run.json(), out)
-    return REPORTS[id(server)]
+        REPORTS[(id(server), edition)] = (run, run.json(), out)
+    return REPORTS[(id(server), edition)]
+
+
+def judged_on(server, check):
+    """(Run, report) of the newest edition whose rules judge check; the newest one if none does."""
+    for edition in (EDITION,) + OLDER_EDITIONS:
+        run, report, _ = run_on(server, edition)
+        if check_results(report, check):
+            return run, report
+    return run_on(server)[:2]
 
 
 def check_results(report, check_id):
@@ -195,7 +207,7 @@ class FixesProven(harness.ProbeCase):
     def prove(self, stack, check):
         entry, before, after = CASES[(stack, check)]
         self.assertEqual(after.marked, 1, "tests/fixes/%s has no line marked fix:%s" % (stack, check))
-        run, report, _ = run_on(before)
+        run, report = judged_on(before, check)
         self.assertNoCrash(run)
         harness.schema_validator().validate(report)
         found = check_results(report, check)
@@ -205,7 +217,7 @@ class FixesProven(harness.ProbeCase):
         # The advice is this stack's entry: recognised from the exchanges the run made.
         self.assertEqual(failing[0].get("fix"), {"stack": stack, "text": entry["text"], "source": entry["source"]},
                          json.dumps(failing[0], indent=1)[:3000])
-        run, report, _ = run_on(after)
+        run, report = judged_on(after, check)
         self.assertNoCrash(run)
         harness.schema_validator().validate(report)
         found = check_results(report, check)
