@@ -95,6 +95,8 @@ class Server:
             harness.require_tool(self.spec["tool"], self.spec["package"])
         if "module" in self.spec:
             harness.require_module(self.spec["module"], self.spec["package"])
+        for module, package in self.spec.get("also", {}).items():  # a framework's extension the app uses
+            harness.require_module(module, package)
         if "npm" in self.spec:
             assert (APPS / "node_modules" / self.spec["npm"]).is_dir(), \
                 "tests/fixes/node_modules/%s is missing: run ./dev setup (npm ci --prefix tests/fixes)" % self.spec["npm"]
