@@ -1,7 +1,9 @@
 # A Django REST framework API under /v1 in one file. DRF's DefaultRouter
 # registers "items/" with a trailing slash, so GET /v1/items/ is served (NT-2
 # fails); its root is /v1/, to which Django's APPEND_SLASH redirects GET /v1
-# (VH-1 fails); a URL no pattern matches gets Django's HTML 404 (EH-2 fails). tests/integration/test_fixes.py replaces each line marked
+# (VH-1 fails), and every method on /v1/items to /v1/items/, TRACE included
+# (HM-3 fails); a URL no pattern matches gets Django's HTML 404 (EH-2 fails).
+# tests/integration/test_fixes.py replaces each line marked
 # "fix:<check>" with probes/fixes/django-rest-framework.yaml's text for that check.
 import json
 import os
@@ -54,7 +56,7 @@ def openapi(request):
     return response
 
 
-router = routers.DefaultRouter()  # fix:NT-2
+router = routers.DefaultRouter()  # fix:NT-2 fix:HM-3
 router.register("items", ItemViewSet, basename="item")
 
 urlpatterns = [

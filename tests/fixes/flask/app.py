@@ -1,16 +1,23 @@
 # A Flask API under /v1 as a blueprint; its index route is '/', so GET /v1
-# redirects to /v1/ (VH-1 fails). tests/integration/test_fixes.py replaces each
+# redirects to /v1/ (VH-1 fails); jsonify writes a datetime as an RFC 822 date
+# ("Fri, 27 Nov 2026 12:00:00 GMT", DT-5 fails); Flask-CORS with
+# supports_credentials echoes any Origin with credentials (TS-7 fails).
+# tests/integration/test_fixes.py replaces each
 # line marked "fix:<check>" with probes/fixes/flask.yaml's text for that check.
 import json
 import os
 import sys
+from datetime import datetime, timezone
 
 from flask import Blueprint, Flask, jsonify
+from flask_cors import CORS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DOC = json.load(open(os.path.join(HERE, "openapi.json")))
 
 app = Flask(__name__)
+# fix:DT-5
+CORS(app, supports_credentials=True)  # fix:TS-7
 bp = Blueprint("v1", __name__, url_prefix="/v1")
 
 
@@ -21,7 +28,7 @@ def index():
 
 @bp.get("/items")
 def items():
-    return jsonify([{"id": 1}])
+    return jsonify([{"id": 1, "created": datetime(2026, 11, 27, 12, 0, tzinfo=timezone.utc)}])
 
 
 @bp.get("/openapi.json")
