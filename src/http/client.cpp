@@ -513,7 +513,7 @@ std::vector<Result> Client::run_queue(std::deque<Request> requests) {
       if (settings_.gate) {
         auto key = rate_host_of(queue.front().request.url);
         Clock::duration until{};
-        if (!settings_.gate->try_start(key, now, interval, until)) {
+        if (!settings_.gate->try_start(key, now, interval, until, this)) {
           wait = std::min(wait, std::max(std::chrono::milliseconds(1), std::chrono::ceil<std::chrono::milliseconds>(until)));
           break;
         }

@@ -4,17 +4,28 @@
 
 namespace adrprobe::http {
 
-bool Gate::try_start(const std::string& host, Clock::time_point now, Clock::duration interval, Clock::duration& wait) {
+bool Gate::try_start(const std::string& host, Clock::time_point now, Clock::duration interval, Clock::duration& wait,
+                     const void* who) {
   std::lock_guard lock(mutex_);
   if (max_in_flight_ > 0 && in_flight_ >= max_in_flight_) {
     wait = std::chrono::milliseconds(10);
     return false;
   }
   auto& slot = next_slot_[host];
-  if (slot > now) {
-    wait = slot - now;
+  auto& line = line_[host];
+  // A client asks again well within a second while it waits (its loop wakes
+  // every 100 ms at most): one that has not is gone, or done.
+  std::erase_if(line, [&](const Waiting& w) { return now - w.asked > std::chrono::seconds(1) && w.who != who; });
+  auto mine = std::find_if(line.begin(), line.end(), [&](const Waiting& w) { return w.who == who; });
+  bool turn = !who || line.empty() || line.front().who == who;
+  if (slot > now || !turn) {
+    if (who && mine == line.end()) line.push_back({who, now});
+    else if (who) mine->asked = now;
+    wait = slot > now ? slot - now : std::chrono::milliseconds(1);
     return false;
   }
+  if (mine != line.end()) line.erase(mine);
+  if (line.empty()) line_.erase(host);
   slot = now + interval;
   ++in_flight_;
   return true;

@@ -4,6 +4,7 @@
 // all targets. Thread-safe; each target's Client runs on its own thread.
 #pragma once
 #include <chrono>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <string>
@@ -19,7 +20,13 @@ class Gate {
   // that host `interval` later) and an in-flight place are taken, and
   // finished() must follow. No: `wait` is how long until the host's next slot
   // (or a short poll while every place is taken).
-  bool try_start(const std::string& host, Clock::time_point now, Clock::duration interval, Clock::duration& wait);
+  //
+  // `who` (a client) takes its turn: clients that were refused a host's slot
+  // get its next ones in the order they first asked, so one target cannot
+  // take every slot of a gateway while another waits (a client that stops
+  // asking for a second leaves the line). nullptr takes no turn.
+  bool try_start(const std::string& host, Clock::time_point now, Clock::duration interval, Clock::duration& wait,
+                 const void* who = nullptr);
   // A request started through try_start is done (or was not sent after all).
   void finished();
   int in_flight() const;
@@ -29,6 +36,11 @@ class Gate {
   int max_in_flight_;
   int in_flight_ = 0;
   std::map<std::string, Clock::time_point> next_slot_;
+  struct Waiting {
+    const void* who;
+    Clock::time_point asked;  // last
+  };
+  std::map<std::string, std::deque<Waiting>> line_;  // per host, in the order they first asked
 };
 
 }  // namespace adrprobe::http

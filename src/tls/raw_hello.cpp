@@ -184,7 +184,7 @@ RawAnswer parse_raw_answer(std::string_view bytes) {
     std::string_view body = hs.substr(pos + 4, len);
     pos += 4 + len;
     if (type == 2) {  // ServerHello
-      if (body.size() < 35 || body.size() < 35 + static_cast<unsigned char>(body[34]) + 2) {
+      if (body.size() < 35 || body.size() < std::size_t{37} + static_cast<unsigned char>(body[34])) {
         a.error = "malformed ServerHello";
         a.done = true;
         return a;

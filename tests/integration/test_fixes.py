@@ -69,11 +69,16 @@ class Server:
     """One copy of tests/fixes/<stack>/, optionally with one fix applied, started on a free port."""
 
     def __init__(self, stack, check=None, text=None):
-        self.stack, self.check = stack, check
+        self.stack, self.check, self.text = stack, check, text
         self.dir = tempfile.mkdtemp(prefix="adrprobe-fix-%s-" % stack)
         os.chmod(self.dir, 0o755)  # a server started as root serves files as nobody
-        self.port = free_port()
         self.proc = None
+        self.prepare()
+
+    def prepare(self):
+        """The app's files in self.dir for a port free now, the fix applied."""
+        stack, check, text = self.stack, self.check, self.text
+        self.port = free_port()
         app = APPS / stack
         shutil.copy(APPS / "openapi.json", self.dir)
         marked = 0
@@ -116,13 +121,25 @@ class Server:
                                      stdin=subprocess.DEVNULL, start_new_session=True)
 
     def wait(self, deadline):
-        while self.proc and self.proc.poll() is None and time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return True
-            except OSError:
-                time.sleep(0.1)
+        for _ in range(3):
+            while self.proc and self.proc.poll() is None and time.monotonic() < deadline:
+                try:
+                    with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                        return True
+                except OSError:
+                    time.sleep(0.1)
+            # Another process took the port between free_port() and the
+            # server's bind (suites run side by side): again on a new one.
+            if not (self.proc and self.proc.poll() is not None and self.port_taken()):
+                return False
+            self.log.close()
+            self.prepare()
+            self.start()
         return False
+
+    def port_taken(self):
+        log = self.server_log().lower()
+        return "address already in use" in log or "eaddrinuse" in log
 
     def url(self):
         return "http://127.0.0.1:%d/v1" % self.port

@@ -206,3 +206,27 @@ TEST_CASE("gate: with max_in_flight 1 the requests of two clients never overlap"
   std::lock_guard lock2(free.mutex);
   CHECK(free.max_in_flight > 1);
 }
+
+TEST_CASE("gate: clients refused a host's slot get the next ones in the order they asked") {
+  http::Gate gate;
+  auto t0 = Clock::now();
+  Clock::duration wait{};
+  int a = 0, b = 0;  // two clients
+  CHECK(gate.try_start("h:80", t0, 100ms, wait, &a));
+  // both wait for the next slot; b asked first
+  CHECK_FALSE(gate.try_start("h:80", t0 + 10ms, 100ms, wait, &b));
+  CHECK_FALSE(gate.try_start("h:80", t0 + 20ms, 100ms, wait, &a));
+  // at the slot, a asks first but it is b's turn
+  CHECK_FALSE(gate.try_start("h:80", t0 + 100ms, 100ms, wait, &a));
+  CHECK(wait == 1ms);
+  CHECK(gate.try_start("h:80", t0 + 101ms, 100ms, wait, &b));
+  // then a's
+  CHECK_FALSE(gate.try_start("h:80", t0 + 150ms, 100ms, wait, &b));
+  CHECK(gate.try_start("h:80", t0 + 201ms, 100ms, wait, &a));
+  CHECK(gate.try_start("h:80", t0 + 302ms, 100ms, wait, &b));
+  // a client that stopped asking (its run ended) leaves the line after a second
+  CHECK_FALSE(gate.try_start("h:80", t0 + 310ms, 100ms, wait, &a));
+  CHECK(gate.try_start("h:80", t0 + 1500ms, 100ms, wait, &b));
+  // without a client, no turn is taken
+  CHECK(gate.try_start("h:80", t0 + 1600ms, 100ms, wait));
+}
