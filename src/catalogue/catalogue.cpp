@@ -164,6 +164,22 @@ std::string inherited(const std::map<std::string, RawEdition>& raw, const std::s
   return "";
 }
 
+// A stack's header signatures, "name: part of the value": (lower-case name, part).
+std::vector<std::pair<std::string, std::string>> header_signatures(const YAML::Node& d, const std::string& file) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& h : list(d, "headers")) {
+    auto colon = h.find(':');
+    if (colon == std::string::npos || colon == 0 || colon + 2 > h.size())
+      throw std::runtime_error(fmt::format("{}: header signature '{}' is not 'name: part of the value'", file, h));
+    std::string name = h.substr(0, colon);
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::string value = h.substr(colon + 1);
+    value.erase(0, value.find_first_not_of(' '));
+    out.emplace_back(name, value);
+  }
+  return out;
+}
+
 // probes/fixes/<stack>.yaml: the stack's signatures and its fixes.
 Stack parse_stack(const YAML::Node& doc, const std::string& file) {
   known_keys(doc, {"stack", "name", "rank", "detect", "fixes"}, file);
@@ -174,21 +190,22 @@ Stack parse_stack(const YAML::Node& doc, const std::string& file) {
   if (auto r = doc["rank"]) s.rank = r.as<int>();
   if (auto d = doc["detect"]) {
     if (s.id.empty()) throw std::runtime_error(file + ": the generic advice detects nothing");
-    known_keys(d, {"headers", "bodies", "document"}, file + ": detect");
-    for (const auto& h : list(d, "headers")) {
-      auto colon = h.find(':');
-      if (colon == std::string::npos || colon == 0 || colon + 2 > h.size())
-        throw std::runtime_error(fmt::format("{}: header signature '{}' is not 'name: part of the value'", file, h));
-      std::string name = h.substr(0, colon);
-      std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
-      std::string value = h.substr(colon + 1);
-      value.erase(0, value.find_first_not_of(' '));
-      s.headers.emplace_back(name, value);
-    }
+    known_keys(d, {"headers", "bodies", "document", "responses"}, file + ": detect");
+    s.headers = header_signatures(d, file);
     s.bodies = list(d, "bodies");
     s.document = list(d, "document");
     for (const auto& p : s.document)
       if (p.empty() || p[0] != '/') throw std::runtime_error(fmt::format("{}: document signature '{}' is not a JSON pointer", file, p));
+    if (auto rs = d["responses"]) {
+      if (!rs.IsSequence()) throw std::runtime_error(file + ": detect: 'responses' must be a list");
+      for (const auto& r : rs) {
+        known_keys(r, {"body", "headers"}, file + ": detect: responses");
+        ResponseSignature sig{header_signatures(r, file), text(r, "body", true, file + ": detect: responses")};
+        if (sig.body.empty() || sig.headers.empty())
+          throw std::runtime_error(file + ": detect: a response signature needs a body and headers (a body alone is 'bodies')");
+        s.responses.push_back(std::move(sig));
+      }
+    }
   } else if (!s.id.empty()) {
     throw std::runtime_error(file + ": 'detect' is missing (how the evidence shows the stack)");
   }

@@ -89,6 +89,15 @@ struct FixAdvice {
   }
 };
 
+// One response of a stack told by its body and headers together: a 4xx/5xx
+// from the API whose body is exactly `body` and that has every header part.
+// For a stack whose error body alone is too common (Hono's "404 Not Found" as
+// "text/plain; charset=UTF-8", where Go, Koa and Starlette write "utf-8").
+struct ResponseSignature {
+  std::vector<std::pair<std::string, std::string>> headers;  // lower-case name, substring (exact case) of its value
+  std::string body;                                          // the whole body, exact
+};
+
 // A server stack: how the exchanges a run already made show it, and the fixes
 // proven on it (tests/fixes/<stack>/). The generic advice is a stack with an
 // empty id and no signatures (probes/fixes/generic.yaml, `stack: any`).
@@ -101,6 +110,7 @@ struct Stack {
   std::vector<std::pair<std::string, std::string>> headers;  // lower-case name, substring (any case) of its value
   std::vector<std::string> bodies;    // substring (exact case) of a 4xx/5xx body from the API
   std::vector<std::string> document;  // JSON pointer that exists in the description document
+  std::vector<ResponseSignature> responses;  // one exchange with that whole body and those headers
   std::vector<FixAdvice> fixes;
   const FixAdvice* fix_for(const std::string& check) const {
     for (const auto& f : fixes)

@@ -16,6 +16,19 @@ bool stack_header_seen(const engine::Evidence& ev, const std::string& name, cons
   return false;
 }
 
+// One 4xx/5xx from the API with exactly that body and every one of those header
+// parts, in the same case: a response's spelling ("charset=UTF-8") is part of it.
+bool stack_response_seen(const engine::Evidence& ev, const catalogue::ResponseSignature& sig) {
+  for (const auto& e : ev.exchanges)
+    if (e.to_api && e.status && *e.status >= 400 && e.body == sig.body &&
+        std::all_of(sig.headers.begin(), sig.headers.end(), [&](const auto& h) {
+          const auto* v = e.header(h.first);
+          return v && v->find(h.second) != std::string::npos;
+        }))
+      return true;
+  return false;
+}
+
 bool stack_body_seen(const engine::Evidence& ev, const std::string& part) {
   for (const auto& e : ev.exchanges)
     if (e.to_api && e.status && *e.status >= 400 && e.body.find(part) != std::string::npos) return true;
@@ -41,7 +54,9 @@ std::vector<const catalogue::Stack*> detect_stacks(const engine::Evidence& ev, c
                            [&](const auto& h) { return stack_header_seen(ev, h.first, h.second); }) ||
                std::any_of(s.bodies.begin(), s.bodies.end(), [&](const auto& b) { return stack_body_seen(ev, b); }) ||
                std::any_of(s.document.begin(), s.document.end(),
-                           [&](const auto& p) { return stack_document_has(ev, p); });
+                           [&](const auto& p) { return stack_document_has(ev, p); }) ||
+               std::any_of(s.responses.begin(), s.responses.end(),
+                           [&](const auto& r) { return stack_response_seen(ev, r); });
     if (hit) seen.push_back(&s);
   }
   std::stable_sort(seen.begin(), seen.end(), [](const auto* a, const auto* b) { return a->rank < b->rank; });
