@@ -25,7 +25,7 @@ TEST_CASE("the built-in stacks load, each fix with its documentation, and the ge
   for (const auto& s : cat.stacks()) {
     CHECK_FALSE(s.name.empty());
     CHECK_FALSE(s.fixes.empty());
-    CHECK((!s.headers.empty() || !s.bodies.empty() || !s.document.empty()));
+    CHECK((!s.headers.empty() || !s.bodies.empty() || !s.document.empty() || !s.responses.empty()));
     for (const auto& f : s.fixes) CHECK(checks::find_check(f.check));  // a fix for a check that exists
   }
   CHECK(cat.generic_fixes().id.empty());
@@ -59,6 +59,43 @@ TEST_CASE("stacks are seen in response headers, error bodies and the document, f
   doc["components"]["schemas"]["HTTPValidationError"] = oas::json::object();
   fastapi.document(doc);
   CHECK(stack_ids(fastapi.ev) == std::vector<std::string>{"fastapi"});
+}
+
+TEST_CASE("a response signature: one error response with that whole body and those headers, in exact case") {
+  FakeRun hono;  // Hono's default 404
+  hono.exchange("GET", "https://api.example.nl/v1/x", 404, {{"content-type", "text/plain; charset=UTF-8"}}, "404 Not Found");
+  CHECK(stack_ids(hono.ev) == std::vector<std::string>{"hono"});
+
+  FakeRun lower;  // the same body as Go, Koa or Starlette spell the type
+  lower.exchange("GET", "https://api.example.nl/v1/x", 404, {{"content-type", "text/plain; charset=utf-8"}}, "404 Not Found");
+  CHECK(stack_ids(lower.ev).empty());
+
+  FakeRun nginx;  // the text inside a page is not the whole body
+  nginx.exchange("GET", "https://api.example.nl/v1/x", 404, {{"content-type", "text/plain; charset=UTF-8"}},
+                 "<html><head><title>404 Not Found</title></head></html>");
+  CHECK(stack_ids(nginx.ev).empty());
+
+  FakeRun split;  // body and header on two responses
+  split.exchange("GET", "https://api.example.nl/v1/x", 404, {{"content-type", "text/html"}}, "404 Not Found");
+  split.exchange("GET", "https://api.example.nl/v1/y", 400, {{"content-type", "text/plain; charset=UTF-8"}}, "bad");
+  CHECK(stack_ids(split.ev).empty());
+
+  FakeRun ok;  // only an error response
+  ok.exchange("GET", "https://api.example.nl/v1/x", 200, {{"content-type", "text/plain; charset=UTF-8"}}, "404 Not Found");
+  CHECK(stack_ids(ok.ev).empty());
+
+  auto cat = stack_catalogue("stack: s\nname: S\ndetect:\n  responses:\n    - {body: 'Gone', headers: ['X-A: b', 'x-c: D']}\n"
+                             "fixes:\n  - {check: NT-2, text: t, source: 'https://s.example/'}\n");
+  REQUIRE(cat.stacks().size() == 1);
+  const auto& sig = cat.stacks()[0].responses.at(0);
+  CHECK(sig.body == "Gone");
+  CHECK(sig.headers == std::vector<std::pair<std::string, std::string>>{{"x-a", "b"}, {"x-c", "D"}});
+  FakeRun both;
+  both.exchange("GET", "https://api.example.nl/v1/x", 410, {{"x-a", "abc"}, {"x-c", "D"}}, "Gone");
+  CHECK(checks::detect_stacks(both.ev, cat).size() == 1);
+  FakeRun one;
+  one.exchange("GET", "https://api.example.nl/v1/x", 410, {{"x-a", "abc"}, {"x-c", "d"}}, "Gone");
+  CHECK(checks::detect_stacks(one.ev, cat).empty());
 }
 
 TEST_CASE("a framework behind a proxy: the framework's fix first, the proxy's where it has one") {
@@ -137,6 +174,11 @@ TEST_CASE("a stack file is checked when it loads") {
             .stacks()[0].fixes[0].verdicts == std::vector<std::string>{"fail"});
   CHECK_THROWS(stack_catalogue("stack: s\nname: S\ndetect: {document: [components]}\n"));  // not a pointer
   CHECK_THROWS(stack_catalogue("stack: s\nname: S\ndetect: {bodies: [x]}\nfix: []\n"));   // unknown key
+  // a response signature needs its body and its headers, and knows no other key
+  CHECK_THROWS(stack_catalogue("stack: s\nname: S\ndetect: {responses: [{body: x}]}\n"));
+  CHECK_THROWS(stack_catalogue("stack: s\nname: S\ndetect: {responses: [{headers: ['a: b']}]}\n"));
+  CHECK_THROWS(stack_catalogue("stack: s\nname: S\ndetect: {responses: [{body: x, headers: ['a: b'], status: 404}]}\n"));
+  CHECK_THROWS(stack_catalogue("stack: s\nname: S\ndetect: {responses: {body: x, headers: ['a: b']}}\n"));
   auto generic = stack_catalogue("stack: any\nfixes:\n  - {check: VH-1, text: t, source: 'https://s.example/'}\n");
   CHECK(generic.stacks().empty());
   CHECK(generic.generic_fixes().fix_for("VH-1"));
