@@ -3,7 +3,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <algorithm>
+#include <array>
 #include <functional>
+#include <memory>
 #include <string_view>
 #include <nlohmann/json.hpp>
 
@@ -38,6 +41,106 @@ json exchange_json(const http::Exchange& e) {
   j["error"] = e.error ? json(*e.error) : json(nullptr);
   return j;
 }
+
+namespace {
+
+// A JSON string as nlohmann's dump writes it (ensure_ascii off, invalid UTF-8
+// replaced): plain ASCII as it is, anything else through nlohmann itself.
+void put_string(std::string& out, std::string_view s) {
+  bool plain = std::all_of(s.begin(), s.end(), [](char ch) {
+    auto c = static_cast<unsigned char>(ch);
+    return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+  });
+  if (!plain) {
+    out += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+    return;
+  }
+  out += '"';
+  out += s;
+  out += '"';
+}
+
+// An object of string members one level into an exchange, as dump(2) writes
+// it. A name given twice keeps its first place and its last value, which is
+// what assigning the lines to an ordered_json in turn gives.
+template <typename Lines>
+void put_headers(std::string& out, const Lines& lines) {
+  std::vector<std::pair<std::string_view, std::string_view>> members;
+  for (const auto& [name, value] : lines) {
+    auto same = std::find_if(members.begin(), members.end(), [&](const auto& m) { return m.first == name; });
+    if (same != members.end()) same->second = value;
+    else members.emplace_back(name, value);
+  }
+  if (members.empty()) {
+    out += "{}";
+    return;
+  }
+  const char* separator = "{\n    ";
+  for (const auto& [name, value] : members) {
+    out += separator;
+    separator = ",\n    ";
+    put_string(out, name);
+    out += ": ";
+    put_string(out, value);
+  }
+  out += "\n  }";
+}
+
+}  // namespace
+
+// The text of the last header blocks written: a run's records share a few
+// blocks (http::HeaderLines, SharedHeaders), written once each while they
+// recur. A fixed few, so the cache never grows with the run.
+class BlockTexts {
+ public:
+  template <typename Render>
+  const std::string& get(const void* identity, Render&& render) {
+    if (identity)
+      for (const auto& [id, text] : entries_)
+        if (id == identity) return text;
+    auto& slot = entries_[next_++ % entries_.size()];
+    slot.first = identity;
+    slot.second.clear();
+    render(slot.second);
+    return slot.second;
+  }
+
+ private:
+  std::array<std::pair<const void*, std::string>, 16> entries_{};
+  std::size_t next_ = 0;
+};
+
+void write_exchange(std::string& out, const http::Exchange& e, ExchangeWriter& cache) {
+  out += "{\n  \"id\": ";
+  out += std::to_string(e.id);
+  out += ",\n  \"method\": ";
+  put_string(out, e.method);
+  out += ",\n  \"url\": ";
+  put_string(out, e.url);
+  out += ",\n  \"request_headers\": ";
+  out += cache.requests->get(e.request_headers.identity(),
+                             [&](std::string& text) { put_headers(text, e.request_headers); });
+  out += ",\n  \"status\": ";
+  out += e.status ? std::to_string(*e.status) : "null";
+  out += ",\n  \"response_headers\": ";
+  out += cache.responses->get(e.response_headers.identity(),
+                              [&](std::string& text) { put_headers(text, e.response_headers.by_name()); });
+  if ((e.status && *e.status >= 400) || e.body_judged) {
+    out += ",\n  \"response_body\": ";
+    put_string(out, std::string_view(e.body).substr(0, kReportBodyBytes));
+    out += ",\n  \"response_body_truncated\": ";
+    out += e.body_truncated || e.body.size() > kReportBodyBytes ? "true" : "false";
+  }
+  out += ",\n  \"duration_ms\": ";
+  out += json(std::round(e.duration_ms * 1000.0) / 1000.0).dump();
+  out += ",\n  \"error\": ";
+  if (e.error) put_string(out, *e.error);
+  else out += "null";
+  out += "\n}";
+}
+
+ExchangeWriter::ExchangeWriter() : requests(std::make_unique<BlockTexts>()), responses(std::make_unique<BlockTexts>()) {}
+ExchangeWriter::~ExchangeWriter() = default;
 
 namespace {
 // The TLS facts (keys in alphabetical order, as in adrprobe 0.1.0).
@@ -238,14 +341,13 @@ void stream_json(const Report& r, const std::function<void(std::string_view)>& s
   sink(text.substr(0, at));
   sink("\n  \"exchanges\": [");
   std::string item, indented;
+  ExchangeWriter writer;
   for (std::size_t i = 0; i < r.exchanges.size(); ++i) {
-    item = escape_dump(exchange_json(r.exchanges[i]).dump(2, ' ', false, json::error_handler_t::replace));
+    item.clear();
+    write_exchange(item, r.exchanges[i], writer);
     indented.clear();
     indented += i ? ",\n    " : "\n    ";
-    for (char c : item) {
-      indented += c;
-      if (c == '\n') indented += "    ";
-    }
+    escape_dump_into(indented, item, "\n    ");  // one level deeper: inside "exchanges"
     sink(indented);
   }
   sink("\n  ],\n");
@@ -265,17 +367,32 @@ std::string dump_json(const nlohmann::ordered_json& j) {
 }
 
 std::string escape_dump(const std::string& out) {
+  std::string escaped;
+  escaped.reserve(out.size());
+  escape_dump_into(escaped, out);
+  return escaped;
+}
+
+void escape_dump_into(std::string& escaped, std::string_view out, std::string_view newline) {
   // So do the C1 controls (U+0080..U+009F, which some terminals obey) and
   // the bidi controls (U+202E and the others of bidi_control, which reorder a
   // line shown raw): the same string, visible where the file is read as
   // text. The dump is valid UTF-8, so C2 80..C2 9F is always one whole such
-  // character, and both only occur inside a string.
-  std::string escaped;
-  escaped.reserve(out.size());
+  // character, and both only occur inside a string. Bytes that cannot begin
+  // either (nearly all of a report) are copied a run at a time.
+  std::size_t run = 0;
   for (std::size_t i = 0; i < out.size(); ++i) {
+    auto c = static_cast<unsigned char>(out[i]);
+    if (c != 0xC2 && c != 0xD8 && c != 0xE2 && (c != '\n' || newline.empty())) continue;
+    escaped.append(out, run, i - run);
+    run = i + 1;
+    if (c == '\n') {
+      escaped += newline;
+      continue;
+    }
     auto next = i + 1 < out.size() ? static_cast<unsigned char>(out[i + 1]) : 0;
-    auto [bidi, length] = bidi_control(std::string_view(out).substr(i));
-    if (static_cast<unsigned char>(out[i]) == 0xC2 && next >= 0x80 && next <= 0x9F) {
+    auto [bidi, length] = bidi_control(out.substr(i));
+    if (c == 0xC2 && next >= 0x80 && next <= 0x9F) {
       escaped += fmt::format("\\u{:04x}", next);
       ++i;
     } else if (length) {
@@ -284,8 +401,9 @@ std::string escape_dump(const std::string& out) {
     } else {
       escaped += out[i];
     }
+    run = i + 1;
   }
-  return escaped;
+  escaped.append(out, run, out.size() - run);
 }
 
 namespace json_in {

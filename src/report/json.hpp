@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string_view>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -28,9 +29,22 @@ std::string dump_json(const nlohmann::ordered_json& j);
 
 // dump_json's escaping of one dump (no newline added): C1 and bidi controls as \u escapes.
 std::string escape_dump(const std::string& dumped);
+// The same, appended to `out`; with `newline` not empty, each line feed of the
+// dump (which only separates its lines) is written as `newline` (an indent).
+void escape_dump_into(std::string& out, std::string_view dumped, std::string_view newline = {});
 
 // One exchange of the JSON report (exchanges[]), as report.schema.json has it.
 nlohmann::ordered_json exchange_json(const http::Exchange& e);
+// The same exchange written as exchange_json(e).dump(2) writes it, byte for
+// byte, without building the tree (a wide run's report has tens of
+// thousands). The writer keeps the text of the header blocks records share.
+class BlockTexts;
+struct ExchangeWriter {
+  ExchangeWriter();
+  ~ExchangeWriter();
+  std::unique_ptr<BlockTexts> requests, responses;
+};
+void write_exchange(std::string& out, const http::Exchange& e, ExchangeWriter& writer);
 
 // The JSON report, handed to `sink` piece by piece: the exchanges one at a
 // time (render_json is this into one string).

@@ -293,3 +293,41 @@ TEST_CASE("json report: no exchanges and the paths --max-requests left out") {
   CHECK(j["exchanges"].empty());
   CHECK(j["paths_left_out"] == nlohmann::json::array({"/a", "/b"}));
 }
+
+TEST_CASE("json report: write_exchange writes what exchange_json dumps, byte for byte, hostile text included") {
+  report::ExchangeWriter writer;
+  auto same = [&](const http::Exchange& e) {
+    std::string direct;
+    report::write_exchange(direct, e, writer);
+    CHECK(direct == report::exchange_json(e).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+  };
+  http::Exchange e = streamed_exchange(7, 500);
+  same(e);
+  // No response: null status, no headers, an error; then the same blocks again (kept by the writer).
+  http::Exchange down;
+  down.id = 8;
+  down.method = "TRACE";
+  down.url = "http://[::1]:8/a?b=\"c\"";
+  down.error = "Failed to connect: Connection refused";
+  down.duration_ms = 0.00049;
+  same(down);
+  same(e);
+  // Server bytes: controls, quotes, backslashes, invalid and cut UTF-8, C1 and bidi controls;
+  // a request header name given twice (the object keeps its first place and last value).
+  http::Exchange bad = streamed_exchange(9, 404);
+  bad.request_headers = {{"X-A", "1"}, {"Host", "h"}, {"X-A", "2\t\"\\"}};
+  bad.response_headers = {{"x-\x01name", "v\x7f\xc2\x85\xe2\x80\xae"}, {"server", "\xff\xfe ok \xe2\x80"}, {"empty", ""}};
+  bad.body = std::string("line\r\n\x1b[31mred\0\xc3", 16) + std::string(2100, 'y');
+  bad.body_truncated = true;
+  bad.duration_ms = 123456.78949;
+  same(bad);
+  // A 200 whose body a check judged: its start is shown.
+  http::Exchange judged = streamed_exchange(10, 200);
+  judged.body = "{\"when\": \"2026-11-27\"}";
+  judged.body_judged = true;
+  judged.duration_ms = 1e-7;
+  same(judged);
+  http::Exchange big = judged;
+  big.duration_ms = 3.5e21;
+  same(big);
+}
