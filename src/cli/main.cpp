@@ -5,6 +5,8 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <malloc.h>
+
 #include <algorithm>
 
 #include "checks/registry.hpp"
@@ -94,6 +96,11 @@ int run(int argc, char** argv) {
 }  // namespace adrprobe::cli
 
 int main(int argc, char** argv) {
+  // One malloc arena for every thread: what a sending thread (http::Client)
+  // or a batch target's thread allocates is mostly freed by another, and
+  // per-thread arenas then keep that memory apart and unused (the
+  // 10,000-path run peaked 4-6 MB higher with them, at the same speed).
+  mallopt(M_ARENA_MAX, 1);
   try {
     return adrprobe::cli::run(argc, argv);
   } catch (const std::exception& e) {

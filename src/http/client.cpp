@@ -14,6 +14,8 @@
 #include <string_view>
 #include <unordered_map>
 #include <mutex>
+#include <thread>
+#include <exception>
 #include <stdexcept>
 
 #include "http/address.hpp"
@@ -53,7 +55,7 @@ struct Transfer {
   CURL* easy = nullptr;
   curl_slist* headers = nullptr;
   Pending pending;
-  int exchange_id = 0;
+  Exchange* ex = nullptr;  // the record it fills (taken under the run's lock; a deque keeps it in place)
   Clock::time_point started;
   bool truncated = false;
   bool deadline_bound = false;  // the deadline, not --timeout, bounded this request
@@ -209,10 +211,11 @@ void global_init() {
 
 }  // namespace
 
-struct Client::Impl {
+// One sending thread's libcurl multi handle and what it reuses from one
+// request to the next. A run has one, or two for a long plan at an unlimited
+// rate (ClientSettings::senders): a thread drives its own transfers only.
+struct Sender {
   CURLM* multi = nullptr;
-  curl_slist* resolve = nullptr;  // --resolve, for every transfer
-  std::unordered_map<std::string, Clock::time_point> next_slot;  // per host: earliest next start
   std::vector<CURL*> idle;  // easy handles done with, reset and used again
   std::string last_sent;          // the header lines of the last request sent (without its request line)
   SharedHeaders last_sent_lines;  // ... as the records share them
@@ -220,26 +223,35 @@ struct Client::Impl {
   // (the same fields, Date within the same second) shares one of them.
   std::array<HeaderLines, 16> recent_headers;
   std::size_t next_recent = 0;
-  ~Impl() {
+  Sender() {
+    multi = curl_multi_init();
+    if (!multi) throw std::runtime_error("libcurl: cannot create a multi handle");
+  }
+  ~Sender() {
     for (CURL* e : idle) curl_easy_cleanup(e);
+    curl_multi_cleanup(multi);
+  }
+  Sender(const Sender&) = delete;
+  Sender& operator=(const Sender&) = delete;
+};
+
+struct Client::Impl {
+  curl_slist* resolve = nullptr;  // --resolve, for every transfer
+  std::unordered_map<std::string, Clock::time_point> next_slot;  // per host: earliest next start
+  std::vector<std::unique_ptr<Sender>> senders;
+  ~Impl() {
+    senders.clear();
+    curl_slist_free_all(resolve);
   }
 };
 
 Client::Client(ClientSettings settings) : settings_(std::move(settings)), impl_(std::make_unique<Impl>()) {
   global_init();
-  impl_->multi = curl_multi_init();
-  if (!impl_->multi) throw std::runtime_error("libcurl: cannot create a multi handle");
+  impl_->senders.push_back(std::make_unique<Sender>());
   for (const auto& entry : settings_.resolve) impl_->resolve = curl_slist_append(impl_->resolve, entry.c_str());
-  set_multi_opt(impl_->multi, CURLMOPT_MAX_HOST_CONNECTIONS, "CURLMOPT_MAX_HOST_CONNECTIONS",
-                static_cast<long>(std::max(1, settings_.concurrency)));
 }
 
-Client::~Client() {
-  for (CURL* e : impl_->idle) curl_easy_cleanup(e);
-  impl_->idle.clear();
-  curl_multi_cleanup(impl_->multi);
-  curl_slist_free_all(impl_->resolve);
-}
+Client::~Client() = default;
 
 std::vector<Result> Client::run(std::vector<Request> requests) {
   std::deque<Request> queue(std::make_move_iterator(requests.begin()), std::make_move_iterator(requests.end()));
@@ -247,7 +259,20 @@ std::vector<Result> Client::run(std::vector<Request> requests) {
   return run_queue(std::move(queue));
 }
 
+int Client::senders_for(std::size_t requests) const {
+  if (settings_.senders > 0) return std::max(1, std::min(settings_.senders, settings_.concurrency));
+  // A batch's targets already run on threads of their own; a rate-limited run
+  // waits for its slots, not for a core; a short plan is over before a thread starts.
+  bool unlimited = settings_.rate <= 0 || settings_.rate >= kSecondSenderRate;
+  if (settings_.gate || !unlimited || settings_.concurrency < 2 || requests < kSecondSenderRequests) return 1;
+  return std::thread::hardware_concurrency() >= 2 ? 2 : 1;
+}
+
 std::vector<Result> Client::run_queue(std::deque<Request> requests) {
+  // What the senders share, under `mutex`: the queue (taken in order, so the
+  // exchange ids follow the plan whatever thread sends), the records, the
+  // results, the rate slots and the progress callback.
+  std::mutex mutex;
   std::vector<Result> results(requests.size());
   std::deque<Pending> queue;
   for (std::size_t i = 0; !requests.empty(); ++i) {
@@ -255,12 +280,14 @@ std::vector<Result> Client::run_queue(std::deque<Request> requests) {
     queue.push_back({std::move(requests.front()), i, redirects});
     requests.pop_front();
   }
-  std::vector<std::unique_ptr<Transfer>> active;
+  const int senders = senders_for(queue.size());
+  while (static_cast<int>(impl_->senders.size()) < senders) impl_->senders.push_back(std::make_unique<Sender>());
   const auto interval = settings_.rate > 0 ? std::chrono::duration_cast<Clock::duration>(
                                                  std::chrono::duration<double>(1.0 / settings_.rate))
                                            : Clock::duration::zero();
-  std::size_t done = 0;
+  std::size_t done = 0, in_flight = 0;
 
+  // Under the lock from here to fail_unsent.
   auto record = [&](const Pending& p) -> Exchange& {
     Exchange ex;
     ex.id = static_cast<int>(exchanges_.size()) + 1;
@@ -273,9 +300,9 @@ std::vector<Result> Client::run_queue(std::deque<Request> requests) {
     results[p.index].chain.push_back(exchanges_.back().id);
     return exchanges_.back();
   };
-  auto finish = [&](Exchange& ex) {
+  auto finish_locked = [&](Exchange& ex) {
     ++done;
-    if (on_exchange) on_exchange(ex, done, done + queue.size() + active.size());
+    if (on_exchange) on_exchange(ex, done, done + queue.size() + in_flight);
   };
   // A retry keeps the exchange of its first attempt, emptied.
   auto exchange_for = [&](const Pending& p) -> Exchange& {
@@ -292,264 +319,326 @@ std::vector<Result> Client::run_queue(std::deque<Request> requests) {
   auto fail_unsent = [&](const Pending& p, const std::string& why) {
     Exchange& ex = exchange_for(p);
     ex.error = why;
-    finish(ex);
+    finish_locked(ex);
   };
-
-  // Whether a transfer was started (else the exchange is recorded as not sent).
-  auto start = [&](Pending p) -> bool {
+  // The exchange a request taken off the queue is sent as, or nullptr: it is
+  // recorded as not sent (the request cap, a method that needs --allow-unsafe).
+  auto admit = [&](const Pending& p) -> Exchange* {
     if (!p.exchange_id && settings_.max_exchanges && exchanges_.size() >= settings_.max_exchanges) {
       fail_unsent(p, fmt::format("not sent: --max-requests {} reached", settings_.max_exchanges));
-      return false;
+      return nullptr;
     }
     if (!settings_.allow_unsafe && (!is_safe_method(p.request.method) || p.request.body)) {
       fail_unsent(p, fmt::format("refused: {} needs --allow-unsafe (read-only by default)",
                                  p.request.body ? "a request body" : p.request.method));
-      return false;
+      return nullptr;
     }
-    auto t = std::make_unique<Transfer>();
-    Exchange& ex = exchange_for(p);
-    t->exchange_id = ex.id;
-    t->body = &ex.body;
-    t->limit = p.request.body_limit;
-    t->started = Clock::now();
-    CURL* e = nullptr;
-    if (!impl_->idle.empty()) {
-      e = impl_->idle.back();
-      impl_->idle.pop_back();
-      curl_easy_reset(e);
-    } else {
-      e = curl_easy_init();
-    }
-    t->easy = e;
-    set_opt(e, CURLOPT_URL, p.request.url.c_str());
-    set_opt(e, CURLOPT_PATH_AS_IS, 1L);  // a trailing slash or dot segment must reach the server
-    set_opt(e, CURLOPT_FOLLOWLOCATION, 0L);
-    set_opt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-    set_opt(e, CURLOPT_NOSIGNAL, 1L);
-    set_opt(e, CURLOPT_USERAGENT, settings_.user_agent.c_str());
-    set_opt(e, CURLOPT_ERRORBUFFER, t->errbuf);
-    set_opt(e, CURLOPT_WRITEFUNCTION, on_body);
-    set_opt(e, CURLOPT_WRITEDATA, t.get());
-    set_opt(e, CURLOPT_ACCEPT_ENCODING, "");  // decoded bodies still stop at the body limit (on_body)
-    t->settings = &settings_;
-    set_opt(e, CURLOPT_HEADERFUNCTION, on_header);
-    set_opt(e, CURLOPT_HEADERDATA, t.get());
-    set_opt(e, CURLOPT_XFERINFOFUNCTION, on_progress);
-    set_opt(e, CURLOPT_XFERINFODATA, t.get());
-    set_opt(e, CURLOPT_NOPROGRESS, 0L);
-    set_opt(e, CURLOPT_DEBUGFUNCTION, on_debug);
-    set_opt(e, CURLOPT_DEBUGDATA, t.get());
-    set_opt(e, CURLOPT_VERBOSE, 1L);  // the trace is how the sent headers are read (on_debug)
-    if (impl_->resolve) set_opt(e, CURLOPT_RESOLVE, impl_->resolve);
-    if (p.exchange_id) {  // the retry after a framing failure: a connection of its own
-      set_opt(e, CURLOPT_FRESH_CONNECT, 1L);
-      set_opt(e, CURLOPT_FORBID_REUSE, 1L);
-    }
-    auto left = std::chrono::duration<double>(settings_.deadline - Clock::now()).count();
-    double timeout = std::max(0.001, std::min(settings_.timeout_s, left));
-    t->deadline_bound = left < settings_.timeout_s;
-    t->timeout_s = timeout;
-    set_opt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout * 1000));
-    set_opt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(timeout * 1000));
-    bool exempt = false;
-    if (p.request.address_policy == AddressPolicy::public_only && !p.request.exempt_host.empty()) {
-      auto target = parse_url(p.request.url);
-      exempt = target && iequals(target->host, p.request.exempt_host);
-    }
-    if (p.request.address_policy == AddressPolicy::public_only && !exempt) {
-      set_opt(e, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
-      set_opt(e, CURLOPT_OPENSOCKETDATA, t.get());
-      set_opt(e, CURLOPT_FRESH_CONNECT, 1L);  // a pooled connection was not checked
-    }
-    if (settings_.insecure) {
-      set_opt(e, CURLOPT_SSL_VERIFYPEER, 0L);
-      set_opt(e, CURLOPT_SSL_VERIFYHOST, 0L);
-    }
-    if (!settings_.ca_file.empty()) {
-      set_opt(e, CURLOPT_SSL_CTX_FUNCTION, on_ssl_ctx);
-      set_opt(e, CURLOPT_SSL_CTX_DATA, &settings_.ca_file);
-    }
-    if (!settings_.cert_file.empty() && !settings_.cert_origins.empty() &&
-        std::any_of(settings_.cert_origins.begin(), settings_.cert_origins.end(),
-                    [&](const std::string& o) { return same_origin(o, p.request.url); })) {
-      set_opt(e, CURLOPT_SSLCERT, settings_.cert_file.c_str());
-      set_opt(e, CURLOPT_SSLCERTTYPE, "PEM");
-      set_opt(e, CURLOPT_SSLKEY, settings_.key_file.c_str());
-      set_opt(e, CURLOPT_SSLKEYTYPE, "PEM");
-    }
-    const std::string& m = p.request.method;
-    if (m == "HEAD") {
-      set_opt(e, CURLOPT_NOBODY, 1L);
-    } else if (m == "GET") {
-      set_opt(e, CURLOPT_HTTPGET, 1L);
-    } else {
-      set_opt(e, CURLOPT_CUSTOMREQUEST, m.c_str());
-    }
-    for (const auto& [name, value] : p.request.headers)
-      t->headers = curl_slist_append(t->headers, fmt::format("{}: {}", name, value).c_str());
-    if (p.request.body) {
-      set_opt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(p.request.body->size()));
-      set_opt(e, CURLOPT_COPYPOSTFIELDS, p.request.body->c_str());
-      if (m != "POST") set_opt(e, CURLOPT_CUSTOMREQUEST, m.c_str());
-    } else if (m == "POST" || m == "PUT" || m == "PATCH") {
-      t->headers = curl_slist_append(t->headers, "Content-Length: 0");
-    }
-    if (t->headers) set_opt(e, CURLOPT_HTTPHEADER, t->headers);
-    set_opt(e, CURLOPT_PRIVATE, t.get());
-    t->pending = std::move(p);
-    curl_multi_add_handle(impl_->multi, e);
-    active.push_back(std::move(t));
-    return true;
+    ++in_flight;
+    return &exchange_for(p);
+  };
+  auto finish = [&](Exchange& ex) {
+    std::lock_guard lock(mutex);
+    finish_locked(ex);
   };
 
-  auto complete = [&](Transfer* t, CURLcode code) {
-    Exchange& ex = exchanges_[static_cast<std::size_t>(t->exchange_id - 1)];
-    long status = 0;
-    curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status);
-    curl_off_t total_us = 0;
-    curl_easy_getinfo(t->easy, CURLINFO_TOTAL_TIME_T, &total_us);
-    ex.duration_ms = static_cast<double>(total_us) / 1000.0;
-    bool got_response = status > 0 && (code == CURLE_OK || (code == CURLE_WRITE_ERROR && t->truncated));
-    if (!t->sent_headers.empty()) {
-      // Without the request line, requests of a run mostly send the same lines: kept once.
-      std::string_view block(t->sent_headers);
-      block = block.substr(std::min(block.size(), block.find('\n') + 1));
-      if (block != impl_->last_sent) {
-        impl_->last_sent = block;
-        impl_->last_sent_lines = SharedHeaders(sent_header_lines(t->sent_headers));
-      }
-      ex.request_headers = impl_->last_sent_lines;
-    }
-    long connects = -1;
-    curl_easy_getinfo(t->easy, CURLINFO_NUM_CONNECTS, &connects);
-    if (!got_response && framing_failure(code) && connects == 0 && !t->pending.exchange_id) {
-      // Failed on a reused connection: once more on a fresh one, as the same exchange.
-      Pending again = t->pending;
-      again.exchange_id = t->exchange_id;
-      queue.push_front(std::move(again));
-      return;
-    }
-    if (got_response) {
-      ex.status = static_cast<int>(status);
-      // Every field line as sent (a repeated Set-Cookie stays two lines).
-      curl_header* prev = nullptr;
-      HeaderLines lines;
-      while (curl_header* h = curl_easy_nextheader(t->easy, CURLH_HEADER, -1, prev)) {
-        lines.add(to_lower(h->name), trim(h->value));  // libcurl leaves a lone CR on an empty value
-        prev = h;
-      }
-      auto& recent = impl_->recent_headers;
-      auto same = std::find(recent.begin(), recent.end(), lines);
-      if (same != recent.end() && !lines.empty()) {
-        ex.response_headers = *same;  // kept once
+  // One sender's loop: it takes requests off the shared queue while it has
+  // fewer than `slots` in flight, and drives its own transfers.
+  auto drive = [&](Sender& sender, int slots) {
+    std::vector<std::unique_ptr<Transfer>> active;
+    set_multi_opt(sender.multi, CURLMOPT_MAX_HOST_CONNECTIONS, "CURLMOPT_MAX_HOST_CONNECTIONS", static_cast<long>(slots));
+
+    auto start = [&](Pending p, Exchange& ex) {
+      auto t = std::make_unique<Transfer>();
+      t->ex = &ex;
+      t->body = &ex.body;
+      t->limit = p.request.body_limit;
+      t->started = Clock::now();
+      CURL* e = nullptr;
+      if (!sender.idle.empty()) {
+        e = sender.idle.back();
+        sender.idle.pop_back();
+        curl_easy_reset(e);
       } else {
-        lines.shrink_to_fit();
-        recent[impl_->next_recent++ % recent.size()] = lines;
-        ex.response_headers = std::move(lines);
+        e = curl_easy_init();
       }
-      ex.body_truncated = t->truncated;
-      if (ex.body.capacity() > ex.body.size() + 64) ex.body.shrink_to_fit();  // kept until judged: no slack
-    } else if (t->address_refused) {
-      ex.error = kNonPublicAddress;
-    } else if (t->too_many_headers) {
-      ex.error = fmt::format("more than {} response headers", settings_.max_response_headers);
-    } else if (t->too_slow) {
-      ex.error = fmt::format("server too slow: fewer than {} bytes/s for {:g} s", settings_.min_bytes_per_s,
-                             settings_.slow_window_s);
-    } else if (code == CURLE_OPERATION_TIMEDOUT && (t->deadline_bound || Clock::now() >= settings_.deadline)) {
-      ex.error = "deadline reached";
-    } else {
-      long os_errno = 0;
-      curl_easy_getinfo(t->easy, CURLINFO_OS_ERRNO, &os_errno);
-      ex.error = transport_error(code, t->errbuf, os_errno);
-      if (code == CURLE_OPERATION_TIMEDOUT) ex.error = fmt::format("timeout after {:g} s (--timeout)", t->timeout_s);
-    }
-    finish(ex);
-    // Follow a redirect when the request asked for it: a new recorded exchange.
-    const auto* location = ex.header("location");
-    if (ex.is_redirect() && t->pending.redirects_left > 0 && location) {
-      if (auto next = resolve_url(ex.url, *location)) {
-        Pending hop = t->pending;
-        hop.redirects_left--;
-        hop.exchange_id = 0;  // a new exchange
-        if (!same_origin(*next, ex.url)) {
-          hop.request.headers.clear();  // never leak headers to another origin (or over a downgrade)
-          hop.request.to_api = false;   // nor count its answer as the API's
+      t->easy = e;
+      set_opt(e, CURLOPT_URL, p.request.url.c_str());
+      set_opt(e, CURLOPT_PATH_AS_IS, 1L);  // a trailing slash or dot segment must reach the server
+      set_opt(e, CURLOPT_FOLLOWLOCATION, 0L);
+      set_opt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+      set_opt(e, CURLOPT_NOSIGNAL, 1L);
+      set_opt(e, CURLOPT_USERAGENT, settings_.user_agent.c_str());
+      set_opt(e, CURLOPT_ERRORBUFFER, t->errbuf);
+      set_opt(e, CURLOPT_WRITEFUNCTION, on_body);
+      set_opt(e, CURLOPT_WRITEDATA, t.get());
+      set_opt(e, CURLOPT_ACCEPT_ENCODING, "");  // decoded bodies still stop at the body limit (on_body)
+      t->settings = &settings_;
+      set_opt(e, CURLOPT_HEADERFUNCTION, on_header);
+      set_opt(e, CURLOPT_HEADERDATA, t.get());
+      set_opt(e, CURLOPT_XFERINFOFUNCTION, on_progress);
+      set_opt(e, CURLOPT_XFERINFODATA, t.get());
+      set_opt(e, CURLOPT_NOPROGRESS, 0L);
+      set_opt(e, CURLOPT_DEBUGFUNCTION, on_debug);
+      set_opt(e, CURLOPT_DEBUGDATA, t.get());
+      set_opt(e, CURLOPT_VERBOSE, 1L);  // the trace is how the sent headers are read (on_debug)
+      if (impl_->resolve) set_opt(e, CURLOPT_RESOLVE, impl_->resolve);
+      if (p.exchange_id) {  // the retry after a framing failure: a connection of its own
+        set_opt(e, CURLOPT_FRESH_CONNECT, 1L);
+        set_opt(e, CURLOPT_FORBID_REUSE, 1L);
+      }
+      auto left = std::chrono::duration<double>(settings_.deadline - Clock::now()).count();
+      double timeout = std::max(0.001, std::min(settings_.timeout_s, left));
+      t->deadline_bound = left < settings_.timeout_s;
+      t->timeout_s = timeout;
+      set_opt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout * 1000));
+      set_opt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(timeout * 1000));
+      bool exempt = false;
+      if (p.request.address_policy == AddressPolicy::public_only && !p.request.exempt_host.empty()) {
+        auto target = parse_url(p.request.url);
+        exempt = target && iequals(target->host, p.request.exempt_host);
+      }
+      if (p.request.address_policy == AddressPolicy::public_only && !exempt) {
+        set_opt(e, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
+        set_opt(e, CURLOPT_OPENSOCKETDATA, t.get());
+        set_opt(e, CURLOPT_FRESH_CONNECT, 1L);  // a pooled connection was not checked
+      }
+      if (settings_.insecure) {
+        set_opt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+        set_opt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+      }
+      if (!settings_.ca_file.empty()) {
+        set_opt(e, CURLOPT_SSL_CTX_FUNCTION, on_ssl_ctx);
+        set_opt(e, CURLOPT_SSL_CTX_DATA, &settings_.ca_file);
+      }
+      if (!settings_.cert_file.empty() && !settings_.cert_origins.empty() &&
+          std::any_of(settings_.cert_origins.begin(), settings_.cert_origins.end(),
+                      [&](const std::string& o) { return same_origin(o, p.request.url); })) {
+        set_opt(e, CURLOPT_SSLCERT, settings_.cert_file.c_str());
+        set_opt(e, CURLOPT_SSLCERTTYPE, "PEM");
+        set_opt(e, CURLOPT_SSLKEY, settings_.key_file.c_str());
+        set_opt(e, CURLOPT_SSLKEYTYPE, "PEM");
+      }
+      const std::string& m = p.request.method;
+      if (m == "HEAD") {
+        set_opt(e, CURLOPT_NOBODY, 1L);
+      } else if (m == "GET") {
+        set_opt(e, CURLOPT_HTTPGET, 1L);
+      } else {
+        set_opt(e, CURLOPT_CUSTOMREQUEST, m.c_str());
+      }
+      for (const auto& [name, value] : p.request.headers)
+        t->headers = curl_slist_append(t->headers, fmt::format("{}: {}", name, value).c_str());
+      if (p.request.body) {
+        set_opt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(p.request.body->size()));
+        set_opt(e, CURLOPT_COPYPOSTFIELDS, p.request.body->c_str());
+        if (m != "POST") set_opt(e, CURLOPT_CUSTOMREQUEST, m.c_str());
+      } else if (m == "POST" || m == "PUT" || m == "PATCH") {
+        t->headers = curl_slist_append(t->headers, "Content-Length: 0");
+      }
+      if (t->headers) set_opt(e, CURLOPT_HTTPHEADER, t->headers);
+      set_opt(e, CURLOPT_PRIVATE, t.get());
+      t->pending = std::move(p);
+      curl_multi_add_handle(sender.multi, e);
+      active.push_back(std::move(t));
+    };
+
+    // A request to queue again, at the front: a retry or a redirect hop.
+    auto again = [&](Pending p) {
+      std::lock_guard lock(mutex);
+      queue.push_front(std::move(p));
+    };
+
+    auto complete = [&](Transfer* t, CURLcode code) {
+      Exchange& ex = *t->ex;
+      long status = 0;
+      curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status);
+      curl_off_t total_us = 0;
+      curl_easy_getinfo(t->easy, CURLINFO_TOTAL_TIME_T, &total_us);
+      ex.duration_ms = static_cast<double>(total_us) / 1000.0;
+      bool got_response = status > 0 && (code == CURLE_OK || (code == CURLE_WRITE_ERROR && t->truncated));
+      if (!t->sent_headers.empty()) {
+        // Without the request line, requests of a run mostly send the same lines: kept once.
+        std::string_view block(t->sent_headers);
+        block = block.substr(std::min(block.size(), block.find('\n') + 1));
+        if (block != sender.last_sent) {
+          sender.last_sent = block;
+          sender.last_sent_lines = SharedHeaders(sent_header_lines(t->sent_headers));
         }
-        hop.request.url = *next;
-        queue.push_front(std::move(hop));
+        ex.request_headers = sender.last_sent_lines;
       }
-    }
-  };
-
-  auto remove = [&](Transfer* t) {
-    curl_multi_remove_handle(impl_->multi, t->easy);
-    impl_->idle.push_back(t->easy);
-    curl_slist_free_all(t->headers);
-    if (settings_.gate) settings_.gate->finished();
-    active.erase(std::find_if(active.begin(), active.end(), [&](auto& p) { return p.get() == t; }));
-  };
-
-  while (!queue.empty() || !active.empty()) {
-    auto now = Clock::now();
-    if (now >= settings_.deadline) {
-      while (!active.empty()) {
-        Transfer* t = active.front().get();
-        Exchange& ex = exchanges_[static_cast<std::size_t>(t->exchange_id - 1)];
+      long connects = -1;
+      curl_easy_getinfo(t->easy, CURLINFO_NUM_CONNECTS, &connects);
+      if (!got_response && framing_failure(code) && connects == 0 && !t->pending.exchange_id) {
+        // Failed on a reused connection: once more on a fresh one, as the same exchange.
+        Pending retry = t->pending;
+        retry.exchange_id = ex.id;
+        again(std::move(retry));
+        return;
+      }
+      if (got_response) {
+        ex.status = static_cast<int>(status);
+        // Every field line as sent (a repeated Set-Cookie stays two lines).
+        curl_header* prev = nullptr;
+        HeaderLines lines;
+        while (curl_header* h = curl_easy_nextheader(t->easy, CURLH_HEADER, -1, prev)) {
+          lines.add(to_lower(h->name), trim(h->value));  // libcurl leaves a lone CR on an empty value
+          prev = h;
+        }
+        auto& recent = sender.recent_headers;
+        auto same = std::find(recent.begin(), recent.end(), lines);
+        if (same != recent.end() && !lines.empty()) {
+          ex.response_headers = *same;  // kept once
+        } else {
+          lines.shrink_to_fit();
+          recent[sender.next_recent++ % recent.size()] = lines;
+          ex.response_headers = std::move(lines);
+        }
+        ex.body_truncated = t->truncated;
+        if (ex.body.capacity() > ex.body.size() + 64) ex.body.shrink_to_fit();  // kept until judged: no slack
+      } else if (t->address_refused) {
+        ex.error = kNonPublicAddress;
+      } else if (t->too_many_headers) {
+        ex.error = fmt::format("more than {} response headers", settings_.max_response_headers);
+      } else if (t->too_slow) {
+        ex.error = fmt::format("server too slow: fewer than {} bytes/s for {:g} s", settings_.min_bytes_per_s,
+                               settings_.slow_window_s);
+      } else if (code == CURLE_OPERATION_TIMEDOUT && (t->deadline_bound || Clock::now() >= settings_.deadline)) {
         ex.error = "deadline reached";
-        ex.duration_ms = std::chrono::duration<double, std::milli>(now - t->started).count();
-        finish(ex);
-        remove(t);
+      } else {
+        long os_errno = 0;
+        curl_easy_getinfo(t->easy, CURLINFO_OS_ERRNO, &os_errno);
+        ex.error = transport_error(code, t->errbuf, os_errno);
+        if (code == CURLE_OPERATION_TIMEDOUT) ex.error = fmt::format("timeout after {:g} s (--timeout)", t->timeout_s);
       }
-      while (!queue.empty()) {
+      finish(ex);
+      // Follow a redirect when the request asked for it: a new recorded exchange.
+      const auto* location = ex.header("location");
+      if (ex.is_redirect() && t->pending.redirects_left > 0 && location) {
+        if (auto next = resolve_url(ex.url, *location)) {
+          Pending hop = t->pending;
+          hop.redirects_left--;
+          hop.exchange_id = 0;  // a new exchange
+          if (!same_origin(*next, ex.url)) {
+            hop.request.headers.clear();  // never leak headers to another origin (or over a downgrade)
+            hop.request.to_api = false;   // nor count its answer as the API's
+          }
+          hop.request.url = *next;
+          again(std::move(hop));
+        }
+      }
+    };
+
+    auto remove = [&](Transfer* t) {
+      curl_multi_remove_handle(sender.multi, t->easy);
+      sender.idle.push_back(t->easy);
+      curl_slist_free_all(t->headers);
+      if (settings_.gate) settings_.gate->finished();
+      {
+        std::lock_guard lock(mutex);
+        --in_flight;
+      }
+      active.erase(std::find_if(active.begin(), active.end(), [&](auto& p) { return p.get() == t; }));
+    };
+
+    while (true) {
+      auto now = Clock::now();
+      if (now >= settings_.deadline) {
+        while (!active.empty()) {
+          Transfer* t = active.front().get();
+          t->ex->error = "deadline reached";
+          t->ex->duration_ms = std::chrono::duration<double, std::milli>(now - t->started).count();
+          finish(*t->ex);
+          remove(t);
+        }
+        std::lock_guard lock(mutex);
+        while (!queue.empty()) {
+          Pending p = std::move(queue.front());
+          queue.pop_front();
+          fail_unsent(p, "deadline reached");
+        }
+        break;
+      }
+      auto wait = std::chrono::milliseconds(100);
+      while (static_cast<int>(active.size()) < slots) {
+        std::unique_lock lock(mutex);
+        if (queue.empty()) break;
+        if (settings_.gate) {
+          auto key = rate_host_of(queue.front().request.url);
+          Clock::duration until{};
+          if (!settings_.gate->try_start(key, now, interval, until, this)) {
+            wait = std::min(wait, std::max(std::chrono::milliseconds(1), std::chrono::ceil<std::chrono::milliseconds>(until)));
+            break;
+          }
+        } else if (interval > Clock::duration::zero()) {  // --rate 0: no slots to keep
+          auto& slot = impl_->next_slot[rate_host_of(queue.front().request.url)];
+          if (slot > now) {
+            wait = std::min(wait, std::chrono::ceil<std::chrono::milliseconds>(slot - now));
+            break;
+          }
+          slot = now + interval;
+        }
         Pending p = std::move(queue.front());
         queue.pop_front();
-        fail_unsent(p, "deadline reached");
+        Exchange* ex = admit(p);
+        lock.unlock();
+        if (ex) start(std::move(p), *ex);
+        else if (settings_.gate) settings_.gate->finished();
       }
-      break;
-    }
-    auto wait = std::chrono::milliseconds(100);
-    while (!queue.empty() && static_cast<int>(active.size()) < std::max(1, settings_.concurrency)) {
-      if (settings_.gate) {
-        auto key = rate_host_of(queue.front().request.url);
-        Clock::duration until{};
-        if (!settings_.gate->try_start(key, now, interval, until, this)) {
-          wait = std::min(wait, std::max(std::chrono::milliseconds(1), std::chrono::ceil<std::chrono::milliseconds>(until)));
-          break;
-        }
-      } else if (interval > Clock::duration::zero()) {  // --rate 0: no slots to keep
-        auto& slot = impl_->next_slot[rate_host_of(queue.front().request.url)];
-        if (slot > now) {
-          wait = std::min(wait, std::chrono::ceil<std::chrono::milliseconds>(slot - now));
-          break;
-        }
-        slot = now + interval;
+      int running = 0;
+      curl_multi_perform(sender.multi, &running);
+      int left = 0;
+      bool finished_any = false;
+      while (CURLMsg* msg = curl_multi_info_read(sender.multi, &left)) {
+        if (msg->msg != CURLMSG_DONE) continue;
+        Transfer* t = nullptr;
+        curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, reinterpret_cast<char**>(&t));
+        CURLcode code = msg->data.result;
+        complete(t, code);
+        remove(t);
+        finished_any = true;
       }
-      Pending p = std::move(queue.front());
-      queue.pop_front();
-      if (!start(std::move(p)) && settings_.gate) settings_.gate->finished();
+      bool queued = false;  // (a transfer just done may have queued a retry or a hop)
+      {
+        std::lock_guard lock(mutex);
+        queued = !queue.empty();
+      }
+      // Nothing in flight here and nothing queued: this sender is done (one
+      // still sending takes what its own transfers queue).
+      if (active.empty() && !queued) break;
+      // A freed slot is refilled at once; otherwise wait for socket activity,
+      // the next rate-limit slot, or the deadline.
+      if (finished_any && queued) continue;
+      auto until_deadline = std::chrono::ceil<std::chrono::milliseconds>(settings_.deadline - Clock::now());
+      auto ms = std::max<long long>(0, std::min<long long>(wait.count(), until_deadline.count()));
+      curl_multi_poll(sender.multi, nullptr, 0, static_cast<int>(ms), nullptr);
     }
-    int running = 0;
-    curl_multi_perform(impl_->multi, &running);
-    int left = 0;
-    bool finished_any = false;
-    while (CURLMsg* msg = curl_multi_info_read(impl_->multi, &left)) {
-      if (msg->msg != CURLMSG_DONE) continue;
-      Transfer* t = nullptr;
-      curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, reinterpret_cast<char**>(&t));
-      CURLcode code = msg->data.result;
-      complete(t, code);
-      remove(t);
-      finished_any = true;
-    }
-    if (active.empty() && queue.empty()) break;
-    // A freed slot is refilled at once; otherwise wait for socket activity,
-    // the next rate-limit slot, or the deadline.
-    if (finished_any && !queue.empty()) continue;
-    auto until_deadline = std::chrono::ceil<std::chrono::milliseconds>(settings_.deadline - Clock::now());
-    auto ms = std::max<long long>(0, std::min<long long>(wait.count(), until_deadline.count()));
-    curl_multi_poll(impl_->multi, nullptr, 0, static_cast<int>(ms), nullptr);
+  };
+
+  if (senders == 1) {
+    drive(*impl_->senders.front(), std::max(1, settings_.concurrency));
+    return results;
   }
+  // More senders: the calling thread is the first; the concurrency is split
+  // between them (together never more than --concurrency connections).
+  std::vector<std::thread> threads;
+  std::vector<std::exception_ptr> failures(static_cast<std::size_t>(senders));
+  auto share = [&](int i) { return settings_.concurrency / senders + (i < settings_.concurrency % senders ? 1 : 0); };
+  for (int i = 1; i < senders; ++i)
+    threads.emplace_back([&, i] {
+      try {
+        drive(*impl_->senders[static_cast<std::size_t>(i)], share(i));
+      } catch (...) {
+        failures[static_cast<std::size_t>(i)] = std::current_exception();
+      }
+    });
+  try {
+    drive(*impl_->senders.front(), share(0));
+  } catch (...) {
+    failures.front() = std::current_exception();
+  }
+  for (auto& thread : threads) thread.join();
+  for (const auto& failure : failures)
+    if (failure) std::rethrow_exception(failure);
   return results;
 }
 

@@ -44,6 +44,11 @@ struct ClientSettings {
   // A response with more header lines than this is cut ("more than N response
   // headers"); real APIs send a few dozen. libcurl bounds the bytes of headers.
   std::size_t max_response_headers = 200;
+  // Threads sending at once (each its own share of --concurrency, the records
+  // still in the plan's order); 0: two for a long plan at an unlimited rate
+  // on a machine of two cores or more (one thread of libcurl is CPU-bound near
+  // 20,000 requests/s on loopback), else one.
+  int senders = 0;
   // A batch's clients share one (per-host rate slots, requests in flight over
   // all targets); nullptr: this client keeps its own rate slots.
   std::shared_ptr<Gate> gate;
@@ -110,10 +115,15 @@ class Client {
   const ClientSettings& settings() const { return settings_; }
   bool deadline_passed() const { return Clock::now() >= settings_.deadline; }
 
-  // Called after each finished exchange (for progress and -v logging).
+  // Called after each finished exchange (for progress and -v logging), one
+  // call at a time whatever thread sent it.
   std::function<void(const Exchange&, std::size_t done, std::size_t queued)> on_exchange;
 
  private:
+  // A second sender for a plan at least this long, at a rate of at least this many requests/s (or 0).
+  static constexpr std::size_t kSecondSenderRequests = 256;
+  static constexpr double kSecondSenderRate = 5000;
+  int senders_for(std::size_t requests) const;
   struct Impl;
   ClientSettings settings_;
   std::deque<Exchange> exchanges_;  // ids are 1-based positions; deque keeps references stable

@@ -3,6 +3,7 @@
 #include <curl/curl.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "util/curl_url.hpp"
@@ -117,7 +118,42 @@ std::string mask_url_password(std::string text) {
   return text;
 }
 
+std::optional<std::string> plain_url_path(std::string_view url) {
+  std::string_view rest;
+  if (url.substr(0, 7) == "http://") rest = url.substr(7);
+  else if (url.substr(0, 8) == "https://") rest = url.substr(8);
+  else return std::nullopt;
+  auto plain = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("-._~/!$&'()*+,;=:@?#").find(c) != std::string_view::npos;
+  };
+  if (!std::all_of(rest.begin(), rest.end(), plain)) return std::nullopt;
+  auto end = std::min(rest.size(), rest.find_first_of("/?#"));
+  std::string_view authority = rest.substr(0, end), tail = rest.substr(end);
+  std::string_view host = authority.substr(0, authority.find(':'));
+  auto host_char = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.'; };
+  if (host.empty() || !std::all_of(host.begin(), host.end(), host_char)) return std::nullopt;
+  if (host.size() < authority.size()) {
+    std::string_view port = authority.substr(host.size() + 1);
+    if (port.empty() || port.size() > 5 || port.front() == '0' ||
+        !std::all_of(port.begin(), port.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+        std::stoi(std::string(port)) > 65535)
+      return std::nullopt;
+  }
+  tail = tail.substr(0, tail.find('#'));
+  auto mark = tail.find('?');
+  std::string_view path = tail.substr(0, mark);
+  std::string_view query = mark == std::string_view::npos ? std::string_view() : tail.substr(mark + 1);
+  std::string out(path.empty() ? std::string_view("/") : path);
+  if (!query.empty()) {
+    out += '?';
+    out += query;
+  }
+  return out;
+}
+
 std::string url_path(const std::string& url) {
+  if (auto plain = plain_url_path(url)) return std::move(*plain);
   auto parsed = parse_url(url);
   if (!parsed) return url;
   return parsed->query.empty() ? parsed->path : parsed->path + "?" + parsed->query;

@@ -2,6 +2,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace adrprobe {
@@ -39,5 +40,11 @@ std::string strip_trailing_slash(std::string url);
 std::string mask_url_password(std::string text);
 // Path of an absolute URL (for short messages: "GET /v1/gebouwen/").
 std::string url_path(const std::string& url);
+// url_path without a parse, for the plain URLs a run mostly has (http or
+// https, a host name or IPv4 address with an optional port, then only
+// unreserved, sub-delimiter, ':', '@', '/', '?' and '#' characters); nullopt
+// for any other URL, which url_path parses. The checks ask for the path of
+// every exchange, several times over.
+std::optional<std::string> plain_url_path(std::string_view url);
 
 }  // namespace adrprobe

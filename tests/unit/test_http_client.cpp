@@ -240,3 +240,121 @@ TEST_CASE("HeaderLines: copy on write through every way of changing it") {
   CHECK(http::HeaderLines{} == http::HeaderLines{});
   CHECK(a == http::HeaderLines{{"allow", "GET"}, {"allow", "HEAD"}});
 }
+
+TEST_CASE("two senders: every request sent once, the records in the plan's order, redirects followed, one progress call at a time") {
+  httplib::Server server;
+  server.Get(R"(/r/(\d+))", [](const httplib::Request& req, httplib::Response& res) {
+    res.set_redirect("/x/" + req.matches[1].str(), 302);
+  });
+  server.Get(R"(/x/(\d+))", [](const httplib::Request& req, httplib::Response& res) {
+    res.set_content(req.matches[1].str(), "text/plain");
+  });
+  int port = server.bind_to_any_port("127.0.0.1");
+  std::thread thread([&] { server.listen_after_bind(); });
+  while (!server.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::string base = "http://127.0.0.1:" + std::to_string(port);
+
+  http::ClientSettings cs;
+  cs.rate = 0;
+  cs.concurrency = 6;
+  cs.senders = 2;
+  http::Client client(cs);
+  std::size_t calls = 0, last_done = 0;
+  bool in_order = true;
+  client.on_exchange = [&](const http::Exchange&, std::size_t done, std::size_t) {
+    ++calls;  // no lock here: the client calls one at a time
+    in_order = in_order && done == last_done + 1;
+    last_done = done;
+  };
+  std::vector<http::Request> plan;
+  for (int i = 0; i < 600; ++i) {
+    if (i % 7 == 0) {
+      auto r = request("GET", base + "/r/" + std::to_string(i));
+      r.max_redirects = 1;
+      plan.push_back(r);
+    } else if (i % 11 == 0) {
+      plan.push_back(request("DELETE", base + "/x/" + std::to_string(i)));  // refused, never sent
+    } else {
+      plan.push_back(request(i % 2 ? "GET" : "HEAD", base + "/x/" + std::to_string(i)));
+    }
+  }
+  auto results = client.run(plan);
+  REQUIRE(results.size() == plan.size());
+  int previous = 0;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    CAPTURE(i);
+    const auto& chain = results[i].chain;
+    REQUIRE(!chain.empty());
+    CHECK(chain.front() > previous);  // first exchanges numbered in the plan's order
+    previous = chain.front();
+    const auto& first = client.exchange(chain.front());
+    CHECK(first.url == plan[i].url);
+    CHECK(first.method == plan[i].method);
+    if (plan[i].method == "DELETE") {
+      CHECK(first.error->find("needs --allow-unsafe") != std::string::npos);
+    } else if (i % 7 == 0) {
+      REQUIRE(chain.size() == 2);
+      CHECK(first.status == 302);
+      const auto& hop = client.exchange(chain.back());
+      CHECK(hop.url == base + "/x/" + std::to_string(i));
+      CHECK(hop.status == 200);
+      CHECK(hop.body == std::to_string(i));
+    } else {
+      CHECK(chain.size() == 1);
+      CHECK(first.status == 200);
+      CHECK(first.body == (plan[i].method == "GET" ? std::to_string(i) : ""));
+    }
+  }
+  for (std::size_t id = 1; id <= client.exchanges().size(); ++id) CHECK(client.exchange(static_cast<int>(id)).id == static_cast<int>(id));
+  CHECK(calls == client.exchanges().size());
+  CHECK(in_order);
+
+  // The request cap holds over both senders.
+  http::ClientSettings capped = cs;
+  capped.max_exchanges = 100;
+  http::Client small(capped);
+  std::vector<http::Request> many;
+  for (int i = 0; i < 400; ++i) many.push_back(request("GET", base + "/x/" + std::to_string(i)));
+  auto out = small.run(many);
+  std::size_t sent = 0;
+  for (const auto& e : small.exchanges()) sent += e.status.has_value();
+  CHECK(sent == 100);
+  CHECK(small.exchanges().size() == 400);
+  CHECK(small.exchange(out.back().last()).error->find("--max-requests 100") != std::string::npos);
+  server.stop();
+  thread.join();
+}
+
+TEST_CASE("two senders: the deadline ends both, every request accounted for") {
+  httplib::Server server;
+  server.Get("/.*", [](const httplib::Request&, httplib::Response& res) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    res.set_content("late", "text/plain");
+  });
+  int port = server.bind_to_any_port("127.0.0.1");
+  std::thread thread([&] { server.listen_after_bind(); });
+  while (!server.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  http::ClientSettings cs;
+  cs.rate = 0;
+  cs.concurrency = 4;
+  cs.senders = 2;
+  cs.deadline = http::Clock::now() + std::chrono::milliseconds(450);
+  http::Client client(cs);
+  std::vector<http::Request> plan;
+  for (int i = 0; i < 40; ++i) plan.push_back(request("GET", "http://127.0.0.1:" + std::to_string(port) + "/s" + std::to_string(i)));
+  auto started = http::Clock::now();
+  auto results = client.run(plan);
+  CHECK(http::Clock::now() - started < std::chrono::seconds(3));
+  REQUIRE(results.size() == 40);
+  std::size_t answered = 0, cut = 0;
+  for (const auto& r : results) {
+    const auto& e = client.exchange(r.last());
+    if (e.status) ++answered;
+    else if (e.error && *e.error == "deadline reached") ++cut;
+  }
+  CHECK(answered >= 4);  // the first of each connection came back in time
+  CHECK(answered + cut == 40);
+  CHECK(cut > 0);
+  server.stop();
+  thread.join();
+}

@@ -1,6 +1,7 @@
 // util/url: URL parsing and relative resolution.
 #include <doctest/doctest.h>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -77,4 +78,40 @@ TEST_CASE("url: userinfo parts; the password masked in any text") {
   CHECK(mask_url_password("http://user@h/v1 and https://h/a:b@c") == "http://user@h/v1 and https://h/a:b@c");
   CHECK(mask_url_password("a http://x:y@h b https://z:w@k") == "a http://x:***@h b https://z:***@k");
   CHECK(mask_url_password("no url at all: x@y") == "no url at all: x@y");
+}
+
+TEST_CASE("url_path: the plain-URL shortcut gives what a parse gives, or leaves the URL to the parse") {
+  auto parsed_path = [](const std::string& url) {
+    auto p = parse_url(url);
+    return p ? (p->query.empty() ? p->path : p->path + "?" + p->query) : url;
+  };
+  std::vector<std::string> urls = {
+      "http://127.0.0.1:8080/v1/collectie1", "https://api.example.nl/v1/", "https://api.example.nl/v1//",
+      "https://api.example.nl", "https://api.example.nl?x=1", "https://api.example.nl#frag", "http://h/a?b=1#c?d",
+      "http://h/a/./b/../c", "http://h:65535/a", "http://h:65536/a", "http://h:0/a", "http://h:080/a", "http://h:/a",
+      "http://h/a?", "http://h/a?#", "http://h/a:b@c", "http://user@h/a", "http://user:pw@h/a", "HTTP://h/a",
+      "http://[::1]:8/a", "http://h/%2e%2e/a", "http://h/a b", "http://h/caf\xc3\xa9", "http://h\\a", "ftp://h/a",
+      "http:///a", "http://-/a", "http://a..b/x", "http://h/a;b=c,d!$&'()*+", "http://h?a/b", "http://h#a/b"};
+  for (const auto& url : urls) {
+    CAPTURE(url);
+    CHECK(url_path(url) == parsed_path(url));
+    if (auto plain = plain_url_path(url)) CHECK(*plain == parsed_path(url));
+  }
+  // Random URLs from the characters the shortcut takes and a few it must not.
+  std::mt19937 random(20261127);
+  const std::string alphabet = "ab09-._~/!$&'()*+,;=:@?#%[] \\";
+  int shortcut = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::string url = (i % 2 ? "http://" : "https://");
+    if (i % 3) url += std::string("ab.0-").substr(random() % 5) + (i % 5 ? "" : ":" + std::to_string(random() % 70000));
+    std::size_t n = random() % 24;
+    for (std::size_t k = 0; k < n; ++k) url += alphabet[random() % alphabet.size()];
+    CAPTURE(url);
+    auto plain = plain_url_path(url);
+    if (plain) {
+      ++shortcut;
+      CHECK(*plain == parsed_path(url));
+    }
+  }
+  CHECK(shortcut > 1000);  // the shortcut is taken, not only refused
 }
