@@ -1,6 +1,8 @@
 #include "checks/stack.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 
 #include "util/strings.hpp"
 
@@ -8,10 +10,20 @@ namespace adrprobe::checks {
 namespace {
 
 bool stack_header_seen(const engine::Evidence& ev, const std::string& name, const std::string& part) {
-  std::string lower_part = to_lower(part);
+  auto same_letter = [](unsigned char a, unsigned char b) { return std::tolower(a) == std::tolower(b); };  // as to_lower
+  // Records mostly share their header lines (http::HeaderLines): a block
+  // among the last few read without a match is not read again.
+  std::array<const void*, 16> judged{};
+  std::size_t next = 0;
   for (const auto& e : ev.exchanges) {
     if (!e.to_api) continue;
-    if (const auto* v = e.header(name); v && to_lower(*v).find(lower_part) != std::string::npos) return true;
+    if (const void* block = e.response_headers.identity(); block) {
+      if (std::find(judged.begin(), judged.end(), block) != judged.end()) continue;
+      judged[next++ % judged.size()] = block;
+    }
+    if (const auto* v = e.header(name);
+        v && std::search(v->begin(), v->end(), part.begin(), part.end(), same_letter) != v->end())
+      return true;
   }
   return false;
 }

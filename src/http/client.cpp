@@ -9,8 +9,10 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <mutex>
@@ -68,6 +70,12 @@ struct Transfer {
   bool too_many_headers = false;
   std::size_t header_bytes = 0;       // received so far (the body counts via libcurl's dlnow)
   std::string sent_headers;           // the request's header block as libcurl sent it (the last one sent)
+  // The sender's last block of sent header lines and their shared record: a
+  // request that sent the same lines takes the record as it was then (another
+  // transfer may change the sender's before this one completes).
+  const std::string* last_sent = nullptr;
+  const SharedHeaders* last_sent_lines = nullptr;
+  std::optional<SharedHeaders> sent_as_last;
   bool responding = false;            // the first response byte has arrived
   Clock::time_point window_start;     // of the current low-speed window
   curl_off_t window_bytes = 0;        // received when it began
@@ -98,7 +106,15 @@ std::size_t on_header(char* data, std::size_t size, std::size_t n, void* user) {
 int on_debug(CURL*, curl_infotype type, char* data, std::size_t size, void* user) {
   if (type != CURLINFO_HEADER_OUT) return 0;
   auto* t = static_cast<Transfer*>(user);
-  t->sent_headers.assign(data, size);
+  std::string_view block(data, size);
+  std::string_view lines = block.substr(std::min(block.size(), block.find('\n') + 1));
+  if (t->last_sent && lines == *t->last_sent) {
+    t->sent_as_last = *t->last_sent_lines;
+    t->sent_headers.clear();
+  } else {
+    t->sent_as_last.reset();
+    t->sent_headers.assign(data, size);
+  }
   return 0;
 }
 
@@ -223,6 +239,10 @@ struct Sender {
   // (the same fields, Date within the same second) shares one of them.
   std::array<HeaderLines, 16> recent_headers;
   std::size_t next_recent = 0;
+  // A response's field lines as read, before they are kept: names lower case,
+  // values trimmed, in one buffer used again (no allocation per response).
+  std::string field_text;
+  std::vector<std::array<std::size_t, 3>> fields;  // name start, value start, value end in field_text
   Sender() {
     multi = curl_multi_init();
     if (!multi) throw std::runtime_error("libcurl: cannot create a multi handle");
@@ -362,6 +382,8 @@ std::vector<Result> Client::run_queue(std::deque<Request> requests) {
         e = curl_easy_init();
       }
       t->easy = e;
+      t->last_sent = &sender.last_sent;
+      t->last_sent_lines = &sender.last_sent_lines;
       set_opt(e, CURLOPT_URL, p.request.url.c_str());
       set_opt(e, CURLOPT_PATH_AS_IS, 1L);  // a trailing slash or dot segment must reach the server
       set_opt(e, CURLOPT_FOLLOWLOCATION, 0L);
@@ -456,7 +478,9 @@ std::vector<Result> Client::run_queue(std::deque<Request> requests) {
       curl_easy_getinfo(t->easy, CURLINFO_TOTAL_TIME_T, &total_us);
       ex.duration_ms = static_cast<double>(total_us) / 1000.0;
       bool got_response = status > 0 && (code == CURLE_OK || (code == CURLE_WRITE_ERROR && t->truncated));
-      if (!t->sent_headers.empty()) {
+      if (t->sent_as_last) {
+        ex.request_headers = *t->sent_as_last;
+      } else if (!t->sent_headers.empty()) {
         // Without the request line, requests of a run mostly send the same lines: kept once.
         std::string_view block(t->sent_headers);
         block = block.substr(std::min(block.size(), block.find('\n') + 1));
@@ -477,18 +501,51 @@ std::vector<Result> Client::run_queue(std::deque<Request> requests) {
       }
       if (got_response) {
         ex.status = static_cast<int>(status);
-        // Every field line as sent (a repeated Set-Cookie stays two lines).
+        // Every field line as sent (a repeated Set-Cookie stays two lines):
+        // read into the sender's buffer, compared with the recent blocks there,
+        // and made a block of its own only when none has the same lines.
+        auto& text = sender.field_text;
+        auto& fields = sender.fields;
+        text.clear();
+        fields.clear();
         curl_header* prev = nullptr;
-        HeaderLines lines;
         while (curl_header* h = curl_easy_nextheader(t->easy, CURLH_HEADER, -1, prev)) {
-          lines.add(to_lower(h->name), trim(h->value));  // libcurl leaves a lone CR on an empty value
+          std::size_t name = text.size();
+          for (const char* c = h->name; *c; ++c) text += static_cast<char>(std::tolower(static_cast<unsigned char>(*c)));
+          // Trimmed as util's trim (libcurl leaves a lone CR on an empty value).
+          std::string_view value(h->value);
+          auto is_space = [](unsigned char c) { return std::isspace(c) != 0; };
+          while (!value.empty() && is_space(value.front())) value.remove_prefix(1);
+          while (!value.empty() && is_space(value.back())) value.remove_suffix(1);
+          std::size_t value_at = text.size();
+          text += value;
+          fields.push_back({name, value_at, text.size()});
           prev = h;
         }
+        auto field = [&](const std::array<std::size_t, 3>& f) {
+          return Header{text.substr(f[0], f[1] - f[0]), text.substr(f[1], f[2] - f[1])};
+        };
+        auto same_lines = [&](const HeaderLines& block) {
+          if (block.size() != fields.size()) return false;
+          std::size_t i = 0;
+          for (const auto& [name, value] : block) {
+            const auto& f = fields[i++];
+            if (std::string_view(text).substr(f[0], f[1] - f[0]) != name ||
+                std::string_view(text).substr(f[1], f[2] - f[1]) != value)
+              return false;
+          }
+          return true;
+        };
         auto& recent = sender.recent_headers;
-        auto same = std::find(recent.begin(), recent.end(), lines);
-        if (same != recent.end() && !lines.empty()) {
+        auto same = fields.empty() ? recent.end() : std::find_if(recent.begin(), recent.end(), same_lines);
+        if (same != recent.end()) {
           ex.response_headers = *same;  // kept once
         } else {
+          HeaderLines lines;
+          for (const auto& f : fields) {
+            auto [name, value] = field(f);
+            lines.add(std::move(name), std::move(value));
+          }
           lines.shrink_to_fit();
           recent[sender.next_recent++ % recent.size()] = lines;
           ex.response_headers = std::move(lines);
