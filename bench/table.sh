@@ -2,7 +2,8 @@
 # Every figure of issue 16 in one run, side by side with the peer tools, on
 # loopback only:
 #   - live: adrprobe check vs wrk (bench/nginx_wide.sh), 100/1,000/10,000
-#     paths at concurrency 1, 4 and 16 (CONCS), requests/s and peak RSS;
+#     paths at concurrency 1, 4, 8 (the issue's) and 16 (CONCS), requests/s and
+#     peak RSS;
 #   - batch: a 1,000-target register, two nights (bench/batch_memory.sh);
 #   - lint: adrprobe lint vs Spectral with the official ruleset
 #     (bench/lint_vs_spectral.sh, its default document);
@@ -27,7 +28,7 @@ section() {  # TITLE COMMAND...
   shift
   "$@" || status=1
 }
-section "live: adrprobe check vs wrk (nginx, one worker)" env CONCS="${CONCS:-1 4 16}" bash bench/nginx_wide.sh "$BUILD" "$RUNS"
+section "live: adrprobe check vs wrk (nginx, one worker)" env CONCS="${CONCS:-1 4 8 16}" bash bench/nginx_wide.sh "$BUILD" "$RUNS"
 section "batch: 1,000 targets, two nights" bash bench/batch_memory.sh "$BUILD" 1000 16
 section "lint: adrprobe vs Spectral" env RUNS="$RUNS" ADRPROBE="$BUILD/adrprobe" bash bench/lint_vs_spectral.sh
 section "TLS: adrprobe vs sslscan and testssl" env ADRPROBE="$BUILD/adrprobe" bash bench/tls_suites_compare.sh

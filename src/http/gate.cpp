@@ -11,6 +11,12 @@ bool Gate::try_start(const std::string& host, Clock::time_point now, Clock::dura
     wait = std::chrono::milliseconds(10);
     return false;
   }
+  if (interval <= Clock::duration::zero()) {
+    // No rate to keep (--rate 0): no slots to take, and no turns at them
+    // (a line would make every client wait for the first one refused).
+    ++in_flight_;
+    return true;
+  }
   auto& slot = next_slot_[host];
   auto& line = line_[host];
   // A client asks again well within a second while it waits (its loop wakes
