@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "catalogue/catalogue.hpp"
@@ -65,7 +66,7 @@ struct Evidence {
   SemverGrammar semver = SemverGrammar::full;    // the edition's SemVer grammar
   const catalogue::NcscTable* ncsc = nullptr;     // the edition's NCSC TLS table
   std::deque<http::Exchange> exchanges;            // ids are 1-based positions
-  std::map<std::string, http::Result> results;     // by RequestSpec::key()
+  std::unordered_map<std::string, http::Result> results;  // by RequestSpec::key() (found, never walked)
   Document document;
   std::vector<oas::PathPlan> paths;    // every documented path, in document order
   std::vector<Target> targets;         // probed: the base URL first (check only), then documented paths

@@ -44,15 +44,16 @@ json exchange_json(const http::Exchange& e) {
 
 namespace {
 
-// A JSON string as nlohmann's dump writes it (ensure_ascii off, invalid UTF-8
-// replaced): plain ASCII as it is, anything else through nlohmann itself.
+// A JSON string as dump_json writes it (nlohmann's dump, ensure_ascii off,
+// invalid UTF-8 replaced, then escape_dump): plain ASCII as it is, anything
+// else through both.
 void put_string(std::string& out, std::string_view s) {
   bool plain = std::all_of(s.begin(), s.end(), [](char ch) {
     auto c = static_cast<unsigned char>(ch);
     return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
   });
-  if (!plain) {
-    out += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+  if (!plain) {  // with dump_json's escapes (C1 and bidi controls); plain ASCII has neither
+    escape_dump_into(out, json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace));
     return;
   }
   out += '"';
@@ -64,7 +65,7 @@ void put_string(std::string& out, std::string_view s) {
 // it. A name given twice keeps its first place and its last value, which is
 // what assigning the lines to an ordered_json in turn gives.
 template <typename Lines>
-void put_headers(std::string& out, const Lines& lines) {
+void put_headers(std::string& out, const Lines& lines, const std::string& indent) {
   std::vector<std::pair<std::string_view, std::string_view>> members;
   for (const auto& [name, value] : lines) {
     auto same = std::find_if(members.begin(), members.end(), [&](const auto& m) { return m.first == name; });
@@ -75,15 +76,20 @@ void put_headers(std::string& out, const Lines& lines) {
     out += "{}";
     return;
   }
-  const char* separator = "{\n    ";
+  out += "{";
+  bool first = true;
   for (const auto& [name, value] : members) {
-    out += separator;
-    separator = ",\n    ";
+    out += first ? "\n" : ",\n";
+    first = false;
+    out += indent;
+    out += "    ";
     put_string(out, name);
     out += ": ";
     put_string(out, value);
   }
-  out += "\n  }";
+  out += "\n";
+  out += indent;
+  out += "  }";
 }
 
 }  // namespace
@@ -111,35 +117,46 @@ class BlockTexts {
 };
 
 void write_exchange(std::string& out, const http::Exchange& e, ExchangeWriter& cache) {
-  out += "{\n  \"id\": ";
+  const std::string& indent = cache.indent;
+  auto member = [&](std::string_view name, bool first = false) {
+    out += first ? "{\n" : ",\n";
+    out += indent;
+    out += "  \"";
+    out += name;
+    out += "\": ";
+  };
+  member("id", true);
   out += std::to_string(e.id);
-  out += ",\n  \"method\": ";
+  member("method");
   put_string(out, e.method);
-  out += ",\n  \"url\": ";
+  member("url");
   put_string(out, e.url);
-  out += ",\n  \"request_headers\": ";
+  member("request_headers");
   out += cache.requests->get(e.request_headers.identity(),
-                             [&](std::string& text) { put_headers(text, e.request_headers); });
-  out += ",\n  \"status\": ";
+                             [&](std::string& text) { put_headers(text, e.request_headers, indent); });
+  member("status");
   out += e.status ? std::to_string(*e.status) : "null";
-  out += ",\n  \"response_headers\": ";
+  member("response_headers");
   out += cache.responses->get(e.response_headers.identity(),
-                              [&](std::string& text) { put_headers(text, e.response_headers.by_name()); });
+                              [&](std::string& text) { put_headers(text, e.response_headers.by_name(), indent); });
   if ((e.status && *e.status >= 400) || e.body_judged) {
-    out += ",\n  \"response_body\": ";
+    member("response_body");
     put_string(out, std::string_view(e.body).substr(0, kReportBodyBytes));
-    out += ",\n  \"response_body_truncated\": ";
+    member("response_body_truncated");
     out += e.body_truncated || e.body.size() > kReportBodyBytes ? "true" : "false";
   }
-  out += ",\n  \"duration_ms\": ";
+  member("duration_ms");
   out += json(std::round(e.duration_ms * 1000.0) / 1000.0).dump();
-  out += ",\n  \"error\": ";
+  member("error");
   if (e.error) put_string(out, *e.error);
   else out += "null";
-  out += "\n}";
+  out += "\n";
+  out += indent;
+  out += "}";
 }
 
-ExchangeWriter::ExchangeWriter() : requests(std::make_unique<BlockTexts>()), responses(std::make_unique<BlockTexts>()) {}
+ExchangeWriter::ExchangeWriter(std::string indent)
+    : indent(std::move(indent)), requests(std::make_unique<BlockTexts>()), responses(std::make_unique<BlockTexts>()) {}
 ExchangeWriter::~ExchangeWriter() = default;
 
 namespace {
@@ -340,15 +357,12 @@ void stream_json(const Report& r, const std::function<void(std::string_view)>& s
   std::string_view text(head);
   sink(text.substr(0, at));
   sink("\n  \"exchanges\": [");
-  std::string item, indented;
-  ExchangeWriter writer;
+  std::string item;
+  ExchangeWriter writer("    ");  // two levels deep: inside "exchanges"
   for (std::size_t i = 0; i < r.exchanges.size(); ++i) {
-    item.clear();
+    item.assign(i ? ",\n    " : "\n    ");
     write_exchange(item, r.exchanges[i], writer);
-    indented.clear();
-    indented += i ? ",\n    " : "\n    ";
-    escape_dump_into(indented, item, "\n    ");  // one level deeper: inside "exchanges"
-    sink(indented);
+    sink(item);
   }
   sink("\n  ],\n");
   sink(text.substr(at + empty.size()));

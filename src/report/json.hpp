@@ -35,13 +35,15 @@ void escape_dump_into(std::string& out, std::string_view dumped, std::string_vie
 
 // One exchange of the JSON report (exchanges[]), as report.schema.json has it.
 nlohmann::ordered_json exchange_json(const http::Exchange& e);
-// The same exchange written as exchange_json(e).dump(2) writes it, byte for
-// byte, without building the tree (a wide run's report has tens of
-// thousands). The writer keeps the text of the header blocks records share.
+// The same exchange written as dump_json writes exchange_json(e) (without
+// its final newline), byte for byte, each line after the first indented by
+// the writer's `indent`, without building the tree (a wide run's report has
+// tens of thousands). The writer keeps the text of the header blocks records share.
 class BlockTexts;
 struct ExchangeWriter {
-  ExchangeWriter();
+  explicit ExchangeWriter(std::string indent = "");
   ~ExchangeWriter();
+  std::string indent;
   std::unique_ptr<BlockTexts> requests, responses;
 };
 void write_exchange(std::string& out, const http::Exchange& e, ExchangeWriter& writer);
