@@ -280,11 +280,13 @@ std::vector<Result> Client::run(std::vector<Request> requests) {
 }
 
 int Client::senders_for(std::size_t requests) const {
+  // A batch's targets share a gate on threads of their own: one sender each, asked for or not.
+  if (settings_.gate) return 1;
   if (settings_.senders > 0) return std::max(1, std::min(settings_.senders, settings_.concurrency));
   // A batch's targets already run on threads of their own; a rate-limited run
   // waits for its slots, not for a core; a short plan is over before a thread starts.
   bool unlimited = settings_.rate <= 0 || settings_.rate >= kSecondSenderRate;
-  if (settings_.gate || !unlimited || settings_.concurrency < 2 || requests < kSecondSenderRequests) return 1;
+  if (!unlimited || settings_.concurrency < 2 || requests < kSecondSenderRequests) return 1;
   return std::thread::hardware_concurrency() >= 2 ? 2 : 1;
 }
 
@@ -627,12 +629,15 @@ std::vector<Result> Client::run_queue(std::deque<Request> requests) {
             break;
           }
         } else if (interval > Clock::duration::zero()) {  // --rate 0: no slots to keep
+          // The clock read under the lock: a sender that waited for it must
+          // not take a slot by a time older than the other sender's last start.
+          auto at = senders > 1 ? Clock::now() : now;
           auto& slot = impl_->next_slot[rate_host_of(queue.front().request.url)];
-          if (slot > now) {
-            wait = std::min(wait, std::chrono::ceil<std::chrono::milliseconds>(slot - now));
+          if (slot > at) {
+            wait = std::min(wait, std::chrono::ceil<std::chrono::milliseconds>(slot - at));
             break;
           }
-          slot = now + interval;
+          slot = at + interval;
         }
         Pending p = std::move(queue.front());
         queue.pop_front();

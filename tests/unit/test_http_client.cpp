@@ -358,3 +358,19 @@ TEST_CASE("two senders: the deadline ends both, every request accounted for") {
   server.stop();
   thread.join();
 }
+
+TEST_CASE("two senders: one host's rate holds over both") {
+  CountingServer server;
+  http::ClientSettings cs;
+  cs.rate = 200;  // one start every 5 ms
+  cs.concurrency = 8;
+  cs.senders = 2;
+  http::Client client(cs);
+  std::vector<http::Request> plan(41, request("GET", server.url()));
+  auto started = http::Clock::now();
+  auto results = client.run(plan);
+  auto took = http::Clock::now() - started;
+  CHECK(took >= std::chrono::milliseconds(200));  // 40 intervals after the first start
+  CHECK(server.hits == 41);
+  for (const auto& r : results) CHECK(client.exchange(r.last()).status == 200);
+}
