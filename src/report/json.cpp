@@ -67,10 +67,11 @@ void put_string(std::string& out, std::string_view s) {
 template <typename Lines>
 void put_headers(std::string& out, const Lines& lines, const std::string& indent) {
   std::vector<std::pair<std::string_view, std::string_view>> members;
-  for (const auto& [name, value] : lines) {
+  for (const auto& line : lines) {
+    std::string_view name = line.first;  // not a structured binding: clang before 16 cannot capture one
     auto same = std::find_if(members.begin(), members.end(), [&](const auto& m) { return m.first == name; });
-    if (same != members.end()) same->second = value;
-    else members.emplace_back(name, value);
+    if (same != members.end()) same->second = line.second;
+    else members.emplace_back(name, line.second);
   }
   if (members.empty()) {
     out += "{}";
