@@ -130,12 +130,18 @@ class Server:
                     time.sleep(0.1)
             # Another process took the port between free_port() and the
             # server's bind (suites run side by side): again on a new one.
-            if not (self.proc and self.proc.poll() is not None and self.port_taken()):
+            if not self.restart_if_port_taken():
                 return False
-            self.log.close()
-            self.prepare()
-            self.start()
         return False
+
+    def restart_if_port_taken(self):
+        """Started again on a new port when it died because another process had its port."""
+        if not (self.proc and self.proc.poll() is not None and self.port_taken()):
+            return False
+        self.log.close()
+        self.prepare()
+        self.start()
+        return True
 
     def port_taken(self):
         log = self.server_log().lower()
@@ -187,6 +193,12 @@ def setUpModule():
     deadline = time.monotonic() + START_SECONDS
     for s in SERVERS:
         s.wait(deadline)
+    # A server whose port another process took between free_port() and its
+    # bind may have looked up (that process answered) and died since.
+    time.sleep(1)
+    for s in SERVERS:
+        if s.restart_if_port_taken():
+            s.wait(time.monotonic() + START_SECONDS)
 
 
 def tearDownModule():
@@ -198,6 +210,8 @@ def run_on(server, edition=EDITION):
     """adrprobe check on the server (once per edition): JSON on stdout, text, markdown and HTML into files."""
     if (id(server), edition) not in REPORTS:
         server.requirement()
+        if server.restart_if_port_taken():
+            server.wait(time.monotonic() + START_SECONDS)
         assert server.proc and server.proc.poll() is None, "the %s server did not start:\n%s" % (
             server.stack, server.server_log())
         out = tempfile.mkdtemp(prefix="adrprobe-fix-report-")

@@ -258,6 +258,9 @@ TEST_CASE("two senders: every request sent once, the records in the plan's order
   cs.rate = 0;
   cs.concurrency = 6;
   cs.senders = 2;
+  {
+  // (Each client in a scope of its own, so its kept-alive connections are
+  // closed before the next one and before the server stops.)
   http::Client client(cs);
   std::size_t calls = 0, last_done = 0;
   bool in_order = true;
@@ -308,8 +311,10 @@ TEST_CASE("two senders: every request sent once, the records in the plan's order
   for (std::size_t id = 1; id <= client.exchanges().size(); ++id) CHECK(client.exchange(static_cast<int>(id)).id == static_cast<int>(id));
   CHECK(calls == client.exchanges().size());
   CHECK(in_order);
+  }
 
   // The request cap holds over both senders.
+  {
   http::ClientSettings capped = cs;
   capped.max_exchanges = 100;
   http::Client small(capped);
@@ -321,6 +326,7 @@ TEST_CASE("two senders: every request sent once, the records in the plan's order
   CHECK(sent == 100);
   CHECK(small.exchanges().size() == 400);
   CHECK(small.exchange(out.back().last()).error->find("--max-requests 100") != std::string::npos);
+  }  // every client gone before the server stops (it waits out kept-alive connections)
   server.stop();
   thread.join();
 }
