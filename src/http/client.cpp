@@ -283,8 +283,8 @@ int Client::senders_for(std::size_t requests) const {
   // A batch's targets share a gate on threads of their own: one sender each, asked for or not.
   if (settings_.gate) return 1;
   if (settings_.senders > 0) return std::max(1, std::min(settings_.senders, settings_.concurrency));
-  // A batch's targets already run on threads of their own; a rate-limited run
-  // waits for its slots, not for a core; a short plan is over before a thread starts.
+  // A rate-limited run waits for its slots, not for a core; a short plan is
+  // over before a thread starts.
   bool unlimited = settings_.rate <= 0 || settings_.rate >= kSecondSenderRate;
   if (!unlimited || settings_.concurrency < 2 || requests < kSecondSenderRequests) return 1;
   return std::thread::hardware_concurrency() >= 2 ? 2 : 1;
@@ -514,13 +514,8 @@ std::vector<Result> Client::run_queue(std::deque<Request> requests) {
         while (curl_header* h = curl_easy_nextheader(t->easy, CURLH_HEADER, -1, prev)) {
           std::size_t name = text.size();
           for (const char* c = h->name; *c; ++c) text += static_cast<char>(std::tolower(static_cast<unsigned char>(*c)));
-          // Trimmed as util's trim (libcurl leaves a lone CR on an empty value).
-          std::string_view value(h->value);
-          auto is_space = [](unsigned char c) { return std::isspace(c) != 0; };
-          while (!value.empty() && is_space(value.front())) value.remove_prefix(1);
-          while (!value.empty() && is_space(value.back())) value.remove_suffix(1);
           std::size_t value_at = text.size();
-          text += value;
+          text += trim_view(h->value);  // libcurl leaves a lone CR on an empty value
           fields.push_back({name, value_at, text.size()});
           prev = h;
         }

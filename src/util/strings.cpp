@@ -19,12 +19,14 @@ std::string to_upper(std::string_view s) {
   return out;
 }
 
-std::string trim(std::string_view s) {
+std::string_view trim_view(std::string_view s) {
   auto is_space = [](unsigned char c) { return std::isspace(c) != 0; };
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
   while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return std::string(s);
+  return s;
 }
+
+std::string trim(std::string_view s) { return std::string(trim_view(s)); }
 
 std::vector<std::string> split(std::string_view s, char sep) {
   std::vector<std::string> out;

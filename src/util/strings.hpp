@@ -10,6 +10,8 @@ namespace adrprobe {
 std::string to_lower(std::string_view s);
 std::string to_upper(std::string_view s);
 std::string trim(std::string_view s);
+// The same, without a copy: a view of `s` without its leading and trailing whitespace.
+std::string_view trim_view(std::string_view s);
 std::vector<std::string> split(std::string_view s, char sep);
 bool starts_with_ci(std::string_view s, std::string_view prefix);
 bool iequals(std::string_view a, std::string_view b);
