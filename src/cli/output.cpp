@@ -41,12 +41,15 @@ int write_report(report::Report& rep, const Output& output, const report::Redact
     if (format->name == "json") report::stream_json(rep, sink);
     else sink(format->render(rep, options));
   };
-  for (const auto& [format, path] : output.files) {
+  for (const auto& file : output.files) {
+    const auto& path = file.second;
+    const report::Format* format = file.first;
     if (path == "-") {
       produce(format, output.file, to_stdout);
       continue;
     }
     try {
+      // Not a structured binding: clang 14 refuses a lambda that captures one.
       write_file_from(path, [&](const Sink& sink) { produce(format, output.file, sink); }, output.non_regular);
     } catch (const std::runtime_error& e) {
       fmt::print(stderr, "adrprobe: error: cannot write {}\n", escape_control(e.what()));

@@ -219,7 +219,7 @@ TEST_CASE("json: the conclusion the first key, run.command the command line, eac
   CHECK(jd["conclusion"]["conforms"].is_null());
   CHECK(j["run"]["command"] == "adrprobe check https://api.example.nl/v1 -H 'X-Api-Key: ***'");
   CHECK(j["run"]["subcommand"] == "check");
-  CHECK(j["run"]["options"]["rules"] == nlohmann::json::array({"/core/no-trailing-slash"}));
+  CHECK(j["run"]["options"]["rules"] == nlohmann::ordered_json::array({"/core/no-trailing-slash"}));
   const auto& l = j["rules"][0]["checks"][0]["locations"];
   REQUIRE(l.size() == 2);
   CHECK_FALSE(l[0].contains("target"));
