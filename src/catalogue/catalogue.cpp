@@ -1,7 +1,6 @@
 #include "catalogue/catalogue.hpp"
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cctype>
@@ -9,35 +8,65 @@
 #include <stdexcept>
 
 #include "catalogue/embedded.hpp"
+#include "catalogue/tree.hpp"
 
 namespace adrprobe::catalogue {
 namespace {
 
-std::string text(const YAML::Node& node, const char* key, bool required, const std::string& where) {
-  auto v = node[key];
-  if (!v || v.IsNull()) {
+// The value at key, nullptr when the node is no mapping or has no such key.
+const Tree* field(const Tree& node, const char* key) {
+  if (!node.is_object()) return nullptr;
+  auto it = node.find(key);
+  return it == node.end() ? nullptr : &*it;
+}
+
+// A scalar (a string in the tree); a list or a mapping where one is due is an error.
+std::string scalar(const Tree& v, const std::string& where) {
+  if (!v.is_string()) throw std::runtime_error(fmt::format("{}: a list or mapping where a single value is due", where));
+  return v.get<std::string>();
+}
+
+std::string text(const Tree& node, const char* key, bool required, const std::string& where) {
+  const Tree* v = field(node, key);
+  if (!v || v->is_null()) {
     if (required) throw std::runtime_error(fmt::format("{}: '{}' is missing", where, key));
     return "";
   }
-  return v.as<std::string>();
+  return scalar(*v, where + ": " + key);
 }
 
-std::vector<std::string> list(const YAML::Node& node, const char* key) {
+std::vector<std::string> list(const Tree& node, const char* key) {
   std::vector<std::string> out;
-  if (auto v = node[key]; v && v.IsSequence())
-    for (const auto& item : v) out.push_back(item.as<std::string>());
+  if (const Tree* v = field(node, key); v && v->is_array())
+    for (const auto& item : *v) out.push_back(scalar(item, key));
   return out;
+}
+
+// A whole number, else fallback when the key is absent.
+int number(const Tree& node, const char* key, int fallback, const std::string& where) {
+  const Tree* v = field(node, key);
+  if (!v || v->is_null()) return fallback;
+  std::string s = scalar(*v, where + ": " + key);
+  std::size_t used = 0;
+  int n = 0;
+  try {
+    n = std::stoi(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != s.size()) throw std::runtime_error(fmt::format("{}: '{}' must be a whole number, not '{}'", where, key, s));
+  return n;
 }
 
 // A key the format does not know is a mistake (a typo such as `check:` would
 // otherwise leave a rule without checks), never silently ignored.
-void known_keys(const YAML::Node& n, const std::set<std::string>& keys, const std::string& where) {
-  for (const auto& kv : n)
-    if (!keys.count(kv.first.as<std::string>()))
-      throw std::runtime_error(fmt::format("{}: unknown key '{}'", where, kv.first.as<std::string>()));
+void known_keys(const Tree& n, const std::set<std::string>& keys, const std::string& where) {
+  if (!n.is_object()) return;
+  for (const auto& kv : n.items())
+    if (!keys.count(kv.key())) throw std::runtime_error(fmt::format("{}: unknown key '{}'", where, kv.key()));
 }
 
-Rule parse_rule(const YAML::Node& n, const std::string& where) {
+Rule parse_rule(const Tree& n, const std::string& where) {
   Rule r;
   r.id = text(n, "id", true, where);
   std::string at = where + " rule " + r.id;
@@ -52,15 +81,15 @@ Rule parse_rule(const YAML::Node& n, const std::string& where) {
   r.review = text(n, "review", false, at);
   r.decisions = list(n, "decisions");
   r.hints = list(n, "hints");
-  if (auto checks = n["checks"]; checks && checks.IsSequence()) {
-    for (const auto& c : checks) {
+  if (const Tree* checks = field(n, "checks"); checks && checks->is_array()) {
+    for (const auto& c : *checks) {
       CheckRef ref;
-      if (c.IsScalar()) {
-        ref.id = c.as<std::string>();
-      } else if (c.IsMap()) {
+      if (c.is_string()) {
+        ref.id = c.get<std::string>();
+      } else if (c.is_object()) {
         ref.id = text(c, "id", true, at);
-        for (const auto& kv : c)
-          if (kv.first.as<std::string>() != "id") ref.params[kv.first.as<std::string>()] = kv.second.as<std::string>();
+        for (const auto& kv : c.items())
+          if (kv.key() != "id") ref.params[kv.key()] = scalar(kv.value(), at + ": " + kv.key());
       }
       r.checks.push_back(std::move(ref));
     }
@@ -77,7 +106,7 @@ namespace {
 // An edition file as written, before `extends` is resolved.
 struct RawEdition {
   std::string file;
-  YAML::Node doc;
+  Tree doc;
 };
 
 // The rule maps of an edition with everything it extends applied, in order.
@@ -87,69 +116,56 @@ struct RawEdition {
 //     - id: X                          an id the base has: the keys given replace the base's
 //     - {id: Y, after: X, ...}         a new rule, placed after X (else at the end)
 //     - {id: Z, replaces: X, ...}      rule X renamed to Z at X's place, with the keys given replaced
-std::vector<YAML::Node> resolve_rules(const std::map<std::string, RawEdition>& raw, const std::string& name,
-                                      std::vector<std::string>& stack) {
+std::vector<Tree> resolve_rules(const std::map<std::string, RawEdition>& raw, const std::string& name,
+                                std::vector<std::string>& stack) {
   const auto& [file, doc] = raw.at(name);
   if (std::find(stack.begin(), stack.end(), name) != stack.end())
     throw std::runtime_error(fmt::format("{}: 'extends' forms a cycle", file));
   stack.push_back(name);
-  std::vector<YAML::Node> rules;
-  if (auto ext = doc["extends"]) {
-    std::string base = ext.as<std::string>();
+  std::vector<Tree> rules;
+  if (std::string base = text(doc, "extends", false, file); !base.empty()) {
     if (!raw.count(base)) throw std::runtime_error(fmt::format("{}: extends unknown edition '{}'", file, base));
     rules = resolve_rules(raw, base, stack);
   }
   stack.pop_back();
-  // YAML::Node assignment writes through to the node it refers to, so the list
-  // is rebuilt (copy construction) rather than edited with insert/erase/operator=.
-  auto rebuilt = [&](std::size_t at, std::size_t drop, const YAML::Node* put) {
-    std::vector<YAML::Node> out;
-    for (std::size_t i = 0; i < rules.size(); ++i) {
-      if (i == at && put) out.push_back(*put);
-      if (i < at || i >= at + drop) out.push_back(rules[i]);
-    }
-    if (at >= rules.size() && put) out.push_back(*put);
-    rules.swap(out);
-  };
   auto index_of = [&](const std::string& id) -> std::ptrdiff_t {
     for (std::size_t i = 0; i < rules.size(); ++i)
-      if (rules[i]["id"].as<std::string>() == id) return static_cast<std::ptrdiff_t>(i);
+      if (const Tree* v = field(rules[i], "id"); v && v->is_string() && v->get_ref<const std::string&>() == id)
+        return static_cast<std::ptrdiff_t>(i);
     return -1;
   };
+  auto place = [&](std::ptrdiff_t i) { return rules.begin() + i; };
   for (const auto& id : list(doc, "remove")) {
     auto i = index_of(id);
     if (i < 0) throw std::runtime_error(fmt::format("{}: remove: no rule {} to remove", file, id));
-    rebuilt(static_cast<std::size_t>(i), 1, nullptr);
+    rules.erase(place(i));
   }
-  auto overlay = [](YAML::Node target, const YAML::Node& entry) {
-    for (const auto& kv : entry) {
-      std::string key = kv.first.as<std::string>();
-      if (key != "after" && key != "replaces") target[key] = YAML::Clone(kv.second);
-    }
+  // The keys an entry gives replace the rule's (after and replaces only place it).
+  auto overlay = [](Tree target, const Tree& entry) {
+    for (const auto& kv : entry.items())
+      if (kv.key() != "after" && kv.key() != "replaces") target[kv.key()] = kv.value();
     return target;
   };
-  if (auto list_node = doc["rules"]; list_node && list_node.IsSequence()) {
-    for (const auto& entry : list_node) {
+  if (const Tree* entries = field(doc, "rules"); entries && entries->is_array()) {
+    for (const auto& entry : *entries) {
       std::string id = text(entry, "id", true, file);
-      if (entry["replaces"] && index_of(id) >= 0)
+      std::string replaces = text(entry, "replaces", false, file), after = text(entry, "after", false, file);
+      if (!replaces.empty() && index_of(id) >= 0)
         throw std::runtime_error(fmt::format("{} rule {}: replaces, but the edition has a rule {} already", file, id, id));
-      if (entry["after"] && index_of(id) >= 0)
+      if (!after.empty() && index_of(id) >= 0)
         throw std::runtime_error(fmt::format("{} rule {}: after places a new rule, and {} exists", file, id, id));
-      if (auto rep = entry["replaces"]) {
-        auto i = index_of(rep.as<std::string>());
-        if (i < 0) throw std::runtime_error(fmt::format("{} rule {}: replaces unknown rule {}", file, id, rep.as<std::string>()));
-        YAML::Node node = overlay(YAML::Clone(rules[static_cast<std::size_t>(i)]), entry);
-        rebuilt(static_cast<std::size_t>(i), 1, &node);
+      if (!replaces.empty()) {
+        auto i = index_of(replaces);
+        if (i < 0) throw std::runtime_error(fmt::format("{} rule {}: replaces unknown rule {}", file, id, replaces));
+        rules[static_cast<std::size_t>(i)] = overlay(rules[static_cast<std::size_t>(i)], entry);
       } else if (auto i = index_of(id); i >= 0) {
-        YAML::Node node = overlay(YAML::Clone(rules[static_cast<std::size_t>(i)]), entry);
-        rebuilt(static_cast<std::size_t>(i), 1, &node);
-      } else if (auto after = entry["after"]) {
-        auto j = index_of(after.as<std::string>());
-        if (j < 0) throw std::runtime_error(fmt::format("{} rule {}: after unknown rule {}", file, id, after.as<std::string>()));
-        YAML::Node node = overlay(YAML::Node(YAML::NodeType::Map), entry);
-        rebuilt(static_cast<std::size_t>(j) + 1, 0, &node);
+        rules[static_cast<std::size_t>(i)] = overlay(rules[static_cast<std::size_t>(i)], entry);
+      } else if (!after.empty()) {
+        auto j = index_of(after);
+        if (j < 0) throw std::runtime_error(fmt::format("{} rule {}: after unknown rule {}", file, id, after));
+        rules.insert(place(j + 1), overlay(Tree::object(), entry));
       } else {
-        rules.push_back(overlay(YAML::Node(YAML::NodeType::Map), entry));
+        rules.push_back(overlay(Tree::object(), entry));
       }
     }
   }
@@ -158,14 +174,14 @@ std::vector<YAML::Node> resolve_rules(const std::map<std::string, RawEdition>& r
 
 // A top-level key of the edition, else of the edition it extends.
 std::string inherited(const std::map<std::string, RawEdition>& raw, const std::string& name, const char* key) {
-  const auto& doc = raw.at(name).doc;
-  if (auto v = doc[key]; v && !v.IsNull()) return v.as<std::string>();
-  if (auto ext = doc["extends"]) return inherited(raw, ext.as<std::string>(), key);
+  const auto& [file, doc] = raw.at(name);
+  if (std::string v = text(doc, key, false, file); !v.empty()) return v;
+  if (std::string base = text(doc, "extends", false, file); !base.empty()) return inherited(raw, base, key);
   return "";
 }
 
 // A stack's header signatures, "name: part of the value": (lower-case name, part).
-std::vector<std::pair<std::string, std::string>> header_signatures(const YAML::Node& d, const std::string& file) {
+std::vector<std::pair<std::string, std::string>> header_signatures(const Tree& d, const std::string& file) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& h : list(d, "headers")) {
     auto colon = h.find(':');
@@ -181,14 +197,15 @@ std::vector<std::pair<std::string, std::string>> header_signatures(const YAML::N
 }
 
 // probes/fixes/<stack>.yaml: the stack's signatures and its fixes.
-Stack parse_stack(const YAML::Node& doc, const std::string& file) {
+Stack parse_stack(const Tree& doc, const std::string& file) {
   known_keys(doc, {"stack", "name", "rank", "detect", "fixes"}, file);
   Stack s;
   s.id = text(doc, "stack", true, file);
   if (s.id == "any") s.id = "";
   s.name = text(doc, "name", !s.id.empty(), file);
-  if (auto r = doc["rank"]) s.rank = r.as<int>();
-  if (auto d = doc["detect"]) {
+  s.rank = number(doc, "rank", s.rank, file);
+  if (const Tree* detect = field(doc, "detect"); detect && !detect->is_null()) {
+    const Tree& d = *detect;
     if (s.id.empty()) throw std::runtime_error(file + ": the generic advice detects nothing");
     known_keys(d, {"headers", "bodies", "document", "responses"}, file + ": detect");
     s.headers = header_signatures(d, file);
@@ -196,9 +213,9 @@ Stack parse_stack(const YAML::Node& doc, const std::string& file) {
     s.document = list(d, "document");
     for (const auto& p : s.document)
       if (p.empty() || p[0] != '/') throw std::runtime_error(fmt::format("{}: document signature '{}' is not a JSON pointer", file, p));
-    if (auto rs = d["responses"]) {
-      if (!rs.IsSequence()) throw std::runtime_error(file + ": detect: 'responses' must be a list");
-      for (const auto& r : rs) {
+    if (const Tree* rs = field(d, "responses")) {
+      if (!rs->is_array()) throw std::runtime_error(file + ": detect: 'responses' must be a list");
+      for (const auto& r : *rs) {
         known_keys(r, {"body", "headers"}, file + ": detect: responses");
         ResponseSignature sig{header_signatures(r, file), text(r, "body", true, file + ": detect: responses")};
         if (sig.body.empty() || sig.headers.empty())
@@ -209,9 +226,9 @@ Stack parse_stack(const YAML::Node& doc, const std::string& file) {
   } else if (!s.id.empty()) {
     throw std::runtime_error(file + ": 'detect' is missing (how the evidence shows the stack)");
   }
-  auto fixes = doc["fixes"];
-  if (fixes && !fixes.IsSequence()) throw std::runtime_error(file + ": 'fixes' must be a list");
-  if (fixes) for (const auto& f : fixes) {
+  const Tree* fixes = field(doc, "fixes");
+  if (fixes && !fixes->is_array()) throw std::runtime_error(file + ": 'fixes' must be a list");
+  if (fixes) for (const auto& f : *fixes) {
     known_keys(f, {"check", "text", "source", "verdicts"}, file + ": fixes");
     FixAdvice a{text(f, "check", true, file), text(f, "text", true, file), text(f, "source", true, file),
                 list(f, "verdicts")};
@@ -228,44 +245,58 @@ Stack parse_stack(const YAML::Node& doc, const std::string& file) {
 }  // namespace
 
 Catalogue Catalogue::load(const std::vector<std::pair<std::string, std::string>>& files) {
+  std::vector<std::pair<std::string, Tree>> trees;
+  for (const auto& [name, yaml] : files) trees.emplace_back(name, yaml_tree(yaml));
+  return load_trees(std::move(trees));
+}
+
+Catalogue Catalogue::load_trees(std::vector<std::pair<std::string, Tree>> files) {
   Catalogue cat;
   std::map<std::string, RawEdition> raw;
   std::vector<std::string> order;
-  for (const auto& [name, data] : files) {
-    YAML::Node doc = YAML::Load(data);
-    if (auto t = doc["ncsc_tls"]) {
+  // A mapping's entries; nothing for a value that is none.
+  auto entries = [](const Tree* node, const std::string& where) {
+    std::vector<std::pair<std::string, const Tree*>> out;
+    if (!node || node->is_null()) return out;
+    if (!node->is_object()) throw std::runtime_error(where + " must be a mapping");
+    for (const auto& kv : node->items()) out.emplace_back(kv.key(), &kv.value());
+    return out;
+  };
+  for (auto& [name, doc] : files) {
+    if (const Tree* table = field(doc, "ncsc_tls")) {
+      const Tree& t = *table;
       NcscTable n;
       n.version = text(t, "version", true, name);
       n.title = text(t, "title", false, name);
-      for (const auto& kv : t["verdicts"]) n.verdicts[kv.first.as<std::string>()] = kv.second.as<std::string>();
-      for (const auto& kv : t["protocols"]) n.protocols[kv.first.as<std::string>()] = kv.second.as<std::string>();
-      auto levels = [&](const YAML::Node& node, std::map<std::string, std::string>& out, std::string& otherwise) {
-        for (const auto& kv : node) {
-          std::string level = kv.first.as<std::string>();
-          if (level == "otherwise") otherwise = kv.second.as<std::string>();
-          else for (const auto& item : kv.second) out[item.as<std::string>()] = level;
+      for (const auto& [key, value] : entries(field(t, "verdicts"), name + ": verdicts")) n.verdicts[key] = scalar(*value, name + ": verdicts");
+      for (const auto& [key, value] : entries(field(t, "protocols"), name + ": protocols")) n.protocols[key] = scalar(*value, name + ": protocols");
+      auto levels = [&](const char* key, std::map<std::string, std::string>& out, std::string& otherwise) {
+        for (const auto& [level, value] : entries(field(t, key), name + ": " + key)) {
+          if (level == "otherwise") otherwise = scalar(*value, name + ": " + key);
+          else if (value->is_array()) for (const auto& item : *value) out[scalar(item, name + ": " + key)] = level;
         }
       };
-      levels(t["ciphers"], n.ciphers, n.cipher_otherwise);
-      levels(t["groups"], n.groups, n.group_otherwise);
-      if (auto c = t["certificates"]) {
-        n.rsa_min_bits = c["rsa_min_bits"].as<int>(2048);
+      levels("ciphers", n.ciphers, n.cipher_otherwise);
+      levels("groups", n.groups, n.group_otherwise);
+      if (const Tree* certificates = field(t, "certificates"); certificates && !certificates->is_null()) {
+        const Tree& c = *certificates;
+        n.rsa_min_bits = number(c, "rsa_min_bits", 2048, name);
         n.insufficient_signatures = list(c, "insufficient_signatures");
-        n.rsa_phase_out_below = c["rsa_phase_out_below"].as<int>(0);
+        n.rsa_phase_out_below = number(c, "rsa_phase_out_below", 0, name);
         n.phase_out_signatures = list(c, "phase_out_signatures");
         n.phase_out_ec_curves = list(c, "phase_out_ec_curves");
-        n.expiry_warn_days = c["expiry_warn_days"].as<int>(14);
+        n.expiry_warn_days = number(c, "expiry_warn_days", 14, name);
       }
       cat.ncsc_[n.version] = std::move(n);
       continue;
     }
-    if (auto b = doc["baseline"]) {
+    if (const Tree* b = field(doc, "baseline")) {
       static const std::vector<std::string> changes{"new-fail", "regressed", "fixed"};
       static const std::vector<std::string> verdicts{"pass", "warn", "fail", "error", "skip", "manual", "absent"};
-      if (!b.IsSequence()) throw std::runtime_error(fmt::format("{}: 'baseline' must be a list of lines", name));
-      for (const auto& line : b) {
+      if (!b->is_array()) throw std::runtime_error(fmt::format("{}: 'baseline' must be a list of lines", name));
+      for (const auto& line : *b) {
         // A typo (`befor:`) or an empty list would leave a line that never matches: an error.
-        if (!line.IsMap()) throw std::runtime_error(fmt::format("{}: a baseline line must be a mapping", name));
+        if (!line.is_object()) throw std::runtime_error(fmt::format("{}: a baseline line must be a mapping", name));
         known_keys(line, {"change", "now", "before"}, name + ": baseline");
         ChangeRule c{text(line, "change", true, name), list(line, "now"), list(line, "before")};
         if (c.now.empty() || c.before.empty())
@@ -280,7 +311,7 @@ Catalogue Catalogue::load(const std::vector<std::pair<std::string, std::string>>
       }
       continue;
     }
-    if (doc["stack"]) {
+    if (field(doc, "stack")) {
       Stack s = parse_stack(doc, name);
       if (s.id.empty()) {
         cat.generic_ = std::move(s);
@@ -291,10 +322,10 @@ Catalogue Catalogue::load(const std::vector<std::pair<std::string, std::string>>
       cat.stacks_.push_back(std::move(s));
       continue;
     }
-    if (!doc["edition"]) continue;  // other tables
+    if (!field(doc, "edition")) continue;  // other tables
     std::string edition = text(doc, "edition", true, name);
     if (raw.count(edition)) throw std::runtime_error(fmt::format("{}: edition {} is defined twice", name, edition));
-    raw[edition] = RawEdition{name, doc};
+    raw[edition] = RawEdition{name, std::move(doc)};
     order.push_back(edition);
   }
   for (const auto& edition : order) {
@@ -348,9 +379,10 @@ Catalogue Catalogue::load(const std::vector<std::pair<std::string, std::string>>
 
 const Catalogue& Catalogue::builtin() {
   static const Catalogue cat = [] {
-    std::vector<std::pair<std::string, std::string>> files;
-    for (const auto& f : embedded_files()) files.emplace_back(std::string(f.name), std::string(f.data));
-    return load(files);
+    // Each file's tree as JSON text (catalogue-compile made it from the YAML at build time).
+    std::vector<std::pair<std::string, Tree>> files;
+    for (const auto& f : embedded_files()) files.emplace_back(std::string(f.name), Tree::parse(f.data));
+    return load_trees(std::move(files));
   }();
   return cat;
 }

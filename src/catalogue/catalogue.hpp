@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "util/semver.hpp"
 
 namespace adrprobe::catalogue {
@@ -125,6 +127,8 @@ class Catalogue {
   static const Catalogue& builtin();
   // Parses catalogue files given as {file name, YAML text}; throws on bad data.
   static Catalogue load(const std::vector<std::pair<std::string, std::string>>& files);
+  // The same, of files already read into trees (catalogue/tree.hpp).
+  static Catalogue load_trees(std::vector<std::pair<std::string, nlohmann::ordered_json>> files);
 
   // The edition of exactly that name.
   const Edition* edition(const std::string& name) const;

@@ -1,4 +1,5 @@
-// The probes/*.yaml files, compiled in by embed.py.
+// The probes/*.yaml files, compiled in by catalogue-compile (src/catalogue/compile.cpp):
+// each file's tree (catalogue/tree.hpp) as JSON text.
 #pragma once
 #include <string_view>
 #include <vector>
