@@ -262,7 +262,9 @@ Catalogue Catalogue::load_trees(std::vector<std::pair<std::string, Tree>> files)
     for (const auto& kv : node->items()) out.emplace_back(kv.key(), &kv.value());
     return out;
   };
-  for (auto& [name, doc] : files) {
+  for (auto& file : files) {
+    const std::string& name = file.first;  // not a structured binding: the lambdas below capture it (clang 14)
+    Tree& doc = file.second;
     if (const Tree* table = field(doc, "ncsc_tls")) {
       const Tree& t = *table;
       NcscTable n;
