@@ -7,10 +7,19 @@
 
 namespace adrprobe::engine {
 
+// "GET https://api.example.nl/v1/x h=1 r=0 b=probe", then " Name: value" per extra
+// header. Made for every lookup of the evidence (judging 10,000 paths looks up
+// about 100,000): appended into one buffer, without fmt's format parsing.
 std::string RequestSpec::key() const {
-  std::string k = fmt::format("{} {} h={} r={} b={}", method, url, user_headers ? 1 : 0, max_redirects,
-                              body == BodyLimit::document ? "doc" : "probe");
-  for (const auto& [name, value] : extra_headers) k += fmt::format(" {}: {}", name, value);
+  const std::string_view limit = body == BodyLimit::document ? "doc" : "probe";
+  const std::string redirects = std::to_string(max_redirects);
+  std::size_t size = method.size() + url.size() + redirects.size() + limit.size() + 16;
+  for (const auto& [name, value] : extra_headers) size += name.size() + value.size() + 3;
+  std::string k;
+  k.reserve(size);
+  k.append(method).append(1, ' ').append(url).append(user_headers ? " h=1 r=" : " h=0 r=");
+  k.append(redirects).append(" b=").append(limit);
+  for (const auto& [name, value] : extra_headers) k.append(1, ' ').append(name).append(": ").append(value);
   return k;
 }
 

@@ -76,3 +76,21 @@ TEST_CASE("planner: a key declared by many checks is found by its index, not by 
   CHECK(p.size() == 0);
   CHECK(p.take().empty());
 }
+
+TEST_CASE("planner: a request's key names everything that makes it another request") {
+  auto probe = engine::probe_request("HEAD", "http://127.0.0.1:8080/v1/x");
+  CHECK(probe.key() == "HEAD http://127.0.0.1:8080/v1/x h=1 r=0 b=probe");
+  auto doc = engine::document_request("https://api.example.nl/v1/openapi.json");
+  CHECK(doc.key() == "GET https://api.example.nl/v1/openapi.json h=0 r=5 b=doc");
+  probe.extra_headers = {{"Origin", "https://a.example"}, {"Access-Control-Request-Method", "GET"}};
+  probe.max_redirects = 12;
+  CHECK(probe.key() ==
+        "HEAD http://127.0.0.1:8080/v1/x h=1 r=12 b=probe Origin: https://a.example Access-Control-Request-Method: GET");
+  // Keys differ where the requests do.
+  auto other = probe;
+  other.extra_headers[0].second = "https://b.example";
+  CHECK(other.key() != probe.key());
+  other = probe;
+  other.user_headers = false;
+  CHECK(other.key() != probe.key());
+}
