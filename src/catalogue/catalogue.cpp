@@ -22,7 +22,7 @@ const Tree* field(const Tree& node, const char* key) {
 
 // A scalar (a string in the tree); a list or a mapping where one is due is an error.
 std::string scalar(const Tree& v, const std::string& where) {
-  if (!v.is_string()) throw std::runtime_error(fmt::format("{}: a list or mapping where a single value is due", where));
+  if (!v.is_string()) throw std::runtime_error(fmt::format("{}: a single value is due, not {}", where, v.is_null() ? "none" : v.type_name()));
   return v.get<std::string>();
 }
 
@@ -35,11 +35,20 @@ std::string text(const Tree& node, const char* key, bool required, const std::st
   return scalar(*v, where + ": " + key);
 }
 
-std::vector<std::string> list(const Tree& node, const char* key) {
+std::vector<std::string> list(const Tree& node, const char* key, const std::string& where = "") {
   std::vector<std::string> out;
   if (const Tree* v = field(node, key); v && v->is_array())
-    for (const auto& item : *v) out.push_back(scalar(item, key));
+    for (const auto& item : *v) out.push_back(scalar(item, where.empty() ? std::string(key) : where + ": " + key));
   return out;
+}
+
+// A key that, when given, must name something: present with no value is a mistake.
+std::string named(const Tree& node, const char* key, const std::string& where) {
+  const Tree* v = field(node, key);
+  if (!v) return "";
+  std::string s = v->is_null() ? "" : scalar(*v, where + ": " + key);
+  if (s.empty()) throw std::runtime_error(fmt::format("{}: '{}' is given without a value", where, key));
+  return s;
 }
 
 // A whole number, else fallback when the key is absent.
@@ -61,7 +70,7 @@ int number(const Tree& node, const char* key, int fallback, const std::string& w
 // A key the format does not know is a mistake (a typo such as `check:` would
 // otherwise leave a rule without checks), never silently ignored.
 void known_keys(const Tree& n, const std::set<std::string>& keys, const std::string& where) {
-  if (!n.is_object()) return;
+  if (!n.is_object()) throw std::runtime_error(fmt::format("{}: must be a mapping", where));
   for (const auto& kv : n.items())
     if (!keys.count(kv.key())) throw std::runtime_error(fmt::format("{}: unknown key '{}'", where, kv.key()));
 }
@@ -123,7 +132,7 @@ std::vector<Tree> resolve_rules(const std::map<std::string, RawEdition>& raw, co
     throw std::runtime_error(fmt::format("{}: 'extends' forms a cycle", file));
   stack.push_back(name);
   std::vector<Tree> rules;
-  if (std::string base = text(doc, "extends", false, file); !base.empty()) {
+  if (std::string base = named(doc, "extends", file); !base.empty()) {
     if (!raw.count(base)) throw std::runtime_error(fmt::format("{}: extends unknown edition '{}'", file, base));
     rules = resolve_rules(raw, base, stack);
   }
@@ -149,7 +158,7 @@ std::vector<Tree> resolve_rules(const std::map<std::string, RawEdition>& raw, co
   if (const Tree* entries = field(doc, "rules"); entries && entries->is_array()) {
     for (const auto& entry : *entries) {
       std::string id = text(entry, "id", true, file);
-      std::string replaces = text(entry, "replaces", false, file), after = text(entry, "after", false, file);
+      std::string replaces = named(entry, "replaces", file + " rule " + id), after = named(entry, "after", file + " rule " + id);
       if (!replaces.empty() && index_of(id) >= 0)
         throw std::runtime_error(fmt::format("{} rule {}: replaces, but the edition has a rule {} already", file, id, id));
       if (!after.empty() && index_of(id) >= 0)
@@ -175,8 +184,9 @@ std::vector<Tree> resolve_rules(const std::map<std::string, RawEdition>& raw, co
 // A top-level key of the edition, else of the edition it extends.
 std::string inherited(const std::map<std::string, RawEdition>& raw, const std::string& name, const char* key) {
   const auto& [file, doc] = raw.at(name);
-  if (std::string v = text(doc, key, false, file); !v.empty()) return v;
-  if (std::string base = text(doc, "extends", false, file); !base.empty()) return inherited(raw, base, key);
+  // Given, even empty, it is this edition's own ("ncsc: ''" is the newest table).
+  if (const Tree* v = field(doc, key); v && !v->is_null()) return scalar(*v, file + ": " + key);
+  if (std::string base = named(doc, "extends", file); !base.empty()) return inherited(raw, base, key);
   return "";
 }
 
@@ -204,7 +214,7 @@ Stack parse_stack(const Tree& doc, const std::string& file) {
   if (s.id == "any") s.id = "";
   s.name = text(doc, "name", !s.id.empty(), file);
   s.rank = number(doc, "rank", s.rank, file);
-  if (const Tree* detect = field(doc, "detect"); detect && !detect->is_null()) {
+  if (const Tree* detect = field(doc, "detect")) {
     const Tree& d = *detect;
     if (s.id.empty()) throw std::runtime_error(file + ": the generic advice detects nothing");
     known_keys(d, {"headers", "bodies", "document", "responses"}, file + ": detect");
@@ -276,12 +286,14 @@ Catalogue Catalogue::load_trees(std::vector<std::pair<std::string, Tree>> files)
         for (const auto& [level, value] : entries(field(t, key), name + ": " + key)) {
           if (level == "otherwise") otherwise = scalar(*value, name + ": " + key);
           else if (value->is_array()) for (const auto& item : *value) out[scalar(item, name + ": " + key)] = level;
+          else throw std::runtime_error(fmt::format("{}: {}: level {} must be a list", name, key, level));
         }
       };
       levels("ciphers", n.ciphers, n.cipher_otherwise);
       levels("groups", n.groups, n.group_otherwise);
-      if (const Tree* certificates = field(t, "certificates"); certificates && !certificates->is_null()) {
+      if (const Tree* certificates = field(t, "certificates")) {
         const Tree& c = *certificates;
+        if (!c.is_object()) throw std::runtime_error(name + ": certificates: must be a mapping");
         n.rsa_min_bits = number(c, "rsa_min_bits", 2048, name);
         n.insufficient_signatures = list(c, "insufficient_signatures");
         n.rsa_phase_out_below = number(c, "rsa_phase_out_below", 0, name);
@@ -324,6 +336,7 @@ Catalogue Catalogue::load_trees(std::vector<std::pair<std::string, Tree>> files)
       cat.stacks_.push_back(std::move(s));
       continue;
     }
+    if (!doc.is_object()) throw std::runtime_error(fmt::format("{}: a catalogue file is a mapping", name));
     if (!field(doc, "edition")) continue;  // other tables
     std::string edition = text(doc, "edition", true, name);
     if (raw.count(edition)) throw std::runtime_error(fmt::format("{}: edition {} is defined twice", name, edition));

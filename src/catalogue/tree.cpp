@@ -1,6 +1,9 @@
 #include "catalogue/tree.hpp"
 
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
+
+#include <stdexcept>
 
 namespace adrprobe::catalogue {
 namespace {
@@ -16,7 +19,13 @@ Tree tree_of(const YAML::Node& node) {
     }
     case YAML::NodeType::Map: {
       Tree out = Tree::object();
-      for (const auto& kv : node) out[kv.first.as<std::string>()] = tree_of(kv.second);
+      for (const auto& kv : node) {
+        auto key = kv.first.as<std::string>();
+        // yaml-cpp keeps both; which one a reader takes is then a matter of chance.
+        if (out.contains(key))
+          throw std::runtime_error(fmt::format("line {}: the key '{}' is given twice", kv.first.Mark().line + 1, key));
+        out[key] = tree_of(kv.second);
+      }
       return out;
     }
     default:  // Null, Undefined

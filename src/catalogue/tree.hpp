@@ -13,7 +13,8 @@ namespace adrprobe::catalogue {
 
 using Tree = nlohmann::ordered_json;  // in file order: a later entry wins, as written
 
-// Throws YAML::Exception on text that is not YAML.
+// Throws YAML::Exception on text that is not YAML, std::runtime_error on a key
+// given twice in one mapping.
 Tree yaml_tree(const std::string& yaml_text);
 
 }  // namespace adrprobe::catalogue

@@ -25,8 +25,10 @@ TEST_CASE("the compiled-in catalogue is probes/*.yaml, every file, each as its t
   namespace fs = std::filesystem;
   std::set<std::string> on_disk;
   for (const auto& entry : fs::recursive_directory_iterator(ADRPROBE_PROBES_DIR))
-    if (entry.path().extension() == ".yaml")
-      on_disk.insert(entry.path().lexically_relative(ADRPROBE_PROBES_DIR).generic_string());
+    if (entry.path().extension() == ".yaml") {
+      auto name = entry.path().lexically_relative(ADRPROBE_PROBES_DIR).generic_string();
+      if (name[0] != '.' && name.find("/.") == std::string::npos) on_disk.insert(name);  // hidden: not embedded
+    }
   std::set<std::string> embedded;
   for (const auto& f : catalogue::embedded_files()) {
     CAPTURE(f.name);
@@ -49,5 +51,39 @@ TEST_CASE("a number in a catalogue file is a whole number, else a clear error") 
   CHECK(stack("7").stacks().at(0).rank == 7);
   CHECK_THROWS_WITH(stack("seven"), doctest::Contains("'rank' must be a whole number, not 'seven'"));
   CHECK_THROWS_WITH(stack("7x"), doctest::Contains("'rank' must be a whole number"));
-  CHECK_THROWS_WITH(stack("[7]"), doctest::Contains("a list or mapping where a single value is due"));
+  CHECK_THROWS_WITH(stack("[7]"), doctest::Contains("a single value is due, not array"));
+}
+
+TEST_CASE("yaml_tree: a key given twice in one mapping is an error that names its line") {
+  CHECK_THROWS_WITH(catalogue::yaml_tree("a: 1\nb:\n  c: 2\n  c: 3\n"), doctest::Contains("line 4: the key 'c' is given twice"));
+}
+
+TEST_CASE("a catalogue author's mistakes are errors, not silently another catalogue") {
+  const std::string base = "edition: \"x\"\nname: X\nsource: s\nsemver: full\nrules:\n"
+                           "  - {id: /a, kind: technical, level: MUST, title: A, checks: [NT-1]}\n";
+  auto derived = [&](const std::string& body) {
+    return catalogue::Catalogue::load({{"x.yaml", base}, {"y.yaml", "edition: \"y\"\nname: Y\nsource: t\n" + body}});
+  };
+  CHECK_NOTHROW(derived("extends: \"x\"\n"));
+  CHECK_THROWS_WITH(derived("extends: \"x\"\nrules:\n  - {id: /b, after: ~, kind: technical, level: MUST, title: B, checks: [NT-1]}\n"),
+                    doctest::Contains("'after' is given without a value"));
+  CHECK_THROWS_WITH(derived("extends: \"x\"\nrules:\n  - {id: /b, replaces: '', title: B}\n"),
+                    doctest::Contains("'replaces' is given without a value"));
+  CHECK_THROWS_WITH(derived("extends:\nsemver: full\nrules: []\n"), doctest::Contains("'extends' is given without a value"));
+  // Given empty, a key is the edition's own and not inherited: rule_url '' is the default {source}#{id}.
+  auto own = catalogue::Catalogue::load({{"x.yaml", base + "rule_url: \"https://r/{id}\"\n"},
+                                         {"y.yaml", "edition: \"y\"\nname: Y\nsource: https://t/\nextends: \"x\"\nrule_url: ''\n"}});
+  CHECK(own.edition("x")->rules.at(0).url == "https://r//a");
+  CHECK(own.edition("y")->rules.at(0).url == "https://t/#/a");
+  auto stack = [](const std::string& detect) {
+    return catalogue::Catalogue::load({{"fixes/x.yaml", "stack: x\nname: X\ndetect: " + detect + "\nfixes: []\n"}});
+  };
+  CHECK_NOTHROW(stack("{headers: ['server: x']}"));
+  CHECK_THROWS_WITH(stack("server"), doctest::Contains("detect: must be a mapping"));
+  CHECK_THROWS_WITH(stack("~"), doctest::Contains("detect: must be a mapping"));
+  CHECK_THROWS_WITH(catalogue::Catalogue::load({{"t.yaml", "ncsc_tls:\n  version: '1'\n  certificates: foo\n"}}),
+                    doctest::Contains("certificates: must be a mapping"));
+  CHECK_THROWS_WITH(catalogue::Catalogue::load({{"t.yaml", "ncsc_tls:\n  version: '1'\n  ciphers: {good: {A: x}}\n"}}),
+                    doctest::Contains("level good must be a list"));
+  CHECK_THROWS_WITH(catalogue::Catalogue::load({{"t.yaml", "just text\n"}}), doctest::Contains("a catalogue file is a mapping"));
 }
