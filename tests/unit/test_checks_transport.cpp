@@ -1,4 +1,6 @@
 // TS-1..TS-7 (transport security) on hand-made TLS facts and responses.
+#include <fmt/format.h>
+
 #include "fake_run.hpp"
 
 using namespace adrprobe;
