@@ -619,7 +619,9 @@ std::vector<Result> Client::run_queue(std::deque<Request> requests) {
         if (settings_.gate) {
           auto key = rate_host_of(queue.front().request.url);
           Clock::duration until{};
-          if (!settings_.gate->try_start(key, now, interval, until, this)) {
+          // The clock read now, not at the top of the loop: a slot taken by an older
+          // reading would let the next client start less than `interval` after this one.
+          if (!settings_.gate->try_start(key, Clock::now(), interval, until, this)) {
             wait = std::min(wait, std::max(std::chrono::milliseconds(1), std::chrono::ceil<std::chrono::milliseconds>(until)));
             break;
           }

@@ -504,9 +504,17 @@ class SharedGate(ProbeCase):
             times = [r["time"] for r in host]
             interval = 1.0 / self.RATE
             gaps = [y - x for x, y in zip(times, times[1:])]
-            # Arrivals jitter a little around the client's start times; no two
-            # come at once, and no second holds more than RATE (+1 for jitter).
-            self.assertGreater(min(gaps), interval * 0.5, "requests to one host too close: %s" % gaps)
+            # Arrivals jitter a little around the client's start times. A start the
+            # machine delayed after its slot was granted (a loaded CI) arrives late,
+            # and the next slot's request soon after it: two close together only
+            # right after a long gap, never three within two intervals, and no
+            # second holds more than RATE (+1 for jitter).
+            for i, gap in enumerate(gaps):
+                if gap < interval * 0.5:
+                    self.assertGreater(gaps[i - 1] if i else 0, interval * 1.5,
+                                       "requests to one host too close: %s" % gaps)
+            spans = [z - x for x, z in zip(times, times[2:])]
+            self.assertGreater(min(spans), interval * 1.5, "three requests to one host too close: %s" % gaps)
             busiest = max(sum(1 for t in times if start <= t < start + 1.0) for start in times)
             self.assertLessEqual(busiest, self.RATE + 1, gaps)
             self.assertLessEqual((len(times) - 1) / (times[-1] - times[0]), self.RATE * 1.1, gaps)
