@@ -9,28 +9,21 @@
 // rebuilds nothing.
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <yaml-cpp/yaml.h>
-
 #include "catalogue/tree.hpp"
+#include "util/files.hpp"
+#include "util/read_file.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in) throw std::runtime_error("cannot read " + path.string());
-  return text.str();
-}
+constexpr std::size_t kMaxBytes = std::size_t{64} << 20;  // a catalogue file, or the source made of all
 
 // The bytes as a char array initialiser: numbers, because char may be signed.
 std::string bytes(const std::string& data) {
@@ -70,7 +63,7 @@ int main(int argc, char** argv) {
     const auto& [name, path] = files[i];
     std::string json;
     try {
-      json = adrprobe::catalogue::yaml_tree(read_file(path)).dump();
+      json = adrprobe::catalogue::yaml_tree(adrprobe::read_file(path.string(), kMaxBytes)).dump();
     } catch (const std::exception& e) {
       std::cerr << "catalogue-compile: " << path.string() << ": " << e.what() << "\n";
       return 1;
@@ -85,20 +78,16 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < entries.size(); ++i) cpp << (i ? ", " : "") << entries[i];
   cpp << "};\n  return files;\n}\n}  // namespace adrprobe::catalogue\n";
   const std::string text = cpp.str();
-  std::error_code ignored;
-  if (fs::exists(out, ignored) && read_file(out) == text) return 0;
-  // Written beside it, then renamed: a cut write never leaves a source that compiles.
-  fs::path part = out;
-  part += ".part";
-  {
-    std::ofstream file(part, std::ios::binary);
-    file << text;
-    file.close();
-    if (!file) {
-      std::cerr << "catalogue-compile: cannot write " << part.string() << "\n";
-      return 1;
-    }
+  try {
+    if (adrprobe::read_file(out.string(), kMaxBytes) == text) return 0;
+  } catch (const adrprobe::ReadFileError&) {
+    // not there yet (or unreadable): written below
   }
-  fs::rename(part, out);
+  try {
+    adrprobe::write_file(out.string(), text);  // a temporary file renamed over it: never half written
+  } catch (const std::runtime_error& e) {
+    std::cerr << "catalogue-compile: cannot write " << out.string() << ": " << e.what() << "\n";
+    return 1;
+  }
   return 0;
 }
