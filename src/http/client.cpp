@@ -616,19 +616,19 @@ std::vector<Result> Client::run_queue(std::deque<Request> requests) {
       while (static_cast<int>(active.size()) < slots) {
         std::unique_lock lock(mutex);
         if (queue.empty()) break;
+        // A rate slot is taken by the clock read now, under the lock, not at the
+        // top of the loop: a slot taken by an older reading would let the next
+        // request to the host (another sender's, another target's) start less
+        // than `interval` after this one.
+        auto at = Clock::now();
         if (settings_.gate) {
           auto key = rate_host_of(queue.front().request.url);
           Clock::duration until{};
-          // The clock read now, not at the top of the loop: a slot taken by an older
-          // reading would let the next client start less than `interval` after this one.
-          if (!settings_.gate->try_start(key, Clock::now(), interval, until, this)) {
+          if (!settings_.gate->try_start(key, at, interval, until, this)) {
             wait = std::min(wait, std::max(std::chrono::milliseconds(1), std::chrono::ceil<std::chrono::milliseconds>(until)));
             break;
           }
         } else if (interval > Clock::duration::zero()) {  // --rate 0: no slots to keep
-          // The clock read under the lock: a sender that waited for it must
-          // not take a slot by a time older than the other sender's last start.
-          auto at = senders > 1 ? Clock::now() : now;
           auto& slot = impl_->next_slot[rate_host_of(queue.front().request.url)];
           if (slot > at) {
             wait = std::min(wait, std::chrono::ceil<std::chrono::milliseconds>(slot - at));
