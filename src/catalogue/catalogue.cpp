@@ -35,10 +35,10 @@ std::string text(const Tree& node, const char* key, bool required, const std::st
   return scalar(*v, where + ": " + key);
 }
 
-std::vector<std::string> list(const Tree& node, const char* key, const std::string& where = "") {
+std::vector<std::string> list(const Tree& node, const char* key, const std::string& where) {
   std::vector<std::string> out;
   if (const Tree* v = field(node, key); v && v->is_array())
-    for (const auto& item : *v) out.push_back(scalar(item, where.empty() ? std::string(key) : where + ": " + key));
+    for (const auto& item : *v) out.push_back(scalar(item, where + ": " + key));
   return out;
 }
 
@@ -80,7 +80,7 @@ Rule parse_rule(const Tree& n, const std::string& where) {
   r.id = text(n, "id", true, where);
   std::string at = where + " rule " + r.id;
   known_keys(n, {"id", "aliases", "kind", "level", "title", "statement", "checks", "decisions", "review", "hints", "url"}, at);
-  r.aliases = list(n, "aliases");
+  r.aliases = list(n, "aliases", at);
   r.kind = text(n, "kind", true, at);
   if (r.kind != "technical" && r.kind != "functional") throw std::runtime_error(at + ": kind must be technical or functional");
   r.level = text(n, "level", false, at);
@@ -88,8 +88,8 @@ Rule parse_rule(const Tree& n, const std::string& where) {
   r.statement = text(n, "statement", false, at);
   r.url = text(n, "url", false, at);  // else the edition's rule_url
   r.review = text(n, "review", false, at);
-  r.decisions = list(n, "decisions");
-  r.hints = list(n, "hints");
+  r.decisions = list(n, "decisions", at);
+  r.hints = list(n, "hints", at);
   if (const Tree* checks = field(n, "checks"); checks && checks->is_array()) {
     for (const auto& c : *checks) {
       CheckRef ref;
@@ -144,7 +144,7 @@ std::vector<Tree> resolve_rules(const std::map<std::string, RawEdition>& raw, co
     return -1;
   };
   auto place = [&](std::ptrdiff_t i) { return rules.begin() + i; };
-  for (const auto& id : list(doc, "remove")) {
+  for (const auto& id : list(doc, "remove", file)) {
     auto i = index_of(id);
     if (i < 0) throw std::runtime_error(fmt::format("{}: remove: no rule {} to remove", file, id));
     rules.erase(place(i));
@@ -193,7 +193,7 @@ std::string inherited(const std::map<std::string, RawEdition>& raw, const std::s
 // A stack's header signatures, "name: part of the value": (lower-case name, part).
 std::vector<std::pair<std::string, std::string>> header_signatures(const Tree& d, const std::string& file) {
   std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& h : list(d, "headers")) {
+  for (const auto& h : list(d, "headers", file)) {
     auto colon = h.find(':');
     if (colon == std::string::npos || colon == 0 || colon + 2 > h.size())
       throw std::runtime_error(fmt::format("{}: header signature '{}' is not 'name: part of the value'", file, h));
@@ -219,8 +219,8 @@ Stack parse_stack(const Tree& doc, const std::string& file) {
     if (s.id.empty()) throw std::runtime_error(file + ": the generic advice detects nothing");
     known_keys(d, {"headers", "bodies", "document", "responses"}, file + ": detect");
     s.headers = header_signatures(d, file);
-    s.bodies = list(d, "bodies");
-    s.document = list(d, "document");
+    s.bodies = list(d, "bodies", file + ": detect");
+    s.document = list(d, "document", file + ": detect");
     for (const auto& p : s.document)
       if (p.empty() || p[0] != '/') throw std::runtime_error(fmt::format("{}: document signature '{}' is not a JSON pointer", file, p));
     if (const Tree* rs = field(d, "responses")) {
@@ -241,7 +241,7 @@ Stack parse_stack(const Tree& doc, const std::string& file) {
   if (fixes) for (const auto& f : *fixes) {
     known_keys(f, {"check", "text", "source", "verdicts"}, file + ": fixes");
     FixAdvice a{text(f, "check", true, file), text(f, "text", true, file), text(f, "source", true, file),
-                list(f, "verdicts")};
+                list(f, "verdicts", file + ": fixes")};
     for (const auto& v : a.verdicts)
       if (v != "fail" && v != "warn")
         throw std::runtime_error(fmt::format("{}: {}: a fix is for fail or warn, not '{}'", file, a.check, v));
@@ -295,10 +295,10 @@ Catalogue Catalogue::load_trees(std::vector<std::pair<std::string, Tree>> files)
         const Tree& c = *certificates;
         if (!c.is_object()) throw std::runtime_error(name + ": certificates: must be a mapping");
         n.rsa_min_bits = number(c, "rsa_min_bits", 2048, name);
-        n.insufficient_signatures = list(c, "insufficient_signatures");
+        n.insufficient_signatures = list(c, "insufficient_signatures", name + ": certificates");
         n.rsa_phase_out_below = number(c, "rsa_phase_out_below", 0, name);
-        n.phase_out_signatures = list(c, "phase_out_signatures");
-        n.phase_out_ec_curves = list(c, "phase_out_ec_curves");
+        n.phase_out_signatures = list(c, "phase_out_signatures", name + ": certificates");
+        n.phase_out_ec_curves = list(c, "phase_out_ec_curves", name + ": certificates");
         n.expiry_warn_days = number(c, "expiry_warn_days", 14, name);
       }
       cat.ncsc_[n.version] = std::move(n);
@@ -312,7 +312,7 @@ Catalogue Catalogue::load_trees(std::vector<std::pair<std::string, Tree>> files)
         // A typo (`befor:`) or an empty list would leave a line that never matches: an error.
         if (!line.is_object()) throw std::runtime_error(fmt::format("{}: a baseline line must be a mapping", name));
         known_keys(line, {"change", "now", "before"}, name + ": baseline");
-        ChangeRule c{text(line, "change", true, name), list(line, "now"), list(line, "before")};
+        ChangeRule c{text(line, "change", true, name), list(line, "now", name + ": baseline"), list(line, "before", name + ": baseline")};
         if (c.now.empty() || c.before.empty())
           throw std::runtime_error(fmt::format("{}: change {} needs verdicts in 'now' and 'before'", name, c.change));
         if (std::find(changes.begin(), changes.end(), c.change) == changes.end())
@@ -355,7 +355,7 @@ Catalogue Catalogue::load_trees(std::vector<std::pair<std::string, Tree>> files)
     e.name = text(doc, "name", true, file);
     e.source = text(doc, "source", true, file);
     e.ncsc = inherited(raw, edition, "ncsc");
-    e.aliases = list(doc, "aliases");  // names of this edition's own patch releases: never inherited
+    e.aliases = list(doc, "aliases", file);  // names of this edition's own patch releases: never inherited
     e.aliases_note = text(doc, "aliases_note", false, file);
     if (!e.aliases.empty() && e.aliases_note.empty())
       throw std::runtime_error(fmt::format("{}: 'aliases' needs an 'aliases_note' (why they are judged alike)", file));
