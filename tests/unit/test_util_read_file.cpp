@@ -11,29 +11,13 @@
 
 #include "util/read_file.hpp"
 #include "util/temp_file.hpp"
+#include "scratch_dir.hpp"
 
 using namespace adrprobe;
+using adrprobe::testing::ScratchDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A fresh directory under $TMPDIR, removed with its scope.
-struct ScratchDir {
-  fs::path path;
-  ScratchDir() {
-    std::string name = temp_dir() + "/adrprobe-read-file-XXXXXX";
-    REQUIRE(mkdtemp(name.data()) != nullptr);
-    path = name;
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string write(const std::string& name, const std::string& content) const {
-    std::ofstream(path / name, std::ios::binary) << content;
-    return (path / name).string();
-  }
-};
 
 ReadFileError::Kind refusal(const std::string& path, std::size_t cap, std::string* what = nullptr) {
   try {
