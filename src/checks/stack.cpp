@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <string_view>
+#include <unordered_set>
 
 #include "util/strings.hpp"
 
@@ -41,10 +43,20 @@ bool stack_response_seen(const engine::Evidence& ev, const catalogue::ResponseSi
   return false;
 }
 
-bool stack_body_seen(const engine::Evidence& ev, const std::string& part) {
+// The API's 4xx/5xx bodies, each once: a run's error responses mostly share
+// a few (every 404 of a server alike), and each body part is looked for in
+// these rather than in every record.
+std::vector<std::string_view> error_bodies(const engine::Evidence& ev) {
+  std::vector<std::string_view> out;
+  std::unordered_set<std::string_view> seen;
   for (const auto& e : ev.exchanges)
-    if (e.to_api && e.status && *e.status >= 400 && e.body.find(part) != std::string::npos) return true;
-  return false;
+    if (e.to_api && e.status && *e.status >= 400 && seen.insert(e.body).second) out.push_back(e.body);
+  return out;
+}
+
+bool stack_body_seen(const std::vector<std::string_view>& bodies, const std::string& part) {
+  return std::any_of(bodies.begin(), bodies.end(),
+                     [&](std::string_view body) { return body.find(part) != std::string_view::npos; });
 }
 
 bool stack_document_has(const engine::Evidence& ev, const std::string& pointer) {
@@ -61,10 +73,11 @@ bool stack_document_has(const engine::Evidence& ev, const std::string& pointer) 
 
 std::vector<const catalogue::Stack*> detect_stacks(const engine::Evidence& ev, const catalogue::Catalogue& cat) {
   std::vector<const catalogue::Stack*> seen;
+  const auto bodies = error_bodies(ev);
   for (const auto& s : cat.stacks()) {
     bool hit = std::any_of(s.headers.begin(), s.headers.end(),
                            [&](const auto& h) { return stack_header_seen(ev, h.first, h.second); }) ||
-               std::any_of(s.bodies.begin(), s.bodies.end(), [&](const auto& b) { return stack_body_seen(ev, b); }) ||
+               std::any_of(s.bodies.begin(), s.bodies.end(), [&](const auto& b) { return stack_body_seen(bodies, b); }) ||
                std::any_of(s.document.begin(), s.document.end(),
                            [&](const auto& p) { return stack_document_has(ev, p); }) ||
                std::any_of(s.responses.begin(), s.responses.end(),

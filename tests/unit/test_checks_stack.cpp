@@ -49,6 +49,16 @@ TEST_CASE("stacks are seen in response headers, error bodies and the document, f
   page.exchange("GET", "https://api.example.nl/v1/x/", 404, {}, "<hr><center>nginx</center>");
   CHECK(stack_ids(page.ev) == std::vector<std::string>{"nginx"});
 
+  FakeRun many;  // the same error body many times, then another one with the signature
+  for (int i = 0; i < 50; ++i) many.exchange("GET", "https://api.example.nl/v1/x" + std::to_string(i), 404, {}, "Not Found");
+  CHECK(stack_ids(many.ev).empty());
+  many.exchange("TRACE", "https://api.example.nl/v1/x", 405, {}, "<pre>Cannot TRACE /v1/x</pre>");
+  CHECK(stack_ids(many.ev) == std::vector<std::string>{"express"});
+  FakeRun elsewhere;  // an error body from another host is not the API's, even when the API sends the same
+  int at = elsewhere.exchange("GET", "https://elders.example/x", 404, {}, "<pre>Cannot GET /x</pre>");
+  elsewhere.ev.exchanges[static_cast<std::size_t>(at - 1)].to_api = false;
+  CHECK(stack_ids(elsewhere.ev).empty());
+
   FakeRun other;  // a host of an external $ref is not the API
   int id = other.exchange("GET", "https://elders.example/common.json", 200, {{"server", "nginx/1.25"}});
   other.ev.exchanges[static_cast<std::size_t>(id - 1)].to_api = false;
