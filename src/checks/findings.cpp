@@ -85,8 +85,25 @@ void Findings::add(Verdict verdict, std::string message, std::vector<int> exchan
   add_at_places(verdict, std::move(message), std::move(places), std::move(exchanges));
 }
 
+void Findings::add_plain_pass(int id) {
+  if (id < 0) {
+    if (!passed_other_.insert(id).second) return;
+  } else {
+    auto at = static_cast<std::size_t>(id);
+    if (at >= passed_.size()) passed_.resize(std::max(at + 1, passed_.size() * 2));
+    if (passed_[at]) return;
+    passed_[at] = true;
+  }
+  mark_single_exchange(id);
+  ++kept_;
+  if (items_.empty() || !items_.back().passes) items_.push_back({Verdict::pass, "", {}, "", "", {}, true});
+  items_.back().exchanges.push_back(id);
+}
+
 void Findings::add_at_places(Verdict verdict, std::string message, std::vector<Location> places,
                              std::vector<int> exchanges) {
+  if (verdict == Verdict::pass && message.empty() && places.empty() && exchanges.size() == 1)
+    return add_plain_pass(exchanges.front());
   // A document may give tens of thousands of findings: repeats are found by hash.
   std::size_t h = std::hash<std::string>{}(message) ^ (static_cast<std::size_t>(verdict) * 0x9e3779b97f4a7c15ULL);
   for (int id : exchanges) h = (h ^ static_cast<std::size_t>(static_cast<unsigned>(id))) * 0x100000001b3ULL;
@@ -96,7 +113,8 @@ void Findings::add_at_places(Verdict verdict, std::string message, std::vector<L
   }
   seen_.emplace(h, items_.size());
   if (exchanges.size() == 1) mark_single_exchange(exchanges.front());
-  items_.push_back({verdict, std::move(message), std::move(exchanges), "", "", std::move(places)});
+  ++kept_;
+  items_.push_back({verdict, std::move(message), std::move(exchanges), "", "", std::move(places), false});
 }
 
 bool Findings::single_exchange(int id) const {
@@ -119,7 +137,8 @@ void Findings::add_error(const http::Exchange& e) {
   if (!mark_single_exchange(e.id)) return;
   std::string request = fmt::format("{} {}", e.method, url_path(e.url));
   std::string error = e.error.value_or("no response");
-  items_.push_back({Verdict::error, fmt::format("{}: {}", request, error), {e.id}, request, error, {}});
+  ++kept_;
+  items_.push_back({Verdict::error, fmt::format("{}: {}", request, error), {e.id}, request, error, {}, false});
 }
 
 CheckResult Findings::result(const std::string& pass_message, std::size_t shown, std::size_t max_bytes) const {

@@ -40,7 +40,7 @@ class Findings {
   void add_error(const http::Exchange& e);
   bool empty() const { return items_.empty(); }
   // Findings kept (after dropping repeats).
-  std::size_t size() const { return items_.size(); }
+  std::size_t size() const { return kept_; }
   // pass_message is used when every finding passed (or skipped). At most
   // `shown` findings are listed, and no more than fit in max_bytes.
   CheckResult result(const std::string& pass_message, std::size_t shown = 5,
@@ -54,7 +54,13 @@ class Findings {
     std::string request;  // add_error: "GET /v1/a/"
     std::string error;    // add_error: the transport error, the key of its group
     std::vector<Location> locations;  // JSON pointers (and targets), none when none
+    // Plain passes (pass, no message, one exchange, no place) added one after
+    // another, as one item of their exchanges: a wide API's checks pass tens
+    // of thousands of requests, each once.
+    bool passes = false;
   };
+  // A plain pass, kept in the last item when that one holds plain passes too.
+  void add_plain_pass(int id);
   // An exchange id an item with exactly that one exchange has (add_error keeps one per exchange).
   bool single_exchange(int id) const;
   // Marks it; false when it was already.
@@ -69,6 +75,9 @@ class Findings {
   std::unordered_multimap<std::size_t, std::size_t> seen_;
   std::vector<bool> single_exchange_;  // by exchange id
   std::set<int> single_other_;         // ids below 0 (hand-made evidence)
+  std::vector<bool> passed_;           // the plain passes' exchange ids
+  std::set<int> passed_other_;         // ... below 0
+  std::size_t kept_ = 0;               // findings kept (a plain pass is one)
 };
 
 // The report place of a value reached by a walk: its root pointer (or the

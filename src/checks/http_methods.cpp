@@ -41,12 +41,14 @@ struct Outcome {
   std::string target;            // the URL path of the probed target
 };
 
+void feed(Findings& f, const Outcome& o) {
+  if (o.error) f.add_error(*o.error);
+  else if (o.exchange == 0) f.add(o.verdict, o.message);
+  else f.add(o.verdict, o.verdict == Verdict::pass ? "" : o.message, {o.exchange});
+}
+
 void feed(Findings& f, const std::vector<Outcome>& outcomes) {
-  for (const auto& o : outcomes) {
-    if (o.error) f.add_error(*o.error);
-    else if (o.exchange == 0) f.add(o.verdict, o.message);
-    else f.add(o.verdict, o.verdict == Verdict::pass ? "" : o.message, {o.exchange});
-  }
+  for (const auto& o : outcomes) feed(f, o);
 }
 
 Outcome sent(const Evidence& ev, const http::Result* r, const std::string& method, const Target& t) {
@@ -80,7 +82,7 @@ CheckResult judge_hm1(const Evidence& ev, const CheckRef& ref) {
   std::size_t n = 0;
   for (const auto& o : hm1_outcomes(ev)) {
     std::size_t before = f.size();
-    feed(f, {o});
+    feed(f, o);
     n += f.size() - before;  // a request shared by two targets (a documented '/') counts once
   }
   CheckResult out = f.result(fmt::format("GET and HEAD are not refused with 405 ({} requests)", n));

@@ -116,3 +116,37 @@ TEST_CASE("findings: distinct fields behind one $ref of the root are distinct pl
   CHECK(r.locations[3].pointer == "/components/schemas/Zaak/properties/einddatum");
   CHECK(r.locations[3].target.empty());
 }
+
+TEST_CASE("findings: plain passes (one exchange, no message) are counted and cited as before, in the order added") {
+  checks::Findings f("HM-1");
+  f.add(Verdict::pass, "", {3});
+  f.add(Verdict::pass, "", {1});
+  f.add(Verdict::pass, "", {3});  // the same request for two targets: once
+  CHECK(f.size() == 2);
+  f.add(Verdict::skip, "not probed: /x", {7});
+  f.add(Verdict::pass, "", {2});
+  f.add(Verdict::pass, "", {1});  // once, also after another finding
+  f.add(Verdict::pass, "", {-4});  // hand-made evidence
+  f.add(Verdict::pass, "", {-4});
+  CHECK(f.size() == 5);
+  auto r = f.result("all good");
+  CHECK(r.verdict == Verdict::pass);
+  CHECK(r.message == "all good; not probed: /x");
+  CHECK(r.exchanges == std::vector<int>{3, 1, 7, 2, -4});
+  // A transport error on an exchange a plain pass cited is not added again.
+  http::Exchange e;
+  e.id = 2;
+  e.method = "GET";
+  e.url = "https://api.example.nl/v1/a";
+  e.error = "Connection refused";
+  f.add_error(e);
+  CHECK(f.size() == 5);
+  // A finding that is not plain (a message, a place, two exchanges) keeps its own entry.
+  f.add(Verdict::pass, "", {2, 3});
+  f.add(Verdict::fail, "GET /b → 405", {3});
+  CHECK(f.size() == 7);
+  r = f.result("all good");
+  CHECK(r.verdict == Verdict::fail);
+  CHECK(r.message == "GET /b → 405");
+  CHECK(r.exchanges == std::vector<int>{3});
+}
