@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
+#include <exception>
+#include <optional>
 #include <set>
 #include <stdexcept>
+#include <thread>
 
 #include "engine/check.hpp"
 #include "util/strings.hpp"
@@ -54,11 +58,105 @@ report::RuleResult rule_result(const catalogue::Rule& rule) {
   return r;
 }
 
+namespace {
+
+// One piece of judging: a check of a rule, or the hints of a functional rule's
+// producer. Made in the order the rules list them, worked out (perhaps on
+// several threads), then put together in that order.
+struct Work {
+  const Check* check = nullptr;  // with ref; else producer
+  const CheckRef* ref = nullptr;
+  const HintProducer* producer = nullptr;
+  std::optional<CheckResult> result;
+  std::vector<std::string> hints;
+  std::exception_ptr error;  // rethrown where the work is put in its place
+};
+
+// Whether the check is judged (evaluate) rather than given a verdict without it.
+bool evaluated(const Check& check, const Evidence& ev, Mode mode) {
+  if (mode == Mode::lint && !check.is_static()) return false;
+  return !((ev.untrusted_stop || !ev.client_cert_stop.empty()) && !check.handshake_only());
+}
+
+// The work of the selected rules, in order.
+std::vector<Work> plan_work(const Evidence& ev, const catalogue::Edition& edition, const Registry& registry, Mode mode) {
+  std::vector<Work> work;
+  for (const auto& rule : edition.rules) {
+    if (!ev.settings.selected(rule.id)) continue;
+    if (rule.technical()) {
+      for (const auto& ref : rule.checks) {
+        const Check* check = registry.find_check(ref.id);
+        if (!check) throw std::logic_error("check " + ref.id + " has no implementation");  // validate() forbids it
+        if (evaluated(*check, ev, mode)) work.push_back({check, &ref, nullptr, {}, {}, {}});
+      }
+    } else {
+      for (const auto& name : rule.hints) {
+        const HintProducer* producer = registry.find_hints(name);
+        if (!producer) throw std::logic_error("hint producer " + name + " does not exist");  // validate() forbids it
+        work.push_back({nullptr, nullptr, producer, {}, {}, {}});
+      }
+    }
+  }
+  return work;
+}
+
+// Threads that judge at once: Settings::judges, or by default one for a
+// short run, in a batch (its targets already have threads of their own) or on
+// one core, else up to four for a run of a thousand records or paths.
+int judge_threads(const Evidence& ev) {
+  if (ev.settings.judges > 0) return ev.settings.judges;
+  constexpr std::size_t kParallelFrom = 1000;
+  unsigned cores = std::thread::hardware_concurrency();
+  if (ev.settings.client.gate || cores < 2 || ev.exchanges.size() + ev.paths.size() < kParallelFrom) return 1;
+  return static_cast<int>(std::min(cores, 4u));
+}
+
+// Does every piece of work, and makes the advice, on `threads` threads (this
+// one among them), each taking the next piece. The checks only read the
+// evidence; its caches take locks (oas::DocumentSet, http::HeaderLines).
+void do_work(std::vector<Work>& work, const Evidence& ev, const Registry& registry, Registry::Advice& advice,
+             std::exception_ptr& advice_error, int threads) {
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    while (true) {
+      std::size_t i = next.fetch_add(1);
+      if (i > work.size()) return;
+      try {
+        if (i == 0) {  // the advice reads every record: one piece, begun first
+          if (registry.advisor) advice = registry.advisor(ev);
+        } else if (Work& w = work[i - 1]; w.check) {
+          w.result = w.check->evaluate(ev, *w.ref);
+        } else {
+          w.hints = w.producer->produce(ev);
+        }
+      } catch (...) {
+        (i == 0 ? advice_error : work[i - 1].error) = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (int t = 1; t < threads; ++t) helpers.emplace_back(worker);
+  worker();
+  for (auto& h : helpers) h.join();
+}
+
+}  // namespace
+
 std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Edition& edition, const Registry& registry,
                                       Mode mode, Observer* observer) {
-  std::vector<report::RuleResult> out;
+  std::vector<Work> work = plan_work(ev, edition, registry, mode);
   Registry::Advice advice;  // what to change for a failing check (none without an advisor)
-  if (registry.advisor) advice = registry.advisor(ev);
+  std::exception_ptr advice_error;
+  do_work(work, ev, registry, advice, advice_error, judge_threads(ev));
+  if (advice_error) std::rethrow_exception(advice_error);
+  auto piece = work.begin();
+  auto take = [&]() -> Work& {
+    Work& w = *piece++;
+    if (w.error) std::rethrow_exception(w.error);
+    return w;
+  };
+
+  std::vector<report::RuleResult> out;
   for (const auto& rule : edition.rules) {
     report::RuleResult r = rule_result(rule);
     if (!ev.settings.selected(rule.id)) {
@@ -71,14 +169,14 @@ std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Editi
     if (rule.technical()) {
       for (const auto& ref : rule.checks) {
         const Check* check = registry.find_check(ref.id);
-        if (!check) throw std::logic_error("check " + ref.id + " has no implementation");  // validate() forbids it
-        if (mode == Mode::lint && !check->is_static())
+        if (evaluated(*check, ev, mode))
+          r.checks.push_back(std::move(*take().result));
+        else if (mode == Mode::lint && !check->is_static())
           r.checks.push_back({ref.id, Verdict::skip, kNeedsLive, {}});
-        else if (ev.untrusted_stop && !check->handshake_only())
+        else if (ev.untrusted_stop)
           r.checks.push_back({ref.id, Verdict::error, "TLS certificate not trusted: rerun with --ca-file or --insecure", {}});
-        else if (!ev.client_cert_stop.empty() && !check->handshake_only())
+        else
           r.checks.push_back({ref.id, Verdict::error, ev.client_cert_stop, {}});
-        else r.checks.push_back(check->evaluate(ev, ref));
         if (auto& c = r.checks.back(); advice && (c.verdict == Verdict::fail || c.verdict == Verdict::warn))
           c.fix = advice(c);
         if (observer) observer->check_done(r.checks.back());
@@ -93,11 +191,9 @@ std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Editi
       r.summary = rule_summary(r);
     } else {
       r.verdict = Verdict::manual;
-      for (const auto& name : rule.hints) {
-        const HintProducer* producer = registry.find_hints(name);
-        if (!producer) throw std::logic_error("hint producer " + name + " does not exist");  // validate() forbids it
-        auto h = producer->produce(ev);
-        r.hints.insert(r.hints.end(), h.begin(), h.end());
+      for (std::size_t i = 0; i < rule.hints.size(); ++i) {
+        auto& h = take().hints;
+        r.hints.insert(r.hints.end(), std::make_move_iterator(h.begin()), std::make_move_iterator(h.end()));
       }
       r.summary = r.hints.empty() ? "needs a reviewer"
                                   : fmt::format("needs a reviewer; {}", plural(r.hints.size(), "hint", "hints"));

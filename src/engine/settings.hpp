@@ -27,6 +27,9 @@ struct Settings {
   oas::Limits limits;
   http::ClientSettings client;  // its deadline is set from deadline_s when the run starts
   double deadline_s = 600;      // --deadline
+  // Threads judging the checks at once (engine::judge); 0: one for a short
+  // run or a batch's target, up to four for a long run.
+  int judges = 0;
   std::string tool_version;
   // --rules: the edition's ids of the rules to judge; empty: every rule. Only
   // their checks (and the checks their hint producers use) are planned; the

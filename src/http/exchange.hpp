@@ -1,10 +1,12 @@
 // One recorded HTTP request and its response: the evidence every check points at.
 #pragma once
 #include <algorithm>
+#include <atomic>
 #include <list>
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -130,6 +132,11 @@ inline const std::string* HeaderLines::value(std::string_view lower_name) const 
   for (const auto& [name, v] : *this)
     if (name == lower_name && !n++) first = &v;
   if (n <= 1) return first;
+  // Blocks are shared by records that checks read on several threads at
+  // once (engine::judge): one lock for every block's joined values, a path
+  // taken only by a field sent on several lines.
+  static std::mutex joining;
+  std::lock_guard lock(joining);
   for (const auto& [name, v] : block_->joined)
     if (name == lower_name) return &v;
   block_->joined.emplace_back(std::string(lower_name), *joined(lower_name));
@@ -184,6 +191,22 @@ class SharedHeaders {
   std::shared_ptr<const std::vector<Header>> lines_;
 };
 
+// A flag checks judging on several threads at once may set (engine::judge),
+// copied as its value.
+class JudgedFlag {
+ public:
+  JudgedFlag(bool value = false) : value_(value) {}
+  JudgedFlag(const JudgedFlag& other) : value_(other.value_.load(std::memory_order_relaxed)) {}
+  JudgedFlag& operator=(const JudgedFlag& other) {
+    value_.store(other.value_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    return *this;
+  }
+  operator bool() const { return value_.load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<bool> value_;
+};
+
 struct Exchange {
   int id = 0;
   std::string method;
@@ -201,7 +224,7 @@ struct Exchange {
   bool body_truncated = false;       // the body was longer than what is kept
   bool to_api = true;                // sent to the API under test (not an external $ref host)
   // A check read the body (judged_body()): the report then shows its start.
-  mutable bool body_judged = false;
+  mutable JudgedFlag body_judged;
   std::string purpose;               // which check asked for it (for -v logs)
 
   // That header's value (lower-case name; a field sent on several lines as

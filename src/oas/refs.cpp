@@ -145,6 +145,7 @@ const json* DocumentSet::child(const json& object, const std::string& key) const
     auto it = object.find(key);
     return it == object.end() ? nullptr : &*it;
   }
+  std::lock_guard lock(index_mutex_.value);
   auto [slot, fresh] = index_.value.try_emplace(&object);
   KeyIndex& index = slot->second;
   if (fresh) {

@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <string_view>
@@ -72,9 +73,11 @@ class DocumentSet {
   // static checks' walk of every Schema Object): T(*this) is made on the
   // first call for T and kept with the documents, so each later call returns
   // the same object. T may ask for another derived type while it is made.
-  // Like the caches below, not for use from several threads at once.
+  // Like the caches below, safe for readers on several threads at once
+  // (engine::judge): one makes T while the others wait for it.
   template <class T>
   const T& derived() const {
+    std::lock_guard lock(derived_.mutex);  // recursive: T may ask for another while it is made
     auto& slot = derived_.value[std::type_index(typeid(T))];  // unordered_map: stays valid while T is made
     if (!slot) slot = std::make_shared<const T>(*this);
     return *static_cast<const T*>(slot.get());
@@ -110,10 +113,18 @@ class DocumentSet {
     Cache(Cache&&) = default;
     Cache& operator=(Cache&&) = default;
   };
+  // A cache's mutex: a copy or a move of the set has its own.
+  struct Lock {
+    std::mutex value;
+    Lock() = default;
+    Lock(const Lock&) {}
+    Lock& operator=(const Lock&) { return *this; }
+  };
   // Derived objects may hold references to this set itself: a copy or a move
   // starts without them.
   struct Derived {
     std::unordered_map<std::type_index, std::shared_ptr<const void>> value;
+    std::recursive_mutex mutex;  // a copy or a move has its own
     Derived() = default;
     Derived(const Derived&) {}
     Derived(Derived&&) noexcept {}
@@ -140,9 +151,10 @@ class DocumentSet {
   std::vector<int> exchanges_;
   // The result of each $ref object resolve_all followed (by address).
   Cache<std::unordered_map<const json*, Resolved>> memo_;
-  // Key -> child of each large object looked into (a cache: DocumentSet is not
-  // shared between threads).
+  // Key -> child of each large object looked into (a cache that readers on
+  // several threads fill under index_mutex_).
   mutable Cache<std::unordered_map<const json*, KeyIndex>> index_;
+  mutable Lock index_mutex_;
   mutable Derived derived_;
 };
 

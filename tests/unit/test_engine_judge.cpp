@@ -174,3 +174,114 @@ TEST_CASE("--rules: the rules not selected are skip 'not selected', with no chec
   auto score = report::compute_score(rules);
   CHECK(score.applicable == 1);  // only the selected technical rule
 }
+
+namespace {
+// Every field of a judgement, one line each (what the report shows of it).
+std::string describe(const std::vector<report::RuleResult>& rules) {
+  std::string out;
+  for (const auto& r : rules) {
+    out += r.id + " " + to_string(r.verdict) + " " + r.summary + "\n";
+    for (const auto& h : r.hints) out += "  hint " + h + "\n";
+    for (const auto& c : r.checks) {
+      out += "  " + c.id + " " + to_string(c.verdict) + " " + c.message + " #";
+      for (int id : c.exchanges) out += " " + std::to_string(id);
+      for (const auto& l : c.locations) out += " @" + l.pointer + l.target;
+      if (c.fix) out += " fix " + c.fix->stack + ":" + c.fix->text;
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+// A run of 2.2.0 over 60 documented paths, every request of every check
+// answered: some 200, some 404 with a stack trace, some 405 with an Allow
+// field sent on two lines in a header block the records share, and a document
+// whose schemas sit behind $refs into an object of 20 (an indexed lookup).
+FakeRun wide_run() {
+  FakeRun run(kBase, "2.2.0");
+  oas::json schemas = oas::json::object();
+  for (int i = 0; i < 20; ++i)
+    schemas["Gebouw" + std::to_string(i)] = {
+        {"type", "object"},
+        {"properties", {{"bouwjaar", {{"type", "string"}, {"format", i % 2 ? "date" : "date-time"}}},
+                        {"geometrie", {{"type", "object"}}}}}};
+  oas::json paths = oas::json::object();
+  for (int i = 0; i < 60; ++i) {
+    oas::json ok = {{"description", "OK"},
+                    {"content",
+                     {{"application/json", {{"schema", {{"$ref", "#/components/schemas/Gebouw" + std::to_string(i % 20)}}}}}}}};
+    paths[(i % 7 ? "/gebouwen" : "/Gebouwen_") + std::to_string(i) + (i % 11 ? "" : "/")] = {
+        {"get", {{"responses", {{"200", ok}}}}}, {"options", {{"responses", {{"200", {{"description", "OK"}}}}}}}};
+  }
+  oas::json doc = openapi_doc(paths);
+  doc["components"] = {{"schemas", schemas}};
+  run.publish(doc);
+  run.probe_paths();
+
+  engine::Planner planner(run.ev.settings);
+  std::vector<engine::Target> documented(run.ev.targets.begin() + 1, run.ev.targets.end());
+  std::vector<engine::Target> base_only(run.ev.targets.begin(), run.ev.targets.begin() + 1);
+  for (const auto* c : checks::registry().checks) {
+    catalogue::CheckRef ref{std::string(c->id), {}};
+    if (c->plan_run) c->plan_run(planner, checks::PlanInput{run.ev.settings, run.ev.origin, 1, base_only}, ref);
+    for (const auto& t : run.ev.targets)
+      if (c->plan_target) c->plan_target(planner, run.ev.settings, t, ref);
+    if (c->plan_run) c->plan_run(planner, checks::PlanInput{run.ev.settings, run.ev.origin, 2, documented}, ref);
+  }
+  http::HeaderLines refused{{"allow", "GET"}, {"allow", "HEAD"}, {"server", "nginx/1.25.3"},
+                            {"content-type", "application/problem+json"}};
+  int i = 0;
+  for (auto& [key, request] : planner.take()) {
+    if (run.ev.results.count(key)) continue;  // the published document, already answered
+    int status = std::array{200, 404, 405, 200, 301}[static_cast<std::size_t>(i++ % 5)];
+    int id = run.exchange(request.method, request.url, status, {{"content-type", "application/json"}, {"api-version", "1.0.0"}},
+                          status == 404 ? "java.lang.NullPointerException\n\tat nl.example.Api.get(Api.java:42)" : "{}");
+    if (status == 405) run.ev.exchanges.back().response_headers = refused;  // one block, shared
+    run.ev.results[key].chain.push_back(id);
+  }
+  return run;
+}
+}  // namespace
+
+TEST_CASE("judging on several threads gives what one thread gives, in the same order") {
+  FakeRun run = wide_run();
+  const auto& edition = *catalogue::Catalogue::builtin().edition("2.2.0");
+  run.ev.settings.judges = 1;
+  const std::string one = describe(engine::judge(run.ev, edition, checks::registry(), engine::Mode::check));
+  // Not a trivial judgement: findings, passes, advice and hints are all in it.
+  CHECK(one.find(" fail ") != std::string::npos);
+  CHECK(one.find(" pass ") != std::string::npos);
+  CHECK(one.find(" fix ") != std::string::npos);
+  CHECK(one.find("  hint ") != std::string::npos);
+  for (int threads : {2, 4, 8}) {
+    FakeRun again = wide_run();  // its caches (document index, derived walks, joined fields) made afresh
+    again.ev.settings.judges = threads;
+    CAPTURE(threads);
+    CHECK(describe(engine::judge(again.ev, edition, checks::registry(), engine::Mode::check)) == one);
+  }
+}
+
+namespace {
+CheckResult throws_first(const engine::Evidence&, const catalogue::CheckRef&) { throw std::runtime_error("first"); }
+CheckResult throws_second(const engine::Evidence&, const catalogue::CheckRef&) { throw std::runtime_error("second"); }
+const engine::Check fake_first{"FAKE-3", engine::document, "fake", "nothing", "never", engine::PerPath::none, {}, nullptr,
+                               nullptr, throws_first};
+const engine::Check fake_second{"FAKE-4", engine::document, "fake", "nothing", "never", engine::PerPath::none, {}, nullptr,
+                                nullptr, throws_second};
+}  // namespace
+
+TEST_CASE("a check that throws: judge throws the first failure in rule order, on any number of threads") {
+  engine::Registry registry{{&fake_static, &fake_first, &fake_second}, {}};
+  catalogue::Edition edition;
+  catalogue::Rule rule;
+  rule.id = "/t";
+  rule.kind = "technical";
+  rule.checks = {{"FAKE-1", {}}, {"FAKE-3", {}}, {"FAKE-4", {}}};
+  edition.rules = {rule};
+  for (int threads : {1, 2, 3}) {
+    FakeRun run;
+    run.ev.settings.judges = threads;
+    CAPTURE(threads);
+    CHECK_THROWS_WITH_AS(engine::judge(run.ev, edition, registry, engine::Mode::check), "first", std::runtime_error);
+  }
+}
