@@ -6,6 +6,7 @@
 #include "report/baseline.hpp"
 #include "report/json.hpp"
 #include "util/files.hpp"
+#include "util/free_later.hpp"
 #include "util/strings.hpp"
 
 #include <fmt/format.h>
@@ -102,7 +103,9 @@ int run_and_report(const std::string& command, Engine run, const engine::Setting
     rep.notes.push_back(
         "a URL given carries a password: it is masked (user:***@) in this report, but credentials in URLs are "
         "discouraged (they end up in shell histories, process lists and logs); give them with -H or --header-file");
-  return write_report(rep, output, redactor);
+  int status = write_report(rep, output, redactor);
+  free_later(std::move(rep));  // the process ends without waiting for it
+  return status;
 }
 
 }  // namespace adrprobe::cli

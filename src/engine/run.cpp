@@ -15,6 +15,7 @@
 #include "engine/judge.hpp"
 #include "engine/planner.hpp"
 #include "oas/lines.hpp"
+#include "util/free_later.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
@@ -88,6 +89,7 @@ struct Session {
     }
     if (last) planner.forget();
     auto results = client.run_queue(std::move(requests));
+    ev.results.reserve(ev.results.size() + keys.size());
     for (std::size_t i = 0; i < keys.size(); ++i) ev.results[std::move(keys[i])] = std::move(results[i]);
   }
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
@@ -319,6 +321,7 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, c
   rep.openapi_url = ev.document.docs ? ev.document.url : s.openapi.value_or(s.base_url + "/openapi.json");
   rep.paths_probed = static_cast<int>(documented.size());
   rep.left_out = std::move(capped);
+  free_later(std::move(ev));  // while the report is written
   if (observer) observer->target_done(rep);
   return rep;
 }
@@ -350,6 +353,7 @@ report::Report run_lint(const Settings& s, const catalogue::Edition& edition, co
   rep.mode = "lint";
   rep.base_url = s.openapi.value_or("");
   rep.openapi_url = ev.document.docs ? ev.document.url : s.openapi;
+  free_later(std::move(ev));  // while the report is written
   if (observer) observer->target_done(rep);
   return rep;
 }
