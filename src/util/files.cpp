@@ -112,11 +112,24 @@ void write_file(const std::string& path, std::string_view content, NonRegular no
 }
 
 void write_file_from(const std::string& path, const std::function<void(const Sink&)>& produce, NonRegular non_regular) {
-  // Every piece is written as it comes; the first failure stops the writing.
+  // The pieces are gathered into writes of 64 KiB (a JSON report comes one
+  // exchange at a time: a write each was 40,000 writes for 10,000 paths); the
+  // first failure stops the writing.
   auto write_pieces = [&](int fd) {
+    constexpr std::size_t chunk = 64 * 1024;
+    std::string gathered;
+    gathered.reserve(chunk);
     bool ok = true;
-    produce([&](std::string_view piece) { ok = ok && write_all(fd, piece); });
-    return ok;
+    produce([&](std::string_view piece) {
+      if (!ok) return;
+      if (gathered.size() + piece.size() > chunk) {
+        ok = write_all(fd, gathered);
+        gathered.clear();
+      }
+      if (piece.size() >= chunk) ok = ok && write_all(fd, piece);
+      else gathered += piece;
+    });
+    return ok && write_all(fd, gathered);
   };
   if (std::string problem = write_problem(path, non_regular); !problem.empty()) fail(path, problem);
   struct stat st {};

@@ -89,6 +89,27 @@ TEST_CASE("files: write_file creates and replaces a regular file, 0644 less the 
   CHECK(names_in(dir.path) == std::set<std::string>{"a.json", "private.json", "empty.json"});
 }
 
+TEST_CASE("files: write_file_from writes every piece in order, small pieces gathered and big ones whole") {
+  FilesTempDir dir;
+  std::string expected;
+  write_file_from(dir / "pieces.json", [&](const Sink& sink) {
+    for (int i = 0; i < 20000; ++i) {  // a JSON report's exchanges: many small pieces
+      std::string piece = "piece " + std::to_string(i) + "\n";
+      expected += piece;
+      sink(piece);
+    }
+    std::string big(200 * 1024, 'x');  // bigger than a gathered write
+    big.back() = 'y';
+    expected += big;
+    sink(big);
+    sink("");
+    expected += "end";
+    sink("end");
+  });
+  CHECK(read(dir / "pieces.json") == expected);
+  CHECK(names_in(dir.path) == std::set<std::string>{"pieces.json"});
+}
+
 TEST_CASE("files: a symbolic link at the name is refused, its target untouched") {
   FilesTempDir dir, outside;
   put(outside / "victim", "precious");
