@@ -71,17 +71,20 @@ void Planner::add(const RequestSpec& spec, std::string_view by) {
   http::Request r = build_request(settings_, spec);
   r.purpose = std::string(by);
   batch_.emplace_back(at->first, std::move(r));
+  places_.push_back(&at->second);
 }
 
 void Planner::truncate(std::size_t n) {
   while (batch_.size() > n) {
     known_.erase(batch_.back().first);
     batch_.pop_back();
+    places_.pop_back();
   }
 }
 
 std::deque<std::pair<std::string, http::Request>> Planner::take() {
-  for (auto& [key, request] : batch_) known_[key] = kTaken;
+  for (std::size_t* place : places_) *place = kTaken;
+  places_.clear();
   auto out = std::move(batch_);
   batch_.clear();
   return out;

@@ -68,7 +68,10 @@ class Planner {
   // The batch to send, in declaration order, with each request's key; clears it.
   std::deque<std::pair<std::string, http::Request>> take();
   // The run plans nothing more: the keys it remembered are let go.
-  void forget() { known_ = {}; }
+  void forget() {
+    known_ = {};
+    places_ = {};
+  }
 
  private:
   static constexpr std::size_t kTaken = static_cast<std::size_t>(-1);
@@ -78,6 +81,9 @@ class Planner {
   // Not yet taken. A deque: a wide API declares tens of thousands of
   // requests, and a vector would hold two copies of them while it grows.
   std::deque<std::pair<std::string, http::Request>> batch_;
+  // Each batch entry's place in known_ (a map's values stay put), marked
+  // taken without hashing its key again.
+  std::deque<std::size_t*> places_;
 };
 
 }  // namespace adrprobe::engine
