@@ -40,34 +40,6 @@ struct Pending {
   int exchange_id = 0;  // a retry: the exchange it keeps (one request, one exchange)
 };
 
-// The requests still to send: the plan's in order, after the retries and
-// redirect hops put back in front. A planned request becomes a Pending entry
-// only when it is taken (a wide API plans tens of thousands).
-class Queue {
- public:
-  explicit Queue(std::deque<Request> plan) : plan_(std::move(plan)) {}
-  bool empty() const { return again_.empty() && plan_.empty(); }
-  std::size_t size() const { return again_.size() + plan_.size(); }
-  const Request& front() const { return again_.empty() ? plan_.front() : again_.front().request; }
-  Pending take() {
-    if (!again_.empty()) {
-      Pending p = std::move(again_.front());
-      again_.pop_front();
-      return p;
-    }
-    int redirects = plan_.front().max_redirects;
-    Pending p{std::move(plan_.front()), next_++, redirects};
-    plan_.pop_front();
-    return p;
-  }
-  void push_front(Pending p) { again_.push_front(std::move(p)); }
-
- private:
-  std::deque<Request> plan_;
-  std::deque<Pending> again_;
-  std::size_t next_ = 0;  // the next planned request's result
-};
-
 // The host a URL names, lower case, for the per-host rate slots: a scan, not
 // a URL parse per request (a malformed URL is its own key; libcurl refuses it).
 std::string rate_host_of(std::string_view url) {
@@ -324,7 +296,12 @@ std::vector<Result> Client::run_queue(std::deque<Request> requests) {
   // results, the rate slots and the progress callback.
   std::mutex mutex;
   std::vector<Result> results(requests.size());
-  Queue queue(std::move(requests));
+  std::deque<Pending> queue;
+  for (std::size_t i = 0; !requests.empty(); ++i) {
+    int redirects = requests.front().max_redirects;
+    queue.push_back({std::move(requests.front()), i, redirects});
+    requests.pop_front();
+  }
   const int senders = senders_for(queue.size());
   while (static_cast<int>(impl_->senders.size()) < senders) impl_->senders.push_back(std::make_unique<Sender>());
   const auto interval = settings_.rate > 0 ? std::chrono::duration_cast<Clock::duration>(
@@ -629,7 +606,9 @@ std::vector<Result> Client::run_queue(std::deque<Request> requests) {
         }
         std::lock_guard lock(mutex);
         while (!queue.empty()) {
-          fail_unsent(queue.take(), "deadline reached");
+          Pending p = std::move(queue.front());
+          queue.pop_front();
+          fail_unsent(p, "deadline reached");
         }
         break;
       }
@@ -643,21 +622,22 @@ std::vector<Result> Client::run_queue(std::deque<Request> requests) {
         // than `interval` after this one.
         auto at = Clock::now();
         if (settings_.gate) {
-          auto key = rate_host_of(queue.front().url);
+          auto key = rate_host_of(queue.front().request.url);
           Clock::duration until{};
           if (!settings_.gate->try_start(key, at, interval, until, this)) {
             wait = std::min(wait, std::max(std::chrono::milliseconds(1), std::chrono::ceil<std::chrono::milliseconds>(until)));
             break;
           }
         } else if (interval > Clock::duration::zero()) {  // --rate 0: no slots to keep
-          auto& slot = impl_->next_slot[rate_host_of(queue.front().url)];
+          auto& slot = impl_->next_slot[rate_host_of(queue.front().request.url)];
           if (slot > at) {
             wait = std::min(wait, std::chrono::ceil<std::chrono::milliseconds>(slot - at));
             break;
           }
           slot = at + interval;
         }
-        Pending p = queue.take();
+        Pending p = std::move(queue.front());
+        queue.pop_front();
         Exchange* ex = admit(p);
         lock.unlock();
         if (ex) start(std::move(p), *ex);
