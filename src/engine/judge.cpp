@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 
 #include "engine/check.hpp"
@@ -135,7 +136,13 @@ void do_work(std::vector<Work>& work, const Evidence& ev, const Registry& regist
     }
   };
   std::vector<std::thread> helpers;
-  for (int t = 1; t < threads; ++t) helpers.emplace_back(worker);
+  for (int t = 1; t < threads && static_cast<std::size_t>(t) <= work.size(); ++t) {
+    try {
+      helpers.emplace_back(worker);
+    } catch (const std::system_error&) {
+      break;  // no more threads to be had (a limit on threads): this one does the rest
+    }
+  }
   worker();
   for (auto& h : helpers) h.join();
 }

@@ -175,7 +175,9 @@ Evidence start_evidence(const Settings& s, const catalogue::Edition& edition) {
 report::Report run_check(const Settings& s, const catalogue::Edition& edition, const Registry& registry,
                          Observer* observer) {
   Session session(s, observer);
-  Evidence ev = start_evidence(s, edition);
+  // On the heap: freed whole, its document's derived views too, on another thread (free_later).
+  auto held = std::make_shared<Evidence>(start_evidence(s, edition));
+  Evidence& ev = *held;
   ev.origin = random_origin();
   std::vector<std::string> notes;
   auto checks = edition_checks(edition, registry, s);
@@ -321,7 +323,7 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, c
   rep.openapi_url = ev.document.docs ? ev.document.url : s.openapi.value_or(s.base_url + "/openapi.json");
   rep.paths_probed = static_cast<int>(documented.size());
   rep.left_out = std::move(capped);
-  free_later(std::move(ev));  // while the report is written
+  free_later(std::static_pointer_cast<void>(std::move(held)));  // while the report is written
   if (observer) observer->target_done(rep);
   return rep;
 }
@@ -344,7 +346,9 @@ void mark_down(report::Report& rep) {
 report::Report run_lint(const Settings& s, const catalogue::Edition& edition, const Registry& registry,
                         Observer* observer) {
   Session session(s, observer);
-  Evidence ev = start_evidence(s, edition);
+  // On the heap: freed whole, its document's derived views too, on another thread (free_later).
+  auto held = std::make_shared<Evidence>(start_evidence(s, edition));
+  Evidence& ev = *held;
   acquire_for_lint(session.client, ev);
   if (ev.document.docs) ev.paths = oas::enumerate_paths(*ev.document.docs, s.params);
   ev.exchanges = session.client.release_exchanges();
@@ -353,7 +357,7 @@ report::Report run_lint(const Settings& s, const catalogue::Edition& edition, co
   rep.mode = "lint";
   rep.base_url = s.openapi.value_or("");
   rep.openapi_url = ev.document.docs ? ev.document.url : s.openapi;
-  free_later(std::move(ev));  // while the report is written
+  free_later(std::static_pointer_cast<void>(std::move(held)));  // while the report is written
   if (observer) observer->target_done(rep);
   return rep;
 }

@@ -195,9 +195,9 @@ class SharedHeaders {
 // copied as its value.
 class JudgedFlag {
  public:
-  JudgedFlag(bool value = false) : value_(value) {}
-  JudgedFlag(const JudgedFlag& other) : value_(other.value_.load(std::memory_order_relaxed)) {}
-  JudgedFlag& operator=(const JudgedFlag& other) {
+  JudgedFlag(bool value = false) noexcept : value_(value) {}
+  JudgedFlag(const JudgedFlag& other) noexcept : value_(other.value_.load(std::memory_order_relaxed)) {}
+  JudgedFlag& operator=(const JudgedFlag& other) noexcept {
     value_.store(other.value_.load(std::memory_order_relaxed), std::memory_order_relaxed);
     return *this;
   }

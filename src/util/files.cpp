@@ -115,21 +115,31 @@ void write_file_from(const std::string& path, const std::function<void(const Sin
   // The pieces are gathered into writes of 64 KiB (a JSON report comes one
   // exchange at a time: a write each was 40,000 writes for 10,000 paths); the
   // first failure stops the writing.
+  // The errno of a failed write is kept for the message: rendering the rest
+  // of the report may change errno.
+  int write_errno = 0;
   auto write_pieces = [&](int fd) {
     constexpr std::size_t chunk = 64 * 1024;
     std::string gathered;
     gathered.reserve(chunk);
     bool ok = true;
+    auto write = [&](std::string_view text) {
+      ok = write_all(fd, text);
+      if (!ok) write_errno = errno;
+    };
     produce([&](std::string_view piece) {
       if (!ok) return;
       if (gathered.size() + piece.size() > chunk) {
-        ok = write_all(fd, gathered);
+        write(gathered);
         gathered.clear();
       }
-      if (piece.size() >= chunk) ok = ok && write_all(fd, piece);
+      if (!ok) return;
+      if (piece.size() >= chunk) write(piece);
       else gathered += piece;
     });
-    return ok && write_all(fd, gathered);
+    if (ok) write(gathered);
+    if (!ok) errno = write_errno;
+    return ok;
   };
   if (std::string problem = write_problem(path, non_regular); !problem.empty()) fail(path, problem);
   struct stat st {};

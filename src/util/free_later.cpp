@@ -3,6 +3,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 namespace adrprobe {
@@ -31,7 +32,14 @@ struct Freer {
 }  // namespace
 
 void free_later(std::shared_ptr<void> object) {
-  static Freer* const freer = new Freer;  // never destroyed (above)
+  static Freer* const freer = [] {
+    try {
+      return new Freer;  // never destroyed (above)
+    } catch (const std::system_error&) {
+      return static_cast<Freer*>(nullptr);  // no thread to be had: each object is freed at once
+    }
+  }();
+  if (!freer) return;  // `object` goes here
   {
     std::lock_guard lock(freer->mutex);
     freer->queue.push_back(std::move(object));

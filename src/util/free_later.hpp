@@ -4,6 +4,7 @@
 // process is about to end.
 #pragma once
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 namespace adrprobe {
@@ -14,9 +15,11 @@ namespace adrprobe {
 // it works, and what it holds stays reachable (no leak to a leak checker).
 void free_later(std::shared_ptr<void> object);
 
+// An object moved in (never a copy of one still in use).
 template <class T>
 void free_later(T&& object) {
-  free_later(std::shared_ptr<void>(std::make_shared<std::decay_t<T>>(std::forward<T>(object))));
+  static_assert(!std::is_lvalue_reference_v<T>, "free_later takes what is moved into it");
+  free_later(std::shared_ptr<void>(std::make_shared<T>(std::move(object))));
 }
 
 }  // namespace adrprobe
