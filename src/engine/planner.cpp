@@ -58,11 +58,11 @@ http::Request build_request(const Settings& settings_, const RequestSpec& spec) 
 
 void Planner::add(const RequestSpec& spec, std::string_view by) {
   std::string key = spec.key();
-  auto [at, fresh] = known_.try_emplace(std::move(key), batch_.size());
+  auto [at, fresh] = known_.try_emplace(std::move(key), taken_ + batch_.size());
   if (!fresh) {
     // Declared before: in this batch, the checks that asked are named together.
-    if (at->second == kTaken) return;
-    std::string& purpose = batch_[at->second].second.purpose;
+    if (at->second < taken_) return;
+    std::string& purpose = batch_[at->second - taken_].second.purpose;
     bool listed = false;
     for (const auto& p : split(purpose, ',')) listed = listed || p == by;
     if (!listed) purpose += fmt::format(",{}", by);
@@ -71,20 +71,17 @@ void Planner::add(const RequestSpec& spec, std::string_view by) {
   http::Request r = build_request(settings_, spec);
   r.purpose = std::string(by);
   batch_.emplace_back(at->first, std::move(r));
-  places_.push_back(&at->second);
 }
 
 void Planner::truncate(std::size_t n) {
   while (batch_.size() > n) {
     known_.erase(batch_.back().first);
     batch_.pop_back();
-    places_.pop_back();
   }
 }
 
 std::deque<std::pair<std::string, http::Request>> Planner::take() {
-  for (std::size_t* place : places_) *place = kTaken;
-  places_.clear();
+  taken_ += batch_.size();
   auto out = std::move(batch_);
   batch_.clear();
   return out;

@@ -68,22 +68,18 @@ class Planner {
   // The batch to send, in declaration order, with each request's key; clears it.
   std::deque<std::pair<std::string, http::Request>> take();
   // The run plans nothing more: the keys it remembered are let go.
-  void forget() {
-    known_ = {};
-    places_ = {};
-  }
+  void forget() { known_ = {}; }
 
  private:
-  static constexpr std::size_t kTaken = static_cast<std::size_t>(-1);
   const Settings& settings_;
-  // Every key ever declared, with its place in batch_ (kTaken once taken).
+  // Every key ever declared, with its number in declaration order: below
+  // taken_ it was taken already, else it is batch_[number - taken_] (so
+  // take() marks a whole batch taken without touching a key).
   std::unordered_map<std::string, std::size_t> known_;
+  std::size_t taken_ = 0;
   // Not yet taken. A deque: a wide API declares tens of thousands of
   // requests, and a vector would hold two copies of them while it grows.
   std::deque<std::pair<std::string, http::Request>> batch_;
-  // Each batch entry's place in known_ (a map's values stay put), marked
-  // taken without hashing its key again.
-  std::deque<std::size_t*> places_;
 };
 
 }  // namespace adrprobe::engine
