@@ -86,15 +86,8 @@ void Findings::add(Verdict verdict, std::string message, std::vector<int> exchan
 }
 
 void Findings::add_plain_pass(int id) {
-  if (id < 0) {
-    if (!passed_other_.insert(id).second) return;
-  } else {
-    auto at = static_cast<std::size_t>(id);
-    if (at >= passed_.size()) passed_.resize(std::max(at + 1, passed_.size() * 2));
-    if (passed_[at]) return;
-    passed_[at] = true;
-  }
-  mark_single_exchange(id);
+  if (!passed_.insert(id)) return;
+  single_exchange_.insert(id);
   ++kept_;
   if (items_.empty() || !items_.back().passes) items_.push_back({Verdict::pass, "", {}, "", "", {}, true});
   items_.back().exchanges.push_back(id);
@@ -112,29 +105,22 @@ void Findings::add_at_places(Verdict verdict, std::string message, std::vector<L
     if (i.verdict == verdict && i.message == message && i.exchanges == exchanges) return;
   }
   seen_.emplace(h, items_.size());
-  if (exchanges.size() == 1) mark_single_exchange(exchanges.front());
+  if (exchanges.size() == 1) single_exchange_.insert(exchanges.front());
   ++kept_;
   items_.push_back({verdict, std::move(message), std::move(exchanges), "", "", std::move(places), false});
 }
 
-bool Findings::single_exchange(int id) const {
-  if (id < 0) return single_other_.count(id) > 0;
-  return static_cast<std::size_t>(id) < single_exchange_.size() && single_exchange_[static_cast<std::size_t>(id)];
-}
-
-bool Findings::mark_single_exchange(int id) {
-  if (single_exchange(id)) return false;
-  if (id < 0) {
-    single_other_.insert(id);
-  } else {
-    if (static_cast<std::size_t>(id) >= single_exchange_.size()) single_exchange_.resize(static_cast<std::size_t>(id) + 1);
-    single_exchange_[static_cast<std::size_t>(id)] = true;
-  }
+bool Findings::IdSet::insert(int id) {
+  if (id < 0) return below_zero_.insert(id).second;
+  auto at = static_cast<std::size_t>(id);
+  if (at >= bits_.size()) bits_.resize(at + 1);
+  if (bits_[at]) return false;
+  bits_[at] = true;
   return true;
 }
 
 void Findings::add_error(const http::Exchange& e) {
-  if (!mark_single_exchange(e.id)) return;
+  if (!single_exchange_.insert(e.id)) return;
   std::string request = fmt::format("{} {}", e.method, url_path(e.url));
   std::string error = e.error.value_or("no response");
   ++kept_;

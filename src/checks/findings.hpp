@@ -61,10 +61,17 @@ class Findings {
   };
   // A plain pass, kept in the last item when that one holds plain passes too.
   void add_plain_pass(int id);
-  // An exchange id an item with exactly that one exchange has (add_error keeps one per exchange).
-  bool single_exchange(int id) const;
-  // Marks it; false when it was already.
-  bool mark_single_exchange(int id);
+  // Exchange ids, each once: a bit per id (a check may cite tens of thousands),
+  // ids below 0 (hand-made evidence) in a set.
+  class IdSet {
+   public:
+    // False when it was in already.
+    bool insert(int id);
+
+   private:
+    std::vector<bool> bits_;
+    std::set<int> below_zero_;
+  };
 
   std::string id_;
   // A deque: a document or a wide API may give tens of thousands of
@@ -73,11 +80,10 @@ class Findings {
   // The items add() kept, by a hash of (verdict, message, exchanges): the
   // same finding twice is found without keeping a copy of each.
   std::unordered_multimap<std::size_t, std::size_t> seen_;
-  std::vector<bool> single_exchange_;  // by exchange id
-  std::set<int> single_other_;         // ids below 0 (hand-made evidence)
-  std::vector<bool> passed_;           // the plain passes' exchange ids
-  std::set<int> passed_other_;         // ... below 0
-  std::size_t kept_ = 0;               // findings kept (a plain pass is one)
+  // The ids an item with exactly that one exchange has (add_error keeps one per exchange).
+  IdSet single_exchange_;
+  IdSet passed_;          // the plain passes' ids
+  std::size_t kept_ = 0;  // findings kept (a plain pass is one)
 };
 
 // The report place of a value reached by a walk: its root pointer (or the
