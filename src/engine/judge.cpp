@@ -69,6 +69,7 @@ struct Work {
   const Check* check = nullptr;  // with ref; else producer
   const CheckRef* ref = nullptr;
   const HintProducer* producer = nullptr;
+  bool judged = false;  // a check evaluated, not given a verdict without it (evaluated())
   std::optional<CheckResult> result;
   std::vector<std::string> hints;
   std::exception_ptr error;  // rethrown where the work is put in its place
@@ -80,7 +81,9 @@ bool evaluated(const Check& check, const Evidence& ev, Mode mode) {
   return !((ev.untrusted_stop || !ev.client_cert_stop.empty()) && !check.handshake_only());
 }
 
-// The work of the selected rules, in order.
+// The work of the selected rules, in order: every check of a technical rule
+// (the ones not judged too, so the rules are put together from it alone) and
+// every hint producer of a functional one.
 std::vector<Work> plan_work(const Evidence& ev, const catalogue::Edition& edition, const Registry& registry, Mode mode) {
   std::vector<Work> work;
   for (const auto& rule : edition.rules) {
@@ -89,13 +92,13 @@ std::vector<Work> plan_work(const Evidence& ev, const catalogue::Edition& editio
       for (const auto& ref : rule.checks) {
         const Check* check = registry.find_check(ref.id);
         if (!check) throw std::logic_error("check " + ref.id + " has no implementation");  // validate() forbids it
-        if (evaluated(*check, ev, mode)) work.push_back({check, &ref, nullptr, {}, {}, {}});
+        work.push_back({check, &ref, nullptr, evaluated(*check, ev, mode), {}, {}, {}});
       }
     } else {
       for (const auto& name : rule.hints) {
         const HintProducer* producer = registry.find_hints(name);
         if (!producer) throw std::logic_error("hint producer " + name + " does not exist");  // validate() forbids it
-        work.push_back({nullptr, nullptr, producer, {}, {}, {}});
+        work.push_back({nullptr, nullptr, producer, false, {}, {}, {}});
       }
     }
   }
@@ -127,7 +130,7 @@ void do_work(std::vector<Work>& work, const Evidence& ev, const Registry& regist
         if (i == 0) {  // the advice reads every record: one piece, begun first
           if (registry.advisor) advice = registry.advisor(ev);
         } else if (Work& w = work[i - 1]; w.check) {
-          w.result = w.check->evaluate(ev, *w.ref);
+          if (w.judged) w.result = w.check->evaluate(ev, *w.ref);
         } else {
           w.hints = w.producer->produce(ev);
         }
@@ -138,7 +141,7 @@ void do_work(std::vector<Work>& work, const Evidence& ev, const Registry& regist
   };
   if (threads > 1) {
     // libstdc++ fills ctype<char>'s narrow() table on first use of each byte,
-    // which the regexes checks compile on first use read: filled here, so the
+    // which the regexes the checks compile on first use read: filled here, so the
     // threads only read it (the same bytes, but a data race all the same).
     const auto& ctype = std::use_facet<std::ctype<char>>(std::locale());
     for (int c = 0; c < 256; ++c) ctype.narrow(static_cast<char>(c), '\0');
@@ -183,9 +186,10 @@ std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Editi
     }
     if (rule.technical()) {
       for (const auto& ref : rule.checks) {
-        const Check* check = registry.find_check(ref.id);
-        if (evaluated(*check, ev, mode))
-          r.checks.push_back(std::move(*take().result));
+        Work& w = take();
+        const Check* check = w.check;
+        if (w.judged)
+          r.checks.push_back(std::move(*w.result));
         else if (mode == Mode::lint && !check->is_static())
           r.checks.push_back({ref.id, Verdict::skip, kNeedsLive, {}});
         else if (ev.untrusted_stop)
