@@ -162,11 +162,13 @@ void grade_suites(tls::Facts& t, const catalogue::NcscTable* ncsc) {
     }
 }
 
-Evidence start_evidence(const Settings& s, const catalogue::Edition& edition) {
-  Evidence ev;
-  ev.settings = s;
-  ev.semver = edition.semver;
-  ev.ncsc = catalogue::Catalogue::builtin().ncsc(edition.ncsc);
+// On the heap: freed whole at the end of the run, its document's derived
+// views too, on another thread (free_later) while the report is written.
+std::shared_ptr<Evidence> start_evidence(const Settings& s, const catalogue::Edition& edition) {
+  auto ev = std::make_shared<Evidence>();
+  ev->settings = s;
+  ev->semver = edition.semver;
+  ev->ncsc = catalogue::Catalogue::builtin().ncsc(edition.ncsc);
   return ev;
 }
 
@@ -175,8 +177,7 @@ Evidence start_evidence(const Settings& s, const catalogue::Edition& edition) {
 report::Report run_check(const Settings& s, const catalogue::Edition& edition, const Registry& registry,
                          Observer* observer) {
   Session session(s, observer);
-  // On the heap: freed whole, its document's derived views too, on another thread (free_later).
-  auto held = std::make_shared<Evidence>(start_evidence(s, edition));
+  auto held = start_evidence(s, edition);
   Evidence& ev = *held;
   ev.origin = random_origin();
   std::vector<std::string> notes;
@@ -323,7 +324,7 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, c
   rep.openapi_url = ev.document.docs ? ev.document.url : s.openapi.value_or(s.base_url + "/openapi.json");
   rep.paths_probed = static_cast<int>(documented.size());
   rep.left_out = std::move(capped);
-  free_later(std::static_pointer_cast<void>(std::move(held)));  // while the report is written
+  free_later(std::static_pointer_cast<void>(std::move(held)));
   if (observer) observer->target_done(rep);
   return rep;
 }
@@ -346,8 +347,7 @@ void mark_down(report::Report& rep) {
 report::Report run_lint(const Settings& s, const catalogue::Edition& edition, const Registry& registry,
                         Observer* observer) {
   Session session(s, observer);
-  // On the heap: freed whole, its document's derived views too, on another thread (free_later).
-  auto held = std::make_shared<Evidence>(start_evidence(s, edition));
+  auto held = start_evidence(s, edition);
   Evidence& ev = *held;
   acquire_for_lint(session.client, ev);
   if (ev.document.docs) ev.paths = oas::enumerate_paths(*ev.document.docs, s.params);
@@ -357,7 +357,7 @@ report::Report run_lint(const Settings& s, const catalogue::Edition& edition, co
   rep.mode = "lint";
   rep.base_url = s.openapi.value_or("");
   rep.openapi_url = ev.document.docs ? ev.document.url : s.openapi;
-  free_later(std::static_pointer_cast<void>(std::move(held)));  // while the report is written
+  free_later(std::static_pointer_cast<void>(std::move(held)));
   if (observer) observer->target_done(rep);
   return rep;
 }
