@@ -213,6 +213,7 @@ class Installed(unittest.TestCase):
         self.assertEqual(r.rc, 0, r.describe())
         self.assertTrue(r.stdout.startswith("adrprobe %s\n" % meson_version()), r.describe())
         self.assertIn("OpenSSL", r.stdout)
+        self.assertIn("\nmalloc: jemalloc ", r.stdout)  # debian/rules: -Djemalloc=enabled
 
     def test_demo(self):
         r = chroot(["/usr/bin/adrprobe", "demo", "--no-color"])
