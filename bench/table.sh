@@ -19,7 +19,7 @@ RUNS="${2:-3}"
 echo "# adrprobe bench, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(. /etc/os-release; echo "$PRETTY_NAME"), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "adrprobe: $("$BUILD/adrprobe" --version | head -1) ($(meson introspect "$BUILD" --buildoptions 2>/dev/null | /usr/bin/python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="buildtype"))' 2>/dev/null || echo "?") build)"
+echo "adrprobe: $("$BUILD/adrprobe" --version | head -1), malloc $("$BUILD/adrprobe" --version | sed -n 's/^malloc: //p') ($(meson introspect "$BUILD" --buildoptions 2>/dev/null | /usr/bin/python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="buildtype"))' 2>/dev/null || echo "?") build)"
 status=0
 section() {  # TITLE COMMAND...
   echo
