@@ -299,6 +299,11 @@ Catalogue Catalogue::load_trees(std::vector<std::pair<std::string, Tree>> files)
         n.rsa_phase_out_below = number(c, "rsa_phase_out_below", 0, name);
         n.phase_out_signatures = list(c, "phase_out_signatures", name + ": certificates");
         n.phase_out_ec_curves = list(c, "phase_out_ec_curves", name + ": certificates");
+        n.good_ec_curves = list(c, "good_ec_curves", name + ": certificates");
+        n.ec_curve_otherwise = text(c, "ec_curves_otherwise", false, name);
+        if (!n.ec_curve_otherwise.empty() && n.ec_curve_otherwise != "insufficient")
+          throw std::runtime_error(fmt::format("{}: certificates: ec_curves_otherwise must be insufficient or absent, not {}",
+                                               name, n.ec_curve_otherwise));
         n.expiry_warn_days = number(c, "expiry_warn_days", 14, name);
       }
       cat.ncsc_[n.version] = std::move(n);

@@ -61,6 +61,10 @@ struct NcscTable {
   std::vector<std::string> insufficient_signatures;
   std::vector<std::string> phase_out_signatures;  // digest names (2025-05: sha224)
   std::vector<std::string> phase_out_ec_curves;   // certificate EC curves (2025-05: secp224r1)
+  std::vector<std::string> good_ec_curves;        // certificate EC curves the guidelines name good or sufficient
+  // An EC key on a named curve in neither list: "insufficient" (2025-05), or
+  // empty where the guidelines give other curves no band (2021: not judged).
+  std::string ec_curve_otherwise;
   int expiry_warn_days = 14;
 
   std::string protocol_level(const std::string& name) const;

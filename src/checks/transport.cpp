@@ -249,7 +249,8 @@ CheckResult judge_ts4(const Evidence& ev, const CheckRef& ref) {
   std::string facts = fmt::format("subject {}, issuer {}, {}, {}", c.subject, c.issuer, c.key, c.signature);
   // NCSC: RSA keys below the minimum and SHA-1/MD5 signatures are insufficient
   // (the leaf and intermediates; a root's self-signature is not relied upon).
-  // 2025-05 (2.2.0) adds phase-out bands: RSA below 3072 bits, EC on P-224, SHA-224: warn.
+  // 2025-05 (2.2.0) adds phase-out bands: RSA below 3072 bits, EC on P-224, SHA-224: warn;
+  // and an EC key on a named curve the guidelines do not list is insufficient.
   std::vector<std::string> weak, phase_out;
   if (ev.ncsc) {
     const auto& n = *ev.ncsc;
@@ -266,6 +267,9 @@ CheckResult judge_ts4(const Evidence& ev, const CheckRef& ref) {
       if (cert.key_type == "EC" &&
           std::find(n.phase_out_ec_curves.begin(), n.phase_out_ec_curves.end(), cert.curve) != n.phase_out_ec_curves.end())
         phase_out.push_back(fmt::format("{}: EC key on {}", cert.subject, cert.curve));
+      else if (cert.key_type == "EC" && n.ec_curve_otherwise == "insufficient" && !cert.curve.empty() &&
+               std::find(n.good_ec_curves.begin(), n.good_ec_curves.end(), cert.curve) == n.good_ec_curves.end())
+        weak.push_back(fmt::format("{}: EC key on {} (a curve the guidelines do not name)", cert.subject, cert.curve));
       if (self_signed) continue;
       bool insufficient = false;
       for (const auto& digest : n.insufficient_signatures)

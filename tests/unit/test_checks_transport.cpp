@@ -469,6 +469,20 @@ TEST_CASE("TS-4 in 2.2.0 (NCSC 2025-05): RSA 2048-3071 bits, EC P-224 and SHA-22
   expect(ts3_run(ec, "2.2.0").judge("TS-4"), Verdict::warn, {"EC key on secp224r1"});
   expect(ts3_run(ec).judge("TS-4"), Verdict::pass);  // 2.1 has no such band
 
+  // A curve 2025-05 does not name is insufficient there (probes/ncsc-tls-2025-05.yaml);
+  // the 2021 guidelines give it no band, so 2.1 does not judge it.
+  ec.chain[0].curve = "secp256k1";
+  expect(ts3_run(ec, "2.2.0").judge("TS-4"), Verdict::fail,
+         {"insufficient after the NCSC guidelines", "EC key on secp256k1 (a curve the guidelines do not name)"});
+  expect(ts3_run(ec).judge("TS-4"), Verdict::pass);
+  for (const char* named : {"prime256v1", "secp384r1", "secp521r1", "brainpoolP256r1", "brainpoolP512r1"}) {
+    ec.chain[0].curve = named;
+    CAPTURE(named);
+    expect(ts3_run(ec, "2.2.0").judge("TS-4"), Verdict::pass);
+  }
+  ec.chain[0].curve = "";  // explicit parameters: no name to judge
+  expect(ts3_run(ec, "2.2.0").judge("TS-4"), Verdict::pass);
+
   tls::Facts sha224 = good_tls();
   sha224.chain[1].signature = "ecdsa-with-SHA224";  // the intermediate
   expect(ts3_run(sha224, "2.2.0").judge("TS-4"), Verdict::warn, {"CN=Example CA: signed with ecdsa-with-SHA224"});
