@@ -480,8 +480,9 @@ TEST_CASE("TS-4 in 2.2.0 (NCSC 2025-05): RSA 2048-3071 bits, EC P-224 and SHA-22
     CAPTURE(named);
     expect(ts3_run(ec, "2.2.0").judge("TS-4"), Verdict::pass);
   }
-  ec.chain[0].curve = "";  // explicit parameters: no name to judge
-  expect(ts3_run(ec, "2.2.0").judge("TS-4"), Verdict::pass);
+  ec.chain[0].curve = "";  // explicit parameters of no named curve
+  expect(ts3_run(ec, "2.2.0").judge("TS-4"), Verdict::fail, {"CN=api.example.nl: EC key on an unnamed curve"});
+  expect(ts3_run(ec).judge("TS-4"), Verdict::pass);
 
   tls::Facts sha224 = good_tls();
   sha224.chain[1].signature = "ecdsa-with-SHA224";  // the intermediate
