@@ -28,6 +28,13 @@ std::string malloc_text() {
     if (mallctl("version", &version, &size, nullptr, 0) == 0 && version)  // "5.3.0-0-g54eaed1d8b56..."
       return fmt::format("jemalloc {}", std::string_view(version).substr(0, std::string_view(version).find('-')));
   }
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return "the sanitizer's";
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+  return "the sanitizer's";
+#endif
+#endif
   return "the C library's";
 }
 

@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
   // glibc's malloc: one arena for every thread. What a sending thread
   // (http::Client) or a batch target's thread allocates is mostly freed by
   // another, and per-thread arenas then keep that memory apart and unused
-  // (the 10,000-path run peaked 4-6 MB higher with them).
+  // (the 10,000-path run peaked 4-9 MB higher with two or more).
   mallopt(M_ARENA_MAX, 1);
 #endif
   // A report on stdout that is not a terminal goes out in writes of 64 KiB
