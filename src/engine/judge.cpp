@@ -69,16 +69,22 @@ struct Work {
   const Check* check = nullptr;  // with ref; else producer
   const CheckRef* ref = nullptr;
   const HintProducer* producer = nullptr;
-  bool judged = false;  // a check evaluated, not given a verdict without it (evaluated())
+  // A check's result: given when the work is planned (unjudged()), else evaluated.
   std::optional<CheckResult> result;
   std::vector<std::string> hints;
   std::exception_ptr error;  // rethrown where the work is put in its place
 };
 
-// Whether the check is judged (evaluate) rather than given a verdict without it.
-bool evaluated(const Check& check, const Evidence& ev, Mode mode) {
-  if (mode == Mode::lint && !check.is_static()) return false;
-  return !((ev.untrusted_stop || !ev.client_cert_stop.empty()) && !check.handshake_only());
+// The verdict a check gets without being judged, or none when it is judged
+// (evaluate): lint skips a live check; a stop (a certificate not trusted, a
+// client certificate refused) is the error of every check but the handshake's.
+std::optional<CheckResult> unjudged(const Check& check, const CheckRef& ref, const Evidence& ev, Mode mode) {
+  if (mode == Mode::lint && !check.is_static()) return CheckResult{ref.id, Verdict::skip, kNeedsLive, {}};
+  if (check.handshake_only()) return std::nullopt;
+  if (ev.untrusted_stop)
+    return CheckResult{ref.id, Verdict::error, "TLS certificate not trusted: rerun with --ca-file or --insecure", {}};
+  if (!ev.client_cert_stop.empty()) return CheckResult{ref.id, Verdict::error, ev.client_cert_stop, {}};
+  return std::nullopt;
 }
 
 // The work of the selected rules, in order: every check of a technical rule
@@ -92,13 +98,13 @@ std::vector<Work> plan_work(const Evidence& ev, const catalogue::Edition& editio
       for (const auto& ref : rule.checks) {
         const Check* check = registry.find_check(ref.id);
         if (!check) throw std::logic_error("check " + ref.id + " has no implementation");  // validate() forbids it
-        work.push_back({check, &ref, nullptr, evaluated(*check, ev, mode), {}, {}, {}});
+        work.push_back({check, &ref, nullptr, unjudged(*check, ref, ev, mode), {}, {}});
       }
     } else {
       for (const auto& name : rule.hints) {
         const HintProducer* producer = registry.find_hints(name);
         if (!producer) throw std::logic_error("hint producer " + name + " does not exist");  // validate() forbids it
-        work.push_back({nullptr, nullptr, producer, false, {}, {}, {}});
+        work.push_back({nullptr, nullptr, producer, {}, {}, {}});
       }
     }
   }
@@ -130,7 +136,7 @@ void do_work(std::vector<Work>& work, const Evidence& ev, const Registry& regist
         if (i == 0) {  // the advice reads every record: one piece, begun first
           if (registry.advisor) advice = registry.advisor(ev);
         } else if (Work& w = work[i - 1]; w.check) {
-          if (w.judged) w.result = w.check->evaluate(ev, *w.ref);
+          if (!w.result) w.result = w.check->evaluate(ev, *w.ref);
         } else {
           w.hints = w.producer->produce(ev);
         }
@@ -188,14 +194,7 @@ std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Editi
       for (const auto& ref : rule.checks) {
         Work& w = take();
         const Check* check = w.check;
-        if (w.judged)
-          r.checks.push_back(std::move(*w.result));
-        else if (mode == Mode::lint && !check->is_static())
-          r.checks.push_back({ref.id, Verdict::skip, kNeedsLive, {}});
-        else if (ev.untrusted_stop)
-          r.checks.push_back({ref.id, Verdict::error, "TLS certificate not trusted: rerun with --ca-file or --insecure", {}});
-        else
-          r.checks.push_back({ref.id, Verdict::error, ev.client_cert_stop, {}});
+        r.checks.push_back(std::move(*w.result));
         if (auto& c = r.checks.back(); advice && (c.verdict == Verdict::fail || c.verdict == Verdict::warn))
           c.fix = advice(c);
         if (observer) observer->check_done(r.checks.back());
