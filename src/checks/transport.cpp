@@ -264,11 +264,12 @@ CheckResult judge_ts4(const Evidence& ev, const CheckRef& ref) {
         weak.push_back(fmt::format("{}: RSA {} bits (below {})", cert.subject, cert.key_bits, n.rsa_min_bits));
       else if (cert.key_type == "RSA" && cert.key_bits < n.rsa_phase_out_below)
         phase_out.push_back(fmt::format("{}: RSA {} bits (below {})", cert.subject, cert.key_bits, n.rsa_phase_out_below));
-      if (cert.key_type == "EC" &&
-          std::find(n.phase_out_ec_curves.begin(), n.phase_out_ec_curves.end(), cert.curve) != n.phase_out_ec_curves.end())
+      auto listed = [&](const std::vector<std::string>& curves) {
+        return std::find(curves.begin(), curves.end(), cert.curve) != curves.end();
+      };
+      if (cert.key_type == "EC" && listed(n.phase_out_ec_curves))
         phase_out.push_back(fmt::format("{}: EC key on {}", cert.subject, cert.curve));
-      else if (cert.key_type == "EC" && n.ec_curve_otherwise == "insufficient" &&
-               std::find(n.good_ec_curves.begin(), n.good_ec_curves.end(), cert.curve) == n.good_ec_curves.end())
+      else if (cert.key_type == "EC" && n.ec_curve_otherwise == "insufficient" && !listed(n.good_ec_curves))
         weak.push_back(cert.curve.empty()
                            ? fmt::format("{}: EC key on an unnamed curve (explicit parameters of no named curve)", cert.subject)
                            : fmt::format("{}: EC key on {} (a curve the guidelines do not name)", cert.subject, cert.curve));
@@ -438,7 +439,8 @@ extern const Check ts4{
     .sends = "nothing more; reads the server certificate",
     .passes = "expires within 14 days warn (days left in the message); an RSA key below the NCSC minimum or a SHA-1/MD5 "
               "signature fail; 2025-05 (2.2.0): RSA 2048-3071 bits, EC P-224 or a SHA-224 signature warn (phase out), "
-              "an EC key on a curve the guidelines do not name (or on an unnamed one) fail; else pass; the report always shows expiry date, issuer, subject, key type and size",
+              "an EC key on a curve the guidelines do not name (or on an unnamed one) fail; else pass; the report "
+              "always shows expiry date, issuer, subject, key type and size",
     .judge = judge_ts4};
 extern const Check ts5{
     .id = "TS-5",
