@@ -324,10 +324,7 @@ int run_batch(const BatchArgs& a) {
   std::vector<http::Header> secrets;
   for (const auto& j : jobs) secrets.insert(secrets.end(), j.settings.headers.begin(), j.settings.headers.end());
   report::Redactor redactor(secrets);
-  for (const auto& j : jobs) {
-    redactor.add_url(j.settings.base_url);
-    if (j.settings.openapi) redactor.add_url(*j.settings.openapi);
-  }
+  for (const auto& j : jobs) add_run_secrets(redactor, j.settings);
 
   bool live = !a.quiet && !a.verbose && isatty(STDERR_FILENO);
   bool color = color_wanted(a.no_color);

@@ -70,7 +70,14 @@ int run(int argc, char** argv) {
     return code == 0 ? Exit::ok : Exit::usage;
   }
 
-  record_command_line(argc, argv);  // the report's run.command (masked)
+  // The report's run.command, every secret option value masked as parsed.
+  std::vector<std::string> secrets;
+  for (const auto& c : commands)
+    if (c.app->parsed())
+      for (const char* name : {"--header"})
+        if (const CLI::Option* option = c.app->get_option_no_throw(name))
+          for (const auto& value : option->results()) secrets.push_back(value);
+  record_command_line(argc, argv, secrets);
   auto sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
   auto logger = std::make_shared<spdlog::logger>("adrprobe", sink);
   logger->set_pattern("%^[%l]%$ %v");

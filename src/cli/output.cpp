@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <set>
 #include <stdexcept>
 
@@ -62,6 +63,13 @@ int write_report(report::Report& rep, const Output& output, const report::Redact
   return status;
 }
 
+void add_run_secrets(report::Redactor& redactor, const engine::Settings& s) {
+  redactor.add_url(s.base_url);
+  if (s.openapi) redactor.add_url(*s.openapi);
+  for (const char* name : {"http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"})
+    if (const char* value = std::getenv(name)) redactor.add_proxy(value);
+}
+
 report::RunInfo run_info(const std::string& command, const engine::Settings& s, const Output& output) {
   report::RunInfo info;
   info.command = command;
@@ -92,8 +100,7 @@ report::RunInfo run_info(const std::string& command, const engine::Settings& s, 
 int run_and_report(const std::string& command, Engine run, const engine::Settings& settings, const Output& output) {
   const catalogue::Edition& edition = *output.edition;
   report::Redactor redactor(settings.headers);
-  redactor.add_url(settings.base_url);
-  if (settings.openapi) redactor.add_url(*settings.openapi);
+  add_run_secrets(redactor, settings);
   TerminalProgress progress(output, redactor);
   engine::Settings selected = settings;
   selected.rules = std::set<std::string>(output.rules.begin(), output.rules.end());  // --rules

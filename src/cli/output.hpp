@@ -14,6 +14,12 @@ namespace adrprobe::cli {
 int write_report(report::Report& report, const Output& output, const report::Redactor& redactor,
                  std::vector<std::string>* unwritten = nullptr);
 
+// The secrets of one run beside its headers, which the Redactor is made
+// with: the password of each URL given, and the credentials of every proxy
+// libcurl reads from the environment (http_proxy, https_proxy, all_proxy in
+// either case: whichever libcurl takes for a URL, it sends it).
+void add_run_secrets(report::Redactor& redactor, const engine::Settings& settings);
+
 // How a run is made (the report's `run`): command (check, lint, demo), the
 // options that shape its verdicts, the library versions. Header names, never values.
 report::RunInfo run_info(const std::string& command, const engine::Settings& settings, const Output& output);

@@ -201,21 +201,17 @@ std::string masked_header(const std::string& text) {
 }
 }  // namespace
 
-void record_command_line(int argc, char** argv) {
+void record_command_line(int argc, char** argv, const std::vector<std::string>& secrets) {
   std::vector<std::string> args{"adrprobe"};
-  bool header_next = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (header_next) {
-      a = masked_header(a);
-      header_next = false;
-    } else if (a == "-H" || a == "--header") {
-      header_next = true;
-    } else if (a.rfind("--header=", 0) == 0) {
-      a = "--header=" + masked_header(a.substr(9));
-    } else if (a.rfind("-H", 0) == 0 && a.size() > 2) {
-      a = "-H" + masked_header(a.substr(2));
-    }
+    // An option's value is its argument, or the end of it (after "=" or a
+    // group of short flags): masked there, whatever spells the option.
+    for (const auto& secret : secrets)
+      if (!secret.empty() && a.size() >= secret.size() && a.compare(a.size() - secret.size(), secret.size(), secret) == 0) {
+        a = a.substr(0, a.size() - secret.size()) + masked_header(secret);
+        break;
+      }
     args.push_back(shell_quoted(mask_url_password(std::move(a))));  // a URL's password, wherever it stands
   }
   recorded_command_line = join(args, " ");

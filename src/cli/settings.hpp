@@ -77,10 +77,14 @@ Output to_output(const OutputArgs& args);
 // comma-separated), in the edition's order; UsageError for a name the edition
 // does not know or an empty list.
 std::vector<std::string> select_rules(const catalogue::Edition& edition, const std::string& list);
-// The command line as given (main() records it): each argument shell-quoted
-// where needed, the value of every -H/--header masked ("X-Api-Key: ***").
-// The Redactor masks the rest (URL passwords, other forms of the values).
-void record_command_line(int argc, char** argv);
+// The command line as given (main() records it after parsing): each argument
+// shell-quoted where needed, every secret option value (`secrets`: each as
+// the parser took it from the command line, "X-Api-Key: v" of -H) masked
+// in the argument that carries it, however it is spelled ("-H" "X: v",
+// "-qHX: v", "--header=X: v"): masked_option_value("X-Api-Key: v") is
+// "X-Api-Key: ***". The Redactor masks the rest (URL passwords, other
+// forms of the values).
+void record_command_line(int argc, char** argv, const std::vector<std::string>& secrets);
 const std::string& command_line();
 // Colour on stdout: a terminal, neither --no-color nor NO_COLOR.
 bool color_wanted(bool no_color);

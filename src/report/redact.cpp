@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <unordered_map>
 
 #include "util/strings.hpp"
@@ -36,6 +37,136 @@ std::vector<std::string> base64_aligned_parts(const std::string& value) {
     if (to > from && to - from >= Redactor::min_base64_part) out.push_back(encoded.substr(from, to - from));
   }
   return out;
+}
+
+// A code point as UTF-8 (nothing for one that is not a scalar value).
+void append_utf8(std::string& out, std::uint32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | cp >> 6);
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    if (cp >= 0xD800 && cp <= 0xDFFF) return;
+    out += static_cast<char>(0xE0 | cp >> 12);
+    out += static_cast<char>(0x80 | (cp >> 6 & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp <= 0x10FFFF) {
+    out += static_cast<char>(0xF0 | cp >> 18);
+    out += static_cast<char>(0x80 | (cp >> 12 & 0x3F));
+    out += static_cast<char>(0x80 | (cp >> 6 & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// `digits` hex digits of text at i as a number; -1 when they are not all hex.
+long hex_at(std::string_view text, std::size_t i, std::size_t digits) {
+  if (i + digits > text.size()) return -1;
+  long v = 0;
+  for (std::size_t k = i; k < i + digits; ++k) {
+    char c = text[k];
+    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    if (d < 0) return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+// The escape at text[i], if any: how many bytes it takes and what it stands
+// for. JSON's (\/ \" \\ \b \f \n \r \t \uXXXX, a surrogate pair as one), a
+// URL's %XX (and '+' for a space, as a form's encoding writes it, when
+// plus_is_space), HTML's character references (&#47; &#x2F; and the named
+// ones a server's escaping writes).
+std::size_t escape_at(std::string_view text, std::size_t i, bool plus_is_space, std::string& decoded) {
+  char c = text[i];
+  if (c == '+' && plus_is_space) {
+    decoded = " ";
+    return 1;
+  }
+  if (c == '%') {
+    long v = hex_at(text, i + 1, 2);
+    if (v < 0) return 0;
+    decoded = std::string(1, static_cast<char>(v));
+    return 3;
+  }
+  if (c == '\\' && i + 1 < text.size()) {
+    static constexpr std::string_view from = "/\"\\bfnrt", to = "/\"\\\b\f\n\r\t";
+    if (auto k = from.find(text[i + 1]); k != std::string_view::npos) {
+      decoded = std::string(1, to[k]);
+      return 2;
+    }
+    if (text[i + 1] != 'u') return 0;
+    long cp = hex_at(text, i + 2, 4);
+    if (cp < 0) return 0;
+    std::size_t used = 6;
+    if (cp >= 0xD800 && cp <= 0xDBFF && text.substr(i + 6, 2) == "\\u") {
+      long low = hex_at(text, i + 8, 4);
+      if (low >= 0xDC00 && low <= 0xDFFF) {
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+        used = 12;
+      }
+    }
+    decoded.clear();
+    append_utf8(decoded, static_cast<std::uint32_t>(cp));
+    return decoded.empty() ? 0 : used;
+  }
+  if (c == '&') {
+    std::size_t semi = text.find(';', i + 1);
+    if (semi == std::string_view::npos || semi - i > 12) return 0;
+    std::string_view ref = text.substr(i + 1, semi - i - 1);
+    long cp = -1;
+    if (ref.size() > 2 && (ref[1] == 'x' || ref[1] == 'X') && ref[0] == '#') {
+      cp = hex_at(ref, 2, ref.size() - 2);
+    } else if (ref.size() > 1 && ref[0] == '#') {
+      cp = 0;
+      for (char d : ref.substr(1)) cp = d >= '0' && d <= '9' && cp < 0x110000 ? cp * 10 + (d - '0') : -1;
+    } else {
+      static const std::pair<std::string_view, char> named[] = {
+          {"amp", '&'},  {"lt", '<'},     {"gt", '>'},    {"quot", '"'},   {"apos", '\''}, {"sol", '/'},
+          {"plus", '+'}, {"equals", '='}, {"colon", ':'}, {"percnt", '%'}, {"num", '#'},   {"commat", '@'}};
+      for (const auto& [name, ch] : named)
+        if (ref == name) cp = static_cast<unsigned char>(ch);
+    }
+    if (cp < 0) return 0;
+    decoded.clear();
+    append_utf8(decoded, static_cast<std::uint32_t>(cp));
+    return decoded.empty() ? 0 : semi + 1 - i;
+  }
+  return 0;
+}
+
+// text with every escape undone, and for each byte of it the offset in text
+// of what it came from (one more entry: text's size). nullopt when text has
+// no escape to undo.
+struct Unescaped {
+  std::string text;
+  std::vector<std::size_t> from;
+};
+std::optional<Unescaped> unescape(std::string_view text, bool plus_is_space) {
+  std::string_view marks = plus_is_space ? "+" : "%\\&";
+  if (text.find_first_of(marks) == std::string_view::npos) return std::nullopt;
+  Unescaped u;
+  u.text.reserve(text.size());
+  u.from.reserve(text.size() + 1);
+  bool any = false;
+  std::string decoded;
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t used = escape_at(text, i, plus_is_space, decoded);
+    if (used == 0) {
+      u.text += text[i];
+      u.from.push_back(i++);
+      continue;
+    }
+    any = true;
+    for (char d : decoded) {
+      u.text += d;
+      u.from.push_back(i);
+    }
+    i += used;
+  }
+  if (!any) return std::nullopt;
+  u.from.push_back(text.size());
+  return u;
 }
 
 std::uint32_t needle_key(char a, char b) {
@@ -74,11 +205,9 @@ const std::pair<std::string, std::string>* Redactor::Matcher::longest_at(std::st
   return nullptr;
 }
 
-std::string Redactor::Matcher::apply(std::string_view text, bool& changed) const {
-  changed = false;
-  if (needles_.empty() || text.size() < 2) return std::string(text);
-  std::string out;
-  std::size_t copied = 0;  // text before this is in out
+std::vector<Redactor::Matcher::Span> Redactor::Matcher::spans(std::string_view text) const {
+  std::vector<Span> out;
+  if (needles_.empty() || text.size() < 2) return out;
   // The match being extended: [from, to), the needle found at from, and
   // whether later matches overlapping it made it longer (then it is masked
   // whole: no partial mask keeps a part of another secret).
@@ -86,11 +215,8 @@ std::string Redactor::Matcher::apply(std::string_view text, bool& changed) const
   std::size_t from = 0, to = 0;
   bool merged = false;
   auto close = [&] {
-    out.append(text.substr(copied, from - copied));
-    out += merged ? std::string(mask) : open->second;
-    copied = to;
+    out.push_back(Span{from, to, merged ? nullptr : &open->second});
     open = nullptr;
-    changed = true;
   };
   for (std::size_t i = 0; i + 1 < text.size(); ++i) {
     if (open && i >= to) close();
@@ -104,9 +230,29 @@ std::string Redactor::Matcher::apply(std::string_view text, bool& changed) const
     }
   }
   if (open) close();
-  if (!changed) return std::string(text);
+  return out;
+}
+
+namespace {
+// text with each span replaced (spans in order, not overlapping).
+template <typename Span>
+std::string replace_spans(std::string_view text, const std::vector<Span>& spans) {
+  std::string out;
+  std::size_t copied = 0;  // text before this is in out
+  for (const auto& span : spans) {
+    out.append(text.substr(copied, span.from - copied));
+    out += span.with ? *span.with : std::string(Redactor::mask);
+    copied = span.to;
+  }
   out.append(text.substr(copied));
   return out;
+}
+}  // namespace
+
+std::string Redactor::Matcher::apply(std::string_view text, bool& changed) const {
+  auto found = spans(text);
+  changed = !found.empty();
+  return changed ? replace_spans(text, found) : std::string(text);
 }
 
 std::size_t Redactor::Matcher::cut_needle(std::string_view text) const {
@@ -154,42 +300,85 @@ void Redactor::add_base64(const std::string& value) {
   }
 }
 
+// A value as given (long enough to be looked for inside text) and each part a
+// header's syntax separates: the space-separated words ("Bearer <token>"), a
+// cookie's values ("theme=dark; sid=<value>"), and the segments between '/'
+// (a value that stands in a document path is split there: a check may quote
+// one segment). A Basic credential is decoded: its user:password and password.
+void Redactor::add_value(const std::string& name, const std::string& value) {
+  if (value.size() >= min_substring) {
+    add_forms(value);
+    add_base64(value);
+  }
+  std::vector<std::string> parts;
+  if (name == "cookie") {
+    for (const auto& pair : split(value, ';'))
+      if (auto eq = pair.find('='); eq != std::string::npos) parts.push_back(trim(pair.substr(eq + 1)));
+  } else {
+    parts = split(value, ' ');
+  }
+  for (std::size_t k = 0, n = parts.size(); k < n; ++k)
+    for (auto& segment : split(parts[k], '/'))
+      if (segment != parts[k]) parts.push_back(std::move(segment));
+  for (const auto& part : parts)
+    if (part.size() >= min_part && part != value) {
+      add_forms(part);
+      add_base64(part);
+    }
+  if ((name == "authorization" || name == "proxy-authorization") && starts_with_ci(value, "basic "))
+    if (auto decoded = base64_decode(trim_view(std::string_view(value).substr(6))))
+      if (auto colon = decoded->find(':'); colon != std::string::npos)
+        add_credentials(decoded->substr(0, colon), decoded->substr(colon + 1));
+}
+
 Redactor::Redactor(const std::vector<http::Header>& secrets) {
   for (const auto& [name, value] : secrets) {
     names_.push_back(to_lower(name));
     std::string v = trim(value);
     if (!v.empty()) values_.push_back(v);
-    if (v.size() >= min_substring) {
-      add_forms(v);
-      add_base64(v);
-    }
-    // "Bearer abc…": the credential alone may be echoed back too.
-    for (const auto& part : split(v, ' '))
-      if (part.size() >= 8) {
-        add_forms(part);
-        add_base64(part);
-      }
+    add_value(names_.back(), v);
   }
 }
 
-void Redactor::add_url(const std::string& text) {
+void Redactor::add_credentials(const std::string& user, const std::string& password) {
+  std::string credentials = user + ":" + password;
+  if (credentials.size() >= min_substring) add_forms(credentials);
+  add_base64(credentials);
+  if (password.size() >= min_substring) {
+    add_forms(password);
+    add_base64(password);
+  }
+  // The Basic credentials libcurl sends for them, should a server echo them.
+  std::string basic = "Basic " + base64_encode(credentials);
+  values_.push_back(basic);
+  add_base64(basic);
+}
+
+bool Redactor::add_userinfo(const std::string& text) {
   auto url = parse_url(text);
-  if (!url || url->password.empty()) return;
-  url_password_ = true;
+  if (!url || url->password.empty()) return false;
   // The userinfo form is masked whatever the password's length; the
   // password alone (as written and decoded) where it is long enough.
   add(url->user + ":" + url->password + "@", url->user + ":" + mask + "@");
+  if (url->password.size() >= min_substring) add_forms(url->password);
   std::string plain = percent_decode(url->password);
-  for (const std::string& p : {url->password, plain})
-    if (p.size() >= min_substring) add_forms(p);
   values_.push_back(plain);
-  // The Basic credentials libcurl sends for it, should a server echo them.
-  std::string credentials = percent_decode(url->user) + ":" + plain;
-  std::string basic = base64_encode(credentials);
-  add_base64(credentials);
-  if (plain.size() >= min_substring) add_base64(plain);
-  values_.push_back("Basic " + basic);
-  add_base64("Basic " + basic);
+  add_credentials(percent_decode(url->user), plain);
+  return true;
+}
+
+void Redactor::add_url(const std::string& text) {
+  if (add_userinfo(text)) url_password_ = true;
+}
+
+void Redactor::add_proxy(const std::string& proxy) {
+  std::string text = trim(proxy);
+  if (text.empty()) return;
+  // libcurl takes a proxy without a scheme as http://.
+  if (text.find("://") == std::string::npos) text = "http://" + text;
+  if (!add_userinfo(text)) return;
+  // The header libcurl makes of them is masked whole, whatever its value.
+  names_.push_back("proxy-authorization");
 }
 
 void Redactor::build() const {
@@ -219,6 +408,37 @@ std::string Redactor::apply(const Matcher& matcher, std::string text) {
     std::size_t before = text.size();
     text = matcher.apply(text, changed);
     if (pass >= 2 && text.size() >= before) break;
+  }
+  return apply_unescaped(matcher, std::move(text));
+}
+
+std::string Redactor::apply_unescaped(const Matcher& matcher, std::string text) {
+  // Read once with '+' kept (JSON's "\u002B", a URL's "%2B": the secret's own
+  // '+') and once with '+' as a space (a form's encoding of "Bearer <token>").
+  for (bool plus_is_space : {false, true}) {
+    auto u = unescape(text, plus_is_space);
+    if (!u) continue;
+    auto found = matcher.spans(u->text);
+    if (found.empty()) continue;
+    // Each match widened to whole escapes (the bytes of one escape share an
+    // origin), then mapped back to where it stands in text.
+    for (auto& span : found) {
+      while (span.from > 0 && u->from[span.from - 1] == u->from[span.from]) --span.from;
+      while (span.to < u->text.size() && u->from[span.to] == u->from[span.to - 1]) ++span.to;
+      span.from = u->from[span.from];
+      span.to = u->from[span.to];
+    }
+    // Widening can make neighbours overlap: merged, masked whole.
+    std::vector<Matcher::Span> spans;
+    for (const auto& span : found) {
+      if (!spans.empty() && span.from < spans.back().to) {
+        spans.back().to = std::max(spans.back().to, span.to);
+        spans.back().with = nullptr;
+      } else {
+        spans.push_back(span);
+      }
+    }
+    text = replace_spans(text, spans);
   }
   return text;
 }

@@ -1,14 +1,25 @@
 // Secrets never appear in any output: the values of -H (and --header-file)
-// headers, and the password of a URL given by the user
-// (https://user:***@host). Every string of the report, and every log line,
-// passes through a Redactor first.
+// headers, the password of a URL given by the user (https://user:***@host),
+// and the credentials of a proxy libcurl is given (the *_proxy environment
+// variables: user:password, its Basic value, the Proxy-Authorization header
+// made of them). Every string of the report, and every log line, passes
+// through a Redactor first.
 //
 // A secret is looked for in every form a server or the document can hand it
 // back in: as given, percent-encoded, JSON-pointer-escaped (a document path
 // that carries it becomes a location "/paths/~1k~1<secret>"), lower-cased (in
-// a response header name), and base64-encoded in either alphabet wherever it
+// a response header name), base64-encoded in either alphabet wherever it
 // stands in the encoded data (the secret after 0, 1 or 2 other bytes: the
-// part of each encoding that depends on the secret alone).
+// part of each encoding that depends on the secret alone), and in the escaped
+// forms a server's JSON, URL and HTML libraries write ("\/", "\u002B", "%2B",
+// "+" for a space, "&#x2F;", "&#43;"): each text is also read with those
+// escapes undone, and a secret found there is masked where it stands.
+//
+// The parts a header's syntax separates are secrets of their own when long
+// enough (min_part): a cookie's value, a bearer token, the user:password of
+// a Basic credential (decoded) and its password, and the segments of a value
+// between '/' (a value that stands in a document path is split there: a
+// check quoting one segment would show it).
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -36,6 +47,10 @@ class Redactor {
   // produce by chance. A secret too short for that is masked where its
   // encoding is whole (aligned, as a Basic credential is).
   static constexpr std::size_t min_base64_part = 6;
+  // The shortest part of a value masked on its own (a cookie's value, a token
+  // after its scheme, a segment between '/'): shorter parts ("theme=dark",
+  // "v1") are ordinary words.
+  static constexpr std::size_t min_part = 8;
 
   // secrets: the headers the user gave.
   explicit Redactor(const std::vector<http::Header>& secrets);
@@ -44,6 +59,11 @@ class Redactor {
   // URL is added before the Redactor is shared: apply() may run on many
   // threads at once, add_url() on none.
   void add_url(const std::string& url);
+  // A proxy libcurl is given (an environment variable's value, "http://user:pw@host:3128"
+  // or without its scheme): its user:password, the Basic value and the
+  // Proxy-Authorization header libcurl makes of them. Nothing for a proxy
+  // without credentials. Like add_url, before the Redactor is shared.
+  void add_proxy(const std::string& proxy);
   std::string apply(std::string text) const;
   // A text cut short (a response body's first 2 KiB): masked as apply(), and
   // a secret the cut went through is masked too (its start at the end).
@@ -63,7 +83,15 @@ class Redactor {
   // matches are masked as one.
   class Matcher {
    public:
+    // A match: text [from, to) is replaced by `with` (the needle's
+    // replacement, or the plain mask where overlapping matches were merged).
+    struct Span {
+      std::size_t from, to;
+      const std::string* with;  // nullptr: the plain mask
+    };
     void build(std::vector<std::pair<std::string, std::string>> needles);
+    // Every match in text, in order, overlapping ones merged.
+    std::vector<Span> spans(std::string_view text) const;
     // text with every match replaced; `changed` tells whether anything was.
     std::string apply(std::string_view text, bool& changed) const;
     bool empty() const { return needles_.empty(); }
@@ -80,10 +108,19 @@ class Redactor {
   void add(std::string needle, std::string replacement = mask);
   void add_forms(const std::string& value);
   void add_base64(const std::string& value);
+  // A value and its parts (min_part), in their forms and base64.
+  void add_value(const std::string& name, const std::string& value);
+  // A user and password in clear (decoded): user:password, the password
+  // alone when long enough, and the Basic credential made of them.
+  void add_credentials(const std::string& user, const std::string& password);
+  // The userinfo of a URL with a password: user:***@ as written, and its credentials.
+  bool add_userinfo(const std::string& url);
   // The matchers, indexed once at the first apply after the needles last
   // changed (a batch adds every target's URL one by one: no index each time).
   void build() const;
   static std::string apply(const Matcher& matcher, std::string text);
+  // The matches of the text read with the escapes of JSON, URLs and HTML undone, masked in text.
+  static std::string apply_unescaped(const Matcher& matcher, std::string text);
   std::vector<std::pair<std::string, std::string>> needles_;  // as added
   mutable std::mutex build_mutex_;
   mutable std::atomic<bool> built_{false};

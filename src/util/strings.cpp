@@ -117,6 +117,29 @@ std::string base64_encode(std::string_view s) {
   return out;
 }
 
+std::optional<std::string> base64_decode(std::string_view s) {
+  while (!s.empty() && s.back() == '=') s.remove_suffix(1);
+  if (s.size() % 4 == 1) return std::nullopt;
+  std::string out;
+  out.reserve(s.size() * 3 / 4);
+  unsigned bits = 0, n = 0;
+  for (char c : s) {
+    int v = c >= 'A' && c <= 'Z'   ? c - 'A'
+            : c >= 'a' && c <= 'z' ? c - 'a' + 26
+            : c >= '0' && c <= '9' ? c - '0' + 52
+            : c == '+'             ? 62
+            : c == '/'             ? 63
+                                   : -1;
+    if (v < 0) return std::nullopt;
+    bits = bits << 6 | static_cast<unsigned>(v);
+    if ((n += 6) >= 8) {
+      n -= 8;
+      out += static_cast<char>((bits >> n) & 0xff);
+    }
+  }
+  return out;
+}
+
 std::string replace_all(std::string s, std::string_view needle, std::string_view with) {
   if (needle.empty()) return s;
   std::size_t pos = 0;

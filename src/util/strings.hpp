@@ -1,5 +1,6 @@
 // Small string helpers shared by every layer.
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,6 +23,9 @@ std::string percent_decode(std::string_view s);
 std::string percent_encode(std::string_view s);
 // Base64 (RFC 4648, with padding), as in "Authorization: Basic ...".
 std::string base64_encode(std::string_view s);
+// The bytes of standard base64 (padding optional, no white space inside);
+// nullopt for anything else.
+std::optional<std::string> base64_decode(std::string_view s);
 // Replaces every occurrence of needle in s.
 std::string replace_all(std::string s, std::string_view needle, std::string_view with);
 // UTF-8 as RFC 3629 and Unicode Table 3-7 define it: no overlong forms, no

@@ -2,13 +2,19 @@
 // not in any string, not lower-cased in a response header name, not in a
 // base64 run of any alignment or alphabet (values of 5 bytes or more, whose
 // every alignment leaves Redactor::min_base64_part characters of their own).
+// Nor in the escaped forms a server's JSON, URL and HTML libraries write:
+// each ASCII value without '*' (a mask can complete one of those) is also
+// written escaped between the texts, and that form must not survive.
 // Input: secrets NUL text NUL text ...; the first part holds the -H values,
 // one a line (trimmed, as -H reads them).
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "../base64_scan.hpp"
 #include "fuzz.hpp"
@@ -29,6 +35,30 @@ void assert_clean(const std::string& s, const std::vector<std::string>& secrets)
   }
 }
 
+// The value as JSON (every character as \\uXXXX, upper or lower hex; or only
+// '/' as "\\/", PHP's json_encode), a URL (%XX, a space as '+') and HTML
+// (&#xHH; and &#DD;) write it. Only characters other than letters and digits
+// are escaped, as the libraries do, except in the \\u form.
+std::vector<std::string> escaped_forms(const std::string& v) {
+  auto each = [&](auto&& escape) {
+    std::string out;
+    for (unsigned char c : v) out += std::isalnum(c) ? std::string(1, static_cast<char>(c)) : escape(c);
+    return out;
+  };
+  std::string json_upper, json_lower;
+  for (unsigned char c : v) {
+    json_upper += fmt::format("\\u{:04X}", c);
+    json_lower += fmt::format("\\u{:04x}", c);
+  }
+  return {json_upper,
+          json_lower,
+          each([](unsigned char c) { return c == '/' ? std::string("\\/") : c == '"' || c == '\\' ? std::string("\\") + static_cast<char>(c) : std::string(1, static_cast<char>(c)); }),
+          each([](unsigned char c) { return fmt::format("%{:02X}", c); }),
+          each([](unsigned char c) { return c == ' ' ? std::string("+") : fmt::format("%{:02x}", c); }),
+          each([](unsigned char c) { return fmt::format("&#x{:X};", c); }),
+          each([](unsigned char c) { return fmt::format("&#{};", c); })};
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -46,6 +76,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<std::string> texts;
   for (std::size_t i = 1; i < parts.size(); ++i) texts.emplace_back(parts[i]);
   for (const auto& t : texts) assert_clean(redactor.apply(t), secrets);
+  for (const auto& secret : secrets) {
+    bool ascii = std::all_of(secret.begin(), secret.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '*'; });
+    if (!ascii) continue;
+    std::string before = texts.empty() ? "" : texts[0], after = texts.size() < 2 ? "" : texts[1];
+    for (const auto& form : escaped_forms(secret)) {
+      std::string out = redactor.apply(before + " " + form + " " + after);
+      FUZZ_ASSERT(out.find(form) == std::string::npos);
+    }
+  }
 
   // Every string of a report that can hold server text or a -H value.
   Report rep;

@@ -12,7 +12,12 @@ then, by ``mode``:
 With ``credentials=("user", "password")`` a CONNECT without the matching
 ``Proxy-Authorization: Basic`` header gets ``407 Proxy Authentication Required``.
 Only targets on 127.0.0.0/8 or ``localhost`` are ever connected to (anything
-else gets 403); any request other than CONNECT gets 405.  Threads are daemons;
+else gets 403); any request other than CONNECT gets 405, unless
+``forward=True``: then a request in absolute form (``GET http://127.0.0.1:P/x``,
+what a client sends an ``http_proxy`` for an ``http://`` URL) is forwarded to
+its host in origin form, with ``Connection: close``, and the answer relayed;
+its ``Proxy-*`` headers are dropped as a proxy does, or passed on as a
+careless one does with ``pass_credentials=True`` (so a server can echo them).  Threads are daemons;
 ``stop()`` closes the listener and every open tunnel.
 
 ``SocksProxy()``: the same as a SOCKS5 proxy without authentication (``url`` is
@@ -29,11 +34,13 @@ import threading
 
 
 class ConnectProxy:
-    def __init__(self, mode="allow", credentials=None):
+    def __init__(self, mode="allow", credentials=None, forward=False, pass_credentials=False):
         if mode not in ("allow", "deny"):
             raise ValueError("mode %r" % mode)
         self.mode = mode
         self.credentials = credentials
+        self.forward = forward
+        self.pass_credentials = pass_credentials
         self._log = []
         self._lock = threading.Lock()
         self._sockets = []
@@ -133,7 +140,8 @@ class ConnectProxy:
             entry = {"method": method, "target": target, "headers": headers, "status": None}
             with self._lock:
                 self._log.append(entry)
-            if method != "CONNECT":
+            forwarded = self.forward and method != "CONNECT" and target.startswith("http://")
+            if method != "CONNECT" and not forwarded:
                 entry["status"] = 405
                 return self._answer(conn, 405)
             if self.credentials is not None:
@@ -141,6 +149,8 @@ class ConnectProxy:
                 if headers.get("Proxy-Authorization") != want:
                     entry["status"] = 407
                     return self._answer(conn, 407)
+            if forwarded:
+                return self._forward(conn, method, target, headers, entry)
             host, _, port = target.rpartition(":")
             host = host.strip("[]")
             if self.mode == "deny" or not self._allowed(host):
@@ -163,6 +173,37 @@ class ConnectProxy:
                 conn.close()
             except OSError:
                 pass
+
+    def _forward(self, conn, method, target, headers, entry):
+        rest = target[len("http://"):]
+        hostport, slash, path = rest.partition("/")
+        host, _, port = hostport.rpartition(":")
+        if not self._allowed(host.strip("[]")):
+            entry["status"] = 403
+            return self._answer(conn, 403)
+        lines = ["%s /%s HTTP/1.1" % (method, path if slash else "")]
+        for name, value in headers.items():
+            low = name.lower()
+            if low in ("connection", "proxy-connection") or (low.startswith("proxy-") and not self.pass_credentials):
+                continue
+            lines.append("%s: %s" % (name, value))
+        lines.append("Connection: close")
+        try:
+            upstream = socket.create_connection((host.strip("[]"), int(port or 80)), timeout=10)
+        except (OSError, ValueError):
+            entry["status"] = 502
+            return self._answer(conn, 502)
+        with self._lock:
+            self._sockets.append(upstream)
+        entry["status"] = 200
+        upstream.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
+        upstream.settimeout(10)
+        while True:
+            chunk = upstream.recv(65536)
+            if not chunk:
+                break
+            conn.sendall(chunk)
+        upstream.close()
 
     def _relay(self, a, b):
         a.setblocking(False)

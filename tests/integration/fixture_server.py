@@ -118,6 +118,13 @@ DEFAULT_PROFILE = {
     # to base64's 3-byte groups) comes back in headers X-Echo-B64-Json-<n>, in
     # every JSON error body ("echo_b64"), and as document paths "/b/<base64>".
     "echo_b64_json": False,
+    # echo_escaped: each value, and the parts a server's code takes apart (a
+    # cookie's values, a Basic credential decoded to user:password), comes
+    # back as a server's JSON, URL and HTML libraries write it: in every JSON
+    # error body ("escaped": PHP's json_encode "\\/", .NET's "\\u002B",
+    # urllib.parse.quote, quote_plus, HTML character references) and in
+    # headers X-Echo-Quoted-<n> (quote) and X-Echo-Html-<n>.
+    "echo_escaped": False,
     # GET {base}/openapi.json without this request header is 401 (the run
     # then fetches it again with -H); None: no such condition.
     "doc_needs_header": None,
@@ -433,6 +440,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     body = json.dumps(doc).encode()
                 except ValueError:
                     pass
+        if p["echo_escaped"]:
+            forms = self.escaped_forms()
+            for n, (quoted, entities) in enumerate((f["quote"], f["html"]) for f in forms):
+                headers["X-Echo-Quoted-%d" % n] = quoted
+                headers["X-Echo-Html-%d" % n] = entities
+            if (status >= 400 and isinstance(body, bytes) and body.startswith(b"{") and body.endswith(b"}")
+                    and "Content-Length" not in headers):
+                # Written by hand: json.dumps writes neither "\/" nor "\u002B".
+                fields = ", ".join('"%s_%d": %s' % (name, n, '"%s"' % text if name in ("php", "dotnet") else json.dumps(text))
+                                   for n, f in enumerate(forms) for name, text in sorted(f.items()))
+                body = body[:-1] + (b", " if body.strip() != b"{}" else b"") + fields.encode() + b"}"
         self.send_response(status)
         if body and content_type and "Content-Type" not in headers:
             headers["Content-Type"] = content_type
@@ -464,6 +482,34 @@ class Handler(http.server.BaseHTTPRequestHandler):
         sends, and the Basic credentials of a URL's password)."""
         return [v for k, v in self.headers.items()
                 if k.lower() == "authorization" or (k.lower().startswith("x-") and not k.lower().startswith("x-echo"))]
+
+    def escaped_forms(self):
+        """echo_escaped: for each user value and its parts (the values of a
+        Cookie, a Basic credential decoded), the escaped forms of it."""
+        values = list(self.user_values())
+        for k, v in self.headers.items():
+            if k.lower() == "cookie":
+                values += [pair.partition("=")[2].strip() for pair in v.split(";") if "=" in pair]
+            if k.lower() in ("authorization", "proxy-authorization") and v.lower().startswith("basic "):
+                try:
+                    values.append(base64.b64decode(v[6:].strip()).decode("utf-8"))
+                except (ValueError, UnicodeDecodeError):
+                    pass
+            if k.lower() == "proxy-authorization":
+                values.append(v)
+
+        def json_php(text):  # PHP's json_encode: '/' as "\/"
+            return text.replace("\\", "\\\\").replace('"', '\\"').replace("/", "\\/")
+
+        def json_dotnet(text):  # .NET's JavaScriptEncoder: '+', '<', '>', '&', "'" and non-ASCII as \uXXXX
+            return "".join("\\u%04X" % ord(c) if c in "+<>&'\"\\" or ord(c) > 126 else c for c in text)
+
+        def html_refs(text):  # a template engine's escaping, hex and decimal
+            return "".join("&#x2F;" if c == "/" else "&#43;" if c == "+" else "&#61;" if c == "=" else
+                           "&amp;" if c == "&" else "&quot;" if c == '"' else c for c in text)
+        return [{"php": json_php(v), "dotnet": json_dotnet(v),  # already JSON string contents
+                 "quote": urllib.parse.quote(v), "quote_plus": urllib.parse.quote_plus(v),
+                 "html": html_refs(v)} for v in values if len(v) >= 8]
 
     def b64_json(self):
         """echo_b64_json: each user value in JSON, base64-encoded at each alignment."""

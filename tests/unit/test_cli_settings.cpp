@@ -274,14 +274,25 @@ TEST_CASE("--rules: ids or aliases of the edition, any case, in the edition's or
 TEST_CASE("the command line as given: quoted for a shell, every -H value masked however it is written") {
   std::vector<std::string> args{"adrprobe", "check", "https://u:pw@api.example.nl/v1", "-H", "X-Api-Key: s3cr3t",
                                 "-HAuthorization: Bearer abc", "--header=Cookie: a=b", "--header", "X-Two: it's",
-                                "--rules", "/core/semver,API-48"};
+                                "-qH", "X-Key: v", "-vHX-Three: w'x", "--rules", "/core/semver,API-48"};
+  // The values as the parser took them.
+  std::vector<std::string> secrets{"X-Api-Key: s3cr3t", "Authorization: Bearer abc", "Cookie: a=b", "X-Two: it's",
+                                   "X-Key: v", "X-Three: w'x"};
   std::vector<char*> argv;
   for (auto& s : args) argv.push_back(s.data());
-  cli::record_command_line(static_cast<int>(argv.size()), argv.data());
+  cli::record_command_line(static_cast<int>(argv.size()), argv.data(), secrets);
   const std::string& line = cli::command_line();
   CHECK(line == "adrprobe check 'https://u:***@api.example.nl/v1' -H 'X-Api-Key: ***' '-HAuthorization: ***' "
-                "'--header=Cookie: ***' --header 'X-Two: ***' --rules /core/semver,API-48");
+                "'--header=Cookie: ***' --header 'X-Two: ***' -qH 'X-Key: ***' '-vHX-Three: ***' "
+                "--rules /core/semver,API-48");
   CHECK(line.find("s3cr3t") == std::string::npos);
   CHECK(line.find("Bearer") == std::string::npos);
   CHECK(line.find(":pw@") == std::string::npos);
+  CHECK(line.find("it") == std::string::npos);
+  // A value that is no option's stays, though it is spelled like one.
+  std::vector<std::string> plain{"adrprobe", "check", "https://api.example.nl/v1", "--user-agent", "X-Key: v2"};
+  argv.clear();
+  for (auto& s : plain) argv.push_back(s.data());
+  cli::record_command_line(static_cast<int>(argv.size()), argv.data(), secrets);
+  CHECK(cli::command_line() == "adrprobe check https://api.example.nl/v1 --user-agent 'X-Key: v2'");
 }

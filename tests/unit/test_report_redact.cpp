@@ -264,3 +264,80 @@ TEST_CASE("redaction: a body cut in the middle of a secret does not keep its sta
   CHECK(r.exchanges[0].body == std::string(2040, 'x') + "***");
   CHECK(r.exchanges[1].body == "ends in s3c");
 }
+
+TEST_CASE("redaction: a value echoed in the escaped forms of JSON, URL and HTML libraries") {
+  // "hdr+Sec/ret=Q7x9Kp2m" as PHP's json_encode, .NET's JSON, Python's
+  // urllib.parse.quote (keeps '/') and quote_plus, and HTML character references.
+  report::Redactor red({{"X-Api-Key", "hdr+Sec/ret=Q7x9Kp2m"}, {"Authorization", "Bearer tok en+val/ue99"}});
+  for (const char* text : {
+           R"({"key":"hdr+Sec\/ret=Q7x9Kp2m"})",            // PHP json_encode
+           R"({"key":"hdr\u002BSec\u002Fret\u003DQ7x9Kp2m"})",  // .NET, upper-case hex
+           R"({"key":"hdr\u002bSec/ret\u003dQ7x9Kp2m"})",      // lower-case hex
+           "you sent hdr%2BSec/ret%3DQ7x9Kp2m",                  // urllib.parse.quote
+           "you sent hdr%2BSec%2Fret%3DQ7x9Kp2m&x=1",            // quote_plus
+           "<p>hdr&#43;Sec&#x2F;ret&#61;Q7x9Kp2m</p>",           // HTML, numeric
+           "<p>hdr&plus;Sec&sol;ret&equals;Q7x9Kp2m</p>",        // HTML, named
+           "<p>hdr&#x2b;Sec&#X2f;ret=Q7x9Kp2m</p>",
+       }) {
+    std::string out = red.apply(std::string(text));
+    CAPTURE(text);
+    CAPTURE(out);
+    CHECK(out.find("Q7x9Kp2m") == std::string::npos);
+    CHECK(out.find("***") != std::string::npos);
+  }
+  // A space written as '+' by a form's encoding (quote_plus), the value's own '+' as %2B.
+  std::string plus = red.apply(std::string("auth=Bearer+tok+en%2Bval%2Fue99;"));
+  CHECK(plus.find("ue99") == std::string::npos);
+  CHECK(plus.rfind("auth=", 0) == 0);
+  CHECK(plus.back() == ';');
+  // A JSON escape of a character beyond the BMP (a surrogate pair), and the text around a match kept.
+  report::Redactor emoji(std::vector<http::Header>{{"X-Key", "key-\xF0\x9F\x98\x80-value"}});
+  std::string escaped = emoji.apply(std::string(R"(before "key-\ud83d\ude00-value" after)"));
+  CHECK(escaped == R"(before "***" after)");
+  // Text without any of the value stays as it is, escapes and all.
+  std::string innocent = R"({"a":"x\/y","b":"%2B&amp;+"})";
+  CHECK(red.apply(innocent) == innocent);
+}
+
+TEST_CASE("redaction: the parts a header's syntax separates are secrets of their own") {
+  report::Redactor red({{"Cookie", "theme=dark; sid=SIDabcdef123456"},
+                        {"Authorization", "Basic " + base64_encode("alice:Pa55w0rdSecret")},
+                        {"X-Api-Key", "Abcdefghij/klmnopqrstu+v=="}});
+  CHECK(red.apply(std::string("session SIDabcdef123456 expired")) == "session *** expired");
+  CHECK(red.apply(std::string("theme=dark; x")) == "theme=dark; x");  // a short part is no secret
+  CHECK(red.apply(std::string("user alice:Pa55w0rdSecret")) == "user ***");
+  CHECK(red.apply(std::string("password Pa55w0rdSecret")) == "password ***");
+  // A segment between '/' (KC-1 quotes the segment of a path that holds the value).
+  CHECK(red.apply(std::string("uppercase letters in 'Abcdefghij'")) == "uppercase letters in '***'");
+  CHECK(red.apply(std::string("segment klmnopqrstu+v==")) == "segment ***");
+  // Basic's own base64 is masked whole as before.
+  CHECK(red.apply("Basic " + base64_encode("alice:Pa55w0rdSecret")).find("Pa55") == std::string::npos);
+}
+
+TEST_CASE("redaction: a proxy's credentials, from the environment libcurl reads") {
+  report::Redactor red(std::vector<http::Header>{});
+  CHECK(red.empty());
+  red.add_proxy("http://proxyuser:pr0xy%2Fpass@127.0.0.1:3128");
+  red.add_proxy("socks5://127.0.0.1:1080");  // no credentials: nothing
+  red.add_proxy("other:pw-without-scheme-99@proxy.example:8080");
+  CHECK_FALSE(red.empty());
+  CHECK_FALSE(red.url_password());  // not a URL the user gave: no note about it
+  std::string basic = base64_encode("proxyuser:pr0xy/pass");
+  report::Report r;
+  http::Exchange e;
+  e.id = 1;
+  e.url = "http://127.0.0.1:8080/v1";
+  e.request_headers = {{"Host", "127.0.0.1:8080"}, {"Proxy-Authorization", "Basic " + basic}};
+  e.response_headers = {{"x-echo", "Basic " + basic}, {"via", "proxyuser:pr0xy/pass"}};
+  e.body = "denied for other:pw-without-scheme-99 and pr0xy%2Fpass";
+  r.exchanges.push_back(e);
+  red.apply(r);
+  CHECK(r.exchanges[0].request_headers[1].second == "***");
+  CHECK(r.exchanges[0].request_headers[0].second == "127.0.0.1:8080");
+  std::string json = report::render("json", r);
+  CHECK(json.find("Proxy-Authorization") != std::string::npos);
+  CHECK(json.find(basic) == std::string::npos);
+  CHECK(json.find("pr0xy") == std::string::npos);
+  CHECK(json.find("pw-without-scheme") == std::string::npos);
+  CHECK(red.apply(std::string("http://proxyuser:pr0xy%2Fpass@127.0.0.1:3128")) == "http://proxyuser:***@127.0.0.1:3128");
+}

@@ -99,3 +99,15 @@ TEST_CASE("escape_control: bidi controls made visible, so they reorder nothing")
   CHECK(bidi_control("\xe2\x80").second == 0);  // cut short
   CHECK(escape_control("\xe2\x80") == "\\xe2\\x80");
 }
+
+TEST_CASE("base64: decoding undoes encoding, with or without padding; anything else is refused") {
+  for (const std::string& s : std::vector<std::string>{"", "a", "ab", "abc", "alice:Pa55w0rdSecret", std::string("\0\xff\x10", 3)}) {
+    CHECK(base64_decode(base64_encode(s)) == s);
+    std::string unpadded = base64_encode(s);
+    while (!unpadded.empty() && unpadded.back() == '=') unpadded.pop_back();
+    CHECK(base64_decode(unpadded) == s);
+  }
+  CHECK_FALSE(base64_decode("YW*j").has_value());
+  CHECK_FALSE(base64_decode("YWJj ZA==").has_value());
+  CHECK_FALSE(base64_decode("Y").has_value());  // one character is no byte
+}
