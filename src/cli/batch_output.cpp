@@ -25,10 +25,11 @@ std::string summary_write_problem(const std::string& dir) {
   return "";
 }
 
-void write_summary(const std::string& dir, const report::Summary& summary) {
+void write_summary(const std::string& dir, const report::Summary& summary, const Push& push) {
+  std::string prom = report::render_summary_openmetrics(summary);
   for (auto [name, text] : {std::pair{"summary.json", report::render_summary_json(summary)},
                             std::pair{"summary.html", report::render_summary_html(summary)},
-                            std::pair{"summary.prom", report::render_summary_openmetrics(summary)},
+                            std::pair{"summary.prom", prom},
                             std::pair{"summary.md", report::render_summary_markdown(summary)}}) {
     // Written beside and renamed: a collector or a browser never reads half a file.
     try {
@@ -37,6 +38,7 @@ void write_summary(const std::string& dir, const report::Summary& summary) {
       throw UsageError(fmt::format("cannot write {}", e.what()));
     }
   }
+  if (!push.url.empty()) push_summary(push, summary.register_name, prom);
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/push.hpp"
 #include "report/summary.hpp"
 
 namespace adrprobe::cli {
@@ -16,8 +17,10 @@ const std::vector<std::string>& summary_file_names();
 // naming the first that cannot: asked before any request or merge.
 std::string summary_write_problem(const std::string& dir);
 // Writes summary.json, summary.html, summary.prom, summary.md into dir, each in one step
-// (util/files.hpp's write_file); throws UsageError when it cannot.
-void write_summary(const std::string& dir, const report::Summary& summary);
+// (util/files.hpp's write_file); throws UsageError when it cannot. Then, with
+// a push that has a URL, PUTs summary.prom to the group of the summary's
+// register_name (cli/push.hpp: a failure is a warning, never an exception).
+void write_summary(const std::string& dir, const report::Summary& summary, const Push& push = {});
 // One line of the table on stdout: "  fail   bag  https://...  87.5 %  2 fail · 1 error  new-fail: ..."
 std::string target_line(const report::SummaryTarget& t, bool color);
 // The closing line: how many targets, passing, failing, not tested.

@@ -44,6 +44,7 @@ struct BatchArgs {
   std::vector<std::string> formats;
   bool no_color = false, quiet = false, verbose = false;
   ProbeArgs probe;
+  PushArgs push;  // its headers are --pushgateway-header's: -H goes to the targets only
 };
 
 // One target, validated: what the engine runs and where its files go.
@@ -278,6 +279,15 @@ int run_batch(const BatchArgs& a) {
       throw UsageError(e.what());
     }
   }
+  Push push = to_push(a.push, "--pushgateway-header", a.probe.timeout, a.probe.ca_file, user_agent(a.probe.user_agent));
+  // The group's series are replaced whole by each push: one shard's would drop the others'.
+  if (!push.url.empty() && shard.n > 1)
+    throw UsageError("--pushgateway with --shard: each shard's push would replace the others' series; push the "
+                     "merged summary instead (adrprobe summary --pushgateway)");
+  std::string register_name =
+      a.push.register_name.empty() ? std::filesystem::path(a.file).stem().string() : a.push.register_name;
+  if (std::string problem = register_name_problem(register_name); !push.url.empty() && !problem.empty())
+    throw UsageError(fmt::format("{} (the name of {}): give --register-name", problem, a.file));
   if (!a.probe.openapi.empty()) throw UsageError("--openapi: give each target's document in the file (openapi: URL)");
   if (!a.probe.cert_file.empty() || !a.probe.key_file.empty())
     throw UsageError("--cert/--key are not taken by batch: a client certificate belongs to one API");
@@ -404,13 +414,14 @@ int run_batch(const BatchArgs& a) {
   summary.shard_k = shard.k;
   summary.shard_n = shard.n;
   summary.register_size = all.size();
+  summary.register_name = register_name;
   report::carry_history(summary, nullptr);
   if (!baseline_problems.empty())
     summary.notes.push_back(fmt::format("{} with a baseline that could not be used (no change shown): {}",
                                         baseline_problems.size() == 1 ? "1 target" : std::to_string(baseline_problems.size()) + " targets",
                                         join(baseline_problems, "; ", 5)));
   for (const auto& p : baseline_problems) fmt::print(stderr, "adrprobe: warning: {}\n", escape_control(p));
-  write_summary(a.out_dir, summary);
+  write_summary(a.out_dir, summary, push);
   if (!a.quiet) fmt::print("{}\n", totals_line(summary, a.out_dir));
   if (!write_error.empty()) {
     fmt::print(stderr, "adrprobe: error: {}\n", escape_control(write_error));
@@ -447,6 +458,10 @@ Command batch_command(CLI::App& parent) {
   cmd->add_flag("-q,--quiet", a->quiet, "Only the targets that do not pass");
   cmd->add_flag("-v,--verbose", a->verbose, "Log each request to stderr, with its target");
   add_probe_options(cmd, a->probe);
+  add_push_options(cmd, a->push, "the TARGETS file's name without its extension");
+  cmd->add_option("--pushgateway-header", a->push.headers,
+                  "Header of the push to --pushgateway, 'Name: value' (repeatable; -H goes to the targets, never to "
+                  "the Pushgateway); ${VAR} in the value is read from the environment; the value is never shown");
   cmd->footer(
       "The command line's options are the defaults of every target; the file's `defaults:`, then each\n"
       "target, override them. --concurrency bounds the requests in flight over the whole batch, and --rate\n"

@@ -13,6 +13,7 @@
 
 #include "cli/batch_output.hpp"
 #include "cli/command.hpp"
+#include "cli/options.hpp"
 #include "cli/settings.hpp"
 #include "engine/run.hpp"
 #include "report/json.hpp"
@@ -29,6 +30,9 @@ struct SummaryArgs {
   std::vector<std::string> dirs;
   std::string out_dir = ".", previous, fail_on = "fail";
   bool no_color = false, quiet = false;
+  PushArgs push;  // its -H and --header-file: summary sends no other request
+  double timeout = 10;
+  std::string ca_file;
 };
 
 // The previous run's summary (--previous PREV): its history is carried
@@ -53,7 +57,22 @@ std::optional<report::Summary> previous_summary(const std::string& dir, std::vec
   return std::nullopt;
 }
 
+// The register the merged summary is of (its Pushgateway group): --register-name,
+// else the one name the shards recorded. Shards that name different ones are
+// noted; none known leaves it empty (a push then says to give --register-name).
+std::string register_of(const std::set<std::string>& recorded, const std::string& given, std::vector<std::string>& notes) {
+  if (!given.empty()) return given;
+  std::vector<std::string> named;
+  for (const auto& name : recorded)
+    if (!name.empty()) named.push_back(name);
+  if (named.size() > 1)
+    notes.push_back(fmt::format("the shards name different registers ({}): --register-name says which this is",
+                                join(named, ", ", 5)));
+  return named.size() == 1 ? named.front() : "";
+}
+
 int merge(const SummaryArgs& a) {
+  Push push = to_push(a.push, "-H", a.timeout, a.ca_file, user_agent(""));
   std::error_code ec;
   fs::create_directories(a.out_dir, ec);
   if (!fs::is_directory(a.out_dir)) throw UsageError(fmt::format("--out-dir {}: cannot create the directory", a.out_dir));
@@ -68,6 +87,7 @@ int merge(const SummaryArgs& a) {
     std::size_t k, n, register_size;
   };
   std::vector<Part> shards;
+  std::set<std::string> registers;  // the shards' register names ("": a summary.json that names none)
   std::set<std::pair<std::string, std::string>> seen;  // (name, base_url)
   // Report files copied under OUT, by name: every link of summary.html
   // resolves inside the directory that is published (CLI.md).
@@ -91,6 +111,7 @@ int merge(const SummaryArgs& a) {
       continue;
     }
     shards.push_back({dir, s.shard_k, s.shard_n, s.register_size});
+    registers.insert(s.register_name);
     std::vector<std::string> unlinked;
     for (const auto& note : s.notes) merged.notes.push_back(fmt::format("{}: {}", dir, note));
     if (!s.complete) merged.complete = false;
@@ -184,6 +205,7 @@ int merge(const SummaryArgs& a) {
     merged.complete = false;
     merged.notes.push_back(m);
   }
+  merged.register_name = register_of(registers, a.push.register_name, merged.notes);
   if (!not_copied.empty())
     merged.notes.push_back(fmt::format("{} not copied into {}, so not linked: {}",
                                        plural(not_copied.size(), "report file", "report files"), a.out_dir,
@@ -191,7 +213,7 @@ int merge(const SummaryArgs& a) {
   std::optional<report::Summary> previous;
   if (!a.previous.empty()) previous = previous_summary(a.previous, merged.notes);
   report::carry_history(merged, previous ? &*previous : nullptr);
-  write_summary(a.out_dir, merged);
+  write_summary(a.out_dir, merged, push);
   bool color = color_wanted(a.no_color);
   for (const auto& t : merged.targets)
     if (!a.quiet || t.exit_status != Exit::ok) fmt::print("{}\n", target_line(t, color));
@@ -224,6 +246,14 @@ Command summary_command(CLI::App& parent) {
       ->check(CLI::IsMember({"fail", "warn", "regressed", "never"}));
   cmd->add_flag("--no-color", a->no_color, "No colour, even on a terminal");
   cmd->add_flag("-q,--quiet", a->quiet, "Only the targets that do not pass");
+  add_push_options(cmd, a->push, "the register the shards' batch recorded in summary.json");
+  cmd->add_option("-H,--header", a->push.headers,
+                  "Header of the push to --pushgateway, 'Name: value' (repeatable); ${VAR} in the value is read from "
+                  "the environment; the value is never shown in any output");
+  cmd->add_option("--header-file", a->push.header_files,
+                  "More headers of the push from a file, one 'Name: value' a line (# comments, ${VAR}); masked like -H");
+  cmd->add_option("--timeout", a->timeout, "Seconds the push to --pushgateway may take")->capture_default_str();
+  cmd->add_option("--ca-file", a->ca_file, "Extra trusted CA bundle (PEM) for an https:// --pushgateway");
   cmd->footer(
       "Exit status:\n"
       "  0  no target has a rule at the --fail-on level\n"

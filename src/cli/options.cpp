@@ -107,4 +107,12 @@ void add_probe_options(CLI::App* cmd, ProbeArgs& a) {
                   "for the HTTP requests and the TLS handshakes alike");
 }
 
+void add_push_options(CLI::App* cmd, PushArgs& a, const std::string& register_default) {
+  cmd->add_option("--pushgateway", a.url,
+                  "PUT summary.prom to this Prometheus Pushgateway (its base URL) as the group job=\"adrprobe\", "
+                  "register=NAME, replacing the last push's series; a failed push is a warning, the exit status stays");
+  cmd->add_option("--register-name", a.register_name,
+                  "NAME of the register in the Pushgateway group (default " + register_default + ")");
+}
+
 }  // namespace adrprobe::cli

@@ -4,6 +4,7 @@
 #pragma once
 #include <CLI/CLI.hpp>
 
+#include "cli/push.hpp"
 #include "cli/settings.hpp"
 
 namespace adrprobe::cli {
@@ -13,6 +14,10 @@ void add_probe_options(CLI::App* cmd, ProbeArgs& args);
 // The subset that applies to a document alone: --timeout, --deadline, --ca-file, --insecure, --ref-hosts,
 // --user-agent.
 void add_fetch_options(CLI::App* cmd, ProbeArgs& args);
+// --pushgateway and --register-name (summary, batch); `register_default` says
+// where the name comes from without --register-name. The push's headers are
+// the command's own option.
+void add_push_options(CLI::App* cmd, PushArgs& args, const std::string& register_default);
 // --edition's check: the choices in --help, "unknown edition ..." for a wrong one.
 CLI::Validator edition_validator();
 

@@ -236,6 +236,29 @@ void check_document_location(const std::string& location, const std::string& wha
   }
 }
 
+namespace {
+// Upper bounds keep the arithmetic finite; a week is longer than any useful run.
+constexpr double kMaxSeconds = 7 * 24 * 3600;
+}  // namespace
+
+std::string user_agent(const std::string& given) {
+  return given.empty() ? std::string("adrprobe/") + ADRPROBE_VERSION : given;
+}
+
+void check_timeout(double seconds) {
+  if (!(seconds > 0) || seconds > kMaxSeconds) throw UsageError("--timeout must be more than 0 and at most 604800 seconds");
+}
+
+void check_ca_file(const std::string& path) {
+  if (path.empty()) return;
+  // A bundle that does not load would make every verification fail later: say so now.
+  X509_STORE* store = X509_STORE_new();
+  bool loaded = X509_STORE_load_file(store, path.c_str()) == 1;
+  X509_STORE_free(store);
+  ERR_clear_error();
+  if (!loaded) throw UsageError(fmt::format("--ca-file '{}': not a readable PEM certificate bundle", path));
+}
+
 engine::Settings to_settings(const ProbeArgs& a, const std::string& base_url) {
   engine::Settings s;
   s.base_url = base_url;
@@ -243,12 +266,7 @@ engine::Settings to_settings(const ProbeArgs& a, const std::string& base_url) {
     check_document_location(a.openapi, fmt::format("--openapi '{}'", mask_url_password(a.openapi)));
     s.openapi = a.openapi;
   }
-  for (const auto& h : a.headers) {
-    auto [name, value] = parse_header(h);
-    s.headers.emplace_back(name, expand_env(value, "-H " + name));
-  }
-  for (const auto& f : a.header_files)
-    for (auto& h : read_header_file(f)) s.headers.push_back(std::move(h));
+  s.headers = read_headers(a.headers, a.header_files);
   for (const auto& p : a.params) s.params.insert(parse_assignment(p, "--param"));
   s.allow_unsafe = a.allow_unsafe;
   s.insecure = a.insecure;
@@ -257,21 +275,12 @@ engine::Settings to_settings(const ProbeArgs& a, const std::string& base_url) {
   s.max_paths = static_cast<std::size_t>(a.max_paths);
   if (a.max_requests < 0) throw UsageError("--max-requests must be 0 (no limit) or more");
   s.client.max_exchanges = static_cast<std::size_t>(a.max_requests);
-  // Upper bounds keep the arithmetic finite; a week is longer than any useful run.
-  constexpr double kWeek = 7 * 24 * 3600;
-  if (!(a.timeout > 0) || a.timeout > kWeek) throw UsageError("--timeout must be more than 0 and at most 604800 seconds");
+  check_timeout(a.timeout);
   if (a.concurrency < 1 || a.concurrency > 256) throw UsageError("--concurrency must be between 1 and 256");
   if (!(a.rate >= 0)) throw UsageError("--rate must be 0 (no limit) or more");
-  if (!(a.deadline > 0) || a.deadline > kWeek) throw UsageError("--deadline must be more than 0 and at most 604800 seconds");
+  if (!(a.deadline > 0) || a.deadline > kMaxSeconds) throw UsageError("--deadline must be more than 0 and at most 604800 seconds");
   if (!(a.rate <= 1e6)) throw UsageError("--rate must be at most 1000000");
-  if (!a.ca_file.empty()) {
-    // A bundle that does not load would make every verification fail later: say so now.
-    X509_STORE* store = X509_STORE_new();
-    bool loaded = X509_STORE_load_file(store, a.ca_file.c_str()) == 1;
-    X509_STORE_free(store);
-    ERR_clear_error();
-    if (!loaded) throw UsageError(fmt::format("--ca-file '{}': not a readable PEM certificate bundle", a.ca_file));
-  }
+  check_ca_file(a.ca_file);
   // Both or neither, readable, and the key belongs to the certificate.
   if (auto why = tls::check_client_certificate(a.cert_file, a.key_file); !why.empty()) throw UsageError(why);
   s.client.timeout_s = a.timeout;
@@ -288,7 +297,7 @@ engine::Settings to_settings(const ProbeArgs& a, const std::string& base_url) {
   s.client.insecure = a.insecure;
   s.client.allow_unsafe = a.allow_unsafe;
   if (a.user_agent.find_first_of("\r\n") != std::string::npos) throw UsageError("--user-agent must be one line");
-  s.client.user_agent = a.user_agent.empty() ? std::string("adrprobe/") + ADRPROBE_VERSION : a.user_agent;
+  s.client.user_agent = user_agent(a.user_agent);
   for (const auto& entry : a.resolve) check_resolve_entry(entry);
   s.client.resolve = a.resolve;
   s.deadline_s = a.deadline;
@@ -331,6 +340,18 @@ std::string expand_env(const std::string& value, const std::string& where) {
     out += got;
     i = end + 1;
   }
+  return out;
+}
+
+std::vector<http::Header> read_headers(const std::vector<std::string>& given, const std::vector<std::string>& files,
+                                       const std::string& option) {
+  std::vector<http::Header> out;
+  for (const auto& h : given) {
+    auto [name, value] = parse_header(h, option);
+    out.emplace_back(name, expand_env(value, option + " " + name));
+  }
+  for (const auto& f : files)
+    for (auto& h : read_header_file(f)) out.push_back(std::move(h));
   return out;
 }
 

@@ -99,6 +99,12 @@ const report::Format& format_or_throw(const std::string& name);
 // A description document given as a file (plain path or file://) or an http(s)
 // URL: readable or well-formed, else UsageError naming `what`.
 void check_document_location(const std::string& location, const std::string& what);
+// --user-agent as given, else adrprobe/<version>.
+std::string user_agent(const std::string& given);
+// --timeout: more than 0, at most a week; else UsageError.
+void check_timeout(double seconds);
+// --ca-file: empty, or a PEM bundle OpenSSL loads; else UsageError.
+void check_ca_file(const std::string& path);
 // engine::Settings for check (base_url set) or lint (base_url empty).
 engine::Settings to_settings(const ProbeArgs& args, const std::string& base_url);
 
@@ -108,6 +114,10 @@ http::Header parse_header(const std::string& text, const std::string& what = "-H
 // ${VAR} in a header value, read from the environment. An unset variable is a
 // UsageError naming it (and `where`), never the value.
 std::string expand_env(const std::string& value, const std::string& where);
+// The headers of -H (or `option`, which errors name) and --header-file, in
+// that order, ${VAR} expanded; UsageError as parse_header and expand_env.
+std::vector<http::Header> read_headers(const std::vector<std::string>& given, const std::vector<std::string>& files,
+                                       const std::string& option = "-H");
 // --header-file: one 'Name: value' a line, blank lines and # comments ignored,
 // ${VAR} expanded; errors name the line number, never its text.
 std::vector<http::Header> read_header_file(const std::string& path);

@@ -116,6 +116,7 @@ std::string render_summary_json(const Summary& summary) {
   j["generated_at"] = summary.generated_at;
   // Beyond CLI.md's fields: which part of the register, and whether all of it is here.
   j["shard"] = {{"k", summary.shard_k}, {"n", summary.shard_n}, {"register", summary.register_size}};
+  if (!summary.register_name.empty()) j["register_name"] = summary.register_name;
   j["complete"] = summary.complete;
   j["notes"] = summary.notes;
   json targets = json::array();
@@ -202,6 +203,7 @@ Summary parse_summary_json(const std::string& text) {
       s.shard_n = n;
       s.register_size = member<std::size_t>(shard, "register", 0, "shard");
     }
+    s.register_name = member<std::string>(j, "register_name", "", "summary");
     s.complete = member<bool>(j, "complete", true, "summary");
     s.notes = member<std::vector<std::string>>(j, "notes", {}, "summary");
     auto targets = j.find("targets");

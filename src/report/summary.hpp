@@ -64,6 +64,11 @@ struct Summary {
   // a register of `register_size` targets. A merge of shards is complete when
   // every k of 0..n-1 is in it.
   std::size_t shard_k = 0, shard_n = 1, register_size = 0;
+  // The register's name (batch: --register-name, else the file's stem): the
+  // Pushgateway group summary.prom goes to, which `summary` reads back from
+  // the shards. Empty: not known (a summary.json of an earlier version, or
+  // shards that name different registers).
+  std::string register_name;
   bool complete = true;
   std::vector<std::string> notes;  // what a reader must know first (a shard missing, a baseline unreadable)
   // Per target name, its last runs, oldest first, this run's last (summary --previous).

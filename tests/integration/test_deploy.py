@@ -166,8 +166,8 @@ class GitLabTemplate(unittest.TestCase):
         self.assertIn("adrprobe summary --out-dir public \"$@\" --fail-on regressed out/* || status=$?", text)
         self.assertIn('--previous "$ADRPROBE_PREVIOUS_DIR"', text)
         self.assertEqual(self.summary["script"][-1], "exit $status", "the summary's status, after the updates")
-        self.assertIn('wget -q -O- --post-file=public/summary.prom "$ADRPROBE_PUSHGATEWAY/metrics/job/adrprobe"',
-                      text)
+        self.assertIn('set -- "$@" --pushgateway "$ADRPROBE_PUSHGATEWAY"', text)
+        self.assertNotIn("wget", text, "adrprobe PUTs summary.prom itself (a POST leaves stale series)")
         artifacts = self.summary["artifacts"]
         self.assertEqual(artifacts["paths"], ["public/"], "summary.* and the reports it links, one directory")
         self.assertEqual(artifacts["when"], "always")
@@ -290,21 +290,22 @@ class GitLabTemplate(unittest.TestCase):
                 self.assertEqual(list((work / baseline).iterdir()), [])
 
     def test_no_push_without_a_pushgateway(self):
-        with tempfile.TemporaryDirectory() as d:
-            work = Path(d)
-            (work / "out" / "1").mkdir(parents=True)
-            (work / "bin").mkdir()
-            (work / "bin" / "wget").write_text('#!/bin/sh\necho "$@" >> "%s/wget-calls"\n' % work)
-            (work / "bin" / "wget").chmod(0o755)
-            (work / "public").mkdir()
-            (work / "public" / "summary.prom").write_text("# EOF\n")
-            proc, _ = self.run_script(["/bin/sh"], self.summary, work, {"ADRPROBE_PUSHGATEWAY": ""})
-            self.assertEqual(proc.returncode, 0, proc.stderr)
-            self.assertFalse((work / "wget-calls").exists(), "ADRPROBE_PUSHGATEWAY empty: no push")
-            proc, _ = self.run_script(["/bin/sh"], self.summary, work, {"ADRPROBE_PUSHGATEWAY": "http://pg:9091"})
-            self.assertEqual(proc.returncode, 0, proc.stderr)
-            self.assertEqual((work / "wget-calls").read_text().split(),
-                             ["-q", "-O-", "--post-file=public/summary.prom", "http://pg:9091/metrics/job/adrprobe"])
+        for shell in shells():
+            with tempfile.TemporaryDirectory() as d, self.subTest(shell=shell[-1]):
+                work = Path(d)
+                (work / "out" / "1").mkdir(parents=True)
+                proc, calls = self.run_script(shell, self.summary, work, {"ADRPROBE_PUSHGATEWAY": ""})
+                self.assertEqual(proc.returncode, 0, proc.stderr)
+                self.assertEqual(calls, [["summary", "--out-dir", "public", "--fail-on", "regressed", "out/1"]],
+                                 "ADRPROBE_PUSHGATEWAY empty: no push")
+            with tempfile.TemporaryDirectory() as d, self.subTest(shell=shell[-1]):
+                work = Path(d)
+                (work / "out" / "1").mkdir(parents=True)
+                proc, calls = self.run_script(shell, self.summary, work, {"ADRPROBE_PUSHGATEWAY": "http://pg:9091"},
+                                              exit_status=1)
+                self.assertEqual(proc.returncode, 1, "the summary's status, with a push: " + proc.stderr)
+                self.assertEqual(calls, [["summary", "--out-dir", "public", "--pushgateway", "http://pg:9091",
+                                          "--fail-on", "regressed", "out/1"]])
 
 
 # --------------------------------------------------------------------------
@@ -427,8 +428,8 @@ class KubernetesCronJob(unittest.TestCase):
         self.assertIn('set -- --previous "$data/latest"', text)
         self.assertIn("--fail-on regressed", text)
         self.assertTrue(text.rstrip().endswith("exit $status"), "the summary's status, after the updates")
-        self.assertIn('wget -q -O- --post-file="$data/latest/summary.prom" "$ADRPROBE_PUSHGATEWAY/metrics/job/adrprobe"',
-                      text)
+        self.assertIn('set -- "$@" --pushgateway "$ADRPROBE_PUSHGATEWAY"', text)
+        self.assertNotIn("wget", text, "adrprobe PUTs summary.prom itself (a POST leaves stale series)")
         self.assertEqual(self.env_values(self.summary)["ADRPROBE_PUSHGATEWAY"], "", "no push unless set")
 
     def test_scripts_read_only_defined_variables(self):

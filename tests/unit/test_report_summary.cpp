@@ -161,6 +161,14 @@ TEST_CASE("summary.json: written and read back") {
   CHECK(bb.files.empty());
   // and once more: the same text
   CHECK(report::render_summary_json(back) == text);
+  // the register's name (the Pushgateway group), only when known: an older summary.json has none
+  CHECK_FALSE(j.contains("register_name"));
+  CHECK(back.register_name.empty());
+  s.register_name = "gemeente apis";
+  auto named = report::parse_summary_json(report::render_summary_json(s));
+  CHECK(named.register_name == "gemeente apis");
+  CHECK_THROWS_WITH_AS(report::parse_summary_json(R"({"schema": "adrprobe-summary/1", "targets": [], "register_name": 5})"),
+                       doctest::Contains("register_name has the wrong type"), std::runtime_error);
 }
 
 TEST_CASE("summary.json: what is not one is rejected with a message, never a crash") {
