@@ -333,8 +333,10 @@ int run_batch(const BatchArgs& a) {
   // shows in any file, line or log of the batch.
   std::vector<http::Header> secrets;
   for (const auto& j : jobs) secrets.insert(secrets.end(), j.settings.headers.begin(), j.settings.headers.end());
+  secrets.insert(secrets.end(), push.headers.begin(), push.headers.end());  // run.command may quote them
   report::Redactor redactor(secrets);
   for (const auto& j : jobs) add_run_secrets(redactor, j.settings);
+  redactor.add_url(push.url);
 
   bool live = !a.quiet && !a.verbose && isatty(STDERR_FILENO);
   bool color = color_wanted(a.no_color);

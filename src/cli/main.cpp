@@ -74,7 +74,7 @@ int run(int argc, char** argv) {
   std::vector<std::string> secrets;
   for (const auto& c : commands)
     if (c.app->parsed())
-      for (const char* name : {"--header"})
+      for (const char* name : {"--header", "--pushgateway-header"})
         if (const CLI::Option* option = c.app->get_option_no_throw(name))
           for (const auto& value : option->results()) secrets.push_back(value);
   record_command_line(argc, argv, secrets);

@@ -66,6 +66,10 @@ int write_report(report::Report& rep, const Output& output, const report::Redact
 void add_run_secrets(report::Redactor& redactor, const engine::Settings& s) {
   redactor.add_url(s.base_url);
   if (s.openapi) redactor.add_url(*s.openapi);
+  add_proxy_secrets(redactor);
+}
+
+void add_proxy_secrets(report::Redactor& redactor) {
   for (const char* name : {"http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"})
     if (const char* value = std::getenv(name)) redactor.add_proxy(value);
 }

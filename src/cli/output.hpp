@@ -19,6 +19,8 @@ int write_report(report::Report& report, const Output& output, const report::Red
 // libcurl reads from the environment (http_proxy, https_proxy, all_proxy in
 // either case: whichever libcurl takes for a URL, it sends it).
 void add_run_secrets(report::Redactor& redactor, const engine::Settings& settings);
+// The credentials of every proxy libcurl reads from the environment (add_run_secrets adds them too).
+void add_proxy_secrets(report::Redactor& redactor);
 
 // How a run is made (the report's `run`): command (check, lint, demo), the
 // options that shape its verdicts, the library versions. Header names, never values.

@@ -1,5 +1,7 @@
 #include "cli/push.hpp"
 
+#include "cli/output.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -84,6 +86,7 @@ bool push_summary(const Push& push, const std::string& register_name, const std:
     // The headers' values and the URL's password, in whatever form the Pushgateway's answer echoes them.
     report::Redactor redactor(push.headers);
     redactor.add_url(push.url);
+    add_proxy_secrets(redactor);
     fmt::print(stderr, "adrprobe: warning: push to {} failed: {}\n",
                escape_control(redactor.apply(mask_url_password(shown_url))), escape_control(redactor.apply(why)));
     return false;

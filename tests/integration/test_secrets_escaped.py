@@ -172,6 +172,27 @@ class HostileSecrets(ProbeCase):
         for value in ("X-Key: v'", "it's", "it'\\''s", "Secret-9", "w9"):
             self.assertNotIn(value, command)
 
+    def test_batch_pushgateway_header_in_no_report(self):
+        token = "PushTok3nValue99"
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer({}) as srv:
+            targets = Path(tmp, "apis.yaml")
+            targets.write_text(harness.yaml_text({"targets": [{"name": "one", "base_url": srv.base_url}]}),
+                               encoding="utf-8")
+            out = Path(tmp, "out")
+            run = run_adrprobe(["batch", str(targets), "--out-dir", str(out), "--rate", "0", "-o", "html",
+                                "--pushgateway", "http://127.0.0.1:9", "--pushgateway-header",
+                                "Authorization: Bearer " + token], env=dict(NO_PROXY_ENV), timeout=120)
+            self.assertNoCrash(run)
+            self.assertIn("push to http://127.0.0.1:9", run.stderr)  # the push was tried, and failed
+            texts = {"stdout": run.stdout, "stderr": run.stderr}
+            for path in out.iterdir():
+                texts[path.name] = path.read_text(encoding="utf-8", errors="replace")
+        report = json.loads(texts["one.json"])
+        self.assertIn("--pushgateway-header 'Authorization: ***'", report["run"]["command"])
+        for where, text in texts.items():
+            self.assertNotIn(token, text, where)
+            self.assertFalse(base64_holds(text, token), where)
+
 
 if __name__ == "__main__":
     harness.main()
