@@ -152,18 +152,9 @@ class ConnectProxy:
             if forwarded:
                 return self._forward(conn, method, target, headers, entry)
             host, _, port = target.rpartition(":")
-            host = host.strip("[]")
-            if self.mode == "deny" or not self._allowed(host):
-                entry["status"] = 403
-                return self._answer(conn, 403)
-            try:
-                upstream = socket.create_connection((host, int(port)), timeout=10)
-            except (OSError, ValueError):
-                entry["status"] = 502
-                return self._answer(conn, 502)
-            with self._lock:
-                self._sockets.append(upstream)
-            entry["status"] = 200
+            upstream = self._upstream(conn, host, port, entry)
+            if upstream is None:
+                return
             self._answer(conn, 200)
             self._relay(conn, upstream)
         except OSError:
@@ -174,13 +165,30 @@ class ConnectProxy:
             except OSError:
                 pass
 
+    def _upstream(self, conn, host, port, entry):
+        """A connection to host:port for the client on conn, logged with
+        status 200; or None, the client answered 403 (a host the proxy does not
+        serve, or mode "deny") or 502 (no connection)."""
+        host = host.strip("[]")
+        if self.mode == "deny" or not self._allowed(host):
+            entry["status"] = 403
+            self._answer(conn, 403)
+            return None
+        try:
+            upstream = socket.create_connection((host, int(port)), timeout=10)
+        except (OSError, ValueError):
+            entry["status"] = 502
+            self._answer(conn, 502)
+            return None
+        with self._lock:
+            self._sockets.append(upstream)
+        entry["status"] = 200
+        return upstream
+
     def _forward(self, conn, method, target, headers, entry):
         rest = target[len("http://"):]
         hostport, slash, path = rest.partition("/")
         host, _, port = hostport.rpartition(":")
-        if not self._allowed(host.strip("[]")):
-            entry["status"] = 403
-            return self._answer(conn, 403)
         lines = ["%s /%s HTTP/1.1" % (method, path if slash else "")]
         for name, value in headers.items():
             low = name.lower()
@@ -188,14 +196,9 @@ class ConnectProxy:
                 continue
             lines.append("%s: %s" % (name, value))
         lines.append("Connection: close")
-        try:
-            upstream = socket.create_connection((host.strip("[]"), int(port or 80)), timeout=10)
-        except (OSError, ValueError):
-            entry["status"] = 502
-            return self._answer(conn, 502)
-        with self._lock:
-            self._sockets.append(upstream)
-        entry["status"] = 200
+        upstream = self._upstream(conn, host, port or "80", entry)
+        if upstream is None:
+            return
         upstream.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
         upstream.settimeout(10)
         while True:

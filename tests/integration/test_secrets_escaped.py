@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
 from connect_proxy import ConnectProxy  # noqa: E402
 from harness import FixtureServer, ProbeCase, run_adrprobe  # noqa: E402
+import test_secrets  # noqa: E402
 from test_secrets import available_formats, base64_holds, forms  # noqa: E402
 
 PROXY_USER = "proxyuser"
@@ -72,17 +73,9 @@ class HostileSecrets(ProbeCase):
         return outputs, json.loads(run.stdout)
 
     def assertNothingShows(self, outputs, secrets, port, values):
-        for where, text in outputs.items():
-            # the target, as each format writes it (Markdown escapes the colon)
-            self.assertTrue(any(e in text for e in ("127.0.0.1:%d" % port, "127.0.0.1\\:%d" % port)),
-                            "%s does not show the target: an empty output proves nothing" % where)
-            for name, shown_as in secrets.items():
-                for form in shown_as:
-                    at = text.find(form)
-                    if at >= 0:
-                        self.fail("%s shows the %s (as %r): ...%s..." % (where, name, form, text[max(0, at - 200):at + 200]))
-            for value in values:
-                self.assertFalse(base64_holds(text, value), "%s holds %r base64-encoded" % (where, value))
+        """test_secrets' check: no output holds any of the forms, nor base64 of a
+        value, and each shows the target (Markdown escapes its colon)."""
+        test_secrets.Secrets.assertNoSecret(self, outputs, secrets, ("127.0.0.1:%d" % port, "127.0.0.1\\:%d" % port), values)
 
     def test_proxy_credentials_from_the_environment(self):
         with tempfile.TemporaryDirectory() as tmp, \
