@@ -72,24 +72,27 @@ long hex_at(std::string_view text, std::size_t i, std::size_t digits) {
   return v;
 }
 
-// The escape at text[i], if any: how many bytes it takes and what it stands
-// for. JSON's (\/ \" \\ \b \f \n \r \t \uXXXX, a surrogate pair as one), a
-// URL's %XX (and '+' for a space, as a form's encoding writes it, when
-// plus_is_space), HTML's character references (&#47; &#x2F; and the named
-// ones a server's escaping writes).
-std::size_t escape_at(std::string_view text, std::size_t i, bool plus_is_space, std::string& decoded) {
+// The escape syntaxes one reading of a text undoes: JSON's (\/ \" \\ \b \f \n
+// \r \t \uXXXX, a surrogate pair as one), a URL's %XX, a form's (%XX, and '+'
+// for a space), HTML's character references (&#47; &#x2F; and the named ones
+// a server's escaping writes).
+enum Escapes : unsigned { escape_json = 1, escape_url = 2, escape_form = 4, escape_html = 8 };
+
+// The escape at text[i] of one of `escapes`, if any: how many bytes it takes
+// and what it stands for.
+std::size_t escape_at(std::string_view text, std::size_t i, unsigned escapes, std::string& decoded) {
   char c = text[i];
-  if (c == '+' && plus_is_space) {
+  if (c == '+' && (escapes & escape_form)) {
     decoded = " ";
     return 1;
   }
-  if (c == '%') {
+  if (c == '%' && (escapes & (escape_url | escape_form))) {
     long v = hex_at(text, i + 1, 2);
     if (v < 0) return 0;
     decoded = std::string(1, static_cast<char>(v));
     return 3;
   }
-  if (c == '\\' && i + 1 < text.size()) {
+  if (c == '\\' && (escapes & escape_json) && i + 1 < text.size()) {
     static constexpr std::string_view from = "/\"\\bfnrt", to = "/\"\\\b\f\n\r\t";
     if (auto k = from.find(text[i + 1]); k != std::string_view::npos) {
       decoded = std::string(1, to[k]);
@@ -110,7 +113,7 @@ std::size_t escape_at(std::string_view text, std::size_t i, bool plus_is_space, 
     append_utf8(decoded, static_cast<std::uint32_t>(cp));
     return decoded.empty() ? 0 : used;
   }
-  if (c == '&') {
+  if (c == '&' && (escapes & escape_html)) {
     std::size_t semi = text.find(';', i + 1);
     if (semi == std::string_view::npos || semi - i > 12) return 0;
     std::string_view ref = text.substr(i + 1, semi - i - 1);
@@ -135,23 +138,21 @@ std::size_t escape_at(std::string_view text, std::size_t i, bool plus_is_space, 
   return 0;
 }
 
-// text with every escape undone, and for each byte of it the offset in text
-// of what it came from (one more entry: text's size). nullopt when text has
-// no escape to undo.
+// text with every escape of `escapes` undone, and for each byte of it the
+// offset in text of what it came from (one more entry: text's size). nullopt
+// when text has none to undo.
 struct Unescaped {
   std::string text;
   std::vector<std::size_t> from;
 };
-std::optional<Unescaped> unescape(std::string_view text, bool plus_is_space) {
-  std::string_view marks = plus_is_space ? "+" : "%\\&";
-  if (text.find_first_of(marks) == std::string_view::npos) return std::nullopt;
+std::optional<Unescaped> unescape(std::string_view text, unsigned escapes) {
   Unescaped u;
   u.text.reserve(text.size());
   u.from.reserve(text.size() + 1);
   bool any = false;
   std::string decoded;
   for (std::size_t i = 0; i < text.size();) {
-    std::size_t used = escape_at(text, i, plus_is_space, decoded);
+    std::size_t used = escape_at(text, i, escapes, decoded);
     if (used == 0) {
       u.text += text[i];
       u.from.push_back(i++);
@@ -167,6 +168,25 @@ std::optional<Unescaped> unescape(std::string_view text, bool plus_is_space) {
   if (!any) return std::nullopt;
   u.from.push_back(text.size());
   return u;
+}
+
+// The readings of a text worth making: each syntax whose mark it holds on its
+// own (a value's own "&#43;" or "%2B" stays as it is in a JSON string), and
+// all of them at once where it holds two or more (a JSON body of HTML text).
+std::vector<unsigned> readings(std::string_view text) {
+  auto has = [&](char c) { return text.find(c) != std::string_view::npos; };
+  bool backslash = has('\\'), percent = has('%'), plus = has('+'), amp = has('&');
+  std::vector<unsigned> out;
+  if (backslash) out.push_back(escape_json);
+  if (percent) out.push_back(escape_url);
+  if (plus) out.push_back(escape_form);  // '+' as a space, and %XX
+  if (amp) out.push_back(escape_html);
+  if (int(backslash) + int(percent || plus) + int(amp) >= 2) {
+    if (percent) out.push_back(escape_json | escape_url | escape_html);
+    if (plus) out.push_back(escape_json | escape_form | escape_html);
+  }
+  if (backslash && amp && !percent && !plus) out.push_back(escape_json | escape_html);
+  return out;
 }
 
 std::uint32_t needle_key(char a, char b) {
@@ -413,10 +433,10 @@ std::string Redactor::apply(const Matcher& matcher, std::string text) {
 }
 
 std::string Redactor::apply_unescaped(const Matcher& matcher, std::string text) {
-  // Read once with '+' kept (JSON's "\u002B", a URL's "%2B": the secret's own
-  // '+') and once with '+' as a space (a form's encoding of "Bearer <token>").
-  for (bool plus_is_space : {false, true}) {
-    auto u = unescape(text, plus_is_space);
+  // Each reading of the text: '+' kept (JSON's "\u002B", a URL's "%2B": the
+  // secret's own '+') and as a space (a form's encoding of "Bearer <token>").
+  for (unsigned escapes : readings(text)) {
+    auto u = unescape(text, escapes);
     if (!u) continue;
     auto found = matcher.spans(u->text);
     if (found.empty()) continue;
