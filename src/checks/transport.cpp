@@ -40,6 +40,16 @@ std::optional<CheckResult> no_handshake(const Evidence& ev, const std::string& i
   return std::nullopt;
 }
 
+// probes.md: what has not run by the run's deadline is `error` ("deadline reached").
+// The versions whose pinned handshake (not accepted: unknown) or enumeration of
+// suites (accepted) the deadline cut.
+std::vector<std::string> versions_cut(const tls::Facts& t, bool accepted) {
+  std::vector<std::string> out;
+  for (const auto& p : t.protocols)
+    if (p.testable && p.deadline_reached && p.accepted == accepted) out.push_back(p.name);
+  return out;
+}
+
 // The missing-header verdict: warn, or what the edition sets (2.1.0: missing: fail).
 Verdict missing_verdict(const CheckRef& ref) {
   auto it = ref.params.find("missing");
@@ -107,7 +117,13 @@ CheckResult judge_ts2(const Evidence& ev, const CheckRef& ref) {
     if (v != Verdict::pass) f.add(v, fmt::format("{} accepted ({})", p.name, pretty_level(level)));
     else f.add(Verdict::pass, "");
   }
-  if (!modern) f.add(Verdict::fail, "neither TLS 1.2 nor TLS 1.3 is accepted");
+  // A version the deadline left unknown may be accepted: TS-2 is not judged, unless a fail already stands.
+  auto unknown = versions_cut(t, false);
+  bool modern_unknown =
+      std::any_of(unknown.begin(), unknown.end(), [](const auto& n) { return n == "TLSv1.2" || n == "TLSv1.3"; });
+  if (!unknown.empty())
+    f.add(Verdict::error, fmt::format("deadline reached before {} could be probed", join(unknown, ", ")));
+  if (!modern && !modern_unknown) f.add(Verdict::fail, "neither TLS 1.2 nor TLS 1.3 is accepted");
   std::string tail = untestable.empty() ? "" : fmt::format(" ({} not testable with this OpenSSL build)", join(untestable, ", "));
   CheckResult r = f.result(fmt::format("accepts {}", accepted.empty() ? "nothing" : join(accepted, ", ")));
   if (r.verdict != Verdict::pass) r.message += fmt::format("; accepted: {}", accepted.empty() ? "none" : join(accepted, ", "));
@@ -169,12 +185,7 @@ class Listing {
 
 // probes.md TS-3: every accepted suite per accepted version, each with its level
 // and the key exchange the server chose for it; the worst counts.
-CheckResult judge_ts3(const Evidence& ev, const CheckRef& ref) {
-  if (auto r = proxy_error(ev, ref.id)) return *r;
-  bool enumerated = ev.https && ev.tls &&
-                    std::any_of(ev.tls->protocols.begin(), ev.tls->protocols.end(),
-                                [](const auto& p) { return p.accepted && !p.suites.empty(); });
-  if (!enumerated) return judge_ts3_negotiated(ev, ref);
+CheckResult judge_ts3_suites(const Evidence& ev, const CheckRef& ref) {
   const auto& t = *ev.tls;
   auto cipher_level = [&](const std::string& n) { return ev.ncsc ? ev.ncsc->cipher_level(n) : std::string("insufficient"); };
   auto group_level = [&](const std::string& n) { return ev.ncsc ? ev.ncsc->group_level(n) : std::string("insufficient"); };
@@ -185,7 +196,7 @@ CheckResult judge_ts3(const Evidence& ev, const CheckRef& ref) {
   std::size_t total = 0;
   for (const auto& p : t.protocols) {
     if (!p.accepted) continue;
-    if (!p.suites_complete) incomplete.push_back(p.name);
+    if (!p.suites_complete && !p.deadline_reached) incomplete.push_back(p.name);  // the deadline's are said apart
     counts.push_back(fmt::format("{} {}", p.name, p.suites.size()));
     for (const auto& suite : p.suites) {
       ++total;
@@ -224,8 +235,9 @@ CheckResult judge_ts3(const Evidence& ev, const CheckRef& ref) {
     message += " (NCSC guidelines)";
   }
   if (!incomplete.empty())
-    message += fmt::format("; the enumeration of {} stopped early (a handshake got no answer): more suites may be accepted",
-                           join(incomplete, ", "));
+    message += fmt::format(
+        "; the enumeration of {} stopped early (a handshake got no answer in time): more suites may be accepted",
+        join(incomplete, ", "));
   // probes.md: suites this OpenSSL cannot offer are named as not tested.
   if (ev.ncsc && !t.offered.empty()) {
     std::vector<std::string> untested;
@@ -235,6 +247,27 @@ CheckResult judge_ts3(const Evidence& ev, const CheckRef& ref) {
       message += fmt::format("; not tested (this OpenSSL cannot offer them): {}", join(untested, ", "));
   }
   return {ref.id, v, message, {}};
+}
+
+CheckResult judge_ts3(const Evidence& ev, const CheckRef& ref) {
+  if (auto r = proxy_error(ev, ref.id)) return *r;
+  bool enumerated = ev.https && ev.tls &&
+                    std::any_of(ev.tls->protocols.begin(), ev.tls->protocols.end(),
+                                [](const auto& p) { return p.accepted && !p.suites.empty(); });
+  CheckResult r = enumerated ? judge_ts3_suites(ev, ref) : judge_ts3_negotiated(ev, ref);
+  if (!ev.https || !ev.tls || r.verdict == Verdict::error) return r;  // an error says its own reason
+  // Suites the deadline left unknown may be worse than those found: not a pass
+  // (a fail found stands, as the worst verdict).
+  auto enumerating = versions_cut(*ev.tls, true), probing = versions_cut(*ev.tls, false);
+  std::vector<std::string> cut;
+  if (!enumerating.empty()) cut.push_back(fmt::format("the enumeration of {} did not finish", join(enumerating, ", ")));
+  if (!probing.empty()) cut.push_back(fmt::format("{} could not be probed", join(probing, ", ")));
+  if (cut.empty()) return r;
+  std::string said = fmt::format("deadline reached: {}, more suites may be accepted", join(cut, "; "));
+  r.verdict = worst(r.verdict, Verdict::error);
+  // the verdict's reason first
+  r.message = r.verdict == Verdict::error ? said + "; " + r.message : r.message + "; " + said;
+  return r;
 }
 
 CheckResult judge_ts4(const Evidence& ev, const CheckRef& ref) {

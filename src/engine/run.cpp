@@ -192,7 +192,8 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, c
   std::future<tls::Facts> tls_future;
   if (ev.https) {
     tls::Settings ts{.ca_file = s.client.ca_file,
-                     .timeout_s = std::min(s.client.timeout_s, s.deadline_s),
+                     .timeout_s = s.client.timeout_s,
+                     .deadline = session.client.settings().deadline,  // the run's: the TLS phase ends by it too
                      .cert_file = s.client.cert_file,
                      .key_file = s.client.key_file,
                      .route = {.resolve = s.client.resolve,

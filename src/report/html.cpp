@@ -427,9 +427,9 @@ class Page {
                             esc(s.name), level_cell(s.level), s.kx.empty() ? std::string("—") : esc(s.kx),
                             level_cell(s.kx_level));
       if (!p.suites_complete)
-        rows += fmt::format("<tr><td>{}</td><td colspan=\"4\" class=\"muted\">the enumeration stopped early: more suites "
-                            "may be accepted</td></tr>\n",
-                            esc(p.name));
+        rows += fmt::format("<tr><td>{}</td><td colspan=\"4\" class=\"muted\">the enumeration stopped early{}: more "
+                            "suites may be accepted</td></tr>\n",
+                            esc(p.name), p.deadline_reached ? " (deadline reached)" : "");
     }
     if (rows.empty()) return "";
     return "<h4>Accepted cipher suites</h4>\n<table class=\"protocols suites\"><thead><tr><th>Version</th><th>Suite</th>"
@@ -482,6 +482,7 @@ class Page {
       for (const auto& p : t.protocols) {
         std::string accepted = !p.testable ? std::string("<span class=\"muted\">n/a (not in this OpenSSL)</span>")
                                : p.accepted ? std::string("<b>yes</b>")
+                               : p.deadline_reached ? std::string("unknown")  // the why says: deadline reached
                                             : std::string("no");
         out += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"wrap\"><code>{}</code></td></tr>\n", esc(p.name),
                            accepted, esc(p.accepted ? p.cipher : p.error));

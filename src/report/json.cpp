@@ -188,14 +188,17 @@ nlohmann::json tls_json(const tls::Facts& t) {
       }
       jp["suites"] = suites;
       jp["suites_complete"] = p.suites_complete;
+      if (p.deadline_reached) jp["deadline_reached"] = true;  // why not complete
     } else {
       jp["error"] = p.error;
+      if (p.deadline_reached) jp["deadline_reached"] = true;  // unknown, not refused
     }
     protocols.push_back(jp);
   }
   j["accepted_protocols"] = accepted;
   j["protocols"] = protocols;
   j["handshakes"] = t.handshakes;
+  if (t.deadline_reached) j["deadline_reached"] = true;  // the run's deadline ended the handshakes early
   j["trusted"] = t.trusted;
   j["trust_error"] = t.trusted ? nlohmann::json(nullptr) : nlohmann::json(t.trust_error);
   nlohmann::json chain = nlohmann::json::array();

@@ -121,13 +121,19 @@ std::string render_text(const Report& r, const RenderOptions& style) {
     // The per-version handshakes and the certificate are facts even when the default handshake failed.
     std::vector<std::string> protocols;
     for (const auto& p : t.protocols)
-      protocols.push_back(fmt::format("{} {}", E(p.name), !p.testable ? "n/a" : p.accepted ? "yes" : "no"));
+      protocols.push_back(fmt::format("{} {}", E(p.name),
+                                      !p.testable         ? "n/a"
+                                      : p.accepted        ? "yes"
+                                      : p.deadline_reached ? "unknown (deadline reached)"
+                                                           : "no"));
     if (!protocols.empty()) line(fmt::format("          protocols: {}", join(protocols, " · ")));
     // -v: every accepted suite (TS-3) with its NCSC level and key exchange.
     if (style.verbosity > 0)
       for (const auto& p : t.protocols) {
         if (!p.accepted || p.suites.empty()) continue;
-        line(fmt::format("          {} suites{}:", E(p.name), p.suites_complete ? "" : " (enumeration stopped early)"));
+        line(fmt::format("          {} suites{}:", E(p.name), p.suites_complete    ? ""
+                                                       : p.deadline_reached ? " (enumeration stopped early: deadline reached)"
+                                                                            : " (enumeration stopped early)"));
         for (const auto& s : p.suites) {
           std::string kx = s.kx.empty() ? "" : fmt::format("  {} {}", E(s.kx), E(replace_all(s.kx_level, "_", " ")));
           line(fmt::format("            {:<40} {:<12}{}", E(s.name), E(replace_all(s.level, "_", " ")), kx));

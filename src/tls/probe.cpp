@@ -50,6 +50,17 @@ std::string openssl_error(const std::string& fallback) {
   return pos == std::string::npos ? s : s.substr(pos + 1);
 }
 
+// probes.md: what has not run by the run's deadline is `error` with this reason.
+constexpr const char* kDeadlineReached = "deadline reached";
+
+bool deadline_passed(const Settings& s) { return Clock::now() >= s.deadline; }
+
+// The end of a handshake begun now: its timeout, never after the run's deadline,
+// nor after `until` (a budget handshakes share).
+Clock::time_point handshake_deadline(const Settings& s, Clock::time_point until = Clock::time_point::max()) {
+  return std::min({Clock::now() + std::chrono::milliseconds(static_cast<long>(s.timeout_s * 1000)), s.deadline, until});
+}
+
 // SSL_connect on a non-blocking socket within the deadline. *silent: no TLS
 // answer at all (timed out, or closed without an alert).
 bool handshake(SSL* ssl, int fd, Clock::time_point deadline, std::string* error, bool* silent) {
@@ -193,6 +204,7 @@ struct Session {
   bool cert_sent = false;       // ... and a client certificate was configured to answer it
   int alert = -1;               // the last alert the server sent
   std::string cert_refusal;     // the server refused the handshake over the client certificate
+  bool deadline_reached = false;  // the run's deadline came first: no answer, and no time to wait for one
 };
 
 // SSL_set_cert_cb: a client calls it only when the server asks for a certificate.
@@ -240,6 +252,16 @@ void await_client_cert_verdict(Session& s, Clock::time_point deadline, Clock::du
   }
 }
 
+// A handshake that got no answer (or no connection) by the run's deadline was
+// cut by it: neither refused nor timed out.
+std::unique_ptr<Session> cut_by_deadline(const Settings& s, std::unique_ptr<Session> session) {
+  if (deadline_passed(s) && !session->proxy_failed) {
+    session->error = kDeadlineReached;
+    session->deadline_reached = true;
+  }
+  return session;
+}
+
 // One handshake: pinned to version (0 = the default range), SNI always sent;
 // on a connection libcurl opens; with the client certificate when given.
 // What a pinned handshake offers; empty: every cipher (TLS <= 1.2) or suite (TLS 1.3) there is.
@@ -252,7 +274,7 @@ std::unique_ptr<Session> connect_once(const std::string& host, int port, int ver
                                       const Offer& offer = {}) {
   auto session = std::make_unique<Session>();
   auto started = Clock::now();
-  auto deadline = started + std::chrono::milliseconds(static_cast<long>(s.timeout_s * 1000));
+  auto deadline = handshake_deadline(s);
   session->ctx.reset(SSL_CTX_new(TLS_client_method()));
   SSL_CTX* ctx = session->ctx.get();
   if (!ctx) {
@@ -288,12 +310,13 @@ std::unique_ptr<Session> connect_once(const std::string& host, int port, int ver
       return session;
     }
   }
+  if (deadline_passed(s)) return cut_by_deadline(s, std::move(session));  // not begun
   Connection connection = open_connection(host, port, s.route, deadline);
   session->fd.fd = connection.fd;
   session->error = connection.error;
   session->proxy = connection.proxy;
   session->proxy_failed = connection.proxy_failed;
-  if (session->fd.fd < 0) return session;
+  if (session->fd.fd < 0) return cut_by_deadline(s, std::move(session));
   session->ssl.reset(SSL_new(ctx));
   SSL* ssl = session->ssl.get();
   SSL_set_app_data(ssl, session.get());
@@ -318,6 +341,7 @@ std::unique_ptr<Session> connect_once(const std::string& host, int port, int ver
   } else if (verify_setup && session->cert_requested && SSL_version(ssl) == TLS1_3_VERSION) {
     await_client_cert_verdict(*session, deadline, Clock::now() - started);
   }
+  if (session->silent) return cut_by_deadline(s, std::move(session));
   return session;
 }
 
@@ -381,6 +405,7 @@ std::vector<std::string> tls13_suites() { return split_names(kAllSuites); }
 struct Pick {
   bool accepted = false;  // the server chose a suite at this version
   bool silent = false;    // no TLS answer: the enumeration cannot go on
+  bool deadline_reached = false;  // the run's deadline cut it
   std::string cipher, kx;
 };
 
@@ -388,6 +413,7 @@ Pick offer_once(const std::string& host, int port, int version, const Settings& 
   Pick pick;
   auto session = connect_once(host, port, version, s, false, offer);
   pick.silent = session->fd.fd < 0 || session->silent;
+  pick.deadline_reached = session->deadline_reached;
   if (negotiated(*session) && SSL_version(session->ssl.get()) == version) {
     pick.accepted = true;
     pick.cipher = cipher_of(session->ssl.get());
@@ -403,20 +429,29 @@ Pick offer_once(const std::string& host, int port, int version, const Settings& 
 struct ChunkResult {
   std::vector<Suite> suites;
   bool complete = true;
+  bool deadline_reached = false;  // the run's deadline stopped it
   int handshakes = 0;
 };
 
-ChunkResult shrink(const std::string& host, int port, int version, const Settings& s, std::vector<std::string> left) {
+// Shrinks `left` (suites of type T, named by name(T)) with offer(left), one
+// handshake each, none begun after `until`.
+template <typename T, typename Offer, typename Name>
+ChunkResult shrink_by(std::vector<T> left, const Settings& s, Clock::time_point until, Offer offer, Name name) {
   ChunkResult r;
   while (!left.empty()) {
-    Offer offer{join_names(left), ""};
-    Pick pick = offer_once(host, port, version, s, offer);
+    if (Clock::now() >= until) {  // no time left for another handshake
+      r.complete = false;
+      r.deadline_reached = deadline_passed(s);
+      return r;
+    }
+    Pick pick = offer(left);
     ++r.handshakes;
     if (!pick.accepted) {
       r.complete = !pick.silent;
+      r.deadline_reached = pick.deadline_reached;
       return r;
     }
-    auto it = std::find(left.begin(), left.end(), pick.cipher);
+    auto it = std::find_if(left.begin(), left.end(), [&](const T& x) { return pick.cipher == name(x); });
     if (it == left.end()) {  // chose a suite not offered: cannot narrow further
       r.complete = false;
       return r;
@@ -425,6 +460,14 @@ ChunkResult shrink(const std::string& host, int port, int version, const Setting
     r.suites.push_back({pick.cipher, pick.kx, "", ""});
   }
   return r;
+}
+
+// The suites OpenSSL offers: each handshake has its own timeout; none is begun after the run's deadline.
+ChunkResult shrink(const std::string& host, int port, int version, const Settings& s, std::vector<std::string> left) {
+  return shrink_by(
+      std::move(left), s, s.deadline,
+      [&](const std::vector<std::string>& names) { return offer_once(host, port, version, s, Offer{join_names(names), ""}); },
+      [](const std::string& name) -> const std::string& { return name; });
 }
 
 // Writes all of data to the non-blocking socket fd by the deadline.
@@ -443,14 +486,17 @@ bool send_hello(int fd, const std::string& data, Clock::time_point deadline) {
   return true;
 }
 
-// One hand-made ClientHello (raw_hello.hpp) offering ids at version: what the server chose.
-Pick raw_offer_once(const std::string& host, int port, int version, const Settings& s, const std::vector<std::uint16_t>& ids) {
+// One hand-made ClientHello (raw_hello.hpp) offering ids at version, answered by `until`:
+// what the server chose.
+Pick raw_offer_once(const std::string& host, int port, int version, const Settings& s, const std::vector<std::uint16_t>& ids,
+                    Clock::time_point until) {
   Pick pick;
-  auto deadline = Clock::now() + std::chrono::milliseconds(static_cast<long>(s.timeout_s * 1000));
+  auto deadline = handshake_deadline(s, until);
   Fd fd;
   fd.fd = open_connection(host, port, s.route, deadline).fd;  // through the proxy as every handshake
   if (fd.fd < 0 || !send_hello(fd.fd, raw_client_hello(version, ids, is_ip_literal(host) ? "" : host), deadline)) {
     pick.silent = true;
+    pick.deadline_reached = deadline_passed(s);
     return pick;
   }
   std::string got;
@@ -459,6 +505,7 @@ Pick raw_offer_once(const std::string& host, int port, int version, const Settin
     pollfd p{fd.fd, POLLIN, 0};
     if (poll(&p, 1, ms_left(deadline)) != 1) {
       pick.silent = !answer.hello;  // timed out: no answer
+      pick.deadline_reached = deadline_passed(s);
       break;
     }
     char buf[16384];
@@ -480,26 +527,16 @@ Pick raw_offer_once(const std::string& host, int port, int version, const Settin
 }
 
 // The suites this OpenSSL cannot offer, by hand-made ClientHellos: shrinking as shrink() does.
-ChunkResult raw_shrink(const std::string& host, int port, int version, const Settings& s, std::vector<RawSuite> left) {
-  ChunkResult r;
-  while (!left.empty()) {
-    std::vector<std::uint16_t> ids;
-    for (const auto& x : left) ids.push_back(x.id);
-    Pick pick = raw_offer_once(host, port, version, s, ids);
-    ++r.handshakes;
-    if (!pick.accepted) {
-      r.complete = !pick.silent;
-      return r;
-    }
-    auto it = std::find_if(left.begin(), left.end(), [&](const RawSuite& x) { return pick.cipher == x.name; });
-    if (it == left.end()) {
-      r.complete = false;
-      return r;
-    }
-    left.erase(it);
-    r.suites.push_back({pick.cipher, pick.kx, "", ""});
-  }
-  return r;
+ChunkResult raw_shrink(const std::string& host, int port, int version, const Settings& s, std::vector<RawSuite> left,
+                       Clock::time_point until) {
+  return shrink_by(
+      std::move(left), s, until,
+      [&](const std::vector<RawSuite>& suites) {
+        std::vector<std::uint16_t> ids;
+        for (const auto& x : suites) ids.push_back(x.id);
+        return raw_offer_once(host, port, version, s, ids, until);
+      },
+      [](const RawSuite& x) { return std::string_view(x.name); });
 }
 
 // The raw suites this OpenSSL cannot offer at version.
@@ -508,6 +545,41 @@ std::vector<RawSuite> raw_only(const std::vector<std::string>& offered) {
   for (const auto& r : raw_suites())
     if (std::find(offered.begin(), offered.end(), r.name) == offered.end()) out.push_back(r);
   return out;
+}
+
+// Suites dealt into the chunks that are shrunk in parallel.
+template <typename T>
+std::vector<std::vector<T>> chunks_of(const std::vector<T>& all) {
+  constexpr std::size_t kChunks = 3;
+  std::vector<std::vector<T>> chunks(kChunks);
+  for (std::size_t i = 0; i < all.size(); ++i) chunks[i % kChunks].push_back(all[i]);
+  std::erase_if(chunks, [](const std::vector<T>& c) { return c.empty(); });
+  return chunks;
+}
+
+using Runs = std::vector<std::future<ChunkResult>>;
+
+// Starts the hand-made ClientHellos of version in parallel chunks, as OpenSSL's.
+// They share one timeout: a server that answers each with a ServerHello and then
+// nothing costs one timeout for them all, not one per suite.
+void start_raw(const std::string& host, int port, int version, const Settings& s, const std::vector<RawSuite>& raw,
+               Runs& runs) {
+  auto until = handshake_deadline(s);
+  for (auto& chunk : chunks_of(raw))
+    runs.push_back(std::async(std::launch::async, raw_shrink, host, port, version, s, std::move(chunk), until));
+}
+
+// The chunks' results together, in the order they were started.
+ChunkResult gather(Runs& runs) {
+  ChunkResult all;
+  for (auto& run : runs) {
+    ChunkResult r = run.get();
+    all.handshakes += r.handshakes;
+    all.complete = all.complete && r.complete;
+    all.deadline_reached = all.deadline_reached || r.deadline_reached;
+    all.suites.insert(all.suites.end(), r.suites.begin(), r.suites.end());
+  }
+  return all;
 }
 
 // Every accepted suite of an accepted version; first: the suite of the pinned
@@ -528,6 +600,7 @@ void enumerate_suites(const std::string& host, int port, int version, const Sett
       Pick pick = picks[i].get();
       ++*handshakes;
       if (pick.silent) p.suites_complete = false;
+      p.deadline_reached = p.deadline_reached || pick.deadline_reached;
       if (pick.accepted && pick.cipher == names[i]) p.suites.push_back({pick.cipher, pick.kx, "", ""});
     }
     return;
@@ -535,22 +608,17 @@ void enumerate_suites(const std::string& host, int port, int version, const Sett
   std::vector<std::string> all = offerable(version);
   std::vector<std::string> order = all;
   all.erase(std::remove(all.begin(), all.end(), p.cipher), all.end());
-  constexpr std::size_t kChunks = 3;
-  std::vector<std::vector<std::string>> chunks(kChunks);
-  for (std::size_t i = 0; i < all.size(); ++i) chunks[i % kChunks].push_back(all[i]);
-  std::vector<std::future<ChunkResult>> runs;
-  for (auto& chunk : chunks)
-    if (!chunk.empty()) runs.push_back(std::async(std::launch::async, shrink, host, port, version, s, std::move(chunk)));
+  Runs runs;
+  for (auto& chunk : chunks_of(all))
+    runs.push_back(std::async(std::launch::async, shrink, host, port, version, s, std::move(chunk)));
   if (version >= TLS1_VERSION)
-    if (auto raw = raw_only(order); !raw.empty())
-      runs.push_back(std::async(std::launch::async, raw_shrink, host, port, version, s, std::move(raw)));
+    if (auto raw = raw_only(order); !raw.empty()) start_raw(host, port, version, s, raw, runs);
+  ChunkResult r = gather(runs);
+  *handshakes += r.handshakes;
+  p.suites_complete = r.complete;
+  p.deadline_reached = r.deadline_reached;
   std::vector<Suite> found{{p.cipher, first_kx, "", ""}};
-  for (auto& run : runs) {
-    ChunkResult r = run.get();
-    *handshakes += r.handshakes;
-    p.suites_complete = p.suites_complete && r.complete;
-    found.insert(found.end(), r.suites.begin(), r.suites.end());
-  }
+  found.insert(found.end(), r.suites.begin(), r.suites.end());
   // In this OpenSSL's order of preference (strongest first).
   auto rank = [&](const Suite& x) { return std::find(order.begin(), order.end(), x.name) - order.begin(); };
   std::stable_sort(found.begin(), found.end(), [&](const Suite& a, const Suite& b) { return rank(a) < rank(b); });
@@ -571,6 +639,7 @@ Protocol probe_version(const std::string& host, int port, int version, const Set
   ++*handshakes;
   p.connected = session->fd.fd >= 0;
   p.silent = session->silent;
+  p.deadline_reached = session->deadline_reached;
   if (session->error == "not supported by this OpenSSL build" ||
       (session->error.find("no protocols available") != std::string::npos)) {
     p.testable = false;
@@ -595,14 +664,19 @@ Protocol probe_version(const std::string& host, int port, int version, const Set
     bool answered = p.connected && !p.silent;
     if (answered && version >= TLS1_VERSION && version <= TLS1_2_VERSION)
       if (auto raw = raw_only(offerable(version)); !raw.empty()) {
-        ChunkResult r = raw_shrink(host, port, version, s, std::move(raw));
+        Runs runs;
+        start_raw(host, port, version, s, raw, runs);
+        ChunkResult r = gather(runs);
         *handshakes += r.handshakes;
+        p.deadline_reached = r.deadline_reached;
         if (!r.suites.empty()) {
           p.accepted = true;
           p.error.clear();
           p.cipher = r.suites.front().name;
           p.suites = std::move(r.suites);
           p.suites_complete = r.complete;
+        } else if (r.deadline_reached) {  // neither refused nor accepted
+          p.error = kDeadlineReached;
         }
       }
   }
@@ -629,6 +703,7 @@ Facts probe(const std::string& host, int port, const Settings& settings) {
   f.proxy_failed = session->proxy_failed;
   f.handshake_ok = session->ok;
   f.error = session->error;
+  f.deadline_reached = session->deadline_reached;
   f.client_cert_requested = session->cert_requested;
   f.client_cert_sent = session->cert_sent;
   f.client_cert_refusal = session->cert_refusal;
@@ -649,7 +724,10 @@ Facts probe(const std::string& host, int port, const Settings& settings) {
     if (session->ok) SSL_shutdown(ssl);
   }
   f.handshakes = 1;
-  for (auto& v : versions) f.protocols.push_back(v.get());
+  for (auto& v : versions) {
+    f.protocols.push_back(v.get());
+    f.deadline_reached = f.deadline_reached || f.protocols.back().deadline_reached;
+  }
   for (int c : counts) f.handshakes += c;
   for (const auto& name : tls13_suites()) f.offered.push_back(name);
   for (int v : {SSL3_VERSION, TLS1_VERSION, TLS1_1_VERSION, TLS1_2_VERSION})

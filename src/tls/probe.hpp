@@ -50,6 +50,9 @@ struct Protocol {
   // order of preference (strongest first).
   std::vector<Suite> suites;
   bool suites_complete = true;     // false: a handshake of the enumeration timed out or hit the cap
+  // The run's deadline cut the pinned handshake (error: "deadline reached") or,
+  // when accepted, the enumeration (suites_complete false): not known, not refused.
+  bool deadline_reached = false;
 };
 
 struct Facts {
@@ -73,6 +76,9 @@ struct Facts {
   // not in it was not tested.
   std::vector<std::string> offered;
   int handshakes = 0;             // how many the probe made in all
+  // The run's deadline ended the probe before it finished: the default handshake
+  // (error: "deadline reached") or a version's (Protocol::deadline_reached).
+  bool deadline_reached = false;
   bool ocsp_stapled = false;
   bool compression = false;
   bool secure_renegotiation = false;  // what OpenSSL says of the default handshake; read it through renegotiation()
@@ -100,7 +106,8 @@ struct Facts {
 
 struct Settings {
   std::string ca_file;     // extra trusted CA bundle (PEM)
-  double timeout_s = 10;   // per handshake
+  double timeout_s = 10;   // per handshake; the hand-made ClientHellos of a version share one
+  Clock::time_point deadline = Clock::time_point::max();  // the run's (--deadline): no handshake goes past it
   std::string cert_file, key_file;  // client certificate and key (PEM), offered when the server asks
   Route route;                      // how libcurl connects: --resolve, the proxy (tls/socket.hpp)
 };
@@ -109,7 +116,8 @@ struct Settings {
 // protocol version, all in parallel, on connections libcurl opens; then, for
 // each accepted version, finds every accepted suite (TLS 1.3: one handshake
 // per suite; older: shrinking lists, the server's choice removed each time,
-// split in parallel chunks). Never throws for network problems.
+// split in parallel chunks). Every handshake ends by the deadline; what it cut
+// is said (deadline_reached). Never throws for network problems.
 Facts probe(const std::string& host, int port, const Settings& settings);
 
 }  // namespace adrprobe::tls

@@ -11,6 +11,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string_view>
 
@@ -98,8 +99,10 @@ std::string direct_error(const std::string& host, const std::string& target, CUR
 }  // namespace
 
 int ms_left(Clock::time_point deadline) {
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-  return ms < 0 ? 0 : static_cast<int>(ms);
+  // Rounded up: a poll for it does not wake before the deadline, when a loop
+  // that checks the deadline again would begin one more step.
+  auto ms = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  return static_cast<int>(std::clamp<decltype(ms)>(ms, 0, std::numeric_limits<int>::max()));
 }
 
 ProxySetting describe_proxy(const std::string& url) {

@@ -14,7 +14,7 @@ namespace adrprobe::tls {
 
 using Clock = std::chrono::steady_clock;
 
-// Milliseconds until deadline (0 when it has passed).
+// Milliseconds until deadline, rounded up (0 when it has passed).
 int ms_left(Clock::time_point deadline);
 
 // The proxy an https URL is given by the environment: the first set and

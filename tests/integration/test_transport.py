@@ -19,6 +19,7 @@ import ssl
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -477,65 +478,143 @@ def openssl_has_3des():
                           stderr=subprocess.DEVNULL).returncode == 0
 
 
-class ScriptedTLS:
-    """Not a TLS server: on 127.0.0.1, reads each ClientHello and answers, as a server
-    that accepts only DES-CBC3-SHA (0x000A) at `version` would, with a ServerHello, an
-    empty Certificate and ServerHelloDone, then closes; anything else gets a
-    handshake_failure alert. Enough for the probe's hand-made ClientHellos (an OpenSSL
-    without 3DES cannot offer it), and it records every ClientHello it saw."""
+# The suites the probe offers by hand-made ClientHellos (src/tls/raw_hello.cpp): 3DES, RC4,
+# single DES, IDEA, SEED and EXPORT, which an OpenSSL without weak ciphers cannot offer.
+HAND_MADE_SUITES = frozenset({
+    0xC012, 0xC008, 0x0016, 0x0013, 0x000A, 0xC017, 0x001B, 0xC011, 0xC007, 0x0005, 0x0004, 0xC016,
+    0x0018, 0x0015, 0x0012, 0x0009, 0x0007, 0x009A, 0x0096, 0x0014, 0x0008, 0x0006, 0x0003})
 
-    def __init__(self, version=0x0303, accept=0x000A):
-        self.version, self.accept, self.hellos = version, accept, []
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+
+class LoopbackServer:
+    """A listener on 127.0.0.1 that serves each connection on a thread of its own (_serve)."""
+
+    def __enter__(self):
+        self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(64)
         self.sock.settimeout(0.2)
         self.port = self.sock.getsockname()[1]
-        self.stopping = threading.Event()
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
+        self._stop = threading.Event()
+        threading.Thread(target=self._accept, daemon=True).start()
+        return self
 
-    def _answer(self, hello):
-        # record(5) type(1) len(3) version(2) random(32) sid
-        if len(hello) < 44 or hello[0] != 0x16 or hello[5] != 1:
-            return b"\x15\x03\x01\x00\x02\x02\x28"
-        version = int.from_bytes(hello[9:11], "big")
-        at = 43 + 1 + hello[43]
-        n = int.from_bytes(hello[at:at + 2], "big")
-        suites = [int.from_bytes(hello[at + 2 + i:at + 4 + i], "big") for i in range(0, n, 2)]
-        self.hellos.append((version, suites))
-        if version != self.version or self.accept not in suites:
-            return b"\x15\x03\x03\x00\x02\x02\x28"
-        body = self.version.to_bytes(2, "big") + b"r" * 32 + b"\x00" + self.accept.to_bytes(2, "big") + b"\x00"
-        msgs = (b"\x02" + len(body).to_bytes(3, "big") + body + b"\x0b\x00\x00\x03\x00\x00\x00" + b"\x0e\x00\x00\x00")
-        return b"\x16\x03\x03" + len(msgs).to_bytes(2, "big") + msgs
+    def __exit__(self, *exc):
+        self._stop.set()
+        self.sock.close()
+        return False
 
-    def _serve(self):
-        while not self.stopping.is_set():
+    def _accept(self):
+        while not self._stop.is_set():
             try:
                 conn, _ = self.sock.accept()
             except OSError:
                 continue
-            with conn:
-                conn.settimeout(2)
-                data = b""
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn):
+        raise NotImplementedError
+
+
+def answer_request(tls, status=b"200 OK", body=b'{"ok": true}'):
+    """Reads one HTTP request on tls and answers it with status and a JSON body; then closes."""
+    try:
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = tls.recv(4096)
+            if not chunk:
+                return
+            data += chunk
+        tls.sendall(b"HTTP/1.1 %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
+                    b"Connection: close\r\n\r\n%s" % (status, len(body), body))
+    except (OSError, ssl.SSLError):
+        pass
+    finally:
+        tls.close()
+
+
+class ScriptedTLS(LoopbackServer):
+    """Not a TLS server: reads each ClientHello and answers one that offers a suite of `accept`
+    at `version` (None: at the version offered), choosing the first it offers, with `answer`:
+    "flight" (a ServerHello, an empty Certificate and ServerHelloDone, then it closes: a
+    server that takes only those suites), "stall" (a ServerHello, then nothing while the
+    connection stays open) or "silent" (nothing at all, the connection held open). Any other
+    ClientHello gets a handshake_failure alert; given `tls` (an ssl.SSLContext), one that
+    offers suites outside HAND_MADE_SUITES (OpenSSL's) gets a real handshake instead and a
+    404 to its request. Enough for the probe's hand-made ClientHellos (an OpenSSL without
+    3DES cannot offer them); it records every ClientHello it saw as (version, suites,
+    arrival time)."""
+
+    ALERT = b"\x15\x03\x03\x00\x02\x02\x28"
+
+    def __init__(self, version=0x0303, accept=(0x000A,), answer="flight", tls=None):
+        self.version, self.accept, self.answer, self.tls, self.hellos = version, accept, answer, tls, []
+
+    @staticmethod
+    def _parse(hello):
+        """(version, suite ids) of a ClientHello record, or None."""
+        # record(5) type(1) len(3) version(2) random(32) sid
+        if len(hello) < 44 or hello[0] != 0x16 or hello[5] != 1:
+            return None
+        at = 43 + 1 + hello[43]
+        n = int.from_bytes(hello[at:at + 2], "big")
+        return (int.from_bytes(hello[9:11], "big"),
+                [int.from_bytes(hello[at + 2 + i:at + 4 + i], "big") for i in range(0, n, 2)])
+
+    def _server_hello(self, version, suite):
+        body = version.to_bytes(2, "big") + b"r" * 32 + b"\x00" + suite.to_bytes(2, "big") + b"\x00"
+        msgs = b"\x02" + len(body).to_bytes(3, "big") + body
+        if self.answer == "flight":
+            msgs += b"\x0b\x00\x00\x03\x00\x00\x00" + b"\x0e\x00\x00\x00"
+        return b"\x16\x03\x03" + len(msgs).to_bytes(2, "big") + msgs
+
+    def _hold(self, conn):
+        """Says nothing until the client closes or the server stops."""
+        conn.settimeout(0.5)
+        while not self._stop.is_set():
+            try:
+                if not conn.recv(65536):
+                    return
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+
+    def _serve(self, conn):
+        with conn:
+            conn.settimeout(10)
+            data, until = b"", time.monotonic() + 5
+            try:  # peeked, so that OpenSSL's ClientHello is still there for a real handshake
+                while (len(data) < 5 or len(data) < 5 + int.from_bytes(data[3:5], "big")) and time.monotonic() < until:
+                    chunk = conn.recv(65536, socket.MSG_PEEK)
+                    if not chunk:
+                        break
+                    if len(chunk) == len(data):  # the rest of the record has not come yet
+                        time.sleep(0.01)
+                    data = chunk
+            except OSError:
+                return
+            hello = self._parse(data)
+            if hello:
+                self.hellos.append(hello + (time.monotonic(), ))
+            if self.tls and hello and not set(hello[1]) <= HAND_MADE_SUITES | {0x00FF}:
                 try:
-                    while len(data) < 5 or len(data) < 5 + int.from_bytes(data[3:5], "big"):
-                        chunk = conn.recv(65536)
-                        if not chunk:
-                            break
-                        data += chunk
-                    conn.sendall(self._answer(data))
-                except OSError:
+                    answer_request(self.tls.wrap_socket(conn, server_side=True), b"404 Not Found", b"{}")
+                except (OSError, ssl.SSLError):
                     pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stopping.set()
-        self.thread.join(5)
-        self.sock.close()
+                return
+            try:
+                conn.recv(len(data))
+                version = hello and (self.version or hello[0])
+                chosen = [x for x in hello[1] if x in self.accept] if hello and version == hello[0] else []
+                if not chosen:
+                    conn.sendall(self.ALERT)
+                    return
+                if self.answer != "silent":
+                    conn.sendall(self._server_hello(version, chosen[0]))
+                if self.answer != "flight":
+                    self._hold(conn)
+            except OSError:
+                pass
 
 
 class RawHello3DES(TransportCase):
@@ -550,8 +629,90 @@ class RawHello3DES(TransportCase):
         self.assertCheck(report, TS, "TS-3", "warn", contains="phase out: DES-CBC3-SHA (TLSv1.2)")  # NCSC 2.1
         # the hand-made ClientHellos offered 3DES at TLS 1.0 and 1.2 (where OpenSSL could not)
         if not openssl_has_3des():
-            self.assertIn((0x0301, ), [(v, ) for v, suites in hellos if 0x000A in suites])
-            self.assertTrue(any(v == 0x0303 and 0x000A in suites for v, suites in hellos))
+            self.assertIn((0x0301, ), [(v, ) for v, suites, _ in hellos if 0x000A in suites])
+            self.assertTrue(any(v == 0x0303 and 0x000A in suites for v, suites, _ in hellos))
+
+
+class StalledHandMadeHellos(TransportCase):
+    """A server that refuses every ClientHello of OpenSSL and answers each hand-made one
+    with a ServerHello and then nothing: the hand-made ClientHellos of a version share one
+    --timeout (they run in parallel), and the run's --deadline ends every handshake. Each
+    run is bounded, so a probe that waits out one timeout per suite fails, not hangs."""
+
+    def run_against(self, server, *args):
+        """The run, its report and the hand-made ClientHellos it sent (not those of an
+        earlier run against the same server: the report comparison's)."""
+        with server as srv:
+            url = "https://127.0.0.1:%d/v1" % srv.port
+            run = harness.run_adrprobe(harness.check_args(url, ["--insecure"] + list(args)), timeout=40)
+            since = time.monotonic() - run.duration
+            hellos = [h for h in srv.hellos if h[2] >= since and set(h[1]) <= HAND_MADE_SUITES | {0x00FF}]
+        self.assertFalse(run.timed_out, "the TLS phase did not end in time\n" + run.describe())
+        return run, run.json(), hellos
+
+    def test_one_timeout_for_all_hand_made_hellos(self):
+        run, report, hand_made = self.run_against(
+            ScriptedTLS(version=None, accept=HAND_MADE_SUITES, answer="stall"), "--timeout", "2", "--deadline", "5")
+        self.assertLess(run.duration, 9, run.describe())
+        tls = report["tls"]
+        # One timeout (2 s) for the hand-made hellos of every version together, not one each (23 per version).
+        self.assertLess(tls["duration_ms"], 4000, json.dumps(tls)[:3000])
+        for version in (0x0301, 0x0302, 0x0303):
+            times = [t for v, _, t in hand_made if v == version]
+            self.assertTrue(times, "no hand-made ClientHello at 0x%04x" % version)
+            self.assertLess(max(times) - min(times), 1.5, "the hand-made ClientHellos at 0x%04x waited for each "
+                            "other's timeout" % version)
+        self.assertEqual(tls["accepted_protocols"], ["TLSv1", "TLSv1.1", "TLSv1.2"], json.dumps(tls)[:3000])
+        v12 = next(p for p in tls["protocols"] if p["name"] == "TLSv1.2")
+        self.assertFalse(v12["suites_complete"])
+        self.assertNotIn("deadline_reached", tls)  # the deadline was not what stopped it
+        # each chunk's first suite (3DES: phase out after NCSC 2.1), and the early stop said
+        self.assertCheck(report, TS, "TS-3", "warn", contains=(
+            "phase out: ECDHE-RSA-DES-CBC3-SHA (TLSv1, TLSv1.1, TLSv1.2)",
+            "the enumeration of TLSv1, TLSv1.1, TLSv1.2 stopped early (a handshake got no answer in time)"))
+
+    def test_the_deadline_ends_the_tls_phase(self):
+        run, report, _ = self.run_against(
+            ScriptedTLS(version=None, accept=HAND_MADE_SUITES, answer="stall"), "--timeout", "10", "--deadline", "3")
+        self.assertLess(run.duration, 7, run.describe())
+        tls = report["tls"]
+        self.assertLess(tls["duration_ms"], 4000, json.dumps(tls)[:3000])
+        self.assertIs(tls.get("deadline_reached"), True, json.dumps(tls)[:3000])
+        v12 = next(p for p in tls["protocols"] if p["name"] == "TLSv1.2")
+        self.assertEqual((v12["accepted"], v12["suites_complete"], v12.get("deadline_reached")), (True, False, True))
+        self.assertIn("deadline of 3 s reached", report["notes"])
+        # phase-out suites were found, worse ones may not have been: not judged, and why
+        self.assertCheck(report, TS, "TS-3", "error", contains=(
+            "deadline reached: the enumeration of TLSv1, TLSv1.1, TLSv1.2 did not finish",
+            "phase out: ECDHE-RSA-DES-CBC3-SHA"))
+
+    @requires_tls_tools
+    def test_an_enumeration_the_deadline_cut_is_error_not_a_partial_pass(self):
+        """OpenSSL's ClientHellos get a real TLS 1.2 server (good suites only), the
+        hand-made ones silence until the deadline: what was found passes, but the
+        suites and versions not known are `error` "deadline reached"."""
+        cert, key = PKI.issue("deadline")
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(str(cert), str(key))
+        ctx.minimum_version = ctx.maximum_version = ssl.TLSVersion.TLSv1_2
+        ctx.set_ciphers("ECDHE+AESGCM")
+        run, report, hand_made = self.run_against(
+            ScriptedTLS(version=None, accept=HAND_MADE_SUITES, answer="silent", tls=ctx),
+            "--timeout", "10", "--deadline", "4")
+        self.assertLess(run.duration, 8, run.describe())
+        self.assertTrue(hand_made, "no hand-made ClientHello was sent")
+        self.assertCheck(report, TS, "TS-3", "error", contains=(
+            "deadline reached: the enumeration of TLSv1.2 did not finish; TLSv1, TLSv1.1 could not be probed",
+            "every one good or sufficient"))
+        self.assertCheck(report, TS, "TS-2", "error", contains="deadline reached before TLSv1, TLSv1.1 could be probed")
+        tls = report["tls"]
+        self.assertIs(tls["handshake"], True, json.dumps(tls)[:3000])
+        self.assertEqual(tls["accepted_protocols"], ["TLSv1.2"])
+        by_name = {p["name"]: p for p in tls["protocols"]}
+        self.assertEqual(by_name["TLSv1.2"].get("deadline_reached"), True)
+        self.assertTrue(by_name["TLSv1.2"]["suites"])
+        for name in ("TLSv1", "TLSv1.1"):  # refused by OpenSSL, not answered by hand: not known
+            self.assertEqual((by_name[name]["error"], by_name[name].get("deadline_reached")), ("deadline reached", True))
 
 
 def sslscan_suites(port):
@@ -800,7 +961,7 @@ def mtls_probe(*args, verify="on", edition=None, fmt="json"):
         return TLSProbe(run, srv.requests(), srv.port, srv.errors())
 
 
-class RequireClientCertServer:
+class RequireClientCertServer(LoopbackServer):
     """A TLS server on 127.0.0.1 that ends the handshake without a client
     certificate from CLIENT_PKI (as Apache's SSLVerifyClient require, or Go's
     RequireAndVerifyClientCert): TLS 1.3 sends the alert certificate_required,
@@ -817,29 +978,6 @@ class RequireClientCertServer:
             self.ctx.maximum_version = max_version
         self.ca_file = PKI.ca_file
         self.handshakes = []  # "ok" or the server's error, per handshake
-        self._stop = threading.Event()
-
-    def __enter__(self):
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(64)
-        self.sock.settimeout(0.2)
-        self.port = self.sock.getsockname()[1]
-        threading.Thread(target=self._accept, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc):
-        self._stop.set()
-        self.sock.close()
-        return False
-
-    def _accept(self):
-        while not self._stop.is_set():
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                continue
-            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
 
     def _serve(self, conn):
         conn.settimeout(10)
@@ -850,20 +988,7 @@ class RequireClientCertServer:
             conn.close()
             return
         self.handshakes.append("ok")
-        try:
-            data = b""
-            while b"\r\n\r\n" not in data:
-                chunk = tls.recv(4096)
-                if not chunk:
-                    return
-                data += chunk
-            body = b'{"ok": true}'
-            tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
-                        b"Connection: close\r\n\r\n%s" % (len(body), body))
-        except (OSError, ssl.SSLError):
-            pass
-        finally:
-            tls.close()
+        answer_request(tls)
 
 
 @requires_tls_tools

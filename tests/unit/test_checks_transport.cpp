@@ -247,6 +247,26 @@ TEST_CASE("TS-2: http is skip; no TLS answer to any handshake is error") {
   expect(tls_run(silent).judge("TS-2"), Verdict::error, {"no TLS answer from api.example.nl:443"});
 }
 
+TEST_CASE("TS-2: a version the run's deadline left unprobed is error, and no fail is claimed for it") {
+  tls::Facts t = good_tls();
+  auto cut = [](tls::Protocol& p) {
+    p.accepted = false;
+    p.error = "deadline reached";
+    p.deadline_reached = true;
+  };
+  cut(t.protocols[1]);  // TLSv1
+  expect(tls_run(t).judge("TS-2"), Verdict::error, {"deadline reached before TLSv1 could be probed", "accepted: TLSv1.2, TLSv1.3"});
+  // TLS 1.2 and 1.3 unknown: "neither is accepted" is not known either
+  accept(t, "TLSv1.3", false);
+  cut(t.protocols[3]);  // TLSv1.2
+  auto r = tls_run(t).judge("TS-2");
+  expect(r, Verdict::error, {"deadline reached before TLSv1, TLSv1.2 could be probed"});
+  CHECK(r.message.find("neither") == std::string::npos);
+  // a version found insufficient fails whatever the deadline left unknown
+  accept(t, "SSLv3", true);
+  expect(tls_run(t).judge("TS-2"), Verdict::fail, {"SSLv3 accepted (insufficient)", "deadline reached before TLSv1, TLSv1.2"});
+}
+
 // ---- TS-3 -------------------------------------------------------------------
 
 TEST_CASE("TS-3: good and sufficient cipher suites pass") {
@@ -407,6 +427,46 @@ TEST_CASE("TS-3: many offending suites are cut with a count; an early stop and u
           "not tested (this OpenSSL cannot offer them): "});
   CHECK(r.message.find("WEAK-8") == std::string::npos);
   CHECK(r.message.find("ECDHE-ECDSA-AES256-GCM-SHA384,") == std::string::npos);  // it was offered
+}
+
+TEST_CASE("TS-3: an enumeration the run's deadline cut is error, not a partial pass; a fail found stands") {
+  tls::Facts t = enumerated_tls();
+  auto& v12 = version_of(t, "TLSv1.2");
+  v12.suites_complete = false;
+  v12.deadline_reached = true;
+  auto r = ts3_run(t).judge("TS-3");
+  expect(r, Verdict::error,
+         {"deadline reached: the enumeration of TLSv1.2 did not finish, more suites may be accepted; TLSv1.3 negotiated",
+          "every one good or sufficient"});
+  CHECK(r.message.find("stopped early") == std::string::npos);  // said once, as the deadline
+  version_of(t, "TLSv1").deadline_reached = true;  // its pinned handshake cut: not known
+  expect(ts3_run(t).judge("TS-3"), Verdict::error,
+         {"deadline reached: the enumeration of TLSv1.2 did not finish; TLSv1 could not be probed"});
+  // an insufficient suite found fails whatever else the server accepts; the deadline is said after it
+  v12.suites.push_back(ts3_suite("RC4-SHA", ""));
+  expect(ts3_run(t).judge("TS-3"), Verdict::fail, {"insufficient: RC4-SHA (TLSv1.2)", "(NCSC guidelines); deadline reached"});
+}
+
+TEST_CASE("TS-3: the negotiated suite alone is no pass when the deadline cut the versions' handshakes") {
+  tls::Facts t = good_tls();  // no suites enumerated: the negotiated suite is judged
+  expect(ts3_run(t).judge("TS-3"), Verdict::pass, {"TLSv1.3 negotiated TLS_AES_256_GCM_SHA384: good"});
+  for (auto& p : t.protocols) p.accepted = false, p.deadline_reached = true, p.error = "deadline reached";
+  expect(ts3_run(t).judge("TS-3"), Verdict::error,
+         {"deadline reached: SSLv3, TLSv1, TLSv1.1, TLSv1.2, TLSv1.3 could not be probed", "negotiated TLS_AES_256_GCM_SHA384"});
+}
+
+TEST_CASE("TS-1, TS-3, TS-4: a default handshake the deadline cut is error, saying so") {
+  tls::Facts t = good_tls();
+  t.handshake_ok = false;
+  t.connected = false;
+  t.error = "deadline reached";
+  t.deadline_reached = true;
+  t.protocol.clear();
+  t.cipher.clear();
+  t.chain.clear();
+  expect(tls_run(t).judge("TS-1"), Verdict::error, {"deadline reached"});
+  expect(tls_run(t).judge("TS-3"), Verdict::error, {"deadline reached"});
+  expect(tls_run(t).judge("TS-4"), Verdict::error, {"deadline reached"});
 }
 
 TEST_CASE("TS-3: http is skip") {

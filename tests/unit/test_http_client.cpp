@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "http/client.hpp"
+#include "loopback.hpp"
 
 using namespace adrprobe;
 
@@ -120,15 +121,7 @@ struct HeadBodyServer {
   std::atomic<int> connections{0}, requests{0};
   std::thread thread;
   HeadBodyServer() {
-    listener = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
-    REQUIRE(::listen(listener, 16) == 0);
-    socklen_t len = sizeof a;
-    ::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len);
-    port = ntohs(a.sin_port);
+    listener = testing::listen_on_loopback(16, &port);
     thread = std::thread([this] { serve(); });
   }
   ~HeadBodyServer() {

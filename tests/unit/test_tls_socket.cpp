@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "loopback.hpp"
 #include "tls/socket.hpp"
 
 using namespace adrprobe;
@@ -35,15 +36,7 @@ struct OneConnection {
   std::thread thread;
 
   explicit OneConnection(std::string answer, std::size_t first_bytes = 0) {
-    listener = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-    REQUIRE(listen(listener, 4) == 0);
-    socklen_t len = sizeof addr;
-    getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len);
-    port = ntohs(addr.sin_port);
+    listener = testing::listen_on_loopback(4, &port);
     thread = std::thread([this, answer = std::move(answer), first_bytes] {
       int fd = accept(listener, nullptr, nullptr);
       if (fd < 0) return;
@@ -79,15 +72,9 @@ tls::Route route_via(const std::string& proxy_url, const char* variable = "https
 tls::Clock::time_point within_5s() { return tls::Clock::now() + std::chrono::seconds(5); }
 
 int unused_local_port() {
-  int s = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t len = sizeof addr;
-  getsockname(s, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(s);
-  return ntohs(addr.sin_port);
+  int port = 0;
+  close(testing::listen_on_loopback(1, &port));
+  return port;
 }
 
 }  // namespace
