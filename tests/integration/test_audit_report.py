@@ -8,8 +8,13 @@ way the auditor in the issue did:
 - the conclusion is first in every format (the HTML banner, the first line of
   text and markdown, JSON `conclusion`, JUnit suite properties), and the JSON
   report is valid against docs/report.schema.json;
-- the HTML report prints on at most 10 A4 pages in headless Chromium, no rule
-  card is split across two pages, and link targets are printed after the link;
+- the HTML report's main part (conclusion to checklist) prints on at most 10
+  A4 pages in headless Chromium, no rule card is split across two pages, and
+  link targets are printed after the link;
+- the printout can be filed alone: its appendix "Evidence" holds every
+  exchange a check that did not pass cites (request headers as sent, response
+  headers, the body's first line), and every fix and checklist hint is printed
+  whole;
 - EH-2's evidence line shows the Content-Type it judged, VH-1's and VH-4's the
   API-Version (absent: "(none)").
 Against the stdlib fixture server: `--rules` sends only the selected rules'
@@ -110,6 +115,20 @@ def page_texts(pdf, pages):
                            text=True, check=True).stdout for n in range(1, pages + 1)]
 
 
+def main_and_appendix(texts):
+    """The pages of the main part (conclusion to checklist) and those of the
+    appendix "Evidence", which starts on a page of its own."""
+    at = next((i for i, t in enumerate(texts)
+               if re.search(r"^\s*Evidence\s*$", t, re.M) and "the checks above cite" in t), len(texts))
+    return texts[:at], texts[at:]
+
+
+def squash(text):
+    """Text without any white space: what pdftotext gives back of a line the
+    page wrapped is then the line as written."""
+    return "".join(text.split())
+
+
 class FastApiAudit(ProbeCase):
     """edition 2.2.0 against the FastAPI application, in every format."""
 
@@ -207,11 +226,12 @@ class FastApiAudit(ProbeCase):
     def test_prints_on_at_most_ten_a4_pages_with_no_card_split(self):
         self.assertTrue(self.pdf.exists(), "no PDF")
         pages = pdf_pages(self.pdf)
-        self.assertLessEqual(pages, MAX_PAGES)
         data = self.pdf.read_bytes()
         for w, h in re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", data):
             self.assertEqual((round(float(w)), round(float(h))), (595, 842), "a page that is not A4")
-        texts = page_texts(self.pdf, pages)
+        texts, appendix = main_and_appendix(page_texts(self.pdf, pages))
+        self.assertLessEqual(len(texts), MAX_PAGES, "the main part, conclusion to checklist")
+        pages = len(texts)
         everything = "\n".join(texts)
         # link targets printed after the link text
         self.assertIn("<https://gitdocumentatie.logius.nl/publicatie/api/adr/2.2.0/", everything)
@@ -233,6 +253,53 @@ class FastApiAudit(ProbeCase):
                                 "%s %s is not on page %d with its rule's heading" % (r["id"], c["id"], on[0] + 1))
             cards += 1
         self.assertGreater(cards, 10)
+
+    def test_printout_holds_every_cited_exchange_fix_and_hint(self):
+        """Issue 29, the auditor: the PDF is filed alone. Every exchange a check that
+        did not pass cites is in the appendix "Evidence" with its request headers as
+        sent, its response headers and the first line of its body (VH-4 cites more
+        than the 6 a card lists); every fix is printed whole and every hint of the
+        checklist printed."""
+        self.assertTrue(self.pdf.exists(), "no PDF")
+        main, appendix = main_and_appendix(page_texts(self.pdf, pdf_pages(self.pdf)))
+        self.assertTrue(appendix, "no appendix \"Evidence\" in the PDF")
+        text = squash("\n".join(appendix))
+        # Each entry starts "#<id> <METHOD> <URL>": its text runs to the next one's start.
+        starts = [(m.start(), int(m.group(1))) for m in re.finditer(r"#(\d+)[A-Z]+http://", text)]
+        entries = {x: text[at:(starts[i + 1][0] if i + 1 < len(starts) else len(text))]
+                   for i, (at, x) in enumerate(starts)}
+        exchanges = {e["id"]: e for e in self.report["exchanges"]}
+        technical = [r for r in self.report["rules"] if r["kind"] == "technical"]
+        cited = sorted({x for r in technical for c in r["checks"] if c["verdict"] not in ("pass", "skip")
+                        for x in c["exchanges"]})
+        self.assertTrue(any(len(c["exchanges"]) > 6 for r in technical for c in r["checks"]
+                            if c["verdict"] not in ("pass", "skip")), "no check cites more than a card lists")
+        bodies = 0
+        for x in cited:
+            e = exchanges[x]
+            self.assertIn(x, entries, "exchange #%d is not in the printed appendix" % x)
+            entry = entries[x]
+            self.assertTrue(entry.startswith(squash("#%d %s %s" % (x, e["method"], e["url"]))), entry[:200])
+            self.assertIn(squash("→ %d" % e["status"]) if e["status"] is not None else "✖noresponse", entry)
+            for name, value in e["request_headers"].items():
+                self.assertIn(squash("%s: %s" % (name, value)), entry, "#%d: request header %s" % (x, name))
+            for name, value in e["response_headers"].items():
+                self.assertIn(squash("%s: %s" % (name, value)), entry, "#%d: response header %s" % (x, name))
+            if e.get("response_body"):
+                bodies += 1
+                first = next(line for line in e["response_body"].splitlines() if line.strip())
+                self.assertIn(squash(first), entry, "#%d: the body's first line" % x)
+        self.assertGreater(bodies, 0, "no cited exchange has a body: EH-2's 404s should")
+        everything = squash("\n".join(main))
+        fixes = [c["fix"] for r in technical for c in r["checks"] if c.get("fix")]
+        self.assertTrue(any(len(f["text"].strip().splitlines()) > 1 for f in fixes), "no fix of several lines")
+        for fix in fixes:
+            for line in fix["text"].splitlines():
+                self.assertIn(squash(line), everything, "a fix's line is not printed: %r" % line)
+        hints = [h for r in self.report["rules"] if r["kind"] == "functional" for h in r.get("hints", [])]
+        self.assertTrue(hints, "the checklist has no hints")
+        for hint in hints:
+            self.assertIn(squash(hint), everything, "a checklist hint is not printed: %r" % hint)
 
 
 ZAAK_ROOT = """openapi: 3.0.3
