@@ -110,11 +110,15 @@ class Page {
     // evidence the cards cite (made while the cards are), the other requests.
     std::string body;
     if (r_.unreachable) {
-      // Down (CLI.md, "Nightly monitoring"): one entry, not a card per rule that could not run.
+      // Down (CLI.md, "Nightly monitoring"): one entry, not a card per rule
+      // that could not run; a card only for a rule that failed without an
+      // answer (TS-1 on http://).
       body += fmt::format(
           "<h2 id=\"summary\">Down</h2>\n<p class=\"notice\" role=\"alert\">down: {}{}</p>\n<p>{} technical and {} "
           "functional rules were not judged: the target did not answer. The requests it tried are below.</p>\n",
-          esc(down_cause(r_)), r_.went_down ? " (it was up in the baseline)" : "", technical_.size(), functional_.size());
+          esc(down_cause(r_)), r_.went_down ? " (it was up in the baseline)" : "", technical_.size() - failed_down(),
+          functional_.size());
+      if (failed_down()) body += technical_rules();
     } else {
       body += summary_table();
       body += technical_rules();
@@ -146,6 +150,13 @@ class Page {
   bool with_change_ = false;
 
   static constexpr std::size_t kRowsPerCheck = 6;  // exchanges shown in full under one check
+
+  // Down: the technical rules that failed without an answer (TS-1 on http://).
+  std::size_t failed_down() const {
+    if (!r_.unreachable) return 0;
+    return static_cast<std::size_t>(std::count_if(technical_.begin(), technical_.end(),
+                                                  [](const RuleResult* rule) { return rule->verdict == Verdict::fail; }));
+  }
 
   std::string rule_ids(const RuleResult& rule) const {
     std::string out = fmt::format("<a class=\"mono\" href=\"#{}\">{}</a>", anchor_.at(&rule), esc(rule.id));
@@ -211,7 +222,9 @@ class Page {
     out += "<div class=\"score\"><div class=\"muted small\">Score (technical rules)</div>";
     out += fmt::format("<div class=\"pct\">{}</div>", s.percent ? fmt::format("{:.1f} %", *s.percent) : "n/a");
     if (r_.unreachable) {
-      out += "<div class=\"counts\">down: no rule judged</div></div>\n";
+      out += failed_down() ? fmt::format("<div class=\"counts\">down: {} {} · {} not judged</div></div>\n", s.fail,
+                                         html::verdict_label(Verdict::fail), s.error)
+                           : std::string("<div class=\"counts\">down: no rule judged</div></div>\n");
     } else {
       out += fmt::format("<div class=\"counts\">{} {} · {} {} · {} {} · {} {}</div>", s.pass,
                          html::verdict_label(Verdict::pass), s.warn, html::verdict_label(Verdict::warn), s.fail,
@@ -228,7 +241,8 @@ class Page {
       out += "</ul>\n";
     }
     out += r_.unreachable ? "<nav class=\"toc\"><a href=\"#summary\">Down</a>"
-                          : "<nav class=\"toc\"><a href=\"#summary\">Summary</a><a href=\"#technical\">Technical rules</a>";
+                          : "<nav class=\"toc\"><a href=\"#summary\">Summary</a>";
+    if (!r_.unreachable || failed_down()) out += "<a href=\"#technical\">Technical rules</a>";
     if (r_.tls) out += "<a href=\"#tls\">TLS</a>";
     if (!functional_.empty() && !r_.unreachable) out += "<a href=\"#functional\">Reviewer checklist</a>";
     out += "<a href=\"#run\">Run options</a>";
@@ -422,6 +436,7 @@ class Page {
     std::string out = "<h2 id=\"technical\">Technical rules: checks and evidence</h2>\n";
     if (technical_.empty()) out += "<p class=\"muted\">This edition has no technical rules.</p>\n";
     for (const RuleResult* rule : technical_) {
+      if (r_.unreachable && rule->verdict != Verdict::fail) continue;  // down: said once, above
       out += fmt::format("<section class=\"rule {}\" id=\"{}\">\n", to_string(rule->verdict), anchor_.at(rule));
       out += rule_head(*rule) + rule_meta(*rule);
       // The summary repeats a check's message; alone it says why there is none.

@@ -20,7 +20,8 @@ way the auditor in the issue did:
 Against the stdlib fixture server: `--rules` sends only the selected rules'
 requests and lists the others as `skip` ("not selected"); a wrong base path
 (both {base} and {base}/openapi.json answer 404) is a leading note; an
-unreachable target is n/a in every format.
+unreachable target is n/a in every format, unless a rule fails without an
+answer (TS-1 on http://).
 
 ADRPROBE_KEEP_PRINT=DIR keeps the printed PDF (report.pdf) there for a look."""
 
@@ -414,18 +415,24 @@ class WrongBase(ProbeCase):
 
 
 class Unreachable(ProbeCase):
-    """An unreachable http target is n/a in every format, and its conclusion null."""
+    """An unreachable https target is n/a in every format, and its conclusion null; over
+    http:// TS-1 fails by the scheme alone, so its rule fails (probes.md: a rule is the
+    worst of its checks, fail > error, down or not) and the report does not conform."""
+
+    def run_down(self, url, tmp):
+        files = {f: Path(tmp, "r." + f) for f in ("html", "junit", "markdown", "text")}
+        args = ["check", url, "-f", "json", "--timeout", "3"]
+        for f, path in files.items():
+            args += ["-o", "%s=%s" % (f, path)]
+        run = run_adrprobe(args)
+        self.assertNoCrash(run)
+        return run, run.json(), {f: path.read_text(encoding="utf-8") for f, path in files.items()}
 
     def test_na_everywhere(self):
         with harness.closed_port() as url, tempfile.TemporaryDirectory() as tmp:
-            files = {f: Path(tmp, "r." + f) for f in ("html", "junit", "markdown", "text")}
-            args = ["check", url, "-f", "json", "--timeout", "3"]
-            for f, path in files.items():
-                args += ["-o", "%s=%s" % (f, path)]
-            run = run_adrprobe(args)
-            out = {f: path.read_text(encoding="utf-8") for f, path in files.items()}
+            run, report, out = self.run_down(url.replace("http://", "https://"), tmp)
         self.assertEqual(run.rc, 3, run.describe())
-        report = run.json()
+        self.assertEqual(report["state"], "down")
         self.assertIsNone(report["score"]["percent"])
         self.assertIsNone(report["conclusion"]["conforms"])
         self.assertIn("the target is down", report["conclusion"]["text"])
@@ -438,6 +445,36 @@ class Unreachable(ProbeCase):
         self.assertTrue(out["markdown"].startswith("**❗ Conformance to 2.0.0 could not be established"))
         self.assertIn("n/a  the target is down", out["text"])
         self.assertTrue(out["text"].startswith("Conformance to 2.0.0 could not be established: the target is down"))
+
+    def test_down_over_http_fails_transport_security(self):
+        with harness.closed_port() as url, tempfile.TemporaryDirectory() as tmp:
+            run, report, out = self.run_down(url, tmp)
+        self.assertEqual([e.message for e in harness.schema_validator().iter_errors(report)], [])
+        self.assertEqual(report["state"], "down")
+        self.assertEqual(harness.checks(report, "/core/transport-security", "TS-1")[0]["verdict"], "fail")
+        self.assertEqual(harness.rule(report, "/core/transport-security")["verdict"], "fail")
+        others = {r["id"]: r["verdict"] for r in report["rules"]
+                  if r["kind"] == "technical" and r["id"] != "/core/transport-security"}
+        self.assertEqual(set(others.values()), {"error"}, others)
+        self.assertEqual(run.rc, 1, run.describe())  # CLI.md: a rule at or above --fail-on fail
+        score = report["score"]
+        self.assertEqual((score["fail"], score["error"], score["percent"]), (1, len(others), 0.0))
+        c = report["conclusion"]
+        self.assertIs(c["conforms"], False)
+        self.assertEqual((c["must_failed"], c["errors"]), (1, len(others)))
+        self.assertTrue(c["text"].startswith("Does not conform to 2.0.0: 1 MUST rule fails (/core/transport-security); "
+                                             "the target is down: %d technical rules could not be judged" % len(others)),
+                        c["text"])
+        # Every human format: down once, then the rule that failed and why.
+        self.assertIn("banner-fail", out["html"])
+        self.assertIn("down: could not reach", out["html"])
+        self.assertIn('<section class="rule fail"', out["html"])
+        self.assertIn("the base URL is http://: connections must use TLS", out["html"])
+        self.assertTrue(out["text"].startswith(c["text"]))
+        self.assertRegex(out["text"], r"FAIL\s+/core/transport-security")
+        self.assertIn("0.0 %  the target is down: 1 fail", out["text"])
+        self.assertIn("**TS-1** fail /core/transport-security", out["markdown"])
+        self.assertIn('<property name="conclusion.conforms" value="false"', out["junit"])
 
 
 if __name__ == "__main__":

@@ -271,6 +271,30 @@ TEST_CASE("html: a fix prints whole; the checklist's hints print, outside <detai
   CHECK(hint < out.find("</tr>", row));
 }
 
+TEST_CASE("html: a down target is one entry; a rule that failed without an answer keeps its card") {
+  report::Report r = html_sample();
+  r.unreachable = true;
+  r.notes = {"could not reach http://api.example.nl/v1: connection refused"};
+  r.leading_notes = 1;
+  for (auto& rule : r.rules)
+    if (rule.kind == "technical") rule.verdict = Verdict::error;
+  std::string out = report::render("html", r);
+  CHECK(out.find("4 technical and 1 functional rules were not judged") != std::string::npos);
+  CHECK(out.find("<section class=\"rule") == std::string::npos);
+  CHECK(out.find("down: no rule judged") != std::string::npos);
+  // TS-1 fails by the scheme alone: its rule's card, and the counts, say so.
+  r.rules[3].verdict = Verdict::fail;
+  r.rules[3].checks = {{"TS-1", Verdict::fail, "the base URL is http://: connections must use TLS (https://)"}};
+  r.score = report::compute_score(r.rules);
+  out = report::render("html", r);
+  CHECK(out.find("3 technical and 1 functional rules were not judged") != std::string::npos);
+  CHECK(occurrences(out, "<section class=\"rule") == 1);
+  CHECK(out.find("<section class=\"rule fail\" id=\"rule-4\">") != std::string::npos);
+  CHECK(out.find("the base URL is http://: connections must use TLS") != std::string::npos);
+  CHECK(out.find("<div class=\"pct\">0.0 %</div>") != std::string::npos);
+  CHECK(out.find("✖ Does not conform") != std::string::npos);
+}
+
 TEST_CASE("html: server and document text is escaped; control characters visible; no javascript: href") {
   std::string out = report::render("html", html_sample());
   CHECK(out.find("<script") == std::string::npos);
