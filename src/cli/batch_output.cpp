@@ -103,8 +103,13 @@ int summary_exit_status(const report::Summary& s, report::FailOn fail_on) {
   for (const auto& t : s.targets) {
     bool warned = false;
     for (const auto& [id, v] : t.verdicts) warned = warned || v == report::Verdict::warn;
-    if (fail_on == FailOn::fail && !t.failing.empty()) return Exit::rule_failed;
-    if (fail_on == FailOn::warn && (!t.failing.empty() || warned)) return Exit::rule_failed;
+    // A down row lists no rules; a rule that failed without an answer (TS-1
+    // on http://) is still in its conclusion, and fails the night as it fails
+    // the target's own exit status.
+    bool failed = !t.failing.empty() ||
+                  (t.conclusion && t.conclusion->must_failed + t.conclusion->should_failed > 0);
+    if (fail_on == FailOn::fail && failed) return Exit::rule_failed;
+    if (fail_on == FailOn::warn && (failed || warned)) return Exit::rule_failed;
     // Not completed: a rule in error, or the target down (3, also under never).
     if (!t.erroring.empty() || !t.reachable) any_error = true;
   }

@@ -332,17 +332,20 @@ report::Report run_check(const Settings& s, const catalogue::Edition& edition, c
 
 void mark_down(report::Report& rep) {
   // CLI.md, "Nightly monitoring": a down target is one state, not verdicts
-  // per rule. Every technical rule is `error` (not judged: exit status 3),
-  // whatever a static check could still say of the URL; its checks stay as
-  // the evidence of what was tried. The score is n/a.
+  // per rule. A rule whose checks could not run is `error` ("not judged"),
+  // whatever a static check said of the URL alone; its checks stay as the
+  // evidence of what was tried. A rule that fails keeps its `fail`: the
+  // worst of its checks' (probes.md: fail > error), since what fails needed
+  // no answer (TS-1 on an http:// base URL fails by the scheme alone). The
+  // score and the conclusion follow from the rules.
   for (auto& rule : rep.rules) {
     if (rule.kind != "technical") continue;
     if (rule.verdict == report::Verdict::skip && rule.checks.empty() && rule.summary == "not selected") continue;  // --rules
+    if (rule.verdict == report::Verdict::fail) continue;
     rule.verdict = report::Verdict::error;
     rule.summary = "not judged: the target is down";
   }
   rep.score = report::compute_score(rep.rules);
-  rep.score.percent.reset();
 }
 
 report::Report run_lint(const Settings& s, const catalogue::Edition& edition, const Registry& registry,

@@ -23,7 +23,8 @@ std::string now_rfc3339();
 std::string max_requests_note(std::size_t max_requests, const std::vector<std::string>& left_out);
 
 // A report whose target is down (Report::unreachable): every technical rule
-// `error` ("not judged: the target is down"), the score n/a.
+// `error` ("not judged: the target is down") but one that fails by what needed
+// no answer (TS-1 on http://), which keeps its `fail`; the score recomputed.
 void mark_down(report::Report& report);
 
 }  // namespace adrprobe::engine

@@ -1,8 +1,10 @@
 // The HTML audit report: one self-contained file an auditor opens offline or
 // prints on A4. Which rules fail, why (each check's message), and the requests
-// that prove it (listed under the check that cites them, anchored #x<id>);
-// the TLS facts; the functional rules as a checklist for the reviewer; how the
-// run was made. The page skeleton, CSS and escaping are report/html_page.*.
+// that prove it (rows under the check that cites them); the TLS facts; the
+// functional rules as a checklist for the reviewer; how the run was made. Then
+// the appendix "Evidence": each cited request in full, anchored #x<id>, so the
+// printout can be filed alone. The page skeleton, CSS and escaping are
+// report/html_page.*.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -44,8 +46,9 @@ std::string paragraphs(const std::string& text) {
   return out;
 }
 
-// "exchange #7" in a hint (escaped already) links to that exchange.
-std::string link_exchanges(const std::string& escaped, const std::set<int>& ids) {
+// "exchange #7" in a hint (escaped already) links to that exchange; the ids
+// linked are added to `linked`.
+std::string link_exchanges(const std::string& escaped, const std::set<int>& ids, std::set<int>& linked) {
   static const std::string word = "exchange #";
   std::string out;
   std::size_t pos = 0;
@@ -55,8 +58,8 @@ std::string link_exchanges(const std::string& escaped, const std::set<int>& ids)
     std::size_t digits = at + word.size(), end = digits;
     while (end < escaped.size() && end - digits < 9 && std::isdigit(static_cast<unsigned char>(escaped[end]))) ++end;
     out.append(escaped, pos, at - pos);
-    if (end > digits && ids.count(std::stoi(escaped.substr(digits, end - digits)))) {
-      std::string id = escaped.substr(digits, end - digits);
+    if (int id = end > digits ? std::stoi(escaped.substr(digits, end - digits)) : 0; ids.count(id)) {
+      linked.insert(id);
       out += fmt::format("exchange <a href=\"#x{0}\">#{0}</a>", id);
     } else {
       out.append(escaped, at, end - at);
@@ -103,22 +106,29 @@ class Page {
 
   std::string render() {
     std::string title = r_.name ? *r_.name : (r_.mode == "lint" ? r_.openapi_url.value_or(r_.base_url) : r_.base_url);
+    // The main part, conclusion to checklist, then the appendices: the
+    // evidence the cards cite (made while the cards are), the other requests.
     std::string body;
-    body += header(title);
     if (r_.unreachable) {
-      // Down (CLI.md, "Nightly monitoring"): one entry, not a card per rule that could not run.
+      // Down (CLI.md, "Nightly monitoring"): one entry, not a card per rule
+      // that could not run; a card only for a rule that failed without an
+      // answer (TS-1 on http://).
       body += fmt::format(
           "<h2 id=\"summary\">Down</h2>\n<p class=\"notice\" role=\"alert\">down: {}{}</p>\n<p>{} technical and {} "
           "functional rules were not judged: the target did not answer. The requests it tried are below.</p>\n",
-          esc(down_cause(r_)), r_.went_down ? " (it was up in the baseline)" : "", technical_.size(), functional_.size());
+          esc(down_cause(r_)), r_.went_down ? " (it was up in the baseline)" : "", technical_.size() - failed_down(),
+          functional_.size());
+      if (failed_down()) body += technical_rules();
     } else {
       body += summary_table();
       body += technical_rules();
     }
     body += tls_section();
     if (!r_.unreachable) body += functional_rules();
-    body += other_requests();
     body += run_section();
+    body += evidence_appendix();
+    body += other_requests();
+    body = header(title) + body;
     body += fmt::format(
         "<footer>adrprobe {} · {} · This file is self-contained: it loads nothing from the network and runs no "
         "script.</footer>\n",
@@ -131,12 +141,22 @@ class Page {
   bool full_checklist_ = false;
   std::map<int, const http::Exchange*> by_id_;
   std::set<int> ids_;
-  std::set<int> anchored_;  // exchanges shown in full with their id="x<id>" so far
+  // The appendix "Evidence": every exchange a check shown that did not pass
+  // cites, or a hint names, with what cites it (links to the rule cards).
+  std::set<int> evidence_;
+  std::map<int, std::vector<std::string>> cited_by_;
   std::map<const RuleResult*, std::string> anchor_;
   std::vector<const RuleResult*> technical_, functional_;
   bool with_change_ = false;
 
   static constexpr std::size_t kRowsPerCheck = 6;  // exchanges shown in full under one check
+
+  // Down: the technical rules that failed without an answer (TS-1 on http://).
+  std::size_t failed_down() const {
+    if (!r_.unreachable) return 0;
+    return static_cast<std::size_t>(std::count_if(technical_.begin(), technical_.end(),
+                                                  [](const RuleResult* rule) { return rule->verdict == Verdict::fail; }));
+  }
 
   std::string rule_ids(const RuleResult& rule) const {
     std::string out = fmt::format("<a class=\"mono\" href=\"#{}\">{}</a>", anchor_.at(&rule), esc(rule.id));
@@ -202,7 +222,9 @@ class Page {
     out += "<div class=\"score\"><div class=\"muted small\">Score (technical rules)</div>";
     out += fmt::format("<div class=\"pct\">{}</div>", s.percent ? fmt::format("{:.1f} %", *s.percent) : "n/a");
     if (r_.unreachable) {
-      out += "<div class=\"counts\">down: no rule judged</div></div>\n";
+      out += failed_down() ? fmt::format("<div class=\"counts\">down: {} {} · {} not judged</div></div>\n", s.fail,
+                                         html::verdict_label(Verdict::fail), s.error)
+                           : std::string("<div class=\"counts\">down: no rule judged</div></div>\n");
     } else {
       out += fmt::format("<div class=\"counts\">{} {} · {} {} · {} {} · {} {}</div>", s.pass,
                          html::verdict_label(Verdict::pass), s.warn, html::verdict_label(Verdict::warn), s.fail,
@@ -219,10 +241,13 @@ class Page {
       out += "</ul>\n";
     }
     out += r_.unreachable ? "<nav class=\"toc\"><a href=\"#summary\">Down</a>"
-                          : "<nav class=\"toc\"><a href=\"#summary\">Summary</a><a href=\"#technical\">Technical rules</a>";
+                          : "<nav class=\"toc\"><a href=\"#summary\">Summary</a>";
+    if (!r_.unreachable || failed_down()) out += "<a href=\"#technical\">Technical rules</a>";
     if (r_.tls) out += "<a href=\"#tls\">TLS</a>";
     if (!functional_.empty() && !r_.unreachable) out += "<a href=\"#functional\">Reviewer checklist</a>";
-    out += "<a href=\"#run\">Run options</a></nav>\n";
+    out += "<a href=\"#run\">Run options</a>";
+    if (!evidence_.empty()) out += "<a href=\"#evidence\">Evidence</a>";
+    out += "</nav>\n";
     return out;
   }
 
@@ -270,16 +295,18 @@ class Page {
 
   // One exchange as a row: #id, method and URL (and the request headers the
   // check added), status or transport error with every response header, time.
-  std::string exchange_row(const http::Exchange& e, const std::vector<std::string>& judged = {}) {
+  // The row of "Other requests" is the exchange's anchor (id="x<id>"); a
+  // card's row links to it, or to its entry under "Evidence".
+  std::string exchange_row(const http::Exchange& e, bool anchor, const std::vector<std::string>& judged = {}) const {
     auto was_judged = [&](const std::string& name) { return std::find(judged.begin(), judged.end(), name) != judged.end(); };
-    bool first = anchored_.insert(e.id).second;
-    std::string out = first ? fmt::format("<tr id=\"x{}\">", e.id) : "<tr>";
-    out += first ? fmt::format("<td class=\"xid\">#{}</td>", e.id)
-                 : fmt::format("<td class=\"xid\"><a href=\"#x{0}\">#{0}</a></td>", e.id);
+    std::string out = anchor ? fmt::format("<tr id=\"x{}\">", e.id) : "<tr>";
+    out += anchor ? fmt::format("<td class=\"xid\">#{}</td>", e.id)
+                  : fmt::format("<td class=\"xid\"><a href=\"#x{0}\">#{0}</a></td>", e.id);
     out += fmt::format("<td class=\"wrap\"><code>{} {}</code>", esc(e.method), esc(e.url));
     if (!e.request_headers.empty()) {
-      // What every request sends (Host, User-Agent, Accept, ...) is on screen
-      // and in JSON; on paper only what this request added (Origin, -H names).
+      // What every request sends (Host, User-Agent, Accept, ...) is on screen,
+      // under "Evidence" and in JSON; on a row on paper only what this request
+      // added (Origin, -H names).
       auto usual = [](const std::string& name) {
         std::string lower = to_lower(name);
         return lower == "host" || lower == "user-agent" || lower == "accept" || lower == "accept-encoding" ||
@@ -308,16 +335,19 @@ class Page {
       out += "</div>";
     }
     out += "</td>";
-    if (e.error)
-      out += fmt::format("<td class=\"st wrap\"><span class=\"err\">✖ no response</span><div class=\"small\">{}</div></td>",
-                         esc(*e.error));
-    else if (e.status)
-      out += fmt::format("<td class=\"st\">→ <b>{}</b></td>", *e.status);
-    else
-      out += "<td class=\"st\">—</td>";
-    out += fmt::format("<td class=\"ms\">{} ms</td></tr>\n", e.duration_ms < 10 ? fmt::format("{:.1f}", e.duration_ms)
-                                                                               : fmt::format("{:.0f}", e.duration_ms));
+    out += fmt::format("<td class=\"st{}\">{}</td>", e.error ? " wrap" : "", status_html(e));
+    out += fmt::format("<td class=\"ms\">{}</td></tr>\n", duration(e));
     return out;
+  }
+
+  static std::string status_html(const http::Exchange& e) {
+    if (e.error)
+      return fmt::format("<span class=\"err\">✖ no response</span><div class=\"small\">{}</div>", esc(*e.error));
+    return e.status ? fmt::format("→ <b>{}</b>", *e.status) : "—";
+  }
+
+  static std::string duration(const http::Exchange& e) {
+    return e.duration_ms < 10 ? fmt::format("{:.1f} ms", e.duration_ms) : fmt::format("{:.0f} ms", e.duration_ms);
   }
 
   static std::string exchange_table_head() {
@@ -325,7 +355,7 @@ class Page {
            "<th>Time</th></tr></thead><tbody>\n";
   }
 
-  std::string check_block(const CheckResult& c) {
+  std::string check_block(const RuleResult& rule, const CheckResult& c) {
     std::string out = "<div class=\"check\">\n";
     out += fmt::format("<div class=\"check-head\"><span class=\"cid\">{}</span><span>{}</span><span class=\"msg\">{}</span></div>\n",
                        esc(c.id), html::verdict_label(c.verdict), esc(c.message));
@@ -347,45 +377,57 @@ class Page {
                          join(places, "; "));
     }
     if (c.fix) {
-      // Each line escaped on its own: esc makes a newline visible, and the change keeps its lines.
-      // On paper the first line and the documentation (the change is evidence for
-      // no verdict); on screen, and in the JSON report, all of it.
-      std::vector<std::string> lines;
-      for (const auto& l : split(trim(c.fix->text), '\n')) lines.push_back(esc(l));
-      std::string first = lines.empty() ? "" : lines.front();
-      std::string rest, more;
-      if (lines.size() > 1) {
-        rest = "<span class=\"screen-only\">\n" + join(std::vector<std::string>(lines.begin() + 1, lines.end()), "\n") +
-               "</span>";
-        more = "<div class=\"print-only small\">(+" + plural(lines.size() - 1, "line", "lines") +
-               ": in the report on screen and in JSON)</div>";
-      }
-      out += fmt::format("<div class=\"fix\"><div class=\"fix-head\">How to fix{}: {}</div><pre class=\"wrap\">{}{}</pre>{}</div>\n",
+      // All of it, on paper too: the change keeps its lines (esc_lines).
+      out += fmt::format("<div class=\"fix\"><div class=\"fix-head\">How to fix{}: {}</div><pre class=\"wrap\">{}</pre></div>\n",
                          c.fix->name.empty() ? "" : " (" + esc(c.fix->name) + ")",
-                         "<span class=\"url\">" + html::link(c.fix->source, esc(c.fix->source)) + "</span>", first, rest, more);
+                         "<span class=\"url\">" + html::link(c.fix->source, esc(c.fix->source)) + "</span>",
+                         html::esc_lines(trim(c.fix->text)));
     }
     std::vector<const http::Exchange*> cited;
     for (int id : c.exchanges)
       if (auto it = by_id_.find(id); it != by_id_.end()) cited.push_back(it->second);
     // A check that passed links its evidence (listed under "Other requests"); one
-    // that did not shows the requests that prove it right here.
+    // that did not shows the requests that prove it right here, the first
+    // kRowsPerCheck as rows, and every one in full under "Evidence".
+    if (cited.empty()) return out + "</div>\n";
     bool problem = severity(c.verdict) > severity(Verdict::pass);
-    if (!cited.empty() && !problem) {
-      std::vector<std::string> refs;
-      for (const auto* e : cited) refs.push_back(fmt::format("<a href=\"#x{0}\">#{0}</a>", e->id));
-      out += fmt::format("<div class=\"refs\">evidence: {}</div>\n", join(refs, " "));
-    } else if (!cited.empty()) {
-      std::vector<std::string> refs;
-      for (const auto* e : cited) refs.push_back(fmt::format("<a href=\"#x{0}\">#{0}</a>", e->id));
-      out += fmt::format("<div class=\"refs\">evidence: {}{}</div>\n", join(refs, " "),
-                         cited.size() > kRowsPerCheck
-                             ? fmt::format(" (the first {} shown here)", kRowsPerCheck)
-                             : "");
+    std::vector<std::string> refs;
+    for (const auto* e : cited) refs.push_back(fmt::format("<a href=\"#x{0}\">#{0}</a>", e->id));
+    out += fmt::format("<div class=\"refs\">evidence: {}{}</div>\n", join(refs, " "),
+                       !problem                      ? ""
+                       : cited.size() > kRowsPerCheck ? fmt::format(" (the first {} shown here; each in full under "
+                                                                    "<a href=\"#evidence\">Evidence</a>)",
+                                                                    kRowsPerCheck)
+                                                      : " (in full under <a href=\"#evidence\">Evidence</a>)");
+    if (problem) {
+      for (const auto* e : cited) cite(e->id, rule, esc(c.id));
       out += exchange_table_head();
-      for (std::size_t i = 0; i < std::min(kRowsPerCheck, cited.size()); ++i) out += exchange_row(*cited[i], c.judged_headers);
+      for (std::size_t i = 0; i < std::min(kRowsPerCheck, cited.size()); ++i)
+        out += exchange_row(*cited[i], false, c.judged_headers);
       out += "</tbody></table>\n";
     }
     out += "</div>\n";
+    return out;
+  }
+
+  // An exchange goes into "Evidence", cited by `what` (a check id, "a hint")
+  // of that rule: its entry links back to the rule's card.
+  void cite(int id, const RuleResult& rule, const std::string& what_html) {
+    evidence_.insert(id);
+    std::string by = fmt::format("<a href=\"#{}\">{}</a> ({})", anchor_.at(&rule), what_html, esc(rule.id));
+    auto& list = cited_by_[id];
+    if (std::find(list.begin(), list.end(), by) == list.end()) list.push_back(std::move(by));
+  }
+
+  // A rule's hints as list items, "exchange #7" linked; the exchanges they
+  // name go into "Evidence".
+  std::string hint_items(const RuleResult& rule) {
+    std::string out;
+    for (const auto& h : rule.hints) {
+      std::set<int> linked;
+      out += fmt::format("<li class=\"wrap\">{}</li>", link_exchanges(esc(h), ids_, linked));
+      for (int id : linked) cite(id, rule, "a hint");
+    }
     return out;
   }
 
@@ -394,17 +436,16 @@ class Page {
     std::string out = "<h2 id=\"technical\">Technical rules: checks and evidence</h2>\n";
     if (technical_.empty()) out += "<p class=\"muted\">This edition has no technical rules.</p>\n";
     for (const RuleResult* rule : technical_) {
+      if (r_.unreachable && rule->verdict != Verdict::fail) continue;  // down: said once, above
       out += fmt::format("<section class=\"rule {}\" id=\"{}\">\n", to_string(rule->verdict), anchor_.at(rule));
       out += rule_head(*rule) + rule_meta(*rule);
       // The summary repeats a check's message; alone it says why there is none.
       if (rule->checks.empty())
         out += fmt::format("<p class=\"muted wrap\">{}</p>\n",
                            rule->summary.empty() ? std::string("No check ran for this rule.") : esc(rule->summary));
-      for (const auto& c : rule->checks) out += check_block(c);
+      for (const auto& c : rule->checks) out += check_block(*rule, c);
       if (!rule->hints.empty()) {
-        out += "<div class=\"small\"><b>Hints</b><ul>";
-        for (const auto& h : rule->hints) out += fmt::format("<li class=\"wrap\">{}</li>", link_exchanges(esc(h), ids_));
-        out += "</ul></div>\n";
+        out += "<div class=\"small\"><b>Hints</b><ul>" + hint_items(*rule) + "</ul></div>\n";
       }
       out += "</section>\n";
     }
@@ -530,13 +571,13 @@ class Page {
       out += rule_meta(*rule);
       if (!rule->statement.empty()) out += "<h4>Rule</h4>" + paragraphs(rule->statement);
       if (!rule->review.empty()) out += "<h4>What to look at</h4>" + paragraphs(rule->review);
-      if (!rule->hints.empty()) {
-        out += "<h4>What the tool noticed</h4><ul>";
-        for (const auto& h : rule->hints) out += fmt::format("<li class=\"wrap\">{}</li>", link_exchanges(esc(h), ids_));
-        out += "</ul>";
-      }
-      for (const auto& c : rule->checks) out += check_block(c);
-      out += "</details></td>";
+      for (const auto& c : rule->checks) out += check_block(*rule, c);
+      out += "</details>";
+      // The hints outside <details>, which prints closed: on paper they are
+      // often the finding (TRACE → 200).
+      if (!rule->hints.empty())
+        out += "<div class=\"hints small\"><b>What the tool noticed</b><ul>" + hint_items(*rule) + "</ul></div>";
+      out += "</td>";
       out += fmt::format("<td class=\"small\">{}</td>", rule->hints.empty() ? std::string("none") : plural(rule->hints.size(), "hint", "hints"));
       out += judged ? "<td class=\"boxes\"><span>☐ conforms</span> <span>☐ does not conform</span> <span>☐ n/a</span></td>"
                     : fmt::format("<td>{} {}</td>", html::verdict_label(rule->verdict), esc(rule->summary));
@@ -563,11 +604,9 @@ class Page {
       if (rule->hints.empty()) {
         out += "<p class=\"muted\">Nothing: no hint for this rule.</p>\n";
       } else {
-        out += "<ul>";
-        for (const auto& h : rule->hints) out += fmt::format("<li class=\"wrap\">{}</li>", link_exchanges(esc(h), ids_));
-        out += "</ul>\n";
+        out += "<ul>" + hint_items(*rule) + "</ul>\n";
       }
-      for (const auto& c : rule->checks) out += check_block(c);
+      for (const auto& c : rule->checks) out += check_block(*rule, c);
       out += "<div class=\"conclusion\"><div class=\"boxes\"><b>Conclusion:</b><span>☐ conforms</span>"
              "<span>☐ does not conform</span><span>☐ not applicable</span></div>"
              "<div class=\"small muted\" style=\"margin-top:6px\">Findings:</div>"
@@ -578,16 +617,68 @@ class Page {
     return out;
   }
 
+  // The appendix an auditor files with the report: every exchange a check
+  // shown that did not pass cites, or a hint names, as it went over the wire,
+  // in full on screen and on paper (nothing in it is hidden by the print CSS).
+  // Secrets were masked on the model; server text goes through esc.
+  std::string evidence_appendix() const {
+    if (evidence_.empty()) return "";
+    std::string out = fmt::format(
+        "<h2 id=\"evidence\" class=\"page\">Evidence</h2>\n<p class=\"muted\">The {} the checks above cite (or their "
+        "hints name), as they went over the wire: the request and every header as sent, the status and every response header, and the "
+        "body as the report keeps it (the first {} bytes of a response with status 400 or above, or of one a check "
+        "read). Secrets given to the run are masked; control characters are shown as <code>\\xNN</code>.</p>\n",
+        plural(evidence_.size(), "request", "requests"), kReportBodyBytes);
+    for (int id : evidence_) out += evidence_entry(*by_id_.at(id));
+    return out;
+  }
+
+  // One exchange in full: its line (#id, method and URL, status, time), what
+  // cites it, the request headers as sent beside the response headers, the body.
+  std::string evidence_entry(const http::Exchange& e) const {
+    std::string out = fmt::format("<section class=\"xchg\" id=\"x{}\">\n", e.id);
+    out += fmt::format("<div class=\"xchg-head\"><span class=\"xid\">#{}</span><code class=\"wrap\">{} {}</code>"
+                       "<span class=\"st\">{}</span><span class=\"ms\">{}</span></div>\n",
+                       e.id, esc(e.method), esc(e.url), status_html(e), duration(e));
+    if (auto it = cited_by_.find(e.id); it != cited_by_.end())
+      out += fmt::format("<div class=\"cited\">cited by {}</div>\n", join(it->second, ", "));
+    auto fields = [](const auto& headers) {
+      std::string lines;
+      for (const auto& [name, value] : headers) lines += (lines.empty() ? "" : "\n") + esc(name) + ": " + esc(value);
+      return lines.empty() ? std::string("(none)") : lines;
+    };
+    out += "<div class=\"wire-cols\"><div><div class=\"wire-head\">Request headers as sent</div><pre class=\"wire\">" +
+           fields(e.request_headers) + "</pre></div>";
+    if (e.status)
+      out += "<div><div class=\"wire-head\">Response headers</div><pre class=\"wire\">" + fields(e.response_headers) +
+             "</pre></div>";
+    out += "</div>\n";
+    if (e.status) {
+      out += "<div class=\"wire-head\">Body" + body_note(e) + "</div>\n";
+      if (!e.body.empty()) out += "<pre class=\"wire body\">" + html::esc_lines(e.body) + "</pre>\n";
+    }
+    out += "</section>\n";
+    return out;
+  }
+
+  // What the body shown is (report::slim keeps it for status >= 400 or a body a check read).
+  static std::string body_note(const http::Exchange& e) {
+    if (!e.body.empty())
+      return e.body_truncated ? fmt::format(", its first {} bytes (the response was longer)", kReportBodyBytes) : "";
+    if (e.method == "HEAD") return ": none (a response to HEAD)";
+    bool kept = (e.status && *e.status >= 400) || e.body_judged;
+    return kept ? ": empty" : ": not kept (status below 400, and no check read it)";
+  }
+
   std::string other_requests() {
     std::vector<const http::Exchange*> rest;
     for (const auto& e : r_.exchanges)
-      if (!anchored_.count(e.id)) rest.push_back(&e);
+      if (!evidence_.count(e.id)) rest.push_back(&e);
     if (rest.empty()) return "";
-    std::string out = "<h2 id=\"requests\">Other requests</h2>\n<p class=\"muted keep-next\">The requests of this run not shown "
-                      "under a failing check above: the evidence of the checks that passed, and the requests hints "
-                      "refer to.</p>\n";
+    std::string out = "<h2 id=\"requests\">Other requests</h2>\n<p class=\"muted keep-next\">The requests of this run not "
+                      "under \"Evidence\": the evidence of the checks that passed, and the requests no check cites.</p>\n";
     out += exchange_table_head();
-    for (const auto* e : rest) out += exchange_row(*e);
+    for (const auto* e : rest) out += exchange_row(*e, true);
     out += "</tbody></table>\n";
     return out;
   }

@@ -65,6 +65,17 @@ ul.notes { margin: 4px 0; padding-left: 20px; }
 .details { margin: 4px 0 0 160px; padding-left: 18px; font-size: 12.5px; }
 .fix { margin: 4px 0 0 160px; padding: 4px 8px; border-left: 3px solid #2e7d32; background: #f1f8f1; font-size: 12.5px; break-inside: avoid; }
 .fix pre { margin: 2px 0 0; white-space: pre-wrap; overflow-wrap: anywhere; font-family: "DejaVu Sans Mono", monospace; font-size: 12px; }
+.xchg { border: 1px solid var(--line); border-radius: 6px; margin: 10px 0; padding: 6px 10px; }
+.xchg:target { outline: 2px solid var(--manual); }
+.xchg-head { display: flex; gap: 12px; align-items: baseline; }
+.xchg-head .xid { font-weight: bold; white-space: nowrap; }
+.xchg-head code { flex: 1; min-width: 0; }
+.xchg-head .ms { white-space: nowrap; }
+.xchg-head .ms, .cited, .wire-head { color: var(--muted); font-size: 12px; }
+.wire-head { margin-top: 4px; }
+.wire-cols { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 10px; }
+pre.wire { margin: 1px 0 0; padding: 2px 8px; border-left: 3px solid var(--line); white-space: pre-wrap;
+  overflow-wrap: anywhere; font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 12px; }
 table.ex { margin: 6px 0 4px 0; font-size: 12.5px; border: 1px solid var(--line); }
 table.ex td { border-bottom: 1px solid var(--line); }
 table.ex tr:target { outline: 2px solid var(--manual); }
@@ -95,12 +106,13 @@ table.ex td.ms { width: 70px; text-align: right; white-space: nowrap; color: var
 .banner-fail { border-color: var(--fail); background: #ffebe9; } .banner-fail .banner-label { color: var(--fail); }
 .banner-pass { border-color: var(--pass); background: #dafbe1; } .banner-pass .banner-label { color: var(--pass); }
 .banner-error { border-color: var(--error); background: #fbefff; } .banner-error .banner-label { color: var(--error); }
-.rule, .review, .review-row, .conclusion, .banner, .score { break-inside: avoid; page-break-inside: avoid; }
+.rule, .review, .review-row, .conclusion, .banner, .score, .xchg { break-inside: avoid; page-break-inside: avoid; }
 table.checklist td.boxes { white-space: nowrap; font-size: 13px; }
 table.checklist td.boxes span { margin-right: 10px; }
 table.checklist summary { cursor: pointer; }
 table.checklist details h4 { margin: 8px 0 2px; font-size: 13px; }
 table.checklist details p { margin: 2px 0; }
+table.checklist .hints ul { margin: 2px 0; padding-left: 20px; }
 .hdrs .judged { outline: 1px dashed var(--manual); }
 p, li { orphans: 3; widows: 3; }
 .keep-next { break-after: avoid; page-break-after: avoid; }
@@ -146,6 +158,11 @@ footer { margin-top: 32px; color: var(--muted); font-size: 12px; border-top: 1px
   /* The change as written, compact on paper: code at the size of the exchanges. */
   .fix { margin: 3pt 0 0 24pt; padding: 2pt 6pt; font-size: 8pt; }
   .fix pre { font-size: 7.5pt; line-height: 1.25; }
+  /* The evidence appendix: every line of it, compact. */
+  .xchg { padding: 3pt 6pt; margin: 4pt 0; }
+  pre.wire { font-size: 7.5pt; line-height: 1.25; }
+  .xchg-head .ms, .cited, .wire-head { font-size: 7.5pt; }
+  .wire-head { margin-top: 2pt; }
 }
 )CSS";
 
@@ -164,6 +181,16 @@ std::string esc(std::string_view s) {
       case '\'': out += "&#39;"; break;
       default: out += c;
     }
+  }
+  return out;
+}
+
+std::string esc_lines(std::string_view text) {
+  auto lines = split(text, '\n');
+  std::string out;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (i + 1 < lines.size() && !lines[i].empty() && lines[i].back() == '\r') lines[i].pop_back();
+    out += (i ? "\n" : "") + esc(lines[i]);
   }
   return out;
 }

@@ -19,6 +19,11 @@ namespace adrprobe::report::html {
 // still turn "txt.exe" into "exe.txt", and a reader must see that it is there.
 std::string esc(std::string_view s);
 
+// Text of several lines (a response body, a fix) for a <pre>: each line
+// through esc, so the line breaks stay while every other control character is
+// still shown (\xNN); a carriage return that ends a line goes with it.
+std::string esc_lines(std::string_view text);
+
 // An absolute http:// or https:// URL with no whitespace or control character
 // in it: the only report URLs that ever become an href (never javascript:,
 // data: or a relative URL from a server).

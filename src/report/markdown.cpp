@@ -42,37 +42,38 @@ std::string render_markdown(const Report& r, const RenderOptions&) {
   line(fmt::format("### adrprobe {}: {} · {} · score {}", r.mode == "lint" ? "lint" : "check", markdown_text(target), markdown_text(edition),
                    percent));
   line("");
+  int functional = 0;
   if (r.unreachable) {
-    // Down (CLI.md, "Nightly monitoring"): one entry, no table of rules that could not run.
+    // Down (CLI.md, "Nightly monitoring"): one entry, no table of rules that
+    // could not run; only what failed without an answer (TS-1 on http://) follows.
     line("**down: " + markdown_text(down_cause(r)) + "**");
     if (r.went_down) line("\nIt was up in the baseline.");
     if (!r.notes.empty() && r.notes.size() > 1) {
       line("");
       for (std::size_t i = 1; i < r.notes.size(); ++i) line("- " + markdown_text(r.notes[i]));
     }
-    return out;
-  }
-  line(fmt::format("{} pass · {} warn · {} fail · {} error of {} applicable technical rules", r.score.pass, r.score.warn,
-                   r.score.fail, r.score.error, r.score.applicable));
-  if (r.came_back) line("\nBack up: it was down in the baseline.");
-  if (!r.headline.empty()) line("\n**" + markdown_text(r.headline) + "**");
-  for (std::size_t i = 0; i < std::min(r.leading_notes, r.notes.size()); ++i) line("\n**" + markdown_text(r.notes[i]) + "**");
+  } else {
+    line(fmt::format("{} pass · {} warn · {} fail · {} error of {} applicable technical rules", r.score.pass, r.score.warn,
+                     r.score.fail, r.score.error, r.score.applicable));
+    if (r.came_back) line("\nBack up: it was down in the baseline.");
+    if (!r.headline.empty()) line("\n**" + markdown_text(r.headline) + "**");
+    for (std::size_t i = 0; i < std::min(r.leading_notes, r.notes.size()); ++i) line("\n**" + markdown_text(r.notes[i]) + "**");
 
-  bool changes = false;
-  for (const auto& rule : r.rules) changes = changes || (rule.kind == "technical" && rule.change);
-  line("");
-  line(changes ? "| Rule | Verdict | Summary | Change |" : "| Rule | Verdict | Summary |");
-  line(changes ? "|---|---|---|---|" : "|---|---|---|");
-  int functional = 0;
-  for (const auto& rule : r.rules) {
-    if (rule.kind != "technical") {
-      ++functional;
-      continue;
+    bool changes = false;
+    for (const auto& rule : r.rules) changes = changes || (rule.kind == "technical" && rule.change);
+    line("");
+    line(changes ? "| Rule | Verdict | Summary | Change |" : "| Rule | Verdict | Summary |");
+    line(changes ? "|---|---|---|---|" : "|---|---|---|");
+    for (const auto& rule : r.rules) {
+      if (rule.kind != "technical") {
+        ++functional;
+        continue;
+      }
+      std::string row = fmt::format("| {} | {} {} | {} |", markdown_text(rule.id), icon(rule.verdict),
+                                    to_string(rule.verdict), markdown_text(truncate_utf8(rule.summary, 200)));
+      if (changes) row += fmt::format(" {} |", rule.change ? markdown_text(*rule.change) : "");
+      line(row);
     }
-    std::string row = fmt::format("| {} | {} {} | {} |", markdown_text(rule.id), icon(rule.verdict), to_string(rule.verdict),
-                                  markdown_text(truncate_utf8(rule.summary, 200)));
-    if (changes) row += fmt::format(" {} |", rule.change ? markdown_text(*rule.change) : "");
-    line(row);
   }
 
   // The checks that did not pass, worst rules first as the table lists them.

@@ -53,12 +53,11 @@ Conclusion conclude(const Report& report) {
       default: break;
     }
   }
-  if (report.unreachable || c.must_failed == 0) {
-    if (report.unreachable || c.errors > 0) c.conforms.reset();
-    else c.conforms = true;
-  } else {
-    c.conforms = false;
-  }
+  // A down target's rules follow the same rule: one that fails without an
+  // answer (TS-1 on http://) shows it does not conform; else nothing is shown.
+  if (c.must_failed > 0) c.conforms = false;
+  else if (report.unreachable || c.errors > 0) c.conforms.reset();
+  else c.conforms = true;
   auto rules = [](std::size_t n, const char* level, const char* one, const char* many) {
     return fmt::format("{} {} {} {}", n, level, n == 1 ? "rule" : "rules", n == 1 ? one : many);
   };
@@ -72,25 +71,25 @@ Conclusion conclude(const Report& report) {
   std::string edition = report.edition;
   std::vector<std::string> parts;
   std::string head;
-  if (report.unreachable) {
+  if (c.conforms == std::optional<bool>(false)) {
+    head = fmt::format("Does not conform to {}: {}{}", edition, rules(c.must_failed, "MUST", "fails", "fail"), ids(c.must_ids));
+  } else if (report.unreachable) {
     // The cause is the report's first note (and JSON down_cause), shown right after.
     head = fmt::format("Conformance to {} could not be established: the target is down", edition);
-  } else if (c.conforms == std::optional<bool>(false)) {
-    head = fmt::format("Does not conform to {}: {}{}", edition, rules(c.must_failed, "MUST", "fails", "fail"), ids(c.must_ids));
   } else if (!c.conforms) {
     head = fmt::format("Conformance to {} could not be established: no MUST rule fails, but {}{}", edition,
                        rules(c.errors, "technical", "could not be judged", "could not be judged"), ids(error_ids));
   } else {
     head = fmt::format("Conforms to {} in its technical rules: no MUST rule fails", edition);
   }
-  if (!report.unreachable) {
-    if (c.should_failed)
-      parts.push_back(fmt::format("{}, {}{}", rules(c.should_failed, "SHOULD", "fails", "fail"),
-                                  c.should_failed == 1 ? "a deviation" : "deviations", ids(c.should_ids)));
-    if (c.warned) parts.push_back(fmt::format("{} {} with a warning{}", c.warned, c.warned == 1 ? "rule passes" : "rules pass", ids(warn_ids)));
-    if (c.errors && c.conforms == std::optional<bool>(false))
-      parts.push_back(rules(c.errors, "technical", "could not be judged", "could not be judged") + ids(error_ids));
-  }
+  if (c.should_failed)
+    parts.push_back(fmt::format("{}, {}{}", rules(c.should_failed, "SHOULD", "fails", "fail"),
+                                c.should_failed == 1 ? "a deviation" : "deviations", ids(c.should_ids)));
+  if (c.warned) parts.push_back(fmt::format("{} {} with a warning{}", c.warned, c.warned == 1 ? "rule passes" : "rules pass", ids(warn_ids)));
+  // Said in the head unless a rule fails (then the down target is said here).
+  if (c.errors && c.conforms == std::optional<bool>(false))
+    parts.push_back((report.unreachable ? std::string("the target is down: ") : std::string()) +
+                    rules(c.errors, "technical", "could not be judged", "could not be judged") + ids(error_ids));
   if (c.functional_pending)
     parts.push_back(fmt::format("{} functional {} a reviewer", c.functional_pending,
                                 c.functional_pending == 1 ? "rule awaits" : "rules await"));

@@ -154,11 +154,14 @@ std::string render_text(const Report& r, const RenderOptions& style) {
   };
 
   // Down (CLI.md, "Nightly monitoring"): one entry, not a line per rule that
-  // could not run (-v lists them).
+  // could not run (-v lists them); only a rule that failed without an answer
+  // (TS-1 on http://) is listed below it.
   bool one_entry = r.unreachable && style.verbosity <= 0;
+  auto listed = [&](const RuleResult& rule) { return !one_entry || rule.verdict == Verdict::fail; };
   if (one_entry) {
     std::size_t technical = 0, functional = 0;
-    for (const auto& rule : r.rules) (rule.kind == "technical" ? technical : functional) += 1;
+    for (const auto& rule : r.rules)
+      if (!listed(rule)) (rule.kind == "technical" ? technical : functional) += 1;
     // The cause is the leading note above.
     line("");
     line(fmt::format("  {} {} and {} not judged (-v lists them)", paint("DOWN  ", "1;31"),
@@ -166,13 +169,15 @@ std::string render_text(const Report& r, const RenderOptions& style) {
                      plural(functional, "functional rule", "functional rules")));
   }
   for (const char* kind : {"technical", "functional"}) {
-    if (one_entry) break;
     bool technical = std::string(kind) == "technical";
     if (!technical && style.verbosity < 0) continue;
+    if (one_entry && std::none_of(r.rules.begin(), r.rules.end(),
+                                  [&](const auto& rule) { return rule.kind == kind && listed(rule); }))
+      continue;
     line("");
     line(paint(technical ? " Technical rules" : " Functional rules (manual review)", "1"));
     for (const auto& rule : r.rules) {
-      if (rule.kind != kind) continue;
+      if (rule.kind != kind || !listed(rule)) continue;
       bool ok = rule.verdict == Verdict::pass || rule.verdict == Verdict::skip;
       if (style.verbosity < 0 && ok) continue;
       // A rule that passes shows why on its line; one that does not shows its
@@ -235,7 +240,8 @@ std::string render_text(const Report& r, const RenderOptions& style) {
   line("");
   std::string percent = r.score.percent ? fmt::format("{:.1f} %", *r.score.percent) : "n/a";
   if (r.unreachable)
-    line(fmt::format(" {}  n/a  the target is down", paint("Score", "1")));
+    line(fmt::format(" {}  {}  the target is down{}", paint("Score", "1"), percent,
+                     r.score.fail ? fmt::format(": {} fail · {} not judged", r.score.fail, r.score.error) : ""));
   else
     line(fmt::format(" {}  {}  {} pass · {} warn · {} fail · {} error of {} applicable technical rules",
                      paint("Score", "1"), percent, r.score.pass, r.score.warn, r.score.fail, r.score.error,

@@ -8,14 +8,20 @@ way the auditor in the issue did:
 - the conclusion is first in every format (the HTML banner, the first line of
   text and markdown, JSON `conclusion`, JUnit suite properties), and the JSON
   report is valid against docs/report.schema.json;
-- the HTML report prints on at most 10 A4 pages in headless Chromium, no rule
-  card is split across two pages, and link targets are printed after the link;
+- the HTML report's main part (conclusion to checklist) prints on at most 10
+  A4 pages in headless Chromium, no rule card is split across two pages, and
+  link targets are printed after the link;
+- the printout can be filed alone: its appendix "Evidence" holds every
+  exchange a check that did not pass cites (request headers as sent, response
+  headers, the body's first line), and every fix and checklist hint is printed
+  whole;
 - EH-2's evidence line shows the Content-Type it judged, VH-1's and VH-4's the
   API-Version (absent: "(none)").
 Against the stdlib fixture server: `--rules` sends only the selected rules'
 requests and lists the others as `skip` ("not selected"); a wrong base path
 (both {base} and {base}/openapi.json answer 404) is a leading note; an
-unreachable target is n/a in every format.
+unreachable target is n/a in every format, unless a rule fails without an
+answer (TS-1 on http://).
 
 ADRPROBE_KEEP_PRINT=DIR keeps the printed PDF (report.pdf) there for a look."""
 
@@ -108,6 +114,20 @@ def page_texts(pdf, pages):
     tool = harness.require_tool("pdftotext", "poppler-utils")
     return [subprocess.run([tool, "-layout", "-f", str(n), "-l", str(n), str(pdf), "-"], capture_output=True,
                            text=True, check=True).stdout for n in range(1, pages + 1)]
+
+
+def main_and_appendix(texts):
+    """The pages of the main part (conclusion to checklist) and those of the
+    appendix "Evidence", which starts on a page of its own."""
+    at = next((i for i, t in enumerate(texts)
+               if re.search(r"^\s*Evidence\s*$", t, re.M) and "the checks above cite" in t), len(texts))
+    return texts[:at], texts[at:]
+
+
+def squash(text):
+    """Text without any white space: what pdftotext gives back of a line the
+    page wrapped is then the line as written."""
+    return "".join(text.split())
 
 
 class FastApiAudit(ProbeCase):
@@ -207,11 +227,12 @@ class FastApiAudit(ProbeCase):
     def test_prints_on_at_most_ten_a4_pages_with_no_card_split(self):
         self.assertTrue(self.pdf.exists(), "no PDF")
         pages = pdf_pages(self.pdf)
-        self.assertLessEqual(pages, MAX_PAGES)
         data = self.pdf.read_bytes()
         for w, h in re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", data):
             self.assertEqual((round(float(w)), round(float(h))), (595, 842), "a page that is not A4")
-        texts = page_texts(self.pdf, pages)
+        texts, appendix = main_and_appendix(page_texts(self.pdf, pages))
+        self.assertLessEqual(len(texts), MAX_PAGES, "the main part, conclusion to checklist")
+        pages = len(texts)
         everything = "\n".join(texts)
         # link targets printed after the link text
         self.assertIn("<https://gitdocumentatie.logius.nl/publicatie/api/adr/2.2.0/", everything)
@@ -233,6 +254,53 @@ class FastApiAudit(ProbeCase):
                                 "%s %s is not on page %d with its rule's heading" % (r["id"], c["id"], on[0] + 1))
             cards += 1
         self.assertGreater(cards, 10)
+
+    def test_printout_holds_every_cited_exchange_fix_and_hint(self):
+        """Issue 29, the auditor: the PDF is filed alone. Every exchange a check that
+        did not pass cites is in the appendix "Evidence" with its request headers as
+        sent, its response headers and the first line of its body (VH-4 cites more
+        than the 6 a card lists); every fix is printed whole and every hint of the
+        checklist printed."""
+        self.assertTrue(self.pdf.exists(), "no PDF")
+        main, appendix = main_and_appendix(page_texts(self.pdf, pdf_pages(self.pdf)))
+        self.assertTrue(appendix, "no appendix \"Evidence\" in the PDF")
+        text = squash("\n".join(appendix))
+        # Each entry starts "#<id> <METHOD> <URL>": its text runs to the next one's start.
+        starts = [(m.start(), int(m.group(1))) for m in re.finditer(r"#(\d+)[A-Z]+http://", text)]
+        entries = {x: text[at:(starts[i + 1][0] if i + 1 < len(starts) else len(text))]
+                   for i, (at, x) in enumerate(starts)}
+        exchanges = {e["id"]: e for e in self.report["exchanges"]}
+        technical = [r for r in self.report["rules"] if r["kind"] == "technical"]
+        cited = sorted({x for r in technical for c in r["checks"] if c["verdict"] not in ("pass", "skip")
+                        for x in c["exchanges"]})
+        self.assertTrue(any(len(c["exchanges"]) > 6 for r in technical for c in r["checks"]
+                            if c["verdict"] not in ("pass", "skip")), "no check cites more than a card lists")
+        bodies = 0
+        for x in cited:
+            e = exchanges[x]
+            self.assertIn(x, entries, "exchange #%d is not in the printed appendix" % x)
+            entry = entries[x]
+            self.assertTrue(entry.startswith(squash("#%d %s %s" % (x, e["method"], e["url"]))), entry[:200])
+            self.assertIn(squash("→ %d" % e["status"]) if e["status"] is not None else "✖noresponse", entry)
+            for name, value in e["request_headers"].items():
+                self.assertIn(squash("%s: %s" % (name, value)), entry, "#%d: request header %s" % (x, name))
+            for name, value in e["response_headers"].items():
+                self.assertIn(squash("%s: %s" % (name, value)), entry, "#%d: response header %s" % (x, name))
+            if e.get("response_body"):
+                bodies += 1
+                first = next(line for line in e["response_body"].splitlines() if line.strip())
+                self.assertIn(squash(first), entry, "#%d: the body's first line" % x)
+        self.assertGreater(bodies, 0, "no cited exchange has a body: EH-2's 404s should")
+        everything = squash("\n".join(main))
+        fixes = [c["fix"] for r in technical for c in r["checks"] if c.get("fix")]
+        self.assertTrue(any(len(f["text"].strip().splitlines()) > 1 for f in fixes), "no fix of several lines")
+        for fix in fixes:
+            for line in fix["text"].splitlines():
+                self.assertIn(squash(line), everything, "a fix's line is not printed: %r" % line)
+        hints = [h for r in self.report["rules"] if r["kind"] == "functional" for h in r.get("hints", [])]
+        self.assertTrue(hints, "the checklist has no hints")
+        for hint in hints:
+            self.assertIn(squash(hint), everything, "a checklist hint is not printed: %r" % hint)
 
 
 ZAAK_ROOT = """openapi: 3.0.3
@@ -347,18 +415,24 @@ class WrongBase(ProbeCase):
 
 
 class Unreachable(ProbeCase):
-    """An unreachable http target is n/a in every format, and its conclusion null."""
+    """An unreachable https target is n/a in every format, and its conclusion null; over
+    http:// TS-1 fails by the scheme alone, so its rule fails (probes.md: a rule is the
+    worst of its checks, fail > error, down or not) and the report does not conform."""
+
+    def run_down(self, url, tmp):
+        files = {f: Path(tmp, "r." + f) for f in ("html", "junit", "markdown", "text")}
+        args = ["check", url, "-f", "json", "--timeout", "3"]
+        for f, path in files.items():
+            args += ["-o", "%s=%s" % (f, path)]
+        run = run_adrprobe(args)
+        self.assertNoCrash(run)
+        return run, run.json(), {f: path.read_text(encoding="utf-8") for f, path in files.items()}
 
     def test_na_everywhere(self):
         with harness.closed_port() as url, tempfile.TemporaryDirectory() as tmp:
-            files = {f: Path(tmp, "r." + f) for f in ("html", "junit", "markdown", "text")}
-            args = ["check", url, "-f", "json", "--timeout", "3"]
-            for f, path in files.items():
-                args += ["-o", "%s=%s" % (f, path)]
-            run = run_adrprobe(args)
-            out = {f: path.read_text(encoding="utf-8") for f, path in files.items()}
+            run, report, out = self.run_down(url.replace("http://", "https://"), tmp)
         self.assertEqual(run.rc, 3, run.describe())
-        report = run.json()
+        self.assertEqual(report["state"], "down")
         self.assertIsNone(report["score"]["percent"])
         self.assertIsNone(report["conclusion"]["conforms"])
         self.assertIn("the target is down", report["conclusion"]["text"])
@@ -371,6 +445,36 @@ class Unreachable(ProbeCase):
         self.assertTrue(out["markdown"].startswith("**❗ Conformance to 2.0.0 could not be established"))
         self.assertIn("n/a  the target is down", out["text"])
         self.assertTrue(out["text"].startswith("Conformance to 2.0.0 could not be established: the target is down"))
+
+    def test_down_over_http_fails_transport_security(self):
+        with harness.closed_port() as url, tempfile.TemporaryDirectory() as tmp:
+            run, report, out = self.run_down(url, tmp)
+        self.assertEqual([e.message for e in harness.schema_validator().iter_errors(report)], [])
+        self.assertEqual(report["state"], "down")
+        self.assertEqual(harness.checks(report, "/core/transport-security", "TS-1")[0]["verdict"], "fail")
+        self.assertEqual(harness.rule(report, "/core/transport-security")["verdict"], "fail")
+        others = {r["id"]: r["verdict"] for r in report["rules"]
+                  if r["kind"] == "technical" and r["id"] != "/core/transport-security"}
+        self.assertEqual(set(others.values()), {"error"}, others)
+        self.assertEqual(run.rc, 1, run.describe())  # CLI.md: a rule at or above --fail-on fail
+        score = report["score"]
+        self.assertEqual((score["fail"], score["error"], score["percent"]), (1, len(others), 0.0))
+        c = report["conclusion"]
+        self.assertIs(c["conforms"], False)
+        self.assertEqual((c["must_failed"], c["errors"]), (1, len(others)))
+        self.assertTrue(c["text"].startswith("Does not conform to 2.0.0: 1 MUST rule fails (/core/transport-security); "
+                                             "the target is down: %d technical rules could not be judged" % len(others)),
+                        c["text"])
+        # Every human format: down once, then the rule that failed and why.
+        self.assertIn("banner-fail", out["html"])
+        self.assertIn("down: could not reach", out["html"])
+        self.assertIn('<section class="rule fail"', out["html"])
+        self.assertIn("the base URL is http://: connections must use TLS", out["html"])
+        self.assertTrue(out["text"].startswith(c["text"]))
+        self.assertRegex(out["text"], r"FAIL\s+/core/transport-security")
+        self.assertIn("0.0 %  the target is down: 1 fail", out["text"])
+        self.assertIn("**TS-1** fail /core/transport-security", out["markdown"])
+        self.assertIn('<property name="conclusion.conforms" value="false"', out["junit"])
 
 
 if __name__ == "__main__":

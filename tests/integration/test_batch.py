@@ -275,6 +275,35 @@ class ShardedNightlyRun(ProbeCase):
         self.assertEqual(failing, {("beta", r) for r in FAILING_RULES})
 
 
+class DownOverHttp(ProbeCase):
+    """A target that is down over http:// in an edition with a transport rule: TS-1
+    fails by the scheme alone, so its rule fails (probes.md: fail > error) and the
+    night is 1 under --fail-on fail (CLI.md's exit table), for the target's row,
+    the batch and a merge alike; its row is still one state, down, with no verdicts."""
+
+    def test_down_http_target_fails_the_night(self):
+        with tempfile.TemporaryDirectory() as tmp, harness.closed_port() as url:
+            register = write_register(tmp, [{"name": "weg", "base_url": url, "timeout": 2}],
+                                      defaults={"edition": "2.0.0"})
+            out = Path(tmp, "out")
+            run = batch(register, out)
+            merged = run_adrprobe(["summary", "--out-dir", Path(tmp, "merged"), out], timeout=30)
+            never = batch(register, Path(tmp, "never"), "--fail-on", "never")
+            report = load(out / "weg.json")
+            row = self.rows_of(out)["weg"]
+        self.assertNoCrash(run)
+        self.assertEqual(report["state"], "down")
+        self.assertEqual(harness.rule(report, "/core/transport-security")["verdict"], "fail")
+        self.assertEqual((row["state"], row["score"], row["verdicts"]), ("down", None, {}))
+        self.assertEqual(row["exit_status"], 1)
+        self.assertEqual(run.rc, 1, run.describe())
+        self.assertEqual(merged.rc, 1, merged.describe())
+        self.assertEqual(never.rc, 3, never.describe())  # not completed, whatever failed
+
+    def rows_of(self, directory):
+        return {t["name"]: t for t in load(Path(directory, "summary.json"))["targets"]}
+
+
 class BaselineDir(ProbeCase):
     """--baseline-dir: each target compared with its report of the previous run."""
 

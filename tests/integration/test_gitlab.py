@@ -116,7 +116,7 @@ class GitLab(ProbeCase):
     def test_down_target_is_one_finding(self):
         """A target that is down (CLI.md, "Nightly monitoring"): one finding, not
         the transport error once per check; the same fingerprint run after run."""
-        with harness.closed_port() as url:
+        with harness.closed_port("https") as url:  # nothing judged without an answer: exit 3
             run = run_adrprobe(harness.check_args(url, ("--timeout", "2"), "2.2.0", fmt="gitlab"), timeout=60)
             again = run_adrprobe(harness.check_args(url, ("--timeout", "2"), "2.2.0", fmt="gitlab"), timeout=60)
         self.assertEqual(run.rc, 3, run.describe())

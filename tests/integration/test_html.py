@@ -244,8 +244,10 @@ class HtmlReport(ProbeCase):
                 for x in c["exchanges"]:
                     cited += 1
                     self.assertIn("#x%d" % x, hrefs, "%s does not link exchange %d" % (c["id"], x))
-                    rows = self.dom.find_all("tr", id="x%d" % x)
+                    # anchored once: its entry in the appendix "Evidence"
+                    rows = self.dom.find_all(id="x%d" % x)
                     self.assertEqual(len(rows), 1, "exchange %d anchored %d times" % (x, len(rows)))
+                    self.assertEqual(rows[0].attrs.get("class"), "xchg", "exchange %d is not under Evidence" % x)
                     row = rows[0].text()
                     e = exchanges[x]
                     self.assertIn(e["method"], row)

@@ -109,7 +109,7 @@ class JUnit(ProbeCase):
             self.assertEqual([type(r).__name__ for r in by_rule[rid].result], ["Failure"])
 
     def test_unreachable_target_gives_errors_and_a_valid_file(self):
-        with harness.closed_port() as url:
+        with harness.closed_port("https") as url:  # nothing judged without an answer
             run = run_adrprobe(harness.check_args(url, fmt="junit"))
         self.assertNoCrash(run)
         suite = self.parse(run.stdout)

@@ -121,7 +121,8 @@ class OpenMetrics(ProbeCase):
     def test_down_target_is_one_state(self):
         """-f openmetrics of a target that is down: reachable 0 and the info gauge,
         no adrprobe_conforms sample (not established), no per-rule series."""
-        with tempfile.TemporaryDirectory() as tmp, harness.closed_port() as url:
+        # https: nothing judged without an answer, conformance not established
+        with tempfile.TemporaryDirectory() as tmp, harness.closed_port("https") as url:
             js = Path(tmp, "down.json")
             run = run_adrprobe(["check", url, "--timeout", "2", "--edition", "2.2.0", "-f", "openmetrics",
                                 "-o", "json=%s" % js], timeout=60)

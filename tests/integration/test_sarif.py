@@ -121,7 +121,7 @@ class Sarif(ProbeCase):
     def test_down_target_is_one_result(self):
         """A target that is down (CLI.md, "Nightly monitoring"): one result, level
         error, "target down: <cause>", not the transport error once per check."""
-        with harness.closed_port() as url:
+        with harness.closed_port("https") as url:  # nothing judged without an answer: exit 3
             run = run_adrprobe(harness.check_args(url, ("--timeout", "2"), "2.2.0", fmt="sarif"), timeout=60)
         self.assertEqual(run.rc, 3, run.describe())
         log = self.validate(run.stdout)

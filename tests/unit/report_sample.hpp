@@ -65,4 +65,21 @@ inline report::Report ci_sample() {
   return r;
 }
 
+// The report of a target that is down, as the engine makes it when every
+// request was refused: each check of a technical rule `error`, so each rule
+// `error` too (none failed without an answer, as TS-1 on http:// does).
+inline report::Report down(report::Report r) {
+  r.unreachable = true;
+  for (auto& rule : r.rules) {
+    if (rule.kind != "technical") continue;
+    rule.verdict = report::Verdict::error;
+    for (auto& c : rule.checks) {
+      c.verdict = report::Verdict::error;
+      c.message = "GET " + r.base_url + " ✗ Connection refused";
+    }
+  }
+  r.score = report::compute_score(r.rules);
+  return r;
+}
+
 }  // namespace adrprobe::test

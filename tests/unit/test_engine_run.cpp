@@ -98,3 +98,42 @@ TEST_CASE("observer: told of every request and check, and of the finished target
   CHECK(seen.checks == 27);  // every check of 2.0.0
   CHECK(seen.targets == 1);
 }
+
+TEST_CASE("mark_down: a rule is the worst of its checks, at least error: a fail without an answer stays") {
+  using report::Verdict;
+  auto rule = [](std::string id, Verdict v, std::vector<CheckResult> checks) {
+    report::RuleResult r;
+    r.id = std::move(id);
+    r.kind = "technical";
+    r.verdict = v;
+    r.summary = "as judged";
+    r.checks = std::move(checks);
+    return r;
+  };
+  report::Report rep;
+  rep.unreachable = true;
+  rep.rules = {rule("/core/transport-security", Verdict::fail,
+                    {{"TS-1", Verdict::fail, "the base URL is http://: connections must use TLS (https://)"},
+                     {"TS-5", Verdict::error, "GET /v1: Connection refused"}}),
+               rule("/core/uri-version", Verdict::error,
+                    {{"UV-1", Verdict::pass, "base path /v1 has major version segment v1"},
+                     {"UV-2", Verdict::error, "prerequisite not met: GET /v1/openapi.json: Connection refused"}}),
+               rule("/core/semver", Verdict::skip, {}), rule("/core/changelog", Verdict::manual, {})};
+  rep.rules[2].summary = "not selected";
+  rep.rules[3].kind = "functional";
+  engine::mark_down(rep);
+  CHECK(rep.rules[0].verdict == Verdict::fail);
+  CHECK(rep.rules[0].summary == "as judged");
+  CHECK(rep.rules[1].verdict == Verdict::error);
+  CHECK(rep.rules[1].summary == "not judged: the target is down");
+  CHECK(rep.rules[2].verdict == Verdict::skip);    // --rules: not selected, counted nowhere
+  CHECK(rep.rules[3].verdict == Verdict::manual);  // functional
+  CHECK(rep.score.fail == 1);
+  CHECK(rep.score.error == 1);
+  CHECK(rep.score.percent == std::optional<double>(0.0));
+  // Every check could not run: every rule error, the score n/a.
+  rep.rules[0].verdict = Verdict::error;
+  engine::mark_down(rep);
+  CHECK(rep.score.error == 2);
+  CHECK_FALSE(rep.score.percent);
+}

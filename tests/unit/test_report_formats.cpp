@@ -6,6 +6,7 @@
 
 #include "report/formats.hpp"
 #include "report/json.hpp"
+#include "report_sample.hpp"
 
 #include <algorithm>
 
@@ -212,8 +213,7 @@ TEST_CASE("json: the conclusion the first key, run.command the command line, eac
   CHECK(keys.front() == "conclusion");
   CHECK(report::render("json", r, {}).rfind("{\n  \"conclusion\": {\n    \"conforms\": false,", 0) == 0);
   // A down report says so first too: conforms null.
-  report::Report down = formats_sample();
-  down.unreachable = true;
+  report::Report down = test::down(formats_sample());
   auto jd = nlohmann::ordered_json::parse(report::render("json", down, {}));
   CHECK(jd.begin().key() == "conclusion");
   CHECK(jd["conclusion"]["conforms"].is_null());

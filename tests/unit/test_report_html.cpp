@@ -164,7 +164,7 @@ TEST_CASE("html: each check lists the exchanges it cites, anchored once, with me
   std::string out = report::render("html", html_sample());
   CHECK(occurrences(out, "id=\"x1\"") == 1);
   CHECK(occurrences(out, "id=\"x2\"") == 1);  // cited by NT-2 and VH-3: one anchor, linked from both
-  CHECK(occurrences(out, "id=\"x3\"") == 1);  // cited by no check: under Other requests
+  CHECK(occurrences(out, "id=\"x3\"") == 1);  // cited by no check, named by a hint: under Evidence too
   CHECK(out.find("<a href=\"#x2\">#2</a>") != std::string::npos);
   CHECK(out.find("<code>GET https://api.example.nl/v1/a/</code>") != std::string::npos);
   CHECK(out.find("→ <b>200</b>") != std::string::npos);
@@ -174,10 +174,125 @@ TEST_CASE("html: each check lists the exchanges it cites, anchored once, with me
   CHECK(out.find("✖ no response") != std::string::npos);
   CHECK(out.find("exchange <a href=\"#x3\">#3</a>") != std::string::npos);  // a hint links its exchange
   CHECK(out.find("<li class=\"wrap\">/b/</li>") != std::string::npos);       // a check's details
-  // the NT-2 block holds exchange 1's row
-  std::size_t nt2 = out.find(">NT-2<"), row = out.find("id=\"x1\"");
+  // the NT-2 block holds exchange 1's row, which links its entry under Evidence
+  std::size_t nt2 = out.find(">NT-2<"), row = out.find("<td class=\"xid\"><a href=\"#x1\">#1</a></td>");
   CHECK(nt2 < row);
   CHECK(row < out.find(">VH-3<"));
+  CHECK(out.find("id=\"x1\"") > out.find("<h2 id=\"evidence\""));
+}
+
+namespace {
+
+// Exchange `id`: a 404 with a body, its request headers as libcurl sends them.
+http::Exchange cited_exchange(int id) {
+  http::Exchange e;
+  e.id = id;
+  e.method = "GET";
+  e.url = "https://api.example.nl/v1/gebouwen/" + std::to_string(id);
+  e.request_headers = {{"Host", "api.example.nl"}, {"User-Agent", "adrprobe/0.4.0"}, {"Accept", "*/*"}};
+  e.status = 404;
+  e.response_headers = {{"content-type", "application/json"}, {"server", "uvicorn"}};
+  e.body = "{\"detail\":\"Gebouw " + std::to_string(id) + " niet gevonden\"}";
+  return e;
+}
+
+// The appendix "Evidence": from its heading to the next section.
+std::string evidence_of(const std::string& page) {
+  std::size_t at = page.find("<h2 id=\"evidence\"");
+  if (at == std::string::npos) return "";
+  return page.substr(at, page.find("<h2", at + 1) - at);
+}
+
+}  // namespace
+
+TEST_CASE("html: the appendix Evidence holds every cited exchange in full, on screen and on paper") {
+  report::Report r = html_sample();
+  // NT-2 cites ten exchanges: a card shows six rows, the appendix every one.
+  r.rules[0].checks[1].exchanges = {};
+  for (int id = 4; id <= 13; ++id) {
+    r.exchanges.push_back(cited_exchange(id));
+    r.rules[0].checks[1].exchanges.push_back(id);
+  }
+  http::Exchange& hostile = r.exchanges[3];  // #4: a body with markup, escape sequences and CRLF lines
+  hostile.body = "{\"detail\":\"" + kScript + "\"}\r\n\x1b[2Jline 2\r\n\xff";
+  r.exchanges[4].body = std::string(report::kReportBodyBytes, 'a');  // #5: cut
+  r.exchanges[4].body_truncated = true;
+  r.exchanges[5].status = 200;  // #6: a body the report did not keep
+  r.exchanges[5].body.clear();
+  std::string out = report::render("html", r);
+  std::string evidence = evidence_of(out);
+  REQUIRE_FALSE(evidence.empty());
+  CHECK(out.find("(the first 6 shown here; each in full under <a href=\"#evidence\">Evidence</a>)") != std::string::npos);
+  for (int id = 4; id <= 13; ++id) {
+    INFO(id);
+    std::string anchor = "<section class=\"xchg\" id=\"x" + std::to_string(id) + "\">";
+    CHECK(occurrences(out, "id=\"x" + std::to_string(id) + "\"") == 1);
+    std::size_t at = evidence.find(anchor);
+    REQUIRE(at != std::string::npos);
+    std::string entry = evidence.substr(at, evidence.find("</section>", at) - at);
+    CHECK(entry.find("<code class=\"wrap\">GET https://api.example.nl/v1/gebouwen/" + std::to_string(id) + "</code>") !=
+          std::string::npos);
+    // every request header as sent, the usual ones too; every response header
+    CHECK(entry.find("Host: api.example.nl\nUser-Agent: adrprobe/0.4.0\nAccept: */*</pre>") != std::string::npos);
+    CHECK(entry.find("content-type: application/json\nserver: uvicorn</pre>") != std::string::npos);
+    CHECK(entry.find("cited by <a href=\"#rule-1\">NT-2</a> (/core/no-trailing-slash)") != std::string::npos);
+  }
+  CHECK(evidence.find("{&quot;detail&quot;:&quot;Gebouw 7 niet gevonden&quot;}</pre>") != std::string::npos);
+  // Server text as text: markup escaped, control characters and invalid UTF-8 visible, lines kept.
+  CHECK(evidence.find("<pre class=\"wire body\">{&quot;detail&quot;:&quot;&lt;script&gt;document.body.setAttribute("
+                      "&#39;data-pwned&#39;,&#39;1&#39;)&lt;/script&gt;&quot;}\n\\x1b[2Jline 2\n\\xff</pre>") !=
+        std::string::npos);
+  CHECK(evidence.find("its first 2048 bytes (the response was longer)") != std::string::npos);
+  CHECK(evidence.find("Body: not kept (status below 400, and no check read it)") != std::string::npos);
+  // Nothing of it is hidden on paper: no folded part, nothing for the screen only.
+  CHECK(evidence.find("<details") == std::string::npos);
+  CHECK(evidence.find("screen-only") == std::string::npos);
+  CHECK(evidence.find("usual") == std::string::npos);
+  CHECK(out.find("<script") == std::string::npos);
+  // Exchange 3, which a hint names, is there too; a request nothing cites is under Other requests.
+  CHECK(evidence.find("id=\"x3\"") != std::string::npos);
+  r.exchanges.push_back(cited_exchange(14));
+  out = report::render("html", r);
+  CHECK(out.find("<tr id=\"x14\">") > out.find("<h2 id=\"requests\">Other requests</h2>"));
+}
+
+TEST_CASE("html: a fix prints whole; the checklist's hints print, outside <details>") {
+  report::Report r = html_sample();
+  r.rules[0].checks[1].fix = Fix{"express", "Express", "app.set('strict routing', true);\napp.use(router);\n// third line",
+                                         "https://expressjs.com/en/api.html#app.settings.table"};
+  std::string out = report::render("html", r);
+  CHECK(out.find("<pre class=\"wrap\">app.set(&#39;strict routing&#39;, true);\napp.use(router);\n// third line</pre>") !=
+        std::string::npos);
+  CHECK(out.find("in the report on screen") == std::string::npos);
+  std::size_t row = out.find("<tr class=\"review-row\"");
+  REQUIRE(row != std::string::npos);
+  std::size_t closed = out.find("</details>", row), hint = out.find("looks like a verb", row);
+  CHECK(closed < hint);
+  CHECK(hint < out.find("</tr>", row));
+}
+
+TEST_CASE("html: a down target is one entry; a rule that failed without an answer keeps its card") {
+  report::Report r = html_sample();
+  r.unreachable = true;
+  r.notes = {"could not reach http://api.example.nl/v1: connection refused"};
+  r.leading_notes = 1;
+  for (auto& rule : r.rules)
+    if (rule.kind == "technical") rule.verdict = Verdict::error;
+  std::string out = report::render("html", r);
+  CHECK(out.find("4 technical and 1 functional rules were not judged") != std::string::npos);
+  CHECK(out.find("<section class=\"rule") == std::string::npos);
+  CHECK(out.find("down: no rule judged") != std::string::npos);
+  // TS-1 fails by the scheme alone: its rule's card, and the counts, say so.
+  r.rules[3].verdict = Verdict::fail;
+  r.rules[3].checks = {{"TS-1", Verdict::fail, "the base URL is http://: connections must use TLS (https://)"}};
+  r.score = report::compute_score(r.rules);
+  out = report::render("html", r);
+  CHECK(out.find("3 technical and 1 functional rules were not judged") != std::string::npos);
+  CHECK(occurrences(out, "<section class=\"rule") == 1);
+  CHECK(out.find("<section class=\"rule fail\" id=\"rule-4\">") != std::string::npos);
+  CHECK(out.find("the base URL is http://: connections must use TLS") != std::string::npos);
+  CHECK(out.find("<div class=\"pct\">0.0 %</div>") != std::string::npos);
+  CHECK(out.find("✖ Does not conform") != std::string::npos);
 }
 
 TEST_CASE("html: server and document text is escaped; control characters visible; no javascript: href") {

@@ -131,8 +131,7 @@ TEST_CASE("junit: the conclusion's properties come first, for a down batch targe
   CHECK(props[6].second.rfind("Does not conform to 2.2.0", 0) == 0);
   CHECK(props[7].first == "edition");
 
-  report::Report down = test::ci_sample();
-  down.unreachable = true;
+  report::Report down = test::down(test::ci_sample());
   down.name = "weg";
   down.owner = "Team Basis";
   down.labels = {{"domain", "adressen"}};

@@ -86,7 +86,9 @@ TEST_CASE("text and JSON: the leading notes come first, a missing percent is n/a
   CHECK(text.find("Failed to connect") == std::string::npos);         // the error lines are the top line's
   // Down: one entry, not a line per rule (CLI.md, "Nightly monitoring"); -v lists them.
   CHECK(text.find("Technical rules") == std::string::npos);
-  CHECK(text.find("DOWN    1 technical rule and 0 functional rules not judged (-v lists them)") > top);
+  auto down = text.find("DOWN   1 technical rule and 0 functional rules not judged (-v lists them)");
+  REQUIRE(down != std::string::npos);
+  CHECK(down > top);
   CHECK(text.find("VH-3 skip") == std::string::npos);
   CHECK(text.find("not probed: /a/{id}") > text.find("Notes"));
   CHECK(text.find("Score  n/a  the target is down") != std::string::npos);
@@ -152,6 +154,46 @@ TEST_CASE("conclusion: an error with no MUST failure is null (not established); 
   CHECK(c.should_failed == 1);
   CHECK(c.text.rfind("Conforms to 2.0.0 in its technical rules", 0) == 0);
   CHECK(c.text.find("1 functional rule awaits a reviewer") != std::string::npos);
+}
+
+TEST_CASE("down: a rule that failed without an answer fails the report; the others are not judged") {
+  // TS-1 on an http:// base URL fails by the scheme alone (probes.md: fail > error).
+  report::Report r;
+  r.edition = "2.0.0";
+  r.base_url = "http://127.0.0.1:1/v1";
+  r.unreachable = true;
+  r.notes = {"could not reach http://127.0.0.1:1/v1: connection refused"};
+  r.leading_notes = 1;
+  r.rules = {conclusion_rule("/core/transport-security", "technical", "MUST", Verdict::fail),
+             conclusion_rule("/core/version-header", "technical", "MUST", Verdict::error),
+             conclusion_rule("/core/naming-resources", "functional", "MUST", Verdict::manual)};
+  r.rules[0].title = "Apply the transport security module";
+  r.rules[0].checks = {{"TS-1", Verdict::fail, "the base URL is http://: connections must use TLS (https://)"},
+                       {"TS-5", Verdict::error, "GET /v1: Connection refused", {1}}};
+  r.rules[1].checks = {{"VH-1", Verdict::error, "GET /v1: Connection refused", {1}}};
+  r.score = report::compute_score(r.rules);
+  auto c = report::conclude(r);
+  CHECK(c.conforms == std::optional<bool>(false));
+  CHECK(c.must_failed == 1);
+  CHECK(c.text ==
+        "Does not conform to 2.0.0: 1 MUST rule fails (/core/transport-security); the target is down: 1 technical rule "
+        "could not be judged (/core/version-header); 1 functional rule awaits a reviewer.");
+  CHECK(report::exit_status(r, report::FailOn::fail) == 1);
+  CHECK(r.score.percent == std::optional<double>(0.0));
+  report::RenderOptions plain;
+  plain.color = false;
+  std::string text = report::render("text", r, plain);
+  // One entry for the down target, then the rule that failed with its check; no error lines.
+  CHECK(text.find("DOWN   1 technical rule and 1 functional rule not judged (-v lists them)") != std::string::npos);
+  CHECK(text.find("FAIL   /core/transport-security") != std::string::npos);
+  CHECK(text.find("TS-1 fail the base URL is http://") != std::string::npos);
+  CHECK(text.find("Connection refused") == std::string::npos);
+  CHECK(text.find("/core/version-header") == text.find("/core/version-header)"));  // in the conclusion only
+  CHECK(text.find("Score  0.0 %  the target is down: 1 fail · 1 not judged") != std::string::npos);
+  std::string markdown = report::render("markdown", r, plain);
+  CHECK(markdown.find("**down: could not reach") != std::string::npos);
+  CHECK(markdown.find("- ❌ **TS-1** fail /core/transport-security: the base URL is http") != std::string::npos);
+  CHECK(markdown.find("| Rule |") == std::string::npos);
 }
 
 TEST_CASE("conclusion: a down target is null; rules not selected count nowhere") {

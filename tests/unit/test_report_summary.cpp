@@ -8,6 +8,7 @@
 
 #include "batch/targets.hpp"
 #include "report/summary.hpp"
+#include "report_sample.hpp"
 
 using namespace adrprobe;
 using report::Verdict;
@@ -343,8 +344,7 @@ TEST_CASE("summary.json: a row keeps its report's conclusion, read back for summ
   report::Summary s;
   s.generated_at = "2026-11-22T02:00:00Z";
   s.targets = {t};
-  auto down = summary_sample();
-  down.unreachable = true;
+  auto down = test::down(summary_sample());
   s.targets.push_back(report::summarize(down, "weg", "weg.json", report::FailOn::fail));
   std::string text = report::render_summary_json(s);
   auto j = nlohmann::json::parse(text);
