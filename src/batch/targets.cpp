@@ -21,6 +21,11 @@ const std::vector<std::string>& option_keys() {
   return keys;
 }
 
+const std::vector<std::string>& oauth2_keys() {
+  static const std::vector<std::string> keys{"token_url", "client_id", "client_secret", "scope", "auth"};
+  return keys;
+}
+
 const std::vector<std::string>& reserved_labels() {
   static const std::vector<std::string> names{"target", "owner", "rule", "edition", "base_url", "state", "le", "quantile"};
   return names;
@@ -44,6 +49,7 @@ struct Raw {
   std::map<std::string, std::string> options;
   std::vector<std::pair<std::string, std::string>> headers;
   std::map<std::string, std::string> params;
+  std::map<std::string, std::string> oauth2;
 };
 
 // Reads the scalars of one register, with their ${NAME} put back.
@@ -69,7 +75,8 @@ struct Reader {
   std::string literal(const YAML::Node& node, const std::string& where) const {
     std::string value = text(node);
     if (value.find("${") != std::string::npos)
-      throw std::runtime_error(fmt::format("{}: ${{VAR}} is read from the environment in header values only", where));
+      throw std::runtime_error(
+          fmt::format("{}: ${{VAR}} is read from the environment in header values and oauth2's client_secret only", where));
     return value;
   }
 
@@ -133,6 +140,20 @@ struct Reader {
             throw std::runtime_error(fmt::format("{}: more than {} labels", at, max_target_labels));
           else raw.labels.emplace_back(lkey, std::move(value));
         }
+      } else if (key == "oauth2") {
+        // Key by key over defaults' (a target may give only its own client).
+        if (!kv.second.IsMap()) throw std::runtime_error(at + ": expected a mapping {token_url, client_id, client_secret, ...}");
+        for (const auto& o : kv.second) {
+          count(1, at);
+          std::string okey = scalar(o.first, at);
+          if (std::find(oauth2_keys().begin(), oauth2_keys().end(), okey) == oauth2_keys().end())
+            throw std::runtime_error(fmt::format("{}: unknown key '{}' (known: {})", at, escape_control(okey),
+                                                 join(oauth2_keys(), ", ")));
+          std::string oat = at + ": " + okey;
+          // The secret may be a secret: an error names the key, never the value; ${VAR} is read later.
+          if (okey == "client_secret" && !o.second.IsScalar()) throw std::runtime_error(oat + ": expected a single value");
+          raw.oauth2[okey] = okey == "client_secret" ? text(o.second) : scalar(o.second, oat);
+        }
       } else if (key == "params") {
         if (!kv.second.IsMap()) throw std::runtime_error(at + ": expected a mapping {name: value}");
         for (const auto& p : kv.second) {
@@ -142,7 +163,7 @@ struct Reader {
       } else if (std::find(option_keys().begin(), option_keys().end(), key) != option_keys().end()) {
         raw.options[key] = scalar(kv.second, at);
       } else {
-        throw std::runtime_error(fmt::format("{}: unknown key '{}' (known: name, base_url, owner, labels, headers, params, {})", where,
+        throw std::runtime_error(fmt::format("{}: unknown key '{}' (known: name, base_url, owner, labels, headers, params, oauth2, {})", where,
                                              escape_control(key), join(option_keys(), ", ")));
       }
     }
@@ -386,7 +407,8 @@ std::vector<Target> parse_targets(const std::string& yaml_text, const std::strin
   std::vector<bool> named;
   for (std::size_t i = 0; i < list.size(); ++i) {
     std::string where = fmt::format("{}: targets[{}]", file, i);
-    reader.count(defaults.options.size() + defaults.headers.size() + defaults.params.size() + defaults.labels.size(),
+    reader.count(defaults.options.size() + defaults.headers.size() + defaults.params.size() + defaults.labels.size() +
+                     defaults.oauth2.size(),
                  where);
     Raw raw = defaults;
     Target t;
@@ -399,6 +421,7 @@ std::vector<Target> parse_targets(const std::string& yaml_text, const std::strin
     t.options = std::move(raw.options);
     t.headers = std::move(raw.headers);
     t.params = std::move(raw.params);
+    t.oauth2 = std::move(raw.oauth2);
     named.push_back(!t.name.empty());
     out.push_back(std::move(t));
   }

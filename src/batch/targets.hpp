@@ -28,7 +28,13 @@ struct Target {
   std::vector<std::pair<std::string, std::string>> headers;
   // params: {name: value} (path parameter values, as --param).
   std::map<std::string, std::string> params;
+  // oauth2: {token_url, client_id, client_secret, scope, auth}, defaults'
+  // keys then the target's; client_secret's ${VAR} not yet expanded.
+  std::map<std::string, std::string> oauth2;
 };
+
+// The keys of a register's `oauth2:` mapping (OAuth 2.0 client credentials).
+const std::vector<std::string>& oauth2_keys();
 
 // A label key of the register: a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*,
 // at most 64 characters, not starting with __) that is none of the tool's own
@@ -37,7 +43,7 @@ bool label_name(const std::string& name);
 const std::vector<std::string>& reserved_labels();
 constexpr std::size_t max_target_labels = 20;
 
-// The keys a target (or `defaults`) may have besides name, base_url, owner, labels, headers and params.
+// The keys a target (or `defaults`) may have besides name, base_url, owner, labels, headers, params and oauth2.
 const std::vector<std::string>& option_keys();
 
 // A register of thousands of APIs is a few hundred KiB: a larger file is not one.
@@ -52,7 +58,8 @@ constexpr std::size_t max_target_headers = 100;
 // unknown key 'rat'"), never a header value; also when two targets' names
 // give one stem (KVK and kvk), naming both. Refuses text that is not UTF-8
 // (naming its line: a Latin-1 name would never match its own baseline), and
-// ${VAR} anywhere but in a header value (nothing else is expanded).
+// ${VAR} anywhere but in a header value or oauth2's client_secret (nothing
+// else is expanded).
 std::vector<Target> parse_targets(const std::string& yaml_text, const std::string& file);
 
 // ${VAR} in a header value is read from the environment later, on the value

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -28,6 +29,7 @@
 #include "cli/command.hpp"
 #include "cli/output.hpp"
 #include "cli/progress.hpp"
+#include "cli/oauth2.hpp"
 #include "cli/options.hpp"
 #include "engine/judge.hpp"
 #include "engine/run.hpp"
@@ -54,6 +56,8 @@ struct Job {
   Output output;  // edition, the report files, --baseline-dir's report
   std::string baseline_problem;
   std::string baseline_note;  // a baseline found under its host/path name
+  OAuth2 oauth2;              // the target's OAuth 2.0 client (defaults', its own, the command line's)
+  std::string token_problem;  // its token endpoint refused or could not be reached: the target is down
 };
 
 double number_option(const batch::Target& t, const std::string& key, double fallback, const std::string& where) {
@@ -153,6 +157,14 @@ Job make_job(const BatchArgs& a, const batch::Target& t, const std::vector<const
       // Checked as -H is; the error names the header, never its value.
       auto header = parse_header(name + ": " + value, "header " + escape_control(name));
       job.settings.headers.emplace_back(header.first, expand_env(header.second, "header " + header.first));
+    }
+    // The command line's --oauth2-*, then the file's keys over them.
+    job.oauth2 = to_oauth2(with_keys(a.probe.oauth2, t.oauth2),
+                           t.oauth2.empty() ? OAuth2Names::options : OAuth2Names::batch_keys);
+    if (job.oauth2.enabled()) {
+      check_no_authorization(job.settings.headers, "headers");
+      // The Redactor learns the secret even when no token comes of it.
+      job.settings.oauth2 = {job.oauth2.token_url, 0, job.oauth2.client_id, job.oauth2.client_secret};
     }
   } catch (const UsageError& e) {
     throw UsageError(fmt::format("{}: {}", where, e.what()));
@@ -329,6 +341,33 @@ int run_batch(const BatchArgs& a) {
                                      problem));
   if (std::string problem = summary_write_problem(a.out_dir); !problem.empty()) throw UsageError(problem);
 
+  // The OAuth 2.0 tokens, before any request to an API: one per token
+  // endpoint, client and scope, shared by the targets that name the same.
+  std::map<std::string, std::shared_ptr<TokenSource>> tokens;
+  std::map<std::string, std::string> refused;  // share key -> why: the targets are down, asked once
+  for (auto& j : jobs) {
+    if (!j.oauth2.enabled()) continue;
+    std::string key = j.oauth2.share_key();
+    if (auto why = refused.find(key); why != refused.end()) {
+      j.token_problem = why->second;
+      continue;
+    }
+    auto& source = tokens[key];
+    if (!source) {
+      auto fresh = std::make_shared<TokenSource>(j.oauth2, j.settings.client);
+      try {
+        fresh->fetch();
+      } catch (const TokenError& e) {
+        refused[key] = j.token_problem = e.what();
+        j.settings.oauth2.status = fresh->status();
+        tokens.erase(key);
+        continue;
+      }
+      source = fresh;
+    }
+    authorise(j.settings, source);
+  }
+
   // One redactor over every target's secrets: no value given for one target
   // shows in any file, line or log of the batch.
   std::vector<http::Header> secrets;
@@ -337,6 +376,8 @@ int run_batch(const BatchArgs& a) {
   report::Redactor redactor(secrets);
   for (const auto& j : jobs) add_run_secrets(redactor, j.settings);
   redactor.add_url(push.url);
+  // A token renewed during the batch is a secret from then on.
+  for (auto& [key, source] : tokens) source->on_renewed = [&redactor](const http::Header& h) { redactor.add_late(h); };
 
   bool live = !a.quiet && !a.verbose && isatty(STDERR_FILENO);
   bool color = color_wanted(a.no_color);
@@ -360,7 +401,9 @@ int run_batch(const BatchArgs& a) {
       observer.name = job.target.name;
       report::Report rep;
       try {
-        rep = engine::run_check(job.settings, *job.output.edition, checks::registry(), &observer);
+        // No token, no run: the target is down with the token endpoint's answer as the cause.
+        rep = job.token_problem.empty() ? engine::run_check(job.settings, *job.output.edition, checks::registry(), &observer)
+                                        : failed_report(job, job.token_problem);
       } catch (const std::exception& e) {
         rep = failed_report(job, e.what());
       }
@@ -408,6 +451,7 @@ int run_batch(const BatchArgs& a) {
   for (std::size_t w = 0; w < workers; ++w) threads.emplace_back(work);
   for (auto& t : threads) t.join();
   progress.clear();
+  for (auto& [key, source] : tokens) source->on_renewed = nullptr;  // the redactor's run is over
 
   report::Summary summary;
   summary.tool_version = ADRPROBE_VERSION;
@@ -477,7 +521,8 @@ Command batch_command(CLI::App& parent) {
       "    - name: kvk\n"
       "      base_url: https://api.example.nl/kvk/v1\n"
       "      edition: 1.0\n"
-      "  Keys of a target or of defaults: name, base_url, owner, labels, headers, params, " + join(batch::option_keys(), ", ") + "\n\n" +
+      "  Keys of a target or of defaults: name, base_url, owner, labels, headers, params, " + join(batch::option_keys(), ", ") + ",\n"
+      "  oauth2: {" + join(batch::oauth2_keys(), ", ") + "} (client_secret: ${VAR} too)\n\n" +
       exit_status_help() + "\n"
       "  (over all targets: 1 when any target has a rule at the --fail-on level, else 3 when any could not be\n"
       "  completed, e.g. a target that is down)");

@@ -23,7 +23,9 @@ Command check_command(CLI::App& parent) {
             // Everything is validated before the first request.
             Output output = to_output(a->out);
             engine::Settings settings = to_settings(a->probe, parse_base_url(a->base_url));
-            return run_and_report("check", engine::run_check, settings, output);
+            // The token before the first request to the API: a refusal stops the run here.
+            auto token = oauth2_token(a->probe.oauth2, settings);
+            return run_and_report("check", engine::run_check, settings, output, token.get());
           }};
 }
 

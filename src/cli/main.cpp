@@ -71,13 +71,18 @@ int run(int argc, char** argv) {
   }
 
   // The report's run.command, every secret option value masked as parsed.
-  std::vector<std::string> secrets;
+  // A header's name stays ("X-Api-Key: ***"); a client secret is masked whole.
+  std::vector<std::string> secrets, whole_secrets;
+  auto collect = [&](const CLI::App* app, const char* name, std::vector<std::string>& into) {
+    if (const CLI::Option* option = app->get_option_no_throw(name))
+      for (const auto& value : option->results()) into.push_back(value);
+  };
   for (const auto& c : commands)
-    if (c.app->parsed())
-      for (const char* name : {"--header", "--pushgateway-header"})
-        if (const CLI::Option* option = c.app->get_option_no_throw(name))
-          for (const auto& value : option->results()) secrets.push_back(value);
-  record_command_line(argc, argv, secrets);
+    if (c.app->parsed()) {
+      for (const char* name : {"--header", "--pushgateway-header"}) collect(c.app, name, secrets);
+      collect(c.app, "--oauth2-client-secret", whole_secrets);
+    }
+  record_command_line(argc, argv, secrets, whole_secrets);
   auto sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
   auto logger = std::make_shared<spdlog::logger>("adrprobe", sink);
   logger->set_pattern("%^[%l]%$ %v");

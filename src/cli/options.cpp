@@ -105,6 +105,19 @@ void add_probe_options(CLI::App* cmd, ProbeArgs& a) {
   cmd->add_option("--resolve", a.resolve,
                   "Use these addresses for HOST:PORT, HOST:PORT:ADDR[,ADDR...] as curl's --resolve (repeatable); "
                   "for the HTTP requests and the TLS handshakes alike");
+  add_oauth2_options(cmd, a.oauth2);
+}
+
+void add_oauth2_options(CLI::App* cmd, OAuth2Args& a) {
+  cmd->add_option("--oauth2-token-url", a.token_url,
+                  "OAuth 2.0 token endpoint (https, or http on loopback): before the first request a token is fetched "
+                  "with the client credentials grant and sent as Authorization: Bearer wherever -H goes");
+  cmd->add_option("--oauth2-client-id", a.client_id, "The OAuth 2.0 client id");
+  cmd->add_option("--oauth2-client-secret", a.client_secret,
+                  "The OAuth 2.0 client secret; ${VAR} is read from the environment; never shown in any output, nor the token");
+  cmd->add_option("--oauth2-scope", a.scope, "Scopes to ask the token for, space-separated (optional)");
+  cmd->add_option("--oauth2-auth", a.auth, "How the client authenticates to the token endpoint: basic (HTTP Basic, default) or post (in the form body)")
+      ->check(CLI::IsMember({"basic", "post"}));
 }
 
 void add_push_options(CLI::App* cmd, PushArgs& a, const std::string& register_default) {

@@ -14,6 +14,9 @@ void add_probe_options(CLI::App* cmd, ProbeArgs& args);
 // The subset that applies to a document alone: --timeout, --deadline, --ca-file, --insecure, --ref-hosts,
 // --user-agent.
 void add_fetch_options(CLI::App* cmd, ProbeArgs& args);
+// --oauth2-token-url, --oauth2-client-id, --oauth2-client-secret,
+// --oauth2-scope, --oauth2-auth (check, batch, register; add_probe_options adds them).
+void add_oauth2_options(CLI::App* cmd, OAuth2Args& args);
 // --pushgateway and --register-name (summary, batch); `register_default` says
 // where the name comes from without --register-name. The push's headers are
 // the command's own option.

@@ -8,6 +8,7 @@
 #include "util/files.hpp"
 #include "util/free_later.hpp"
 #include "util/strings.hpp"
+#include "util/url.hpp"
 
 #include <fmt/format.h>
 
@@ -66,6 +67,10 @@ int write_report(report::Report& rep, const Output& output, const report::Redact
 void add_run_secrets(report::Redactor& redactor, const engine::Settings& s) {
   redactor.add_url(s.base_url);
   if (s.openapi) redactor.add_url(*s.openapi);
+  if (!s.oauth2.token_url.empty()) {
+    redactor.add_url(s.oauth2.token_url);
+    redactor.add_credential(s.oauth2.client_id, s.oauth2.client_secret);
+  }
   add_proxy_secrets(redactor);
 }
 
@@ -97,18 +102,24 @@ report::RunInfo run_info(const std::string& command, const engine::Settings& s, 
   info.user_agent = s.client.user_agent;
   info.ref_hosts = s.ref_hosts_any ? "any" : "public";
   for (const auto& [name, value] : s.headers) info.header_names.push_back(name);
+  info.oauth2_token_url = mask_url_password(s.oauth2.token_url);
+  info.oauth2_status = s.oauth2.status;
   info.libraries = library_versions();
   return info;
 }
 
-int run_and_report(const std::string& command, Engine run, const engine::Settings& settings, const Output& output) {
+int run_and_report(const std::string& command, Engine run, const engine::Settings& settings, const Output& output,
+                   TokenSource* token) {
   const catalogue::Edition& edition = *output.edition;
   report::Redactor redactor(settings.headers);
   add_run_secrets(redactor, settings);
+  // A token renewed during the run is a secret from then on.
+  if (token) token->on_renewed = [&redactor](const http::Header& h) { redactor.add_late(h); };
   TerminalProgress progress(output, redactor);
   engine::Settings selected = settings;
   selected.rules = std::set<std::string>(output.rules.begin(), output.rules.end());  // --rules
   report::Report rep = run(selected, edition, checks::registry(), &progress);
+  if (token) token->on_renewed = nullptr;  // the run is over: nothing renews
   rep.run = run_info(command, settings, output);
   if (redactor.url_password())
     rep.notes.push_back(

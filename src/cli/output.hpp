@@ -1,6 +1,7 @@
 // Writes a finished report: the -o files and stdout, each in its format, with
 // every secret masked first. Returns the exit status of CLI.md.
 #pragma once
+#include "cli/oauth2.hpp"
 #include "cli/settings.hpp"
 #include "engine/check.hpp"
 #include "engine/observer.hpp"
@@ -31,6 +32,9 @@ report::RunInfo run_info(const std::string& command, const engine::Settings& set
 // the secrets and writes every output.
 using Engine = report::Report (*)(const engine::Settings&, const catalogue::Edition&, const engine::Registry&,
                                   engine::Observer*);
-int run_and_report(const std::string& command, Engine run, const engine::Settings& settings, const Output& output);
+// `token`: the OAuth 2.0 token source the settings carry (its renewals are
+// told to the Redactor), or nullptr.
+int run_and_report(const std::string& command, Engine run, const engine::Settings& settings, const Output& output,
+                   TokenSource* token = nullptr);
 
 }  // namespace adrprobe::cli

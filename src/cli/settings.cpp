@@ -201,17 +201,22 @@ std::string masked_header(const std::string& text) {
 }
 }  // namespace
 
-void record_command_line(int argc, char** argv, const std::vector<std::string>& secrets) {
+void record_command_line(int argc, char** argv, const std::vector<std::string>& secrets,
+                         const std::vector<std::string>& whole_secrets) {
   std::vector<std::string> args{"adrprobe"};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     // An option's value is its argument, or the end of it (after "=" or a
     // group of short flags): masked there, whatever spells the option.
-    for (const auto& secret : secrets)
-      if (!secret.empty() && a.size() >= secret.size() && a.compare(a.size() - secret.size(), secret.size(), secret) == 0) {
-        a = a.substr(0, a.size() - secret.size()) + masked_header(secret);
-        break;
-      }
+    auto mask_end = [&](const std::vector<std::string>& values, bool header) {
+      for (const auto& secret : values)
+        if (!secret.empty() && a.size() >= secret.size() && a.compare(a.size() - secret.size(), secret.size(), secret) == 0) {
+          a = a.substr(0, a.size() - secret.size()) + (header ? masked_header(secret) : report::Redactor::mask);
+          return true;
+        }
+      return false;
+    };
+    if (!mask_end(secrets, true)) mask_end(whole_secrets, false);
     args.push_back(shell_quoted(mask_url_password(std::move(a))));  // a URL's password, wherever it stands
   }
   recorded_command_line = join(args, " ");

@@ -35,6 +35,16 @@ struct OutputArgs {
   std::string checklist = "compact";  // --checklist compact|full (html)
 };
 
+// OAuth 2.0 client credentials as given (--oauth2-*, a batch file's oauth2
+// keys); cli/oauth2.hpp validates them and fetches the token.
+struct OAuth2Args {
+  std::string token_url, client_id, client_secret, scope;
+  std::string auth;  // basic | post; empty: basic
+  bool given() const {
+    return !token_url.empty() || !client_id.empty() || !client_secret.empty() || !scope.empty() || !auth.empty();
+  }
+};
+
 // Options of the requests a run sends (check; lint takes the few that apply).
 struct ProbeArgs {
   std::string openapi;
@@ -54,6 +64,7 @@ struct ProbeArgs {
   std::string ref_hosts = "public";  // --ref-hosts public|any
   std::string user_agent;            // --user-agent; empty: adrprobe/<version>
   std::vector<std::string> resolve;  // --resolve HOST:PORT:ADDR[,ADDR...] (check, batch)
+  OAuth2Args oauth2;                 // --oauth2-* (check, batch)
 };
 
 // Validated output choices.
@@ -84,7 +95,9 @@ std::vector<std::string> select_rules(const catalogue::Edition& edition, const s
 // "-qHX: v", "--header=X: v"): masked_option_value("X-Api-Key: v") is
 // "X-Api-Key: ***". The Redactor masks the rest (URL passwords, other
 // forms of the values).
-void record_command_line(int argc, char** argv, const std::vector<std::string>& secrets);
+// `whole_secrets` (--oauth2-client-secret) are masked whole: "***".
+void record_command_line(int argc, char** argv, const std::vector<std::string>& secrets,
+                         const std::vector<std::string>& whole_secrets = {});
 const std::string& command_line();
 // Colour on stdout: a terminal, neither --no-color nor NO_COLOR.
 bool color_wanted(bool no_color);

@@ -19,6 +19,16 @@ struct Settings {
   // --openapi FILE|URL for `check`; the document itself for `lint`.
   std::optional<std::string> openapi;
   std::vector<http::Header> headers;          // -H: sent on probes, never on the public document
+  // OAuth 2.0 client credentials (--oauth2-*): the token endpoint that gave
+  // the Authorization header in `headers` and its HTTP status (the run
+  // record names both, never the token), and the client's id and secret (the
+  // Redactor masks the secret). An empty token_url: none.
+  struct OAuth2 {
+    std::string token_url;
+    int status = 0;
+    std::string client_id, client_secret;
+  };
+  OAuth2 oauth2;
   std::map<std::string, std::string> params;  // --param: values for path parameters
   bool allow_unsafe = false;                  // --allow-unsafe
   bool insecure = false;                      // --insecure: go on after a certificate failure

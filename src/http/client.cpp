@@ -450,6 +450,7 @@ std::vector<Result> Client::run_queue(std::deque<Request> requests) {
       } else {
         set_opt(e, CURLOPT_CUSTOMREQUEST, m.c_str());
       }
+      if (settings_.before_send) settings_.before_send(p.request.headers);
       for (const auto& [name, value] : p.request.headers)
         t->headers = curl_slist_append(t->headers, fmt::format("{}: {}", name, value).c_str());
       if (p.request.body) {

@@ -52,6 +52,11 @@ struct ClientSettings {
   // A batch's clients share one (per-host rate slots, requests in flight over
   // all targets); nullptr: this client keeps its own rate slots.
   std::shared_ptr<Gate> gate;
+  // Called with a request's headers just before it is sent, on the sending
+  // thread (so from several at once): a bearer token renewed during the run
+  // takes the place of the one the request was planned with. It may block
+  // (a token fetch).
+  std::function<void(std::vector<Header>&)> before_send;
 };
 
 // Which addresses a request may connect to, judged on every resolved address

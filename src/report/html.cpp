@@ -714,6 +714,9 @@ class Page {
     out += fact_row("Headers given (names only)", run.header_names.empty()
                                                       ? std::string("none")
                                                       : "<code>" + esc(join(run.header_names, ", ")) + "</code>");
+    if (!run.oauth2_token_url.empty())
+      out += fact_row("OAuth 2.0 token endpoint",
+                      fmt::format("<code>{}</code> (HTTP {})", esc(run.oauth2_token_url), run.oauth2_status));
     std::vector<std::string> libraries;
     for (const auto& [name, version] : run.libraries) libraries.push_back(esc(name) + " " + esc(version));
     out += fact_row("Libraries", libraries.empty() ? std::string("—") : join(libraries, " · "));

@@ -243,10 +243,14 @@ json run_json(const RunInfo& run, const std::string& edition) {
   // run.command is the command line as given (CLI.md), secrets masked; the
   // subcommand (check, lint, demo) is run.subcommand.
   if (!run.rules_selected.empty()) options["rules"] = run.rules_selected;
-  return {{"command", run.command_line.empty() ? "adrprobe " + run.command : run.command_line},
-          {"subcommand", run.command},
-          {"options", options},
-          {"libraries", libraries}};
+  json out{{"command", run.command_line.empty() ? "adrprobe " + run.command : run.command_line},
+           {"subcommand", run.command},
+           {"options", options},
+           {"libraries", libraries}};
+  // Where the bearer token came from and what the endpoint answered; never the token.
+  if (!run.oauth2_token_url.empty())
+    out["oauth2"] = {{"token_url", run.oauth2_token_url}, {"status", run.oauth2_status}};
+  return out;
 }
 
 }  // namespace

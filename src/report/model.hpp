@@ -60,6 +60,10 @@ struct RunInfo {
   std::string user_agent;
   std::string ref_hosts;                         // public | any
   std::vector<std::string> header_names;         // -H and --header-file
+  // --oauth2-token-url (its password masked) and the HTTP status of the
+  // token's fetch; empty: no OAuth 2.0 token. Never the token. JSON run.oauth2.
+  std::string oauth2_token_url;
+  int oauth2_status = 0;
   std::map<std::string, std::string> libraries;  // libcurl, openssl
 };
 

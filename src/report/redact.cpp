@@ -387,6 +387,25 @@ bool Redactor::add_userinfo(const std::string& text) {
   return true;
 }
 
+void Redactor::add_credential(const std::string& user, const std::string& secret) {
+  if (secret.empty()) return;
+  values_.push_back(secret);
+  add_credentials(user, secret);
+}
+
+void Redactor::add_late(const http::Header& secret) {
+  std::unique_lock lock(late_mutex_);
+  late_secrets_.push_back(secret);
+  late_ = std::make_shared<const Redactor>(late_secrets_);
+  has_late_.store(true, std::memory_order_release);
+}
+
+std::shared_ptr<const Redactor> Redactor::late() const {
+  if (!has_late_.load(std::memory_order_acquire)) return nullptr;
+  std::shared_lock lock(late_mutex_);
+  return late_;
+}
+
 void Redactor::add_url(const std::string& text) {
   if (add_userinfo(text)) url_password_ = true;
 }
@@ -465,13 +484,16 @@ std::string Redactor::apply_unescaped(const Matcher& matcher, std::string text) 
 
 std::string Redactor::apply(std::string text) const {
   build();
-  return apply(text_, std::move(text));
+  text = apply(text_, std::move(text));
+  if (auto later = late()) text = later->apply(std::move(text));
+  return text;
 }
 
 std::string Redactor::apply_cut(std::string text) const {
   build();
   text = apply(text_, std::move(text));
   if (std::size_t cut = text_.cut_needle(text)) text.replace(text.size() - cut, cut, mask);
+  if (auto later = late()) text = later->apply_cut(std::move(text));
   return text;
 }
 
@@ -493,6 +515,7 @@ void Redactor::apply(Report& r) const {
   if (r.run) {
     fix(r.run->user_agent);
     fix_all(r.run->header_names);
+    fix(r.run->oauth2_token_url);
     fix(r.run->command_line);
   }
   for (auto& rule : r.rules) {
@@ -558,6 +581,8 @@ void Redactor::apply(Report& r) const {
       fix_chain(p.chain);
     }
   }
+  // The late secrets' header names and whole values too (apply() above masked them in text).
+  if (auto later = late()) later->apply(r);
 }
 
 }  // namespace adrprobe::report

@@ -23,7 +23,9 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -64,6 +66,15 @@ class Redactor {
   // Proxy-Authorization header libcurl makes of them. Nothing for a proxy
   // without credentials. Like add_url, before the Redactor is shared.
   void add_proxy(const std::string& proxy);
+  // A client's credentials (an OAuth 2.0 client id and secret): the
+  // secret, user:secret and the Basic credential made of them. Like add_url,
+  // before the Redactor is shared.
+  void add_credential(const std::string& user, const std::string& secret);
+  // A secret learnt while the Redactor is shared (a bearer token renewed
+  // during a run): masked like a header given, in every apply() that starts
+  // after this returns. The one add that may run while apply() runs on other
+  // threads.
+  void add_late(const http::Header& secret);
   std::string apply(std::string text) const;
   // A text cut short (a response body's first 2 KiB): masked as apply(), and
   // a secret the cut went through is masked too (its start at the end).
@@ -73,7 +84,7 @@ class Redactor {
   // messages, details, locations, hints, notes, TLS facts, run facts. The
   // catalogue's own text (rule titles, statements) and identifiers are left.
   void apply(Report& report) const;
-  bool empty() const { return needles_.empty() && names_.empty(); }
+  bool empty() const { return needles_.empty() && names_.empty() && !has_late_.load(std::memory_order_acquire); }
   // Whether a URL given had a password (the report says such URLs are discouraged).
   bool url_password() const { return url_password_; }
 
@@ -129,6 +140,13 @@ class Redactor {
   std::vector<std::string> names_;    // lower-case header names given with -H
   std::vector<std::string> values_;   // the values, masked whole wherever a header carries exactly one
   bool url_password_ = false;
+  // add_late's secrets, as a Redactor of their own that apply() runs after
+  // this one's matchers; replaced whole (never changed) when one is added.
+  std::shared_ptr<const Redactor> late() const;
+  mutable std::shared_mutex late_mutex_;
+  std::vector<http::Header> late_secrets_;
+  std::shared_ptr<const Redactor> late_;
+  std::atomic<bool> has_late_{false};
 };
 
 }  // namespace adrprobe::report

@@ -139,6 +139,12 @@ DEFAULT_PROFILE = {
     "head_body": False,
     # Requests whose path matches no route get this status.
     "not_found_status": 404,
+    # The URL of an OAuth 2.0 authorisation server's JWKS: every request but
+    # the description documents needs "Authorization: Bearer <JWT>" signed by
+    # one of its keys and not expired (python3-jwt verifies it), else 401 with
+    # WWW-Authenticate: Bearer, as a resource server answers (RFC 6750 §3).
+    # "bearer_seen" in the request log then says whether the token was valid.
+    "bearer_jwks": None,
 }
 
 DOC_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -267,6 +273,7 @@ class Fixture:
         self.active = 0          # requests being answered right now
         self.max_active = 0      # the most ever answered at once
         self.stopping = threading.Event()
+        self._jwks = None  # the PyJWKClient of bearer_jwks, made on first use
 
     # -- documents ---------------------------------------------------------
     def origin(self):
@@ -567,6 +574,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(200, json.dumps(substitute(p["files"][path], fx.origin())),
                              headers=self.cors_headers())
 
+        if p["bearer_jwks"] and not self.valid_bearer():
+            return self.send(401, json.dumps({"status": 401, "title": "Unauthorized"}),
+                             headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
+                             content_type="application/problem+json")
+
         # documented paths come before the trailing-slash behaviour, so a
         # document that declares "/gebouwen/" gets it served
         for regex, template, methods in fx.routes(doc):
@@ -581,6 +593,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
         status = p["not_found_status"]
         return self.send(status, json.dumps({"status": status, "title": "Not Found"}))
+
+    def valid_bearer(self):
+        """Whether the request carries a JWT the bearer_jwks server signed, unexpired."""
+        import jwt  # python3-jwt, python3-cryptography: only the suites that verify tokens need them
+        fx = self.fx
+        with fx.lock:
+            if fx._jwks is None:
+                fx._jwks = jwt.PyJWKClient(fx.profile["bearer_jwks"])
+        value = self.headers.get("Authorization", "")
+        token = value[7:].strip() if value[:7].lower() == "bearer " else ""
+        try:
+            key = fx._jwks.get_signing_key_from_jwt(token).key
+            jwt.decode(token, key, algorithms=["RS256"], options={"verify_aud": False})
+            return True
+        except Exception:  # malformed, wrong key, expired: the 401 a real API gives
+            return False
 
     def cors_headers(self):
         cors = self.fx.profile["cors"]

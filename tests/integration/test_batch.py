@@ -656,7 +656,7 @@ class UsageErrors(ProbeCase):
 
     def test_variable_where_nothing_expands_it(self):
         self.refused([{"name": "x", "base_url": "FIXTURE", "user_agent": "probe ${ADRPROBE_IT_UA}"}],
-                     expect=["user_agent", "${VAR} is read from the environment in header values only"])
+                     expect=["user_agent", "${VAR} is read from the environment in header values and oauth2's client_secret only"])
 
     def test_bad_value_of_a_target(self):
         self.refused([{"name": "x", "base_url": "FIXTURE", "timeout": "soon"}], expect=["timeout", "'x'"])

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -76,7 +77,7 @@ targets:
 
 TEST_CASE("batch targets: mistakes name the file, the target and the key") {
   CHECK(error_of("targets:\n  - {base_url: http://h/v1}\n  - {name: kvk, base_url: http://h/v2, rat: 5}\n") ==
-        "targets.yaml: targets[1]: unknown key 'rat' (known: name, base_url, owner, labels, headers, params, edition, openapi, "
+        "targets.yaml: targets[1]: unknown key 'rat' (known: name, base_url, owner, labels, headers, params, oauth2, edition, openapi, "
         "timeout, rate, concurrency, max_paths, max_requests, deadline, ca_file, insecure, allow_unsafe, user_agent, ref_hosts)");
   CHECK(error_of("defaults: {ratee: 1}\ntargets:\n  - {base_url: http://h/v1}\n")
             .find("targets.yaml: defaults: unknown key 'ratee'") == 0);
@@ -391,13 +392,13 @@ TEST_CASE("batch targets: ${VAR} comes out of YAML exactly where and as it was w
 
 TEST_CASE("batch targets: ${VAR} where nothing expands it is refused, naming the place") {
   CHECK(error_of("targets:\n  - {base_url: 'http://${HOST}/v1'}\n") ==
-        "targets.yaml: targets[0]: base_url: ${VAR} is read from the environment in header values only");
+        "targets.yaml: targets[0]: base_url: ${VAR} is read from the environment in header values and oauth2's client_secret only");
   CHECK(error_of("targets:\n  - {name: '${N}', base_url: http://h/v1}\n") ==
-        "targets.yaml: targets[0]: name: ${VAR} is read from the environment in header values only");
+        "targets.yaml: targets[0]: name: ${VAR} is read from the environment in header values and oauth2's client_secret only");
   CHECK(error_of("defaults: {user_agent: 'probe ${CI_JOB_ID}'}\ntargets:\n  - {base_url: http://h/v1}\n") ==
-        "targets.yaml: defaults: user_agent: ${VAR} is read from the environment in header values only");
+        "targets.yaml: defaults: user_agent: ${VAR} is read from the environment in header values and oauth2's client_secret only");
   CHECK(error_of("targets:\n  - {base_url: http://h/v1, params: {id: ${ID}}}\n") ==
-        "targets.yaml: targets[0]: params: ${VAR} is read from the environment in header values only");
+        "targets.yaml: targets[0]: params: ${VAR} is read from the environment in header values and oauth2's client_secret only");
   CHECK(error_of("targets:\n  - {base_url: http://h/v1, headers: {'X-${N}': v}}\n") ==
         "targets.yaml: targets[0]: headers: header X-${N}: ${VAR} is read from the environment in header values only");
   // a ${ that is not ${NAME} and breaks the YAML: said so
@@ -439,4 +440,27 @@ TEST_CASE("batch targets: a register's work is bounded like its text: values cou
   CHECK(error_of(aliased).find("the register holds more than 1000000 values") != std::string::npos);
   // 300 targets of those are read
   CHECK(batch::parse_targets(many.substr(0, many.find("  - {base_url: http://h/v300}")), "t.yaml").size() == 300);
+}
+
+TEST_CASE("batch targets: oauth2 in defaults and per target, key by key; ${VAR} in client_secret only") {
+  auto targets = batch::parse_targets(
+      "defaults:\n"
+      "  oauth2: {token_url: 'https://auth.example.nl/token', client_id: nightly, client_secret: ${OAUTH_SECRET}}\n"
+      "targets:\n"
+      "  - {base_url: http://h/v1}\n"
+      "  - {base_url: http://h/v2, oauth2: {client_id: other, scope: read}}\n",
+      "targets.yaml");
+  REQUIRE(targets.size() == 2);
+  CHECK(targets[0].oauth2 == std::map<std::string, std::string>{{"token_url", "https://auth.example.nl/token"},
+                                                                {"client_id", "nightly"},
+                                                                {"client_secret", "${OAUTH_SECRET}"}});
+  CHECK(targets[1].oauth2.at("client_id") == "other");
+  CHECK(targets[1].oauth2.at("scope") == "read");
+  CHECK(targets[1].oauth2.at("client_secret") == "${OAUTH_SECRET}");
+  CHECK(error_of("targets:\n  - {base_url: http://h/v1, oauth2: {token_uri: x}}\n") ==
+        "targets.yaml: targets[0]: oauth2: unknown key 'token_uri' (known: token_url, client_id, client_secret, scope, auth)");
+  CHECK(error_of("targets:\n  - {base_url: http://h/v1, oauth2: x}\n").find("oauth2: expected a mapping") != std::string::npos);
+  CHECK(error_of("targets:\n  - {base_url: http://h/v1, oauth2: {client_id: '${ID}'}}\n") ==
+        "targets.yaml: targets[0]: oauth2: client_id: ${VAR} is read from the environment in header values and oauth2's "
+        "client_secret only");
 }
