@@ -347,11 +347,12 @@ class Page {
                          join(places, "; "));
     }
     if (c.fix) {
-      // Each line escaped on its own: esc makes a newline visible, and the change keeps its lines.
+      // Each line escaped on its own: esc makes a newline visible, and the change keeps its lines
+      // and its tabs (the tool's text: Go code is indented with them).
       // On paper the first line and the documentation (the change is evidence for
       // no verdict); on screen, and in the JSON report, all of it.
       std::vector<std::string> lines;
-      for (const auto& l : split(trim(c.fix->text), '\n')) lines.push_back(esc(l));
+      for (const auto& l : split(trim(c.fix->text), '\n')) lines.push_back(esc(l, Tabs::kept));
       std::string first = lines.empty() ? "" : lines.front();
       std::string rest, more;
       if (lines.size() > 1) {

@@ -151,8 +151,8 @@ footer { margin-top: 32px; color: var(--muted); font-size: 12px; border-top: 1px
 
 }  // namespace
 
-std::string esc(std::string_view s) {
-  std::string visible = escape_control(s);
+std::string esc(std::string_view s, Tabs tabs) {
+  std::string visible = escape_control(s, tabs);
   std::string out;
   out.reserve(visible.size() + visible.size() / 8);
   for (char c : visible) {

@@ -309,13 +309,13 @@ class Rendered(unittest.TestCase):
         with open(os.path.join(self.out, name), encoding="utf-8") as f:
             return f.read()
 
-    def test_text_has_one_fix_line(self):
+    def test_text_has_the_whole_fix(self):
+        """Without -v: where it is documented, then every line of the change."""
         text = self.read("r.txt")
-        first = self.entry["text"].splitlines()[0]
-        lines = [line for line in text.splitlines() if "fix (Express):" in line and first in line]
-        self.assertEqual(len(lines), 1, text)
-        self.assertIn("(+2 lines: -v)", lines[0])
-        self.assertIn(self.entry["source"], lines[0])
+        self.assertIn("fix (Express): %s\n" % self.entry["source"], text)
+        self.assertIn("\n".join("                " + line if line else "" for line in self.entry["text"].strip().split("\n")),
+                      text)
+        self.assertNotIn("-v)", text)
 
     def test_markdown_has_the_change_as_code(self):
         md = self.read("r.md")
@@ -344,6 +344,37 @@ class Rendered(unittest.TestCase):
         self.assertIn('<div class="fix">', html)
         self.assertIn("express.Router({ strict: true });", html)
         self.assertIn('href="%s"' % self.entry["source"], html)
+
+
+class Tabs(unittest.TestCase):
+    """Go's fix is indented with tabs: every format but JSON showed each as \\x09, which does not compile."""
+
+    def test_tabs_print_as_tabs(self):
+        entry, before, _ = CASES[("go-net-http", "EH-2")]
+        tabbed = [line for line in entry["text"].split("\n") if line.startswith("\t") and not set("<>&'\"") & set(line)]
+        self.assertTrue(tabbed, entry["text"])
+        _, _, out = run_on(before)
+        for name in ("r.txt", "r.md", "r.html"):
+            with self.subTest(format=name), open(os.path.join(out, name), encoding="utf-8") as f:
+                report = f.read()
+                self.assertNotIn("\\x09", report)
+                for line in tabbed:  # indented as the format indents code, then the tabs
+                    self.assertRegex(report, r"\n *" + re.escape(line) + "\n")
+
+
+class GenericAdviceLinks(unittest.TestCase):
+    """Advice that is what the rule says links the rule's text in the edition judged (a 2.0.0 report cited 2.2.0's)."""
+
+    def test_the_judged_editions_text(self):
+        for edition in ("2.0.0", "2.2.0"):
+            with self.subTest(edition=edition):
+                report = harness.probe({"trailing_slash": 200}, edition=edition).report
+                rule = [r for r in report["rules"] if r["id"] == "/core/no-trailing-slash"][0]
+                nt2 = [c for c in rule["checks"] if c["id"] == "NT-2"][0]
+                self.assertEqual(nt2["verdict"], "fail")
+                self.assertIsNone(nt2["fix"]["stack"])
+                self.assertEqual(nt2["fix"]["source"], rule["url"])
+                self.assertIn("/%s/" % edition, nt2["fix"]["source"])
 
 
 if __name__ == "__main__":
