@@ -47,16 +47,33 @@ def stack_files():
     return out
 
 
+# A change in two places (Go: a wrapper at the top level of the file, then the
+# line that starts the server) starts its second part with a comment "Then, ...".
+SECOND_PART = re.compile(r"^\s*(//|#) Then, ")
+
+
+def parts(text):
+    """The parts of a fix's text, each for one marked line, in the file's order."""
+    out = [[]]
+    for line in text.rstrip("\n").split("\n"):
+        if SECOND_PART.match(line):
+            out.append([])
+        out[-1].append(line)
+    return out
+
+
 def apply_fix(source, check, text):
-    """source with the one line marked fix:<check> replaced by text, indented like it."""
+    """source with the lines marked fix:<check> replaced by the parts of text, each indented like its line."""
     marker = re.compile(r"fix:%s(?![\w-])" % re.escape(check))
     lines = source.split("\n")
     hits = [i for i, line in enumerate(lines) if marker.search(line)]
-    assert len(hits) == 1, "expected one line marked fix:%s, found %d" % (check, len(hits))
-    line = lines[hits[0]]
-    indent = line[: len(line) - len(line.lstrip())]
-    new = [indent + t if t.strip() else "" for t in text.rstrip("\n").split("\n")]
-    return "\n".join(lines[: hits[0]] + new + lines[hits[0] + 1:])
+    pieces = parts(text)
+    assert len(hits) == len(pieces), "expected %d lines marked fix:%s, found %d" % (len(pieces), check, len(hits))
+    for hit, piece in reversed(list(zip(hits, pieces))):
+        line = lines[hit]
+        indent = line[: len(line) - len(line.lstrip())]
+        lines[hit:hit + 1] = [indent + t if t.strip() else "" for t in piece]
+    return "\n".join(lines)
 
 
 def free_port():
@@ -293,6 +310,11 @@ class DataFiles(unittest.TestCase):
         self.assertEqual(apply_fix("a\n    x  # fix:NT-2\nb", "NT-2", "one\n\ntwo\n"), "a\n    one\n\n    two\nb")
         with self.assertRaises(AssertionError):
             apply_fix("x # fix:NT-22", "NT-2", "y")
+
+    def test_apply_fix_in_two_places(self):
+        self.assertEqual(apply_fix("// fix:EH-2\nfunc main() {\n\tserve(mux) // fix:EH-2\n}", "EH-2",
+                                   "func wrap() {}\n// Then, where it starts:\nserve(wrap(mux))\n"),
+                         "func wrap() {}\nfunc main() {\n\t// Then, where it starts:\n\tserve(wrap(mux))\n}")
 
 
 class Rendered(unittest.TestCase):
