@@ -85,8 +85,8 @@ def free_port():
 class Server:
     """One copy of tests/fixes/<stack>/, optionally with one fix applied, started on a free port."""
 
-    def __init__(self, stack, check=None, text=None):
-        self.stack, self.check, self.text = stack, check, text
+    def __init__(self, stack, check=None, text=None, env=None):
+        self.stack, self.check, self.text, self.extra_env = stack, check, text, env or {}
         self.dir = tempfile.mkdtemp(prefix="adrprobe-fix-%s-" % stack)
         os.chmod(self.dir, 0o755)  # a server started as root serves files as nobody
         self.proc = None
@@ -133,6 +133,7 @@ class Server:
         command = [fill(c) for c in self.spec["command"]]
         env = dict(os.environ, NODE_PATH=str(APPS / "node_modules"), PYTHONDONTWRITEBYTECODE="1")
         env.update({k: fill(v) for k, v in self.spec.get("env", {}).items()})
+        env.update(self.extra_env)
         self.log = open(os.path.join(self.dir, "server.log"), "wb")
         self.proc = subprocess.Popen(command, cwd=self.dir, env=env, stdout=self.log, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL, start_new_session=True)
@@ -188,6 +189,10 @@ class Server:
 STACKS = stack_files()
 # (stack, check) -> (fix entry, server as written, server with the fix)
 CASES = {}
+# A fix that works only under a setting its advice states: (stack, check, the app's
+# environment that turns the setting the other way, words of the advice that state it).
+CONDITIONS = [("django-rest-framework", "EH-2", {"DJANGO_DEBUG": "1"}, "only with DEBUG = False")]
+CONDITION_SERVERS = {}  # (stack, check) -> server with the fix and the other setting
 SERVERS = []
 REPORTS = {}  # (id(server), edition) -> (Run, report, output directory)
 
@@ -205,6 +210,11 @@ def setUpModule():
                 after_by_text[text] = Server(stack, entry["check"], text)
                 SERVERS.append(after_by_text[text])
             CASES[(stack, entry["check"])] = (entry, before, after_by_text[text])
+    for stack, check, env, _ in CONDITIONS:
+        if (stack, check) in CASES:
+            server = Server(stack, check, CASES[(stack, check)][0]["text"], env)
+            CONDITION_SERVERS[(stack, check)] = server
+            SERVERS.append(server)
     for s in SERVERS:
         s.start()
     deadline = time.monotonic() + START_SECONDS
@@ -289,6 +299,20 @@ for _stack, _data in STACKS.items():
     for _entry in _data.get("fixes") or []:
         setattr(FixesProven, "test_%s_%s" % (_stack.replace("-", "_"), _entry["check"].replace("-", "_")),
                 _make(_stack, _entry["check"]))
+
+
+class Conditions(harness.ProbeCase):
+    """A fix that depends on a setting says so, and does not fix the check with the setting the other way."""
+
+    def test_each_condition(self):
+        for stack, check, env, words in CONDITIONS:
+            with self.subTest(stack=stack, check=check, env=env):
+                entry = CASES[(stack, check)][0]
+                self.assertIn(words, entry["text"])
+                run, report = judged_on(CONDITION_SERVERS[(stack, check)], check)
+                self.assertNoCrash(run)
+                found = check_results(report, check)
+                self.assertTrue(found and any(c["verdict"] == "fail" for c in found), json.dumps(found)[:2000])
 
 
 class DataFiles(unittest.TestCase):
