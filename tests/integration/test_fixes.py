@@ -98,14 +98,17 @@ class Server:
         self.port = free_port()
         app = APPS / stack
         shutil.copy(APPS / "openapi.json", self.dir)
-        marked = 0
+        marked, self.apply_error = 0, ""
         for path in app.iterdir():
             if path.name == "stack.json":
                 continue
             content = path.read_text(encoding="utf-8")
             if check and re.search(r"fix:%s(?![\w-])" % re.escape(check), content):
-                content = apply_fix(content, check, text)
-                marked += 1
+                try:
+                    content = apply_fix(content, check, text)
+                    marked += 1
+                except AssertionError as e:  # the text does not fit the app's marks: prove() says so
+                    self.apply_error = str(e)
             content = content.replace("{{PORT}}", str(self.port)).replace("{{DIR}}", self.dir)
             with open(os.path.join(self.dir, path.name), "w", encoding="utf-8") as f:
                 f.write(content)
@@ -187,7 +190,7 @@ class Server:
 
 
 STACKS = stack_files()
-# (stack, check) -> (fix entry, server as written, server with the fix)
+# (stack, check) -> (fix entry, server as written, server with the fix as printed, the printed text)
 CASES = {}
 # A fix that works only under a setting its advice states: (stack, check, the app's
 # environment that turns the setting the other way, words of the advice that state it).
@@ -197,35 +200,73 @@ SERVERS = []
 REPORTS = {}  # (id(server), edition) -> (Run, report, output directory)
 
 
-def setUpModule():
-    for stack, data in STACKS.items():
-        if not (APPS / stack).is_dir():
-            continue  # test_every_stack_has_an_app says so
-        before = Server(stack)
-        SERVERS.append(before)
-        after_by_text = {}
-        for entry in data.get("fixes") or []:
-            text = entry["text"]
-            if text not in after_by_text:  # one server per distinct change
-                after_by_text[text] = Server(stack, entry["check"], text)
-                SERVERS.append(after_by_text[text])
-            CASES[(stack, entry["check"])] = (entry, before, after_by_text[text])
-    for stack, check, env, _ in CONDITIONS:
-        if (stack, check) in CASES:
-            server = Server(stack, check, CASES[(stack, check)][0]["text"], env)
-            CONDITION_SERVERS[(stack, check)] = server
-            SERVERS.append(server)
-    for s in SERVERS:
+def start_all(servers):
+    for s in servers:
         s.start()
     deadline = time.monotonic() + START_SECONDS
-    for s in SERVERS:
+    for s in servers:
         s.wait(deadline)
     # A server whose port another process took between free_port() and its
     # bind may have looked up (that process answered) and died since.
     time.sleep(1)
-    for s in SERVERS:
+    for s in servers:
         if s.restart_if_port_taken():
             s.wait(time.monotonic() + START_SECONDS)
+
+
+def setUpModule():
+    """The apps as written first; each fix is then applied as the text report printed it."""
+    befores = {stack: Server(stack) for stack in STACKS if (APPS / stack).is_dir()}  # else test_every_stack_has_an_app
+    SERVERS.extend(befores.values())
+    start_all(befores.values())
+    afters = []
+    for stack, before in befores.items():
+        after_by_text = {}
+        for entry in STACKS[stack].get("fixes") or []:
+            printed = printed_fix(before, entry["check"])
+            text = printed if printed is not None else entry["text"]  # prove() says it was not printed
+            if text not in after_by_text:  # one server per distinct change
+                after_by_text[text] = Server(stack, entry["check"], text)
+                afters.append(after_by_text[text])
+            CASES[(stack, entry["check"])] = (entry, before, after_by_text[text], printed)
+    for stack, check, env, _ in CONDITIONS:
+        if (stack, check) in CASES:
+            server = Server(stack, check, CASES[(stack, check)][0]["text"], env)
+            CONDITION_SERVERS[(stack, check)] = server
+            afters.append(server)
+    SERVERS.extend(afters)
+    start_all(afters)
+
+
+def printed_fix(before, check):
+    """The change the text report prints under check on the app as written (the lines under its
+    "fix (Stack): URL" line, their indentation taken off), or None: not printed, or the app did not run."""
+    for edition in (EDITION,) + OLDER_EDITIONS:
+        try:
+            _, report, out = run_on(before, edition)
+        except (unittest.SkipTest, AssertionError):
+            return None
+        if not check_results(report, check):
+            continue
+        with open(os.path.join(out, "r.txt"), encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        for i, line in enumerate(lines):
+            if not re.match(r"^ {9}%s +(fail|warn) " % re.escape(check), line):
+                continue
+            for j in range(i + 1, len(lines)):
+                if re.match(r"^ {9}\S", lines[j]) or not lines[j].startswith(" "):
+                    break  # the next check or rule: no fix printed under this one
+                if lines[j].startswith("              fix "):
+                    block = []
+                    for code in lines[j + 1:]:
+                        if code and not code.startswith(" " * 16):
+                            break
+                        block.append(code[16:])
+                    while block and not block[-1]:
+                        block.pop()
+                    return "\n".join(block) + "\n"
+        return None
+    return None
 
 
 def tearDownModule():
@@ -266,8 +307,10 @@ class FixesProven(harness.ProbeCase):
     """One test per fix of a stack file (made below from the data files)."""
 
     def prove(self, stack, check):
-        entry, before, after = CASES[(stack, check)]
-        self.assertEqual(after.marked, 1, "tests/fixes/%s has no line marked fix:%s" % (stack, check))
+        entry, before, after, printed = CASES[(stack, check)]
+        self.assertEqual(after.marked, 1, "tests/fixes/%s has no line marked fix:%s %s" % (stack, check, after.apply_error))
+        # The change is applied as the text report printed it: what a developer copies.
+        self.assertEqual(printed, entry["text"], "%s: the text report does not print %s's fix as written" % (stack, check))
         run, report = judged_on(before, check)
         self.assertNoCrash(run)
         harness.schema_validator().validate(report)
@@ -348,7 +391,7 @@ class Rendered(unittest.TestCase):
     def setUpClass(cls):
         if ("express", "NT-2") not in CASES:
             raise AssertionError("probes/fixes/express.yaml has no NT-2 fix")
-        cls.entry, before, _ = CASES[("express", "NT-2")]
+        cls.entry, before, _, _ = CASES[("express", "NT-2")]
         _, _, cls.out = run_on(before)
 
     def read(self, name):
@@ -396,7 +439,7 @@ class Tabs(unittest.TestCase):
     """Go's fix is indented with tabs: every format but JSON showed each as \\x09, which does not compile."""
 
     def test_tabs_print_as_tabs(self):
-        entry, before, _ = CASES[("go-net-http", "EH-2")]
+        entry, before, _, _ = CASES[("go-net-http", "EH-2")]
         tabbed = [line for line in entry["text"].split("\n") if line.startswith("\t") and not set("<>&'\"") & set(line)]
         self.assertTrue(tabbed, entry["text"])
         _, _, out = run_on(before)
