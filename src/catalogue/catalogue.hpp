@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -86,7 +87,10 @@ struct ChangeRule {
 struct FixAdvice {
   std::string check;   // "NT-2"
   std::string text;
-  std::string source;  // URL of the framework's documentation
+  std::string source;  // URL of the framework's documentation, or kRuleText
+  // `source: rule`: the text of the rule the check belongs to, in the edition judged
+  // (the judge puts the rule's URL in its place), so a 2.0.0 report cites 2.0.0's text.
+  static constexpr std::string_view kRuleText = "rule";
   // The verdicts it is given for ("fail", "warn"); empty: both. NT-2's warn
   // (behind authentication, or a wrong base URL) is no trailing-slash problem.
   std::vector<std::string> verdicts;

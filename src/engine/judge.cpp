@@ -195,8 +195,10 @@ std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Editi
         Work& w = take();
         const Check* check = w.check;
         r.checks.push_back(std::move(*w.result));
-        if (auto& c = r.checks.back(); advice && (c.verdict == Verdict::fail || c.verdict == Verdict::warn))
+        if (auto& c = r.checks.back(); advice && (c.verdict == Verdict::fail || c.verdict == Verdict::warn)) {
           c.fix = advice(c);
+          if (c.fix && c.fix->source == catalogue::FixAdvice::kRuleText) c.fix->source = rule.url;  // this edition's text
+        }
         if (observer) observer->check_done(r.checks.back());
         // A check that probes documented paths lists the ones it could not probe.
         if (mode == Mode::check && check->per_path != PerPath::none && !ev.untrusted_stop &&

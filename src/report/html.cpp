@@ -377,11 +377,12 @@ class Page {
                          join(places, "; "));
     }
     if (c.fix) {
-      // All of it, on paper too: the change keeps its lines (esc_lines).
+      // All of it, on paper too: the change keeps its lines and its tabs (the
+      // tool's text: Go code is indented with them).
       out += fmt::format("<div class=\"fix\"><div class=\"fix-head\">How to fix{}: {}</div><pre class=\"wrap\">{}</pre></div>\n",
                          c.fix->name.empty() ? "" : " (" + esc(c.fix->name) + ")",
                          "<span class=\"url\">" + html::link(c.fix->source, esc(c.fix->source)) + "</span>",
-                         html::esc_lines(trim(c.fix->text)));
+                         html::esc_lines(trim(c.fix->text), Tabs::kept));
     }
     std::vector<const http::Exchange*> cited;
     for (int id : c.exchanges)

@@ -168,8 +168,8 @@ footer { margin-top: 32px; color: var(--muted); font-size: 12px; border-top: 1px
 
 }  // namespace
 
-std::string esc(std::string_view s) {
-  std::string visible = escape_control(s);
+std::string esc(std::string_view s, Tabs tabs) {
+  std::string visible = escape_control(s, tabs);
   std::string out;
   out.reserve(visible.size() + visible.size() / 8);
   for (char c : visible) {
@@ -185,12 +185,12 @@ std::string esc(std::string_view s) {
   return out;
 }
 
-std::string esc_lines(std::string_view text) {
+std::string esc_lines(std::string_view text, Tabs tabs) {
   auto lines = split(text, '\n');
   std::string out;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (i + 1 < lines.size() && !lines[i].empty() && lines[i].back() == '\r') lines[i].pop_back();
-    out += (i ? "\n" : "") + esc(lines[i]);
+    out += (i ? "\n" : "") + esc(lines[i], tabs);
   }
   return out;
 }

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "report/model.hpp"
+#include "util/strings.hpp"
 
 namespace adrprobe::report::html {
 
@@ -17,12 +18,13 @@ namespace adrprobe::report::html {
 // control is shown as \xNN rather than isolated (<bdi>): isolation keeps an
 // override from reaching the text around it, but inside the value it would
 // still turn "txt.exe" into "exe.txt", and a reader must see that it is there.
-std::string esc(std::string_view s);
+// Tabs::kept: the tool's own code (a fix), whose tabs are its indentation.
+std::string esc(std::string_view s, Tabs tabs = Tabs::escaped);
 
 // Text of several lines (a response body, a fix) for a <pre>: each line
 // through esc, so the line breaks stay while every other control character is
-// still shown (\xNN); a carriage return that ends a line goes with it.
-std::string esc_lines(std::string_view text);
+// still shown (\xNN); a carriage return that ends a line goes with it. Tabs as esc.
+std::string esc_lines(std::string_view text, Tabs tabs = Tabs::escaped);
 
 // An absolute http:// or https:// URL with no whitespace or control character
 // in it: the only report URLs that ever become an href (never javascript:,

@@ -103,7 +103,8 @@ std::string render_markdown(const Report& r, const RenderOptions&) {
           // The documentation's URL (the catalogue's own, https, no backtick) as a code span: readable, not a link.
           item += fmt::format("\n  - fix{}, see `{}`:\n\n    {}\n", c.fix->name.empty() ? "" : " for " + markdown_text(c.fix->name),
                               escape_control(c.fix->source), fence);
-          for (const auto& l : split(trim(c.fix->text), '\n')) item += "    " + escape_control(l) + "\n";
+          // Tabs stay tabs: the code is pasted from here (Go is indented with them).
+          for (const auto& l : split(trim(c.fix->text), '\n')) item += "    " + escape_control(l, Tabs::kept) + "\n";
           item += "    " + fence + "\n";
         }
         std::size_t shown = 0;

@@ -217,17 +217,12 @@ std::string render_text(const Report& r, const RenderOptions& style) {
             line(paint(fmt::format("              {}", evidence_line(*e, c.judged_headers)), "2"));
         // What to change comes after what proves it.
         if (c.fix && style.verbosity >= 0) {
-          // One line: the change's first line (-v: all of it) and where it is documented.
-          auto lines = split(trim(c.fix->text), '\n');
+          // Where it is documented, then the whole change: a few lines, which a
+          // reader pastes, so tabs stay tabs (it is the tool's text, not a server's).
           std::string who = c.fix->name.empty() ? "fix:" : "fix (" + c.fix->name + "):";
-          if (style.verbosity > 0) {
-            line(fmt::format("              {} {}", E(who), E(c.fix->source)));
-            for (const auto& l : lines) line(fmt::format("                {}", E(l)));
-          } else {
-            line(fmt::format("              {} {}{} ({})", E(who), E(lines.empty() ? "" : lines.front()),
-                             lines.size() > 1 ? fmt::format(" (+{}: -v)", plural(lines.size() - 1, "line", "lines")) : "",
-                             E(c.fix->source)));
-          }
+          line(fmt::format("              {} {}", E(who), E(c.fix->source)));
+          for (const auto& l : split(trim(c.fix->text), '\n'))
+            line(l.empty() ? "" : "                " + escape_control(l, Tabs::kept));
         }
       }
     }

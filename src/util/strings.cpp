@@ -226,7 +226,7 @@ std::pair<char32_t, std::size_t> bidi_control(std::string_view s) {
   return {0, 0};
 }
 
-std::string escape_control(std::string_view s) {
+std::string escape_control(std::string_view s, Tabs tabs) {
   static const char* hex = "0123456789abcdef";
   std::string out;
   out.reserve(s.size());
@@ -241,8 +241,10 @@ std::string escape_control(std::string_view s) {
     auto [len, ok] = utf8_step(s, i);
     std::string_view seq = s.substr(i, len);
     unsigned c = static_cast<unsigned char>(s[i]);
-    bool control = ok && (c < 0x20 || c == 0x7F || (c == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) ||
-                          bidi_control(seq).second != 0);
+    bool kept_tab = c == '\t' && tabs == Tabs::kept;
+    bool control = ok && !kept_tab &&
+                   (c < 0x20 || c == 0x7F || (c == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) ||
+                    bidi_control(seq).second != 0);
     if (!ok || control) escape(seq);
     else out.append(seq);
     i += len;

@@ -50,7 +50,10 @@ std::pair<char32_t, std::size_t> bidi_control(std::string_view s);
 // the visible text \xNN (lower-case hex); valid printable UTF-8 and the
 // backslash itself pass unchanged. "\x1b]0;pwned\x07" stays on one line,
 // visible; U+202E becomes \xe2\x80\xae and reorders nothing.
-std::string escape_control(std::string_view s);
+// Tabs::kept lets a tab through as itself: for the tool's own text (a fix's
+// code, indented with tabs in Go), never for what a server sent.
+enum class Tabs { escaped, kept };
+std::string escape_control(std::string_view s, Tabs tabs = Tabs::escaped);
 // At most max_bytes, cut at a character boundary, "..." appended when cut.
 std::string truncate_utf8(std::string_view s, std::size_t max_bytes);
 // "1 path" / "2 paths"

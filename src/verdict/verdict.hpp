@@ -38,7 +38,7 @@ struct Fix {
   std::string stack;  // "express"; "" = any server
   std::string name;   // "Express" (for people); "" = any server
   std::string text;   // the change, as code or configuration
-  std::string source; // the framework's documentation
+  std::string source; // the framework's documentation, or the rule's own text in the edition judged
   bool operator==(const Fix&) const = default;
 };
 

@@ -7,7 +7,9 @@ the stack was recognised from the exchanges alone), and once more with the
 line marked `fix:<check>` replaced by the entry's text (the check passes).
 A stack file without its app, or a fix whose check does not go from failing
 to passing, fails the suite: an unproven fix is not shipped. A check edition
-2.2.0 does not judge (HM-1..HM-3 are hints there) is proven in 2.1.0.
+2.2.0 does not judge (HM-1..HM-3 are hints there), or one the app fails only in
+an older edition (2.2.0 exempts the root resource from NT-2), is proven in 2.1.0.
+The fix applied is the one the text report printed.
 
 Every server starts once, all of them at the same time, on 127.0.0.1.
 """
@@ -47,16 +49,33 @@ def stack_files():
     return out
 
 
+# A change in two places (Go: a wrapper at the top level of the file, then the
+# line that starts the server) starts its second part with a comment "Then, ...".
+SECOND_PART = re.compile(r"^\s*(//|#) Then, ")
+
+
+def parts(text):
+    """The parts of a fix's text, each for one marked line, in the file's order."""
+    out = [[]]
+    for line in text.rstrip("\n").split("\n"):
+        if SECOND_PART.match(line):
+            out.append([])
+        out[-1].append(line)
+    return out
+
+
 def apply_fix(source, check, text):
-    """source with the one line marked fix:<check> replaced by text, indented like it."""
+    """source with the lines marked fix:<check> replaced by the parts of text, each indented like its line."""
     marker = re.compile(r"fix:%s(?![\w-])" % re.escape(check))
     lines = source.split("\n")
     hits = [i for i, line in enumerate(lines) if marker.search(line)]
-    assert len(hits) == 1, "expected one line marked fix:%s, found %d" % (check, len(hits))
-    line = lines[hits[0]]
-    indent = line[: len(line) - len(line.lstrip())]
-    new = [indent + t if t.strip() else "" for t in text.rstrip("\n").split("\n")]
-    return "\n".join(lines[: hits[0]] + new + lines[hits[0] + 1:])
+    pieces = parts(text)
+    assert len(hits) == len(pieces), "expected %d lines marked fix:%s, found %d" % (len(pieces), check, len(hits))
+    for hit, piece in reversed(list(zip(hits, pieces))):
+        line = lines[hit]
+        indent = line[: len(line) - len(line.lstrip())]
+        lines[hit:hit + 1] = [indent + t if t.strip() else "" for t in piece]
+    return "\n".join(lines)
 
 
 def free_port():
@@ -68,8 +87,8 @@ def free_port():
 class Server:
     """One copy of tests/fixes/<stack>/, optionally with one fix applied, started on a free port."""
 
-    def __init__(self, stack, check=None, text=None):
-        self.stack, self.check, self.text = stack, check, text
+    def __init__(self, stack, check=None, text=None, env=None):
+        self.stack, self.check, self.text, self.extra_env = stack, check, text, env or {}
         self.dir = tempfile.mkdtemp(prefix="adrprobe-fix-%s-" % stack)
         os.chmod(self.dir, 0o755)  # a server started as root serves files as nobody
         self.proc = None
@@ -81,14 +100,17 @@ class Server:
         self.port = free_port()
         app = APPS / stack
         shutil.copy(APPS / "openapi.json", self.dir)
-        marked = 0
+        marked, self.apply_error = 0, ""
         for path in app.iterdir():
             if path.name == "stack.json":
                 continue
             content = path.read_text(encoding="utf-8")
             if check and re.search(r"fix:%s(?![\w-])" % re.escape(check), content):
-                content = apply_fix(content, check, text)
-                marked += 1
+                try:
+                    content = apply_fix(content, check, text)
+                    marked += 1
+                except AssertionError as e:  # the text does not fit the app's marks: prove() says so
+                    self.apply_error = str(e)
             content = content.replace("{{PORT}}", str(self.port)).replace("{{DIR}}", self.dir)
             with open(os.path.join(self.dir, path.name), "w", encoding="utf-8") as f:
                 f.write(content)
@@ -116,6 +138,7 @@ class Server:
         command = [fill(c) for c in self.spec["command"]]
         env = dict(os.environ, NODE_PATH=str(APPS / "node_modules"), PYTHONDONTWRITEBYTECODE="1")
         env.update({k: fill(v) for k, v in self.spec.get("env", {}).items()})
+        env.update(self.extra_env)
         self.log = open(os.path.join(self.dir, "server.log"), "wb")
         self.proc = subprocess.Popen(command, cwd=self.dir, env=env, stdout=self.log, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL, start_new_session=True)
@@ -169,36 +192,79 @@ class Server:
 
 
 STACKS = stack_files()
-# (stack, check) -> (fix entry, server as written, server with the fix)
+# (stack, check) -> (fix entry, server as written, server with the fix as printed, the printed text)
 CASES = {}
+# A fix that works only under a setting its advice states: (stack, check, the app's
+# environment that turns the setting the other way, words of the advice that state it).
+CONDITIONS = [("django-rest-framework", "EH-2", {"DJANGO_DEBUG": "1"}, "only with DEBUG = False")]
+CONDITION_SERVERS = {}  # (stack, check) -> server with the fix and the other setting
 SERVERS = []
 REPORTS = {}  # (id(server), edition) -> (Run, report, output directory)
 
 
-def setUpModule():
-    for stack, data in STACKS.items():
-        if not (APPS / stack).is_dir():
-            continue  # test_every_stack_has_an_app says so
-        before = Server(stack)
-        SERVERS.append(before)
-        after_by_text = {}
-        for entry in data.get("fixes") or []:
-            text = entry["text"]
-            if text not in after_by_text:  # one server per distinct change
-                after_by_text[text] = Server(stack, entry["check"], text)
-                SERVERS.append(after_by_text[text])
-            CASES[(stack, entry["check"])] = (entry, before, after_by_text[text])
-    for s in SERVERS:
+def start_all(servers):
+    for s in servers:
         s.start()
     deadline = time.monotonic() + START_SECONDS
-    for s in SERVERS:
+    for s in servers:
         s.wait(deadline)
     # A server whose port another process took between free_port() and its
     # bind may have looked up (that process answered) and died since.
     time.sleep(1)
-    for s in SERVERS:
+    for s in servers:
         if s.restart_if_port_taken():
             s.wait(time.monotonic() + START_SECONDS)
+
+
+def setUpModule():
+    """The apps as written first; each fix is then applied as the text report printed it."""
+    befores = {stack: Server(stack) for stack in STACKS if (APPS / stack).is_dir()}  # else test_every_stack_has_an_app
+    SERVERS.extend(befores.values())
+    start_all(befores.values())
+    afters = []
+    for stack, before in befores.items():
+        after_by_text = {}
+        for entry in STACKS[stack].get("fixes") or []:
+            try:
+                printed = printed_fix(before, entry["check"])
+            except (unittest.SkipTest, AssertionError):
+                printed = None  # the app did not run: prove() says why
+            text = printed if printed is not None else entry["text"]  # prove() says it was not printed
+            if text not in after_by_text:  # one server per distinct change
+                after_by_text[text] = Server(stack, entry["check"], text)
+                afters.append(after_by_text[text])
+            CASES[(stack, entry["check"])] = (entry, before, after_by_text[text], printed)
+    for stack, check, env, _ in CONDITIONS:
+        if (stack, check) in CASES:
+            server = Server(stack, check, CASES[(stack, check)][0]["text"], env)
+            CONDITION_SERVERS[(stack, check)] = server
+            afters.append(server)
+    SERVERS.extend(afters)
+    start_all(afters)
+
+
+def printed_fix(before, check):
+    """The change the text report prints under check on the app as written (the lines under its
+    "fix (Stack): URL" line, their indentation taken off), or None: not printed."""
+    _, _, out = run_on(before, edition_for(before, check))
+    with open(os.path.join(out, "r.txt"), encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    for i, line in enumerate(lines):
+        if not re.match(r"^ {9}%s +(fail|warn) " % re.escape(check), line):
+            continue
+        for j in range(i + 1, len(lines)):
+            if re.match(r"^ {9}\S", lines[j]) or not lines[j].startswith(" "):
+                break  # the next check or rule: no fix printed under this one
+            if lines[j].startswith("              fix "):
+                block = []
+                for code in lines[j + 1:]:
+                    if code and not code.startswith(" " * 16):
+                        break
+                    block.append(code[16:])
+                while block and not block[-1]:
+                    block.pop()
+                return "\n".join(block) + "\n"
+    return None
 
 
 def tearDownModule():
@@ -222,13 +288,17 @@ def run_on(server, edition=EDITION):
     return REPORTS[(id(server), edition)]
 
 
-def judged_on(server, check):
-    """(Run, report) of the newest edition whose rules judge check; the newest one if none does."""
+def edition_for(before, check):
+    """The newest edition whose rules judge check and in which the app as written fails it (2.2.0 exempts
+    the root resource from NT-2, which 2.1.0 does not); else the newest that judges it; else the newest."""
+    judging = []
     for edition in (EDITION,) + OLDER_EDITIONS:
-        run, report, _ = run_on(server, edition)
-        if check_results(report, check):
-            return run, report
-    return run_on(server)[:2]
+        found = check_results(run_on(before, edition)[1], check)
+        if any(c["verdict"] in ("fail", "warn") for c in found):
+            return edition
+        if found:
+            judging.append(edition)
+    return (judging or [EDITION])[0]
 
 
 def check_results(report, check_id):
@@ -239,9 +309,12 @@ class FixesProven(harness.ProbeCase):
     """One test per fix of a stack file (made below from the data files)."""
 
     def prove(self, stack, check):
-        entry, before, after = CASES[(stack, check)]
-        self.assertEqual(after.marked, 1, "tests/fixes/%s has no line marked fix:%s" % (stack, check))
-        run, report = judged_on(before, check)
+        entry, before, after, printed = CASES[(stack, check)]
+        self.assertEqual(after.marked, 1, "tests/fixes/%s has no line marked fix:%s %s" % (stack, check, after.apply_error))
+        # The change is applied as the text report printed it: what a developer copies.
+        self.assertEqual(printed, entry["text"], "%s: the text report does not print %s's fix as written" % (stack, check))
+        edition = edition_for(before, check)
+        run, report, _ = run_on(before, edition)
         self.assertNoCrash(run)
         harness.schema_validator().validate(report)
         found = check_results(report, check)
@@ -251,7 +324,7 @@ class FixesProven(harness.ProbeCase):
         # The advice is this stack's entry: recognised from the exchanges the run made.
         self.assertEqual(failing[0].get("fix"), {"stack": stack, "text": entry["text"], "source": entry["source"]},
                          json.dumps(failing[0], indent=1)[:3000])
-        run, report = judged_on(after, check)
+        run, report, _ = run_on(after, edition)
         self.assertNoCrash(run)
         harness.schema_validator().validate(report)
         found = check_results(report, check)
@@ -274,6 +347,21 @@ for _stack, _data in STACKS.items():
                 _make(_stack, _entry["check"]))
 
 
+class Conditions(harness.ProbeCase):
+    """A fix that depends on a setting says so, and does not fix the check with the setting the other way."""
+
+    def test_each_condition(self):
+        for stack, check, env, words in CONDITIONS:
+            with self.subTest(stack=stack, check=check, env=env):
+                entry = CASES[(stack, check)][0]
+                self.assertIn(words, entry["text"])
+                run, report, _ = run_on(CONDITION_SERVERS[(stack, check)],
+                                        edition_for(CASES[(stack, check)][1], check))
+                self.assertNoCrash(run)
+                found = check_results(report, check)
+                self.assertTrue(found and any(c["verdict"] == "fail" for c in found), json.dumps(found)[:2000])
+
+
 class DataFiles(unittest.TestCase):
     def test_every_stack_has_an_app(self):
         """A stack is shipped only with the app its fixes are proven on."""
@@ -294,6 +382,11 @@ class DataFiles(unittest.TestCase):
         with self.assertRaises(AssertionError):
             apply_fix("x # fix:NT-22", "NT-2", "y")
 
+    def test_apply_fix_in_two_places(self):
+        self.assertEqual(apply_fix("// fix:EH-2\nfunc main() {\n\tserve(mux) // fix:EH-2\n}", "EH-2",
+                                   "func wrap() {}\n// Then, where it starts:\nserve(wrap(mux))\n"),
+                         "func wrap() {}\nfunc main() {\n\t// Then, where it starts:\n\tserve(wrap(mux))\n}")
+
 
 class Rendered(unittest.TestCase):
     """The fix in the other formats, on the Express app as written (NT-2 fails there)."""
@@ -302,20 +395,20 @@ class Rendered(unittest.TestCase):
     def setUpClass(cls):
         if ("express", "NT-2") not in CASES:
             raise AssertionError("probes/fixes/express.yaml has no NT-2 fix")
-        cls.entry, before, _ = CASES[("express", "NT-2")]
+        cls.entry, before, _, _ = CASES[("express", "NT-2")]
         _, _, cls.out = run_on(before)
 
     def read(self, name):
         with open(os.path.join(self.out, name), encoding="utf-8") as f:
             return f.read()
 
-    def test_text_has_one_fix_line(self):
+    def test_text_has_the_whole_fix(self):
+        """Without -v: where it is documented, then every line of the change."""
         text = self.read("r.txt")
-        first = self.entry["text"].splitlines()[0]
-        lines = [line for line in text.splitlines() if "fix (Express):" in line and first in line]
-        self.assertEqual(len(lines), 1, text)
-        self.assertIn("(+2 lines: -v)", lines[0])
-        self.assertIn(self.entry["source"], lines[0])
+        self.assertIn("fix (Express): %s\n" % self.entry["source"], text)
+        self.assertIn("\n".join("                " + line if line else "" for line in self.entry["text"].strip().split("\n")),
+                      text)
+        self.assertNotIn("-v)", text)
 
     def test_markdown_has_the_change_as_code(self):
         md = self.read("r.md")
@@ -344,6 +437,37 @@ class Rendered(unittest.TestCase):
         self.assertIn('<div class="fix">', html)
         self.assertIn("express.Router({ strict: true });", html)
         self.assertIn('href="%s"' % self.entry["source"], html)
+
+
+class Tabs(unittest.TestCase):
+    """Go's fix is indented with tabs: every format but JSON showed each as \\x09, which does not compile."""
+
+    def test_tabs_print_as_tabs(self):
+        entry, before, _, _ = CASES[("go-net-http", "EH-2")]
+        tabbed = [line for line in entry["text"].split("\n") if line.startswith("\t") and not set("<>&'\"") & set(line)]
+        self.assertTrue(tabbed, entry["text"])
+        _, _, out = run_on(before)
+        for name in ("r.txt", "r.md", "r.html"):
+            with self.subTest(format=name), open(os.path.join(out, name), encoding="utf-8") as f:
+                report = f.read()
+                self.assertNotIn("\\x09", report)
+                for line in tabbed:  # indented as the format indents code, then the tabs
+                    self.assertRegex(report, r"\n *" + re.escape(line) + "\n")
+
+
+class GenericAdviceLinks(unittest.TestCase):
+    """Advice that is what the rule says links the rule's text in the edition judged (a 2.0.0 report cited 2.2.0's)."""
+
+    def test_the_judged_editions_text(self):
+        for edition in ("2.0.0", "2.2.0"):
+            with self.subTest(edition=edition):
+                report = harness.probe({"trailing_slash": 200}, edition=edition).report
+                rule = [r for r in report["rules"] if r["id"] == "/core/no-trailing-slash"][0]
+                nt2 = [c for c in rule["checks"] if c["id"] == "NT-2"][0]
+                self.assertEqual(nt2["verdict"], "fail")
+                self.assertIsNone(nt2["fix"]["stack"])
+                self.assertEqual(nt2["fix"]["source"], rule["url"])
+                self.assertIn("/%s/" % edition, nt2["fix"]["source"])
 
 
 if __name__ == "__main__":

@@ -304,3 +304,33 @@ TEST_CASE("text -v, html, markdown: VH-1's API-Version and TS-7's CORS headers o
   CHECK(md.find("  - GET https\\:\u2060//api.example.nl/v1/a → 200 · access-control-allow-origin\\: https\\:\u2060//o.example · "
                 "access-control-allow-credentials\\: true\n") != std::string::npos);
 }
+
+TEST_CASE("fix: the change prints whole and as written (tabs, lines) in text, markdown and HTML; server text stays escaped") {
+  report::Report r = formats_sample();
+  auto& c = r.rules[0].checks[0];
+  c.message = "GET /v1/a/ served (200) with\ta tab";  // a server's text carries its tab
+  c.fix = Fix{"go-net-http", "Go net/http", "mux.HandleFunc(\"/\", func(w http.ResponseWriter, r *http.Request) {\n"
+                                                      "\tw.WriteHeader(http.StatusNotFound)\n\n})\n",
+                      "https://pkg.go.dev/net/http#ServeMux"};
+  for (bool terminal : {false, true}) {
+    report::RenderOptions style;
+    style.terminal = terminal;
+    std::string text = report::render("text", r, style);
+    INFO(text);
+    CHECK(text.find("fix (Go net/http): https://pkg.go.dev/net/http#ServeMux\n") != std::string::npos);
+    CHECK(text.find("\n                mux.HandleFunc(\"/\", func(w http.ResponseWriter, r *http.Request) {\n"
+                    "                \tw.WriteHeader(http.StatusNotFound)\n\n                })\n") != std::string::npos);
+    CHECK(text.find("-v)") == std::string::npos);  // all of it without -v
+    CHECK(text.find("with\\x09a tab") != std::string::npos);
+    report::RenderOptions quiet = style;
+    quiet.verbosity = -1;
+    CHECK(report::render("text", r, quiet).find("w.WriteHeader") == std::string::npos);
+  }
+  std::string md = report::render("markdown", r);
+  CHECK(md.find("    \tw.WriteHeader(http.StatusNotFound)\n") != std::string::npos);
+  CHECK(md.find("with\\\\x09a tab") != std::string::npos);
+  std::string html = report::render("html", r);
+  CHECK(html.find("\n\tw.WriteHeader(http.StatusNotFound)\n") != std::string::npos);
+  CHECK(html.find("with\\x09a tab") != std::string::npos);
+  CHECK(html.find("\\x09w.WriteHeader") == std::string::npos);
+}

@@ -17,7 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DOC = json.load(open(os.path.join(HERE, "openapi.json")))
 
 settings.configure(
-    DEBUG=False,
+    DEBUG=os.environ.get("DJANGO_DEBUG") == "1",  # startproject's DEBUG = True; handler404 is called only without it
     ALLOWED_HOSTS=["127.0.0.1", "localhost"],
     ROOT_URLCONF=__name__,
     SECRET_KEY="a key for this test app only",

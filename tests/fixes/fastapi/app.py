@@ -1,6 +1,7 @@
 # A FastAPI API mounted at /v1. Its generated document gives every operation
 # with parameters FastAPI's automatic 422 HTTPValidationError as
-# application/json (EH-1 fails); an @app.get route answers HEAD with 405
+# application/json (EH-1 fails) and no contact (CT-1 fails); Starlette
+# redirects /v1/items/ to /v1/items (NT-2 fails); an @app.get route answers HEAD with 405
 # (HM-1 fails); the generated /v1/openapi.json has no CORS header (PO-2 fails);
 # no response carries API-Version (VH-4 warns).
 # tests/integration/test_fixes.py replaces each line marked "fix:<check>" with
@@ -12,8 +13,9 @@ from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-app = FastAPI(title="Items", version="1.0.0")  # fix:EH-1 fix:EI-1
+app = FastAPI(title="Items", version="1.0.0")  # fix:EH-1 fix:EI-1 fix:CT-1
 # fix:PO-2
+# fix:NT-2
 
 
 @app.get("/items")  # fix:HM-1
