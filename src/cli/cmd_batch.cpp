@@ -367,6 +367,7 @@ int run_batch(const BatchArgs& a) {
       rep.name = job.target.name;
       rep.owner = job.target.owner;
       rep.labels = job.target.labels;
+      rep.don_adr_score = job.target.don_adr_score;
       rep.run = run_info("check", job.settings, job.output);
       // The baseline is read when its target is done, and let go with it: a
       // register of a thousand targets never holds a thousand earlier reports.

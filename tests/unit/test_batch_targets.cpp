@@ -440,3 +440,22 @@ TEST_CASE("batch targets: a register's work is bounded like its text: values cou
   // 300 targets of those are read
   CHECK(batch::parse_targets(many.substr(0, many.find("  - {base_url: http://h/v300}")), "t.yaml").size() == 300);
 }
+
+TEST_CASE("batch targets: don_adr_score, DON's score of the API, a number from 0 to 100 or null, per target") {
+  auto targets = batch::parse_targets(R"(
+targets:
+  - {name: a, base_url: "https://a.example/v1", don_adr_score: 85}
+  - {name: b, base_url: "https://b.example/v1", don_adr_score: 42.5}
+  - {name: c, base_url: "https://c.example/v1", don_adr_score: ~}
+  - {name: d, base_url: "https://d.example/v1"}
+)", "targets.yaml");
+  CHECK(targets[0].don_adr_score == 85);
+  CHECK(targets[1].don_adr_score == 42.5);
+  CHECK_FALSE(targets[2].don_adr_score);
+  CHECK_FALSE(targets[3].don_adr_score);
+  CHECK(error_of("targets: [{base_url: x, don_adr_score: high}]").find("don_adr_score: expected a number from 0 to 100") !=
+        std::string::npos);
+  CHECK(error_of("targets: [{base_url: x, don_adr_score: 101}]").find("expected a number") != std::string::npos);
+  CHECK(error_of("defaults: {don_adr_score: 1}\ntargets: [{base_url: x}]").find("belongs to each target") !=
+        std::string::npos);
+}
