@@ -239,16 +239,21 @@ bool http_url(const std::string& text) {
 
 std::string score_text(double score) { return fmt::format("{}", score); }
 
+// A target's labels but `don` (which says whether DON lists it), as a new map.
+YAML::Node labels_but_don(Entry& e) {
+  YAML::Node out(YAML::NodeType::Map);
+  if (YAML::Node* labels = e.find("labels"); labels && labels->IsMap())
+    for (const auto& kv : *labels)
+      if (kv.first.Scalar() != "don") out[kv.first.Scalar()] = kv.second;
+  return out;
+}
+
 // DON's fields of a target, refreshed on every run.
 void set_don_fields(Entry& e, const Api& api, bool keep_openapi) {
   e.set("base_url", YAML::Node(api.servers.front()));
   if (api.oas_url && http_url(*api.oas_url) && (!keep_openapi || !e.find("openapi")))
     e.set("openapi", YAML::Node(*api.oas_url));
-  YAML::Node* labels = e.find("labels");
-  YAML::Node merged(YAML::NodeType::Map);
-  if (labels && labels->IsMap())
-    for (const auto& kv : *labels)
-      if (kv.first.Scalar() != "don") merged[kv.first.Scalar()] = kv.second;
+  YAML::Node merged = labels_but_don(e);
   merged["don_id"] = api.id;
   merged["lifecycle"] = api.lifecycle;
   merged["auth"] = join(api.auth, ", ");
@@ -259,12 +264,11 @@ void set_don_fields(Entry& e, const Api& api, bool keep_openapi) {
 // "${" in a value DON gave: a register reads ${NAME} from the environment (in
 // header values) and refuses it elsewhere, so such a value cannot be written.
 std::string env_problem(const Api& api) {
-  for (const std::string* value : {&api.title, &api.organisation_label, &api.lifecycle, &api.id, &api.servers.front()})
+  std::vector<const std::string*> values{&api.title, &api.organisation_label, &api.lifecycle, &api.id, &api.servers.front()};
+  for (const auto& a : api.auth) values.push_back(&a);
+  if (api.oas_url) values.push_back(&*api.oas_url);
+  for (const std::string* value : values)
     if (value->find("${") != std::string::npos) return "a value holds '${', which a register reads from the environment";
-  for (const auto& a : api.auth)
-    if (a.find("${") != std::string::npos) return "a value holds '${', which a register reads from the environment";
-  if (api.oas_url && api.oas_url->find("${") != std::string::npos)
-    return "a value holds '${', which a register reads from the environment";
   return "";
 }
 
@@ -294,19 +298,19 @@ Written write_register(const WriteInput& input) {
     }
     matched.assign(kept.size(), false);
   }
-  auto label_of = [](const Target& t, const std::string& key) {
-    for (const auto& [k, v] : t.labels)
-      if (k == key) return v;
-    return std::string();
-  };
+  // The merge file's targets by don_id, and those without one by base URL (the first of each).
+  std::map<std::string, std::size_t> by_id, by_url;
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    auto id = std::find_if(kept[i].labels.begin(), kept[i].labels.end(), [](const auto& l) { return l.first == "don_id"; });
+    if (id != kept[i].labels.end()) by_id.emplace(id->second, i);
+    else by_url.emplace(strip_trailing_slash(kept[i].base_url), i);
+  }
   auto find_kept = [&](const Api& api) -> std::optional<std::size_t> {
-    for (std::size_t i = 0; i < kept.size(); ++i)
-      if (label_of(kept[i], "don_id") == api.id) return i;
-    if (api.state != Api::State::wanted) return std::nullopt;
-    for (std::size_t i = 0; i < kept.size(); ++i)
-      if (label_of(kept[i], "don_id").empty() && !api.servers.empty() &&
-          strip_trailing_slash(kept[i].base_url) == strip_trailing_slash(api.servers.front()))
-        return i;
+    if (auto it = by_id.find(api.id); it != by_id.end()) return it->second;
+    if (api.state != Api::State::wanted || api.servers.empty()) return std::nullopt;
+    // One target for one API: a second API on the same URL is a target of its own.
+    if (auto it = by_url.find(strip_trailing_slash(api.servers.front())); it != by_url.end() && !matched[it->second])
+      return it->second;
     return std::nullopt;
   };
 
@@ -358,10 +362,7 @@ Written write_register(const WriteInput& input) {
   // The merge file's targets DON does not list.
   for (std::size_t i = 0; i < kept.size(); ++i) {
     if (matched[i]) continue;
-    YAML::Node* labels = entries[i].find("labels");
-    YAML::Node merged(YAML::NodeType::Map);
-    if (labels && labels->IsMap())
-      for (const auto& kv : *labels) merged[kv.first.Scalar()] = kv.second;
+    YAML::Node merged = labels_but_don(entries[i]);
     merged["don"] = "absent";
     entries[i].set("labels", merged);
     ++written.absent;

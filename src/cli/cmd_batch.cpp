@@ -478,7 +478,7 @@ Command batch_command(CLI::App& parent) {
       "    - name: kvk\n"
       "      base_url: https://api.example.nl/kvk/v1\n"
       "      edition: 1.0\n"
-      "  Keys of a target or of defaults: name, base_url, owner, labels, headers, params, " + join(batch::option_keys(), ", ") + "\n\n" +
+      "  Keys of a target or of defaults: name, base_url, owner, labels, headers, params, don_adr_score (a target's), " + join(batch::option_keys(), ", ") + "\n\n" +
       exit_status_help() + "\n"
       "  (over all targets: 1 when any target has a rule at the --fail-on level, else 3 when any could not be\n"
       "  completed, e.g. a target that is down)");
