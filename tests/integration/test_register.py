@@ -323,6 +323,47 @@ class Merge(unittest.TestCase):
             self.assertEqual(Path(path).read_text(), text)
 
 
+class TemplateNights(unittest.TestCase):
+    """The GitLab template's batch job as written, with this adrprobe, for two
+    nights: the register refreshed from DON (ADRPROBE_DON_REGISTER), then the
+    batch over it. Between the nights DON adds one API and retires another."""
+
+    def test_two_nights_through_the_gitlab_template(self):
+        import yaml
+        job = yaml.safe_load((REPO / "deploy" / "gitlab-ci.yml").read_text())
+        variables, script = job["variables"], "\n".join(job["adrprobe:batch"]["script"])
+        with harness.closed_port() as down, tempfile.TemporaryDirectory() as d:
+            work, bindir = Path(d) / "project", Path(d) / "bin"
+            work.mkdir()
+            bindir.mkdir()
+            (bindir / "adrprobe").symlink_to(os.path.abspath(harness.binary()))
+            targets = work / variables["ADRPROBE_TARGETS"]
+            targets.write_text(harness.yaml_text({"targets": [{"name": "internal", "base_url": down + "/internal"}]}))
+            don = Register([api(1, servers=[down + "/one"], score=60), api(2, servers=[down + "/two"])], per_page=100)
+            self.addCleanup(don.close)
+            env = dict(variables, PATH="%s:/usr/bin:/bin" % bindir, HOME=d, CI_NODE_INDEX="1", CI_NODE_TOTAL="1",
+                       ADRPROBE_DON_REGISTER=don.url, ADRPROBE_REGISTER_ARGS="--rate 0", ADRPROBE_BATCH_ARGS="--rate 0")
+
+            def night():
+                proc = subprocess.run(["/bin/sh", "-e", "-c", script], cwd=work, env=env, capture_output=True,
+                                      text=True, timeout=300)
+                # --fail-on regressed: down from the first night on is no regression
+                self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+                summary = json.loads((work / "out" / "1" / "summary.json").read_text())
+                return {t["name"]: t for t in summary["targets"]}
+
+            first = night()
+            self.assertEqual(sorted(first), ["api-1", "api-2", "internal"])
+            self.assertEqual(first["api-1"]["don_adr_score"], 60)
+            self.assertEqual(first["internal"]["labels"], {"don": "absent"})
+            don.apis = [api(1, servers=[down + "/one"], score=65), api(2, servers=[down + "/two"], lifecycle="retired"),
+                        api(3, servers=[down + "/three"])]
+            second = night()
+            self.assertEqual(sorted(second), ["api-1", "api-3", "internal"])
+            self.assertEqual(second["api-1"]["don_adr_score"], 65)
+            self.assertIn("API 2 (id2): retired", targets.read_text())
+
+
 class Prism(unittest.TestCase):
     """The register's own document, served by Prism from its examples."""
 
