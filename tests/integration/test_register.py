@@ -186,6 +186,11 @@ class Fixture(unittest.TestCase):
         r = register(["--from", self.don.url, "--status", "deprecated"])
         self.assertEqual(r.rc, 0, r.describe())
         self.assertEqual(sorted(targets_by_id(load_yaml(r.stdout))), ["id5"])
+        # --organisation: asked of the register (organisation=URI) and checked on each answer.
+        r = register(["--from", self.don.url, "--organisation", "https://kvk.example"])
+        self.assertEqual(r.rc, 0, r.describe())
+        self.assertEqual(sorted(targets_by_id(load_yaml(r.stdout))), ["id2"])
+        self.assertIn(["https://kvk.example"], [q.get("organisation") for p, q, _ in self.don.requests])
         r = register(["--from", self.don.url, "--status", "active,retired"])
         self.assertEqual(r.rc, 2, r.describe())
         self.assertIn("retired APIs are never written", r.stderr)
