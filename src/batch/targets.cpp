@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string_view>
 #include <set>
 #include <stdexcept>
@@ -45,6 +46,7 @@ namespace {
 
 struct Raw {
   std::string owner;
+  std::optional<double> don_adr_score;
   std::vector<std::pair<std::string, std::string>> labels;
   std::map<std::string, std::string> options;
   std::vector<std::pair<std::string, std::string>> headers;
@@ -85,6 +87,17 @@ struct Reader {
     return literal(node, where);
   }
 
+  // don_adr_score: a number from 0 to 100, or null (DON has none).
+  std::optional<double> score(const YAML::Node& node, const std::string& where) const {
+    if (node.IsNull()) return std::nullopt;
+    std::string text = scalar(node, where);
+    char* end = nullptr;
+    double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !(value >= 0 && value <= 100))
+      throw std::runtime_error(fmt::format("{}: expected a number from 0 to 100, or null", where));
+    return value;
+  }
+
   // The keys of a target or of `defaults` (into `raw`, over what it holds).
   void entry(const YAML::Node& node, const std::string& where, Raw& raw, std::string* name, std::string* base_url) const {
     if (!node.IsMap()) throw std::runtime_error(fmt::format("{}: expected a mapping of keys", where));
@@ -96,7 +109,9 @@ struct Reader {
         *name = scalar(kv.second, at);
       } else if (key == "base_url" && base_url) {
         *base_url = scalar(kv.second, at);
-      } else if (key == "name" || key == "base_url") {
+      } else if (key == "don_adr_score" && name) {
+        raw.don_adr_score = score(kv.second, at);
+      } else if (key == "name" || key == "base_url" || key == "don_adr_score") {
         // Only `defaults` reads without them: its "unknown key" would list them as known.
         throw std::runtime_error(fmt::format("{}: '{}' belongs to each target, not to defaults", where, key));
       } else if (key == "headers") {
@@ -163,7 +178,7 @@ struct Reader {
       } else if (std::find(option_keys().begin(), option_keys().end(), key) != option_keys().end()) {
         raw.options[key] = scalar(kv.second, at);
       } else {
-        throw std::runtime_error(fmt::format("{}: unknown key '{}' (known: name, base_url, owner, labels, headers, params, oauth2, {})", where,
+        throw std::runtime_error(fmt::format("{}: unknown key '{}' (known: name, base_url, owner, labels, headers, params, oauth2, don_adr_score, {})", where,
                                              escape_control(key), join(option_keys(), ", ")));
       }
     }
@@ -418,6 +433,7 @@ std::vector<Target> parse_targets(const std::string& yaml_text, const std::strin
     if (t.base_url.empty()) throw std::runtime_error(where + ": 'base_url' is missing");
     t.owner = std::move(raw.owner);
     t.labels = std::move(raw.labels);
+    t.don_adr_score = raw.don_adr_score;
     t.options = std::move(raw.options);
     t.headers = std::move(raw.headers);
     t.params = std::move(raw.params);

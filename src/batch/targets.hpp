@@ -3,6 +3,7 @@
 // reports (after each target's name). Nothing here sends a request.
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,9 @@ struct Target {
   // monitoring"), both carried into the summary, JUnit and OpenMetrics.
   std::string owner;
   std::vector<std::pair<std::string, std::string>> labels;
+  // don_adr_score: the ADR score DON's API register gives the API's document
+  // (`adrprobe register` writes it; 0..100, or null), shown beside the live one.
+  std::optional<double> don_adr_score;
   // Every other key, file defaults first, then the target's own: edition,
   // openapi, timeout, rate, ... (scalars as written).
   std::map<std::string, std::string> options;
@@ -43,7 +47,8 @@ bool label_name(const std::string& name);
 const std::vector<std::string>& reserved_labels();
 constexpr std::size_t max_target_labels = 20;
 
-// The keys a target (or `defaults`) may have besides name, base_url, owner, labels, headers, params and oauth2.
+// The keys a target (or `defaults`) may have besides name, base_url, owner, labels, headers, params, oauth2
+// and don_adr_score (a target's own).
 const std::vector<std::string>& option_keys();
 
 // A register of thousands of APIs is a few hundred KiB: a larger file is not one.

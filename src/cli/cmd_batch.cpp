@@ -410,6 +410,7 @@ int run_batch(const BatchArgs& a) {
       rep.name = job.target.name;
       rep.owner = job.target.owner;
       rep.labels = job.target.labels;
+      rep.don_adr_score = job.target.don_adr_score;
       rep.run = run_info("check", job.settings, job.output);
       // The baseline is read when its target is done, and let go with it: a
       // register of a thousand targets never holds a thousand earlier reports.
@@ -521,7 +522,7 @@ Command batch_command(CLI::App& parent) {
       "    - name: kvk\n"
       "      base_url: https://api.example.nl/kvk/v1\n"
       "      edition: 1.0\n"
-      "  Keys of a target or of defaults: name, base_url, owner, labels, headers, params, " + join(batch::option_keys(), ", ") + ",\n"
+      "  Keys of a target or of defaults: name, base_url, owner, labels, headers, params, don_adr_score (a target's), " + join(batch::option_keys(), ", ") + ",\n"
       "  oauth2: {" + join(batch::oauth2_keys(), ", ") + "} (client_secret: ${VAR} too)\n\n" +
       exit_status_help() + "\n"
       "  (over all targets: 1 when any target has a rule at the --fail-on level, else 3 when any could not be\n"

@@ -19,5 +19,6 @@ Command rules_command(CLI::App& parent);
 Command batch_command(CLI::App& parent);
 Command diff_command(CLI::App& parent);
 Command summary_command(CLI::App& parent);
+Command register_command(CLI::App& parent);
 
 }  // namespace adrprobe::cli

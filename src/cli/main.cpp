@@ -43,7 +43,7 @@ int run(int argc, char** argv) {
   app.set_version_flag("--version", version_text(), "The version of adrprobe, of libcurl and OpenSSL, and the editions");
 
   std::vector<Command> commands{check_command(app), lint_command(app), demo_command(app),   rules_command(app),
-                                batch_command(app), diff_command(app), summary_command(app)};
+                                batch_command(app), diff_command(app), summary_command(app), register_command(app)};
 
   // After the subcommands: CLI11 copies a parent's footer into subcommands made
   // later, and each command has its own (the exit status of check, lint and demo).

@@ -70,30 +70,42 @@ void add_output_options(CLI::App* cmd, OutputArgs& out) {
   cmd->footer(exit_status_help());
 }
 
-void add_fetch_options(CLI::App* cmd, ProbeArgs& a) {
+void add_transport_options(CLI::App* cmd, ProbeArgs& a) {
   cmd->add_option("--timeout", a.timeout, "Seconds per request")->capture_default_str();
   cmd->add_option("--deadline", a.deadline, "End the run after this many seconds; unfinished checks are error")
       ->capture_default_str();
   cmd->add_option("--ca-file", a.ca_file, "Extra trusted CA bundle (PEM)");
   cmd->add_flag("--insecure", a.insecure, "Go on after a certificate failure (the TLS check still fails)");
   cmd->add_option("--user-agent", a.user_agent, fmt::format("User-Agent of every request (default adrprobe/{})", ADRPROBE_VERSION));
+}
+
+void add_fetch_options(CLI::App* cmd, ProbeArgs& a) {
+  add_transport_options(cmd, a);
   cmd->add_option("--ref-hosts", a.ref_hosts,
                   "Hosts external $refs may be fetched from: public (public addresses and the target's own host) or any")
       ->check(CLI::IsMember({"public", "any"}))
       ->capture_default_str();
 }
 
-void add_probe_options(CLI::App* cmd, ProbeArgs& a) {
-  cmd->add_option("--openapi", a.openapi,
-                  "Description document (URL or file, JSON or YAML), if not at BASE_URL/openapi.json");
+void add_header_options(CLI::App* cmd, ProbeArgs& a) {
   cmd->add_option("-H,--header", a.headers,
                   "Extra request header 'Name: value' (repeatable); ${VAR} in the value is read from the environment; "
                   "the value is never shown in any output");
   cmd->add_option("--header-file", a.header_files,
                   "More headers from a file, one 'Name: value' a line (# comments, ${VAR}); masked like -H");
-  cmd->add_option("--param", a.params, "Value for a path parameter, NAME=VALUE (repeatable)");
+}
+
+void add_pace_options(CLI::App* cmd, ProbeArgs& a) {
   cmd->add_option("--concurrency", a.concurrency, "Requests in flight at once")->capture_default_str();
   cmd->add_option("--rate", a.rate, "At most N requests per second to one host (0 = no limit)")->capture_default_str();
+}
+
+void add_probe_options(CLI::App* cmd, ProbeArgs& a) {
+  cmd->add_option("--openapi", a.openapi,
+                  "Description document (URL or file, JSON or YAML), if not at BASE_URL/openapi.json");
+  add_header_options(cmd, a);
+  cmd->add_option("--param", a.params, "Value for a path parameter, NAME=VALUE (repeatable)");
+  add_pace_options(cmd, a);
   cmd->add_option("--max-paths", a.max_paths, "Probe at most N documented paths (0 = all)")->capture_default_str();
   cmd->add_option("--max-requests", a.max_requests,
                   "At most N requests in one run (0 = no limit but --deadline); the report names the paths left out")

@@ -11,6 +11,12 @@ namespace adrprobe::cli {
 
 void add_output_options(CLI::App* cmd, OutputArgs& out);
 void add_probe_options(CLI::App* cmd, ProbeArgs& args);
+// --timeout, --deadline, --ca-file, --insecure, --user-agent: how any request is sent.
+void add_transport_options(CLI::App* cmd, ProbeArgs& args);
+// -H and --header-file.
+void add_header_options(CLI::App* cmd, ProbeArgs& args);
+// --concurrency and --rate.
+void add_pace_options(CLI::App* cmd, ProbeArgs& args);
 // The subset that applies to a document alone: --timeout, --deadline, --ca-file, --insecure, --ref-hosts,
 // --user-agent.
 void add_fetch_options(CLI::App* cmd, ProbeArgs& args);

@@ -106,6 +106,9 @@ struct Report {
   // From the register (batch): who answers for the API, and free labels.
   std::string owner;
   std::vector<std::pair<std::string, std::string>> labels;
+  // The ADR score DON's API register gives the API (don_adr_score of the
+  // register): its static score, shown beside the live one in the summary.
+  std::optional<double> don_adr_score;
   // Against a baseline (--baseline, batch --baseline-dir):
   bool compared = false;      // a baseline was applied (a down report has no rule marks to tell)
   bool went_down = false;     // down now, up in the baseline

@@ -35,6 +35,7 @@ SummaryTarget summarize(const Report& r, const std::string& name, const std::str
   t.generated_at = r.generated_at;
   t.owner = r.owner;
   t.labels = r.labels;
+  t.don_adr_score = r.don_adr_score;
   t.moved_from = r.moved_from;
   t.conclusion = conclude(r);
   if (r.unreachable) {
@@ -140,6 +141,7 @@ std::string render_summary_json(const Summary& summary) {
     json labels = json::object();
     for (const auto& [key, value] : t.labels) labels[key] = value;
     jt["labels"] = labels;
+    if (t.don_adr_score) jt["don_adr_score"] = *t.don_adr_score;
     if (!t.moved_from.empty()) jt["moved_from"] = t.moved_from;
     // Beyond CLI.md's fields: for summary.html, summary.prom and scripts.
     jt["erroring"] = t.erroring;
@@ -244,6 +246,8 @@ Summary parse_summary_json(const std::string& text) {
       t.owner = member<std::string>(jt, "owner", "", where);
       for (const auto& [key, value] : object(jt, "labels").items())
         if (value.is_string()) t.labels.emplace_back(key, value.get<std::string>());
+      if (auto score = jt.find("don_adr_score"); score != jt.end() && !score->is_null())
+        t.don_adr_score = member<double>(jt, "don_adr_score", 0, where);
       t.moved_from = member<std::string>(jt, "moved_from", "", where);
       t.note = member<std::string>(jt, "note", "", where);
       if (auto days = jt.find("cert_days_left"); days != jt.end() && !days->is_null())

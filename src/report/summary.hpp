@@ -47,6 +47,7 @@ struct SummaryTarget {
   bool reachable = true;               // false: the target is down (neither the base URL nor the document answered)
   std::string owner;                   // from the register
   std::vector<std::pair<std::string, std::string>> labels;
+  std::optional<double> don_adr_score;  // from the register (DON's static score), when it has one
   std::string moved_from;              // the baseline's base URL, when the API moved
   std::string generated_at;            // of the target's report
   // Every technical rule with its verdict, in the edition's order (per-rule gauges).

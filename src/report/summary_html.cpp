@@ -352,8 +352,11 @@ std::string render_summary_html(const Summary& summary) {
   body += "</section>\n";
 
   body += "<h2>Targets</h2>\n";
-  body += "<table class=\"targets\">\n<thead><tr><th>Target · reports</th><th>Score · trend</th><th>Failing rules</th>"
-          "<th>Since the previous run</th><th>Certificate</th></tr></thead>\n<tbody>\n";
+  // DON's static score beside the live one, when the register carries it (adrprobe register).
+  bool don = std::any_of(summary.targets.begin(), summary.targets.end(), [](const auto& t) { return t.don_adr_score; });
+  body += fmt::format("<table class=\"targets\">\n<thead><tr><th>Target · reports</th><th>Score · trend</th>{}<th>Failing "
+                      "rules</th><th>Since the previous run</th><th>Certificate</th></tr></thead>\n<tbody>\n",
+                      don ? "<th title=\"The ADR score DON's API register gives the API's document\">DON score</th>" : "");
   for (const auto* tp : rows) {
     const auto& t = *tp;
     std::string rules;
@@ -369,8 +372,12 @@ std::string render_summary_html(const Summary& summary) {
     if (!t.reachable) cls += cls.empty() ? "down" : " down";
     auto history = summary.history.find(t.name);
     std::string trend = history == summary.history.end() ? std::string() : "<div>" + trend_html(history->second) + "</div>";
-    body += fmt::format("<tr{}><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                        cls.empty() ? "" : " class=\"" + cls + "\"", target_cell(t), score_cell(t), trend, rules,
+    std::string don_cell;
+    if (don)
+      don_cell = t.don_adr_score ? fmt::format("<td><div class=\"pct-s\">{:g}</div></td>", *t.don_adr_score)
+                                 : "<td><span class=\"muted\">—</span></td>";
+    body += fmt::format("<tr{}><td>{}</td><td>{}{}</td>{}<td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                        cls.empty() ? "" : " class=\"" + cls + "\"", target_cell(t), score_cell(t), trend, don_cell, rules,
                         change_cell(t.change), cert_cell(t.cert_days_left));
   }
   if (summary.targets.empty()) body += "<tr><td colspan=\"5\" class=\"muted\">No targets.</td></tr>\n";

@@ -230,6 +230,30 @@ class GitLabTemplate(unittest.TestCase):
                 self.assertEqual(args[args.index("--baseline-dir") + 1], "last night")
                 self.assertEqual(args[-4:], ["--rate", "5", "--fail-on", "warn"])
 
+    def test_register_refreshed_from_don_only_when_asked(self):
+        self.assertEqual(self.doc["variables"]["ADRPROBE_DON_REGISTER"], "", "no refresh unless set")
+        targets = self.doc["variables"]["ADRPROBE_TARGETS"]
+        for shell in shells():
+            for status in (0, 3):
+                with tempfile.TemporaryDirectory() as d, self.subTest(shell=shell[-1], status=status):
+                    proc, calls = self.run_script(shell, self.batch, Path(d),
+                                                  {"CI_NODE_INDEX": 1, "CI_NODE_TOTAL": 2,
+                                                   "ADRPROBE_DON_REGISTER": "https://don.example/v1",
+                                                   "ADRPROBE_REGISTER_ARGS": "-HX-Api-Key:${DON_KEY}"},
+                                                  exit_status=status)
+                    # 3 (some APIs not fetched) does not stop the batch; its own status is the job's.
+                    self.assertEqual(proc.returncode, status, proc.stderr)
+                    self.assertEqual(len(calls), 2)
+                    self.assertEqual(calls[0], ["register", "--from", "https://don.example/v1", "--merge", targets,
+                                                "-o", targets, "-HX-Api-Key:${DON_KEY}"])
+                    self.assertEqual(calls[1][:2], ["batch", targets])
+        with tempfile.TemporaryDirectory() as d:
+            proc, calls = self.run_script(["/bin/sh"], self.batch, Path(d),
+                                          {"CI_NODE_INDEX": 1, "CI_NODE_TOTAL": 2,
+                                           "ADRPROBE_DON_REGISTER": "https://don.example/v1"}, exit_status=2)
+            self.assertEqual(proc.returncode, 2, "an unusable register answer stops the job")
+            self.assertEqual(len(calls), 1)
+
     def test_the_jobs_exit_status_is_adrprobes(self):
         # allow_failure: exit_codes: [3] sees adrprobe's own status.
         for shell in shells():
@@ -420,6 +444,17 @@ class KubernetesCronJob(unittest.TestCase):
         self.assertIn('--baseline-dir "$ADRPROBE_DATA/baseline"', text)
         self.assertIn("--fail-on regressed", text)
         self.assertIn('exec adrprobe batch "$ADRPROBE_TARGETS" "$@" $ADRPROBE_BATCH_ARGS', text)
+
+    def test_register_refresh_writes_one_file_a_night_on_the_claim(self):
+        text = self.script(self.batch)
+        env = self.env_values(self.batch)
+        self.assertEqual(env["ADRPROBE_DON_REGISTER"], "", "no refresh unless set")
+        self.assertIn('if [ -n "$ADRPROBE_DON_REGISTER" ]; then', text)
+        self.assertIn('refreshed="$ADRPROBE_DATA/runs/$run/targets.yaml"', text)
+        self.assertIn('adrprobe register --from "$ADRPROBE_DON_REGISTER" --merge "$ADRPROBE_TARGETS" -o "$refreshed" '
+                      '$ADRPROBE_REGISTER_ARGS || { refresh=$?; [ $refresh -eq 3 ] || exit $refresh; }', text)
+        self.assertIn('ADRPROBE_TARGETS="$refreshed"', text)
+        self.assertLess(text.index("adrprobe register"), text.index("exec adrprobe batch"))
 
     def test_summary_script(self):
         text = self.script(self.summary)

@@ -619,7 +619,7 @@ class ActionsRunner:
         ws.mkdir(parents=True)
         ctx = {"github.run_id": self.run_id, "github.run_attempt": 1}
         ctx.update({"vars." + k: v for k, v in (variables or {}).items()})
-        for k in ("ADRPROBE_DEB_URL", "ADRPROBE_PUSHGATEWAY"):
+        for k in ("ADRPROBE_DEB_URL", "ADRPROBE_PUSHGATEWAY", "ADRPROBE_DON_REGISTER"):
             ctx.setdefault("vars." + k, "")
         if matrix is not None:
             shards = job["strategy"]["matrix"]["shard"]

@@ -77,7 +77,7 @@ targets:
 
 TEST_CASE("batch targets: mistakes name the file, the target and the key") {
   CHECK(error_of("targets:\n  - {base_url: http://h/v1}\n  - {name: kvk, base_url: http://h/v2, rat: 5}\n") ==
-        "targets.yaml: targets[1]: unknown key 'rat' (known: name, base_url, owner, labels, headers, params, oauth2, edition, openapi, "
+        "targets.yaml: targets[1]: unknown key 'rat' (known: name, base_url, owner, labels, headers, params, oauth2, don_adr_score, edition, openapi, "
         "timeout, rate, concurrency, max_paths, max_requests, deadline, ca_file, insecure, allow_unsafe, user_agent, ref_hosts)");
   CHECK(error_of("defaults: {ratee: 1}\ntargets:\n  - {base_url: http://h/v1}\n")
             .find("targets.yaml: defaults: unknown key 'ratee'") == 0);
@@ -463,4 +463,23 @@ TEST_CASE("batch targets: oauth2 in defaults and per target, key by key; ${VAR} 
   CHECK(error_of("targets:\n  - {base_url: http://h/v1, oauth2: {client_id: '${ID}'}}\n") ==
         "targets.yaml: targets[0]: oauth2: client_id: ${VAR} is read from the environment in header values and oauth2's "
         "client_secret only");
+}
+
+TEST_CASE("batch targets: don_adr_score, DON's score of the API, a number from 0 to 100 or null, per target") {
+  auto targets = batch::parse_targets(R"(
+targets:
+  - {name: a, base_url: "https://a.example/v1", don_adr_score: 85}
+  - {name: b, base_url: "https://b.example/v1", don_adr_score: 42.5}
+  - {name: c, base_url: "https://c.example/v1", don_adr_score: ~}
+  - {name: d, base_url: "https://d.example/v1"}
+)", "targets.yaml");
+  CHECK(targets[0].don_adr_score == 85);
+  CHECK(targets[1].don_adr_score == 42.5);
+  CHECK_FALSE(targets[2].don_adr_score);
+  CHECK_FALSE(targets[3].don_adr_score);
+  CHECK(error_of("targets: [{base_url: x, don_adr_score: high}]").find("don_adr_score: expected a number from 0 to 100") !=
+        std::string::npos);
+  CHECK(error_of("targets: [{base_url: x, don_adr_score: 101}]").find("expected a number") != std::string::npos);
+  CHECK(error_of("defaults: {don_adr_score: 1}\ntargets: [{base_url: x}]").find("belongs to each target") !=
+        std::string::npos);
 }

@@ -288,6 +288,28 @@ TEST_CASE("summary.json: state, owner, labels, a move and the down/back-up marks
   CHECK(report::render_summary_json(back) == text);
 }
 
+TEST_CASE("summary.json: DON's score from the register beside the live score, only where the register has one") {
+  report::Report r = summary_sample();
+  r.don_adr_score = 72.5;
+  report::Summary s;
+  s.targets = {report::summarize(r, "bag", "bag.json", report::FailOn::fail),
+               report::summarize(summary_sample(), "kvk", "kvk.json", report::FailOn::fail)};
+  CHECK(s.targets[0].don_adr_score == 72.5);
+  auto text = report::render_summary_json(s);
+  auto j = nlohmann::json::parse(text);
+  CHECK(j["targets"][0]["don_adr_score"] == 72.5);
+  CHECK_FALSE(j["targets"][1].contains("don_adr_score"));
+  auto back = report::parse_summary_json(text);
+  CHECK(back.targets[0].don_adr_score == 72.5);
+  CHECK_FALSE(back.targets[1].don_adr_score);
+  CHECK(report::render_summary_json(back) == text);
+  auto html = report::render_summary_html(s);
+  CHECK(html.find("DON score</th>") != std::string::npos);
+  CHECK(html.find("<div class=\"pct-s\">72.5</div>") != std::string::npos);
+  s.targets[0].don_adr_score.reset();
+  CHECK(report::render_summary_html(s).find("DON score") == std::string::npos);  // no register score, no column
+}
+
 TEST_CASE("summary history: carried forward from the previous summary, 30 runs at most, one point per run") {
   auto row = [](const std::string& name, bool up, double percent, const std::string& at) {
     report::SummaryTarget t;
