@@ -269,12 +269,6 @@ std::string replace_spans(std::string_view text, const std::vector<Span>& spans)
 }
 }  // namespace
 
-std::string Redactor::Matcher::apply(std::string_view text, bool& changed) const {
-  auto found = spans(text);
-  changed = !found.empty();
-  return changed ? replace_spans(text, found) : std::string(text);
-}
-
 std::size_t Redactor::Matcher::cut_needle(std::string_view text) const {
   constexpr std::size_t shortest = 4;
   std::size_t longest = 0;
@@ -445,41 +439,46 @@ std::string Redactor::apply(const Matcher& matcher, std::string text) {
   bool changed = true;
   for (int pass = 0; changed; ++pass) {
     std::size_t before = text.size();
-    text = matcher.apply(text, changed);
+    auto found = matches(matcher, text);
+    changed = !found.empty();
+    if (changed) text = replace_spans(text, found);
     if (pass >= 2 && text.size() >= before) break;
   }
-  return apply_unescaped(matcher, std::move(text));
+  return text;
 }
 
-std::string Redactor::apply_unescaped(const Matcher& matcher, std::string text) {
-  // Each reading of the text: '+' kept (JSON's "\u002B", a URL's "%2B": the
-  // secret's own '+') and as a space (a form's encoding of "Bearer <token>").
+std::vector<Redactor::Matcher::Span> Redactor::matches(const Matcher& matcher, std::string_view text) {
+  std::vector<Matcher::Span> found = matcher.spans(text);
+  // Each reading of the text with escapes undone: '+' kept (JSON's "\u002B",
+  // a URL's "%2B": the secret's own '+') and as a space (a form's encoding of
+  // "Bearer <token>"). Its matches are mapped back to where they stand in text.
   for (unsigned escapes : readings(text)) {
     auto u = unescape(text, escapes);
     if (!u) continue;
-    auto found = matcher.spans(u->text);
-    if (found.empty()) continue;
-    // Each match widened to whole escapes (the bytes of one escape share an
-    // origin), then mapped back to where it stands in text.
-    for (auto& span : found) {
+    for (auto span : matcher.spans(u->text)) {
+      // Widened to whole escapes (the bytes of one escape share an origin).
       while (span.from > 0 && u->from[span.from - 1] == u->from[span.from]) --span.from;
       while (span.to < u->text.size() && u->from[span.to] == u->from[span.to - 1]) ++span.to;
-      span.from = u->from[span.from];
-      span.to = u->from[span.to];
+      found.push_back(Matcher::Span{u->from[span.from], u->from[span.to], span.with});
     }
-    // Widening can make neighbours overlap: merged, masked whole.
-    std::vector<Matcher::Span> spans;
-    for (const auto& span : found) {
-      if (!spans.empty() && span.from < spans.back().to) {
-        spans.back().to = std::max(spans.back().to, span.to);
-        spans.back().with = nullptr;
-      } else {
-        spans.push_back(span);
-      }
-    }
-    text = replace_spans(text, spans);
   }
-  return text;
+  // The matches of every reading as one list: a match inside another is the
+  // other's (the plain "user:p%40ss@" keeps its "user:***@"; an escaped value
+  // whole hides the segment of it found plain), and matches that overlap
+  // otherwise are masked whole, as one.
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
+    return a.from != b.from ? a.from < b.from : a.to > b.to;
+  });
+  std::vector<Matcher::Span> merged;
+  for (const auto& span : found) {
+    if (merged.empty() || span.from >= merged.back().to) {
+      merged.push_back(span);
+    } else if (span.to > merged.back().to) {
+      merged.back().to = span.to;
+      merged.back().with = nullptr;
+    }
+  }
+  return merged;
 }
 
 std::string Redactor::apply(std::string text) const {

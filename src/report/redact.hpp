@@ -103,8 +103,6 @@ class Redactor {
     void build(std::vector<std::pair<std::string, std::string>> needles);
     // Every match in text, in order, overlapping ones merged.
     std::vector<Span> spans(std::string_view text) const;
-    // text with every match replaced; `changed` tells whether anything was.
-    std::string apply(std::string_view text, bool& changed) const;
     bool empty() const { return needles_.empty(); }
     // How many bytes at the end of text begin a needle (4 or more; the
     // longest such): a secret a cut body ends in the middle of. 0: none.
@@ -130,8 +128,10 @@ class Redactor {
   // changed (a batch adds every target's URL one by one: no index each time).
   void build() const;
   static std::string apply(const Matcher& matcher, std::string text);
-  // The matches of the text read with the escapes of JSON, URLs and HTML undone, masked in text.
-  static std::string apply_unescaped(const Matcher& matcher, std::string text);
+  // The matches in text as it stands and in each reading of it with the
+  // escapes of JSON, URLs and HTML undone, mapped onto text, in order, one
+  // span where they overlap.
+  static std::vector<Matcher::Span> matches(const Matcher& matcher, std::string_view text);
   std::vector<std::pair<std::string, std::string>> needles_;  // as added
   mutable std::mutex build_mutex_;
   mutable std::atomic<bool> built_{false};

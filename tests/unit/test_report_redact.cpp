@@ -273,6 +273,7 @@ TEST_CASE("redaction: a value echoed in the escaped forms of JSON, URL and HTML 
            R"({"key":"hdr+Sec\/ret=Q7x9Kp2m"})",            // PHP json_encode
            R"({"key":"hdr\u002BSec\u002Fret\u003DQ7x9Kp2m"})",  // .NET, upper-case hex
            R"({"key":"hdr\u002bSec/ret\u003dQ7x9Kp2m"})",      // lower-case hex
+           R"({"key":"hdr\u002BSec/ret=Q7x9Kp2m"})",            // only '+' escaped: a segment stands plain
            "you sent hdr%2BSec/ret%3DQ7x9Kp2m",                  // urllib.parse.quote
            "you sent hdr%2BSec%2Fret%3DQ7x9Kp2m&x=1",            // quote_plus
            "<p>hdr&#43;Sec&#x2F;ret&#61;Q7x9Kp2m</p>",           // HTML, numeric
@@ -283,6 +284,7 @@ TEST_CASE("redaction: a value echoed in the escaped forms of JSON, URL and HTML 
     CAPTURE(text);
     CAPTURE(out);
     CHECK(out.find("Q7x9Kp2m") == std::string::npos);
+    CHECK(out.find("Sec") == std::string::npos);  // no part of it: a segment masked alone would leave "hdr\u002BSec/***"
     CHECK(out.find("***") != std::string::npos);
   }
   // A space written as '+' by a form's encoding (quote_plus), the value's own '+' as %2B.
