@@ -51,7 +51,8 @@ std::optional<report::Summary> summary_at(const std::string& path, const char* w
     return std::nullopt;  // too large for a summary, or unreadable: read_baseline says why
   }
   try {
-    return report::parse_summary_json(text);
+    // The rows are compared; the history is skipped as it is parsed.
+    return report::parse_summary_json(text, report::no_history);
   } catch (const std::exception& e) {
     if (dir || text.find("adrprobe-summary/1") != std::string::npos)
       throw UsageError(fmt::format("{} {}: {}", which, file, e.what()));

@@ -35,10 +35,11 @@ struct SummaryArgs {
   std::string ca_file;
 };
 
-// The previous run's summary (--previous PREV): its history is carried
-// forward. None yet (the first night) is not an error; an unreadable one is
-// said, and the history starts again.
-std::optional<report::Summary> previous_summary(const std::string& dir, std::vector<std::string>& notes) {
+// The previous run's summary (--previous PREV): its history of the targets
+// `wanted` (tonight's) is carried forward. None yet (the first night) is not
+// an error; an unreadable one is said, and the history starts again.
+std::optional<report::Summary> previous_summary(const std::string& dir, const report::HistoryWanted& wanted,
+                                                std::vector<std::string>& notes) {
   fs::path file = fs::path(dir) / "summary.json";
   std::error_code ec;
   // The first night has no previous summary; a directory that is not there
@@ -47,7 +48,7 @@ std::optional<report::Summary> previous_summary(const std::string& dir, std::vec
     fmt::print(stderr, "adrprobe: warning: --previous {}: no such directory (the history starts with this run)\n",
                escape_control(dir));
   try {
-    return report::parse_summary_json(read_file(file.string(), report::max_summary_bytes));
+    return report::parse_summary_json(read_file(file.string(), report::max_summary_bytes), wanted);
   } catch (const ReadFileError& e) {
     if (e.kind() != ReadFileError::Kind::missing)
       notes.push_back(fmt::format("--previous {}: {} (history starts again)", file.string(), e.what()));
@@ -98,7 +99,8 @@ int merge(const SummaryArgs& a) {
     report::Summary s;
     try {
       // Someone else's file (a restored cache, an artifact): a regular file within the cap.
-      s = report::parse_summary_json(read_file(file.string(), report::max_summary_bytes));
+      // Its history is not merged (tonight's is carried from --previous): skipped as it is parsed.
+      s = report::parse_summary_json(read_file(file.string(), report::max_summary_bytes), report::no_history);
     } catch (const ReadFileError& e) {
       // A shard whose job died left no summary: the others still merge, and the status says so.
       if (e.kind() == ReadFileError::Kind::missing)
@@ -211,7 +213,13 @@ int merge(const SummaryArgs& a) {
                                        plural(not_copied.size(), "report file", "report files"), a.out_dir,
                                        join(not_copied, "; ", 5)));
   std::optional<report::Summary> previous;
-  if (!a.previous.empty()) previous = previous_summary(a.previous, merged.notes);
+  if (!a.previous.empty()) {
+    // Only tonight's targets carry a history forward: the others' lists are never read.
+    std::set<std::string> tonight;
+    for (const auto& t : merged.targets) tonight.insert(t.name);
+    previous = previous_summary(
+        a.previous, [&tonight](const std::string& name) { return tonight.count(name) > 0; }, merged.notes);
+  }
   report::carry_history(merged, previous ? &*previous : nullptr);
   write_summary(a.out_dir, merged, push);
   bool color = color_wanted(a.no_color);

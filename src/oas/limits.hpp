@@ -14,6 +14,13 @@ struct Limits {
   // MiB), while 200 documents at the size limit would be 6.4 GiB. Fetching
   // stops once it is reached; a document that crosses it is not used.
   std::size_t max_closure_bytes = 64 * 1024 * 1024;
+  // The longest stretch of a JSON text from the start of one string, number
+  // or literal to the start of the next (the value, then the brackets, commas
+  // and white space after it), checked on the text before any parser runs:
+  // the parser holds that much whole, twice, before anyone can look at it, so
+  // a reader that keeps a text whole bounds what parsing it adds. (A
+  // document's stretches are bounded by its size alone.)
+  std::size_t max_stretch_bytes = static_cast<std::size_t>(-1);
 };
 
 }  // namespace adrprobe::oas

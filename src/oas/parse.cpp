@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -19,23 +20,61 @@
 namespace adrprobe::oas {
 namespace {
 
-// Maximum bracket nesting outside strings: checked before parsing, so no
-// parser (nor a destructor) ever recurses that deep.
-std::size_t json_depth(std::string_view text) {
-  std::size_t depth = 0, max_depth = 0;
-  bool in_string = false, escaped = false;
-  for (char c : text) {
+// What is checked on a text before parsing: its deepest bracket nesting
+// outside strings, so no parser (nor a destructor) ever recurses that deep,
+// and its longest stretch from the start of one scalar (a string, number or
+// literal) to the next. nlohmann's lexer keeps the text it read since the
+// last scalar began (for a message: brackets, commas and white space too) and
+// a string or number whole, before anyone can look at either.
+struct Shape {
+  std::size_t depth = 0, longest_stretch = 0;
+};
+
+Shape json_shape(std::string_view text) {
+  Shape shape;
+  std::size_t depth = 0, scalar_start = 0;
+  bool in_string = false, escaped = false, in_scalar = false;
+  auto scalar_starts = [&](std::size_t i) {
+    shape.longest_stretch = std::max(shape.longest_stretch, i - scalar_start);
+    scalar_start = i;
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
     if (in_string) {
       if (escaped) escaped = false;
       else if (c == '\\') escaped = true;
       else if (c == '"') in_string = false;
       continue;
     }
-    if (c == '"') in_string = true;
-    else if (c == '{' || c == '[') max_depth = std::max(max_depth, ++depth);
-    else if ((c == '}' || c == ']') && depth > 0) --depth;
+    switch (c) {
+      case '"':
+        scalar_starts(i);
+        in_string = true;
+        break;
+      case '{':
+      case '[':
+        shape.depth = std::max(shape.depth, ++depth);
+        break;
+      case '}':
+      case ']':
+        if (depth > 0) --depth;
+        break;
+      case ',':
+      case ':':
+      case ' ':
+      case '\t':
+      case '\n':
+      case '\r':
+        break;
+      default:  // a number or literal goes on to the next structural character or white space
+        if (!in_scalar) scalar_starts(i);
+        in_scalar = true;
+        continue;
+    }
+    in_scalar = false;
   }
-  return max_depth;
+  shape.longest_stretch = std::max(shape.longest_stretch, text.size() - scalar_start);
+  return shape;
 }
 
 // Flow-style YAML ({...}, [...]) nests the same way; block style nests by
@@ -168,6 +207,8 @@ class JsonBuilder {
   bool number_float(json::number_float_t v, const std::string&) { return put(v); }
   bool string(std::string& v) { return put(std::move(v)); }
   bool binary(json::binary_t& v) { return put(json::binary(std::move(v))); }
+  // A scalar made already (SieveBuilder's).
+  bool value(json&& v) { return put(std::move(v)); }
   bool start_object(std::size_t) {
     json* v = place(json::object());
     stack_.push_back({v, std::make_unique<ObjectBuilder>(*v), nullptr});
@@ -258,23 +299,135 @@ struct Converter {
   }
 };
 
-// Size and nesting are checked on the raw text, before any parser runs.
-std::string refuse(std::string_view text, const Limits& limits, std::size_t depth, const char* format) {
+// JsonBuilder behind a Sieve: each value is routed as it starts; what is
+// kept goes to the tree (or to the value being built apart), what is skipped
+// is only counted through, what is taken apart is handed over when it closes.
+class SieveBuilder {
+ public:
+  explicit SieveBuilder(const Sieve& sieve) : sieve_(sieve) {}
+  JsonBuilder tree;
+  std::string error;
+
+  bool null() { return scalar(nullptr); }
+  bool boolean(bool v) { return scalar(v); }
+  bool number_integer(json::number_integer_t v) { return scalar(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return scalar(v); }
+  bool number_float(json::number_float_t v, const std::string&) { return scalar(v); }
+  bool string(std::string& v) { return scalar(std::move(v)); }
+  bool binary(json::binary_t& v) { return scalar(json::binary(std::move(v))); }
+  bool start_object(std::size_t) { return open(json::object()); }
+  bool start_array(std::size_t) { return open(json::array()); }
+  bool key(std::string& k) {
+    // Given to a builder only when its value is kept: a skipped member leaves no key behind.
+    if (skipping_ == 0) place_.back().key = std::move(k);
+    return true;
+  }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
+    error = e.what();
+    return false;
+  }
+
+ private:
+  using Route = Sieve::Route;
+
+  JsonBuilder& target() { return piece_ ? *piece_ : tree; }
+  Route route(const json& start) {
+    Route r = sieve_.route ? sieve_.route(place_, start) : Route::keep;
+    return r == Route::apart && piece_ ? Route::keep : r;
+  }
+  // A kept value of an object goes under its key.
+  void keyed() {
+    if (place_.empty() || place_.back().in_array) return;
+    std::string k = place_.back().key;
+    target().key(k);
+  }
+  // The value at the innermost place is done: the next one is the next element or member.
+  bool next() {
+    if (!place_.empty()) ++place_.back().index;
+    return true;
+  }
+  bool scalar(json&& v) {
+    if (skipping_ > 0) return true;
+    switch (route(v)) {
+      case Route::skip:
+        break;
+      case Route::apart:
+        sieve_.apart(place_, std::move(v));
+        break;
+      case Route::keep:
+        keyed();
+        target().value(std::move(v));
+        break;
+    }
+    return next();
+  }
+  bool open(json&& start) {
+    if (skipping_ > 0) {
+      ++skipping_;
+      return true;
+    }
+    bool array = start.is_array();
+    Route r = route(start);
+    if (r == Route::skip) {
+      skipping_ = 1;
+      return true;
+    }
+    if (r == Route::apart) {
+      piece_.emplace();
+      piece_at_ = place_.size();
+    } else {
+      keyed();
+    }
+    if (array) target().start_array(0);
+    else target().start_object(0);
+    place_.push_back(Sieve::Step{"", 0, array});
+    return true;
+  }
+  bool close() {
+    if (skipping_ > 0) {
+      if (--skipping_ == 0) next();
+      return true;
+    }
+    if (place_.back().in_array) target().end_array();
+    else target().end_object();
+    place_.pop_back();
+    if (piece_ && place_.size() == piece_at_) {
+      json value = std::move(piece_->root);
+      piece_.reset();
+      sieve_.apart(place_, std::move(value));
+    }
+    return next();
+  }
+
+  const Sieve& sieve_;
+  Sieve::Path place_;                // of each open container kept or built apart: where its current value is
+  std::size_t skipping_ = 0;         // open containers inside a skipped value
+  std::optional<JsonBuilder> piece_;  // the value being built apart
+  std::size_t piece_at_ = 0;         // the size of place_ where it started
+};
+
+// Size, nesting and (JSON) the longest stretch between scalars are checked on
+// the raw text, before any parser runs.
+std::string refuse(std::string_view text, const Limits& limits, const Shape& shape, const char* format) {
   if (text.size() > limits.max_document_bytes)
     return fmt::format("document is larger than {} bytes", limits.max_document_bytes);
-  if (depth > limits.max_depth) return fmt::format("{} nested deeper than {} levels", format, limits.max_depth);
+  if (shape.depth > limits.max_depth) return fmt::format("{} nested deeper than {} levels", format, limits.max_depth);
+  if (shape.longest_stretch > limits.max_stretch_bytes)
+    return fmt::format("{} has more than {} bytes from one string, number or literal to the next", format,
+                       limits.max_stretch_bytes);
   return "";
 }
 
-}  // namespace
-
-ParseResult parse_json(std::string_view text, const Limits& limits) {
+// nlohmann's SAX parse of `text` into `builder` (a JsonBuilder or SieveBuilder), after refuse().
+template <typename Builder>
+ParseResult parse_json_into(std::string_view text, const Limits& limits, Builder& builder, json& root) {
   ParseResult r;
-  r.error = refuse(text, limits, text.size() > limits.max_document_bytes ? 0 : json_depth(text), "JSON");
+  r.error = refuse(text, limits, text.size() > limits.max_document_bytes ? Shape{} : json_shape(text), "JSON");
   if (!r.error.empty()) return r;
-  JsonBuilder builder;
   if (json::sax_parse(text.begin(), text.end(), &builder)) {
-    r.value = std::move(builder.root);
+    r.value = std::move(root);
     r.ok = true;
   } else {
     std::string what = builder.error;
@@ -284,9 +437,21 @@ ParseResult parse_json(std::string_view text, const Limits& limits) {
   return r;
 }
 
+}  // namespace
+
+ParseResult parse_json(std::string_view text, const Limits& limits) {
+  JsonBuilder builder;
+  return parse_json_into(text, limits, builder, builder.root);
+}
+
+ParseResult parse_json(std::string_view text, const Limits& limits, const Sieve& sieve) {
+  SieveBuilder builder(sieve);
+  return parse_json_into(text, limits, builder, builder.tree.root);
+}
+
 ParseResult parse_yaml(std::string_view text, const Limits& limits) {
   ParseResult r;
-  r.error = refuse(text, limits, text.size() > limits.max_document_bytes ? 0 : yaml_flow_depth(text), "YAML");
+  r.error = refuse(text, limits, {text.size() > limits.max_document_bytes ? 0 : yaml_flow_depth(text), 0}, "YAML");
   if (!r.error.empty()) return r;
   try {
     YAML::Node root = YAML::Load(std::string(text));

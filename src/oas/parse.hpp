@@ -1,9 +1,11 @@
 // JSON and YAML documents loaded into nlohmann::json, within Limits.
 #pragma once
-#include "oas/json.hpp"
+#include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "oas/json.hpp"
 #include "oas/limits.hpp"
 
 namespace adrprobe::oas {
@@ -16,6 +18,34 @@ struct ParseResult {
 };
 
 ParseResult parse_json(std::string_view text, const Limits& limits = {});
+
+// A reader's say over the tree parse_json builds, for a file of which it
+// keeps far less than the whole (summary.json's history: the newest 30 runs
+// per target of lists that may hold millions). Each value is routed as it
+// starts, by its place and its type: kept in the tree, skipped (parsed, never
+// built; nothing inside it is routed), or built apart and handed to `apart`
+// once complete instead of being put in the tree. Inside a value taken apart,
+// `keep` and `apart` both put a value into it.
+struct Sieve {
+  enum class Route { keep, skip, apart };
+  // One step from the root to a value: an object member's key, or an array
+  // element's index (for a member: its number in the object).
+  struct Step {
+    std::string key;
+    std::size_t index = 0;
+    bool in_array = false;
+  };
+  using Path = std::vector<Step>;
+  // `start` is the value itself for a scalar, an empty object or array for a
+  // container, whose members are routed in their turn. No route: every value
+  // is kept.
+  std::function<Route(const Path& place, const json& start)> route;
+  std::function<void(const Path& place, json&& value)> apart;
+};
+// parse_json through a sieve: the same limits and errors; what `route` or
+// `apart` throws ends the parse and goes through to the caller.
+ParseResult parse_json(std::string_view text, const Limits& limits, const Sieve& sieve);
+
 // YAML 1.2 core schema: plain scalars become null/bool/int/float where they
 // look like one; quoted scalars stay strings. Aliases are expanded within
 // limits.max_nodes (a "billion laughs" document fails instead of exploding).

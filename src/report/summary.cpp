@@ -1,8 +1,11 @@
 // summary.json ("adrprobe-summary/1", CLI.md) and the rows it is made of.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <string_view>
+#include <tuple>
 
 #include "batch/targets.hpp"
 #include "oas/parse.hpp"
@@ -174,14 +177,154 @@ std::string render_summary_json(const Summary& summary) {
   return dump_json(j);
 }
 
-Summary parse_summary_json(const std::string& text) {
+namespace {
+
+// One point of summary.json's history; `at` names it in a message.
+HistoryPoint read_history_point(const json& p, const std::string& at) {
+  using json_in::member;
+  HistoryPoint point;
+  point.generated_at = member<std::string>(p, "generated_at", "", at);
+  if (point.generated_at.size() > max_history_time_bytes)
+    throw std::runtime_error(
+        fmt::format("{}.generated_at is longer than {} bytes: not a time", at, max_history_time_bytes));
+  point.up = member<std::string>(p, "state", "up", at) != "down";
+  if (auto percent = p.find("percent"); percent != p.end() && percent->is_number()) {
+    double v = percent->get<double>();
+    if (v >= 0 && v <= 100) point.percent = v;
+  }
+  point.pass = member<int>(p, "pass", 0, at);
+  point.warn = member<int>(p, "warn", 0, at);
+  point.fail = member<int>(p, "fail", 0, at);
+  point.error = member<int>(p, "error", 0, at);
+  return point;
+}
+
+// The newest max_history points of one list, by generated_at (of two at one
+// time, the later in the list): a heap whose top is the oldest kept, so a
+// list of millions costs max_history points. Taken in the list's order.
+class NewestPoints {
+ public:
+  void add(HistoryPoint point, std::size_t index) {
+    Kept kept{std::move(point), index};
+    if (heap_.size() < max_history) {
+      heap_.push_back(std::move(kept));
+      std::push_heap(heap_.begin(), heap_.end(), newer);
+    } else if (newer(kept, heap_.front())) {
+      std::pop_heap(heap_.begin(), heap_.end(), newer);
+      heap_.back() = std::move(kept);
+      std::push_heap(heap_.begin(), heap_.end(), newer);
+    }
+  }
+  std::vector<HistoryPoint> take() && {
+    std::sort(heap_.begin(), heap_.end(), [](const Kept& a, const Kept& b) { return a.index < b.index; });
+    std::vector<HistoryPoint> points;
+    points.reserve(heap_.size());
+    for (auto& kept : heap_) points.push_back(std::move(kept.point));
+    return points;
+  }
+
+ private:
+  struct Kept {
+    HistoryPoint point;
+    std::size_t index;
+  };
+  static bool newer(const Kept& a, const Kept& b) {
+    return std::tie(a.point.generated_at, a.index) > std::tie(b.point.generated_at, b.index);
+  }
+  std::vector<Kept> heap_;
+};
+
+// summary.json's history as it is parsed (the sieve of oas::parse_json):
+// each point of a wanted name's list is read as it closes and kept only
+// among that list's newest; anything else under `history` is never built.
+// A later `history`, or a later list of one name, replaces the earlier, as in
+// a tree. A wrong point is said once the rest is read, where the tree's
+// history was read before: what is wrong with the schema or a row comes first.
+class HistoryReader {
+ public:
+  explicit HistoryReader(const HistoryWanted& wanted) : wanted_(wanted) {}
+
+  oas::Sieve sieve() {
+    return {[this](const oas::Sieve::Path& place, const json& start) { return route(place, start); },
+            [this](const oas::Sieve::Path& place, json&& point) { take(place, point); }};
+  }
+  // Per name, its newest points; throws the first wrong point's message.
+  std::map<std::string, std::vector<HistoryPoint>> points() && {
+    std::map<std::string, std::vector<HistoryPoint>> out;
+    for (auto& [name, list] : lists_) {
+      if (!list.error.empty()) throw std::runtime_error(list.error);
+      out.emplace(name, std::move(list.newest).take());
+    }
+    return out;
+  }
+
+ private:
+  using Route = oas::Sieve::Route;
+  struct List {
+    NewestPoints newest;
+    std::string error;  // its first wrong point: the rest of it is not read
+  };
+
+  Route route(const oas::Sieve::Path& place, const json& start) {
+    if (place.empty() || place[0].in_array || place[0].key != "history") return Route::keep;
+    switch (place.size()) {
+      case 1:  // the history itself
+        lists_.clear();
+        current_ = nullptr;
+        return start.is_object() ? Route::keep : Route::skip;
+      case 2: {  // a target's list
+        const std::string& name = place[1].key;
+        lists_.erase(name);
+        current_ = nullptr;
+        if (!start.is_array() || (wanted_ && !wanted_(name))) return Route::skip;
+        current_ = &lists_[name];  // a list without a point that reads is an empty history
+        return Route::keep;
+      }
+      case 3:  // a point, read when it closes
+        return start.is_object() ? Route::apart : Route::skip;
+      case 4: {  // what a point reads, and nothing else of it
+        constexpr std::string_view read[] = {"generated_at", "state", "percent", "pass", "warn", "fail", "error"};
+        return std::find(std::begin(read), std::end(read), place[3].key) != std::end(read) ? Route::keep : Route::skip;
+      }
+      default:  // inside a member (a wrong type): kept empty, so its type is still said
+        return Route::skip;
+    }
+  }
+
+  void take(const oas::Sieve::Path& place, const json& point) {
+    if (!current_ || !current_->error.empty()) return;
+    std::size_t index = place[2].index;
+    try {
+      current_->newest.add(read_history_point(point, ""), index);
+    } catch (const std::runtime_error&) {
+      // The point is named only when it is wrong: naming each of millions
+      // would cost more than reading them.
+      try {
+        read_history_point(point, fmt::format("history.{}[{}]", place[1].key, index));
+      } catch (const std::runtime_error& e) {
+        current_->error = e.what();
+      }
+    }
+  }
+
+  const HistoryWanted& wanted_;
+  std::map<std::string, List> lists_;
+  List* current_ = nullptr;  // the list being parsed
+};
+
+}  // namespace
+
+Summary parse_summary_json(const std::string& text, const HistoryWanted& wanted) {
   using json_in::member;
   using json_in::object;
   // As a report is read: size and nesting checked on the text, nothing deep
-  // is built, no subtree copied; ordered, so the verdicts keep the edition's order.
+  // is built, no subtree copied; ordered, so the verdicts keep the edition's
+  // order. The history is read as it is parsed, never built whole.
   oas::Limits limits = report_limits();
   limits.max_document_bytes = max_summary_bytes;
-  auto parsed = oas::parse_json(text, limits);
+  limits.max_stretch_bytes = max_summary_stretch_bytes;
+  HistoryReader history(wanted);
+  auto parsed = oas::parse_json(text, limits, history.sieve());
   if (!parsed.ok) throw std::runtime_error(read_error(parsed.error, "summary"));
   const json& j = parsed.value;
   auto schema = j.is_object() ? j.find("schema") : j.end();
@@ -275,29 +418,7 @@ Summary parse_summary_json(const std::string& text) {
       s.targets.push_back(std::move(t));
     }
     s.previous_generated_at = member<std::string>(j, "previous_generated_at", "", "summary");
-    for (const auto& [name, list] : object(j, "history").items()) {
-      if (!list.is_array()) continue;
-      auto& points = s.history[name];
-      // Only the newest max_history count: a longer list is someone else's file.
-      std::size_t from = list.size() > max_history ? list.size() - max_history : 0;
-      for (std::size_t i = from; i < list.size(); ++i) {
-        const json& p = list[i];
-        if (!p.is_object()) continue;
-        std::string at = fmt::format("history.{}[{}]", name, i);
-        HistoryPoint point;
-        point.generated_at = member<std::string>(p, "generated_at", "", at);
-        point.up = member<std::string>(p, "state", "up", at) != "down";
-        if (auto percent = p.find("percent"); percent != p.end() && percent->is_number()) {
-          double v = percent->get<double>();
-          if (v >= 0 && v <= 100) point.percent = v;
-        }
-        point.pass = member<int>(p, "pass", 0, at);
-        point.warn = member<int>(p, "warn", 0, at);
-        point.fail = member<int>(p, "fail", 0, at);
-        point.error = member<int>(p, "error", 0, at);
-        points.push_back(std::move(point));
-      }
-    }
+    s.history = std::move(history).points();
   } catch (const std::runtime_error& e) {
     throw std::runtime_error(fmt::format("not an adrprobe summary ({})", e.what()));
   }

@@ -2,6 +2,7 @@
 // summary.json, summary.html and summary.prom. `adrprobe summary DIR...` merges
 // the summaries of several shards into one.
 #pragma once
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -100,13 +101,32 @@ SummaryTarget summarize(const Report& report, const std::string& name, const std
 // The largest summary.json `adrprobe summary` reads: a row is about 2 KiB,
 // so some 30,000 targets.
 constexpr std::size_t max_summary_bytes = 64u << 20;
+// Its longest stretch from one string, number or literal to the next
+// (oas::Limits::max_stretch_bytes; a note, a URL, a row's brackets: far less).
+// The text is read whole, and the parser holds such a stretch whole, twice:
+// a few times this much more, never the file again.
+constexpr std::size_t max_summary_stretch_bytes = 4u << 20;
+// A history point's generated_at (an RFC 3339 time): a longer one is no time,
+// and max_history of them per target are kept.
+constexpr std::size_t max_history_time_bytes = 64;
+
+// Whose history parse_summary_json reads: a target name gets its newest
+// max_history points when this says true; every other list is skipped as it
+// is parsed. Empty: every name's. no_history: none (a shard's summary is
+// merged without its history, diff compares the rows).
+using HistoryWanted = std::function<bool(const std::string& name)>;
+inline bool no_history(const std::string&) { return false; }
 
 // summary.json (CLI.md, "adrprobe-summary/1") and back (adrprobe summary DIR...);
 // parse throws std::runtime_error on a file that is not one: larger than
-// max_summary_bytes, nested deeper than a report may be, a shard K/N that
-// --shard would refuse, a number out of range or a wrong type.
+// max_summary_bytes, nested deeper than a report may be, a stretch over
+// max_summary_stretch_bytes, a shard K/N that --shard would refuse, a number
+// out of range or a wrong type (in any history point it reads). The history
+// is read point by point, never whole: a list of millions costs max_history
+// points (the newest by generated_at, in the list's order; of two at one
+// time, the later).
 std::string render_summary_json(const Summary& summary);
-Summary parse_summary_json(const std::string& text);
+Summary parse_summary_json(const std::string& text, const HistoryWanted& wanted = {});
 // summary.html: one self-contained page, a row per target, linking each report.
 std::string render_summary_html(const Summary& summary);
 // summary.prom: the per-target gauges of the OpenMetrics format.

@@ -299,5 +299,129 @@ class Limits(ProbeCase):
         self.assertIn("more than 200 response headers", exchange_errors(report, "/v1/openapi.json"))
 
 
+MIB = 1024 * 1024
+# Hostile input IV, finding 6: a summary.json within the 64 MiB cap whose
+# history holds millions of entries took 1.13 GB and 60-85 s to read whole
+# (`summary --previous`, `diff`); a CI pod with a memory limit lost the night.
+SUMMARY_RSS_KB = 128 * 1024
+
+
+def summary_row(name, at):
+    return {"name": name, "base_url": "http://127.0.0.1:9/%s/v1" % name, "edition": "2.0.0",
+            "report": name + ".json", "state": "up",
+            "score": {"pass": 3, "warn": 0, "fail": 1, "error": 0, "applicable": 4, "percent": 75.0},
+            "failing": ["/core/x"], "change": None, "generated_at": at}
+
+
+def history_point(night):
+    """The point of night 1..40 (January and February 2025), as summary.json writes it."""
+    day = "2025-01-%02d" % night if night <= 31 else "2025-02-%02d" % (night - 31)
+    return {"generated_at": day + "T02:00:00Z", "state": "down" if night % 7 == 0 else "up",
+            "percent": None if night % 7 == 0 else float(night), "pass": night, "warn": 1, "fail": 2, "error": 0}
+
+
+def write_hostile_summary(path, targets, filler_mib):
+    """summary.json of `targets` whose history gives each of them `filler_mib`
+    MiB of points without a time, empty ones and numbers (five bytes each:
+    millions), then its 40 real nights; 200,000 more names of one point, and
+    a 3 MiB string. Written piece by piece, never held whole."""
+    head = {"schema": "adrprobe-summary/1", "tool": {"name": "adrprobe", "version": "0.5.0"},
+            "generated_at": "2025-02-09T02:10:00Z", "shard": {"k": 0, "n": 1, "register": len(targets)},
+            "complete": True, "notes": [], "targets": [summary_row(t, "2025-02-09T02:00:00Z") for t in targets]}
+    chunk = '{"pass":1},{},0,' * (MIB // 16)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(json.dumps(head)[:-1] + ', "history": {')
+        for name in targets:
+            f.write(json.dumps(name) + ": [")
+            for _ in range(filler_mib):
+                f.write(chunk)
+            f.write(", ".join(json.dumps(history_point(n)) for n in range(1, 41)) + "], ")
+        for i in range(200000):
+            f.write('"gone-%06d": [{}], ' % i)
+        f.write('"huge": [{"note": "%s"}]}}' % ("x" * (3 * MIB)))
+
+
+class HugeSummaryHistory(ProbeCase):
+    """summary --previous and diff read a 64 MiB summary.json's history point
+    by point: peak memory far below the file's tree, the newest 30 carried."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="adrprobe-history-")
+        root = Path(cls.tmp.name)
+        cls.previous, cls.shard = root / "previous", root / "shard"
+        cls.previous.mkdir()
+        cls.shard.mkdir()
+        write_hostile_summary(cls.previous / "summary.json", ["bag", "kvk"], 27)
+        tonight = {"schema": "adrprobe-summary/1", "generated_at": "2025-02-10T02:10:00Z",
+                   "targets": [summary_row(t, "2025-02-10T02:00:00Z") for t in ("bag", "kvk")]}
+        (cls.shard / "summary.json").write_text(json.dumps(tonight), encoding="utf-8")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def assertBounded(self, run, what, previous=None):
+        self.assertFalse(run.timed_out, "%s did not finish in time\n%s" % (what, run.describe()))
+        size = ((previous or self.previous) / "summary.json").stat().st_size
+        self.assertLess(run.maxrss_kb, harness.memory_limit_kb(SUMMARY_RSS_KB),
+                        "%s: peak memory %.0f MiB for a %.0f MiB summary.json" % (what, run.maxrss_kb / 1024, size / MIB))
+
+    def test_file_is_within_the_cap(self):
+        size = (self.previous / "summary.json").stat().st_size
+        self.assertGreater(size, 60 * MIB)
+        self.assertLessEqual(size, 64 * MIB)
+
+    def test_summary_previous_keeps_the_newest_30(self):
+        out = Path(self.tmp.name) / "merged"
+        run = harness.run_measured(["summary", "--out-dir", out, "--previous", self.previous, self.shard], timeout=180)
+        self.assertBounded(run, "summary --previous")
+        self.assertIn(run.rc, (0, 1), run.describe())
+        self.assertNotIn("history starts again", run.stderr)
+        summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+        self.assertEqual(summary["previous_generated_at"], "2025-02-09T02:10:00Z")
+        self.assertEqual(sorted(summary["history"]), ["bag", "kvk"])  # only tonight's targets
+        tonight = {"generated_at": "2025-02-10T02:00:00Z", "state": "up", "percent": 75.0,
+                   "pass": 3, "warn": 0, "fail": 1, "error": 0}
+        for name in ("bag", "kvk"):
+            # nights 12..40 of the file as they were, then tonight: 30
+            self.assertEqual(summary["history"][name], [history_point(n) for n in range(12, 41)] + [tonight], name)
+
+    def test_a_huge_stretch_is_refused_unparsed(self):
+        # A 48 MiB string, or 48 MiB of points without a string or number in them:
+        # the parser would hold either whole, twice, beside the text.
+        head = json.dumps({"schema": "adrprobe-summary/1", "targets": [summary_row("bag", "2025-02-09T02:00:00Z")]})
+        for what, start, piece, end in (("string", '{"bag": [{"generated_at": "', "9" * MIB, '"}]}'),
+                                        ("brackets", '{"bag": [', "{}," * (MIB // 3), "{}]}")):
+            previous = Path(self.tmp.name) / ("huge-" + what)
+            previous.mkdir()
+            with open(previous / "summary.json", "w", encoding="utf-8") as f:
+                f.write(head[:-1] + ', "history": ' + start)
+                for _ in range(48):
+                    f.write(piece)
+                f.write(end + "}")
+            out = Path(self.tmp.name) / ("merged-huge-" + what)
+            run = harness.run_measured(["summary", "--out-dir", out, "--previous", previous, self.shard], timeout=180)
+            self.assertBounded(run, "summary --previous of 48 MiB of " + what, previous)
+            self.assertIn(run.rc, (0, 1), run.describe())
+            self.assertIn("summary.json: JSON has more than 4194304 bytes from one string, number or literal to the "
+                          "next: not an adrprobe summary (history starts again)", run.stderr)
+            summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+            self.assertEqual([len(summary["history"][t]) for t in ("bag", "kvk")], [1, 1], what)
+
+    def test_diff_of_two_nights(self):
+        run = harness.run_measured(["diff", "-f", "json", self.previous, self.shard], timeout=180)
+        self.assertBounded(run, "diff")
+        self.assertEqual(run.rc, 0, run.describe())
+        diff = json.loads(run.stdout)
+        self.assertEqual(diff["before"], {"generated_at": "2025-02-09T02:10:00Z", "targets": 2})
+        self.assertEqual([t["name"] for t in diff["targets"]], ["bag", "kvk"])
+        # and the file on both sides: read one after the other
+        run = harness.run_measured(["diff", self.previous / "summary.json", self.previous], timeout=180)
+        self.assertBounded(run, "diff of the file with itself")
+        self.assertEqual(run.rc, 0, run.describe())
+        self.assertIn("0 of 2 targets changed", run.stdout)
+
+
 if __name__ == "__main__":
     harness.main()

@@ -1,7 +1,11 @@
 // oas/parse: JSON and YAML loading within limits.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "oas/parse.hpp"
 #include "util/strings.hpp"
@@ -118,4 +122,81 @@ TEST_CASE("JSON loads as nlohmann's parser would: values, key order, repeated ke
   CHECK_FALSE(parse_json("").ok);
   CHECK_FALSE(parse_json("{\"a\": 1} x").ok);
   CHECK_FALSE(parse_json("\"\xff\"").ok);  // invalid UTF-8 is a JSON error
+}
+
+TEST_CASE("a sieve keeps, skips or takes apart each value by its place, and builds nothing it skips") {
+  const std::string text =
+      R"({"keep": {"a": [1, {"b": 2}]}, "drop": {"deep": [[3]], "s": "x"}, )"
+      R"("list": [{"n": 1}, 7, {"n": 2, "x": [4]}], "last": true})";
+  // No route: the same tree as parse_json's.
+  auto all = parse_json(text, {}, Sieve{});
+  REQUIRE(all.ok);
+  CHECK(all.value == parse_json(text).value);
+
+  using Route = Sieve::Route;
+  std::vector<std::string> routed;
+  std::vector<std::pair<std::string, json>> taken;
+  auto place_text = [](const Sieve::Path& place) {
+    std::string s;
+    for (const auto& step : place) s += step.in_array ? "[" + std::to_string(step.index) + "]" : "/" + step.key;
+    return s;
+  };
+  Sieve sieve;
+  sieve.route = [&](const Sieve::Path& place, const json& start) {
+    routed.push_back(place_text(place));
+    if (place.size() == 1 && place[0].key == "drop") return Route::skip;
+    if (place.size() == 2 && place[0].key == "list") return start.is_object() ? Route::apart : Route::skip;
+    if (place.size() == 3 && place[0].key == "list") return place[2].key == "n" ? Route::keep : Route::skip;
+    return Route::keep;
+  };
+  sieve.apart = [&](const Sieve::Path& place, json&& value) {
+    taken.emplace_back(place_text(place), std::move(value));
+  };
+  auto r = parse_json(text, {}, sieve);
+  REQUIRE(r.ok);
+  // The skipped member leaves no key; the list's elements went elsewhere.
+  CHECK(r.value == json::parse(R"({"keep": {"a": [1, {"b": 2}]}, "list": [], "last": true})"));
+  REQUIRE(taken.size() == 2);
+  CHECK(taken[0].first == "/list[0]");
+  CHECK(taken[0].second == json::parse(R"({"n": 1})"));
+  CHECK(taken[1].first == "/list[2]");  // the index counts the skipped element
+  CHECK(taken[1].second == json::parse(R"({"n": 2})"));
+  // Nothing inside a skipped value is asked about.
+  CHECK(std::find(routed.begin(), routed.end(), "/drop/deep") == routed.end());
+  CHECK(std::find(routed.begin(), routed.end(), "/list[2]/x") != routed.end());
+  CHECK(std::find(routed.begin(), routed.end(), "/list[2]/x[0]") == routed.end());
+
+  // A scalar taken apart; the limits still hold; what the sieve throws goes through.
+  taken.clear();
+  sieve.route = [](const Sieve::Path& place, const json&) { return place.size() == 1 ? Route::apart : Route::keep; };
+  auto scalars = parse_json("[5, \"s\", [6]]", {}, sieve);
+  REQUIRE(scalars.ok);
+  CHECK(scalars.value == json::array());
+  REQUIRE(taken.size() == 3);
+  CHECK(taken[1].second == "s");
+  CHECK(taken[2].second == json::array({6}));
+  Limits shallow;
+  shallow.max_depth = 2;
+  CHECK(parse_json("[[[1]]]", shallow, sieve).error == "JSON nested deeper than 2 levels");
+  sieve.apart = [](const Sieve::Path&, json&&) { throw std::runtime_error("enough"); };
+  CHECK_THROWS_WITH_AS(parse_json("[1]", {}, sieve), "enough", std::runtime_error);
+}
+
+TEST_CASE("a stretch between scalars longer than max_stretch_bytes is refused on the text, before it is parsed") {
+  // What nlohmann's lexer holds at once: from one string, number or literal's start to the next's.
+  Limits limits;
+  limits.max_stretch_bytes = 10;
+  CHECK(parse_json(R"({"a": "0123456"})", limits).ok);  // '"0123456"}': 10
+  CHECK(parse_json("[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15]", limits).ok);  // many short ones
+  CHECK(parse_json("[[],[]]", limits).ok);
+  const std::string refused = "JSON has more than 10 bytes from one string, number or literal to the next";
+  CHECK(parse_json(R"({"a": "01234567"})", limits).error == refused);
+  CHECK(parse_json(R"({"a":"0\"2\"4\"6"})", limits).error == refused);  // an escaped quote starts nothing
+  CHECK(parse_json(R"({"0123456789": 1})", limits).error == refused);  // a key
+  CHECK(parse_json("[12345678901]", limits).error == refused);  // a number
+  CHECK(parse_json("[1,           2]", limits).error == refused);  // white space
+  CHECK(parse_json("[true,        false]", limits).error == refused);
+  CHECK(parse_json("[[],[],[],[]]", limits).error == refused);  // brackets alone
+  CHECK(parse_json(R"({"a": "0123456789)", limits).error == refused);  // and a string the text ends in
+  CHECK(parse_json(R"({"a": "0123456789"})").ok);  // no limit by default
 }

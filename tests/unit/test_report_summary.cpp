@@ -2,9 +2,11 @@
 // summary.json written and read back (adrprobe summary merges shards).
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "batch/targets.hpp"
 #include "report/summary.hpp"
@@ -388,5 +390,128 @@ TEST_CASE("summary.json: a row keeps its report's conclusion, read back for summ
   CHECK_FALSE(report::parse_summary_json(j.dump()).targets[0].conclusion);
   j["targets"][0]["conclusion"] = {{"conforms", "yes"}};
   CHECK_THROWS_WITH_AS(report::parse_summary_json(j.dump()), doctest::Contains("targets[0].conclusion.conforms"),
+                       std::runtime_error);
+}
+
+namespace {
+// summary.json with one row and the given history (JSON text).
+std::string with_history(const std::string& history) {
+  return R"({"schema": "adrprobe-summary/1", "targets": [{"name": "bag", "base_url": "u", "score": {}}], "history": )" +
+         history + "}";
+}
+std::string history_point_json(const std::string& at, int pass) {
+  return R"({"generated_at": ")" + at + R"(", "state": "up", "percent": 50, "pass": )" + std::to_string(pass) + "}";
+}
+// A list of points, `count` of them, the i-th at time at(i) with pass i.
+template <typename At>
+std::string history_list(int count, At at) {
+  std::string list = "[";
+  for (int i = 0; i < count; ++i) list += (i ? ", " : "") + history_point_json(at(i), i);
+  return list + "]";
+}
+std::vector<int> passes(const std::vector<report::HistoryPoint>& points) {
+  std::vector<int> out;
+  for (const auto& p : points) out.push_back(p.pass);
+  return out;
+}
+// Times that sort as the nights they stand for.
+std::string night(int i) {
+  char at[32];
+  std::snprintf(at, sizeof at, "night-%05d", i);
+  return at;
+}
+}  // namespace
+
+TEST_CASE("summary.json history: a list of thousands is read point by point, the newest 30 kept in its order") {
+  auto s = report::parse_summary_json(with_history(R"({"bag": )" + history_list(5000, night) + "}"));
+  REQUIRE(s.history.size() == 1);
+  std::vector<int> newest;
+  for (int i = 5000 - 30; i < 5000; ++i) newest.push_back(i);
+  CHECK(passes(s.history["bag"]) == newest);
+  CHECK(s.history["bag"].front().generated_at == night(4970));
+  CHECK(s.targets.size() == 1);
+
+  // Newest by generated_at, not by place: a list out of order keeps the 30
+  // latest times, still in the list's order; of two at one time, the later.
+  auto shuffled = [](int i) { return night((i * 37) % 100); };  // 100 distinct times, out of order
+  s = report::parse_summary_json(with_history(R"({"bag": )" + history_list(100, shuffled) + "}"));
+  const auto& kept = s.history["bag"];
+  REQUIRE(kept.size() == report::max_history);
+  for (std::size_t k = 0; k < kept.size(); ++k) {
+    CAPTURE(k);
+    CHECK(kept[k].generated_at >= night(70));
+    if (k) CHECK(kept[k - 1].pass < kept[k].pass);
+  }
+  auto same = [](int) { return std::string("same"); };
+  s = report::parse_summary_json(with_history(R"({"bag": )" + history_list(40, same) + "}"));
+  CHECK(passes(s.history["bag"]).front() == 10);
+
+  // A short list, as summary.json is written, comes back as it is.
+  s = report::parse_summary_json(with_history(R"({"bag": )" + history_list(3, night) + "}"));
+  CHECK(passes(s.history["bag"]) == std::vector<int>{0, 1, 2});
+}
+
+TEST_CASE("summary.json history: only the wanted targets' lists are read, and only what a point holds") {
+  std::string text = with_history(R"({"bag": )" + history_list(40, night) + R"(, "gone": )" + history_list(2, night) +
+                                  R"(, "wrong": [{"pass": "x"}]})");
+  auto bag_only = report::parse_summary_json(text, [](const std::string& name) { return name == "bag"; });
+  CHECK(bag_only.history.size() == 1);  // "wrong" is never read, so it is no error
+  CHECK(bag_only.history["bag"].size() == report::max_history);
+  auto none = report::parse_summary_json(text, report::no_history);
+  CHECK(none.history.empty());
+  CHECK(none.targets.size() == 1);
+  CHECK(report::render_summary_json(none) ==
+        report::render_summary_json(report::parse_summary_json(with_history("{}"))));
+
+  // Anything else under `history`: not an object, not a list, not a point, not a point's member: skipped.
+  auto s = report::parse_summary_json(with_history(
+      R"({"bag": [1, "x", null, [2], {"generated_at": "t", "pass": 3, "extra": {"a": [1, 2]}, "more": "s"}], )"
+      R"("kvk": 5, "brk": []})"));
+  REQUIRE(s.history.count("bag"));
+  REQUIRE(s.history["bag"].size() == 1);
+  CHECK(s.history["bag"][0].generated_at == "t");
+  CHECK(s.history["bag"][0].pass == 3);
+  CHECK(s.history.count("kvk") == 0);  // not a list: no history, so carry_history takes its row
+  CHECK(s.history.count("brk") == 1);  // an empty list is an empty history
+  CHECK(s.history["brk"].empty());
+  CHECK(report::parse_summary_json(with_history("[1, 2]")).history.empty());
+  // A later list of one name, or a later history, replaces the earlier one, as a parsed tree would.
+  s = report::parse_summary_json(with_history(R"({"bag": )" + history_list(5, night) + R"(, "bag": )" +
+                                              history_list(2, night) + "}"));
+  CHECK(passes(s.history["bag"]) == std::vector<int>{0, 1});
+  s = report::parse_summary_json(
+      R"({"schema": "adrprobe-summary/1", "targets": [], "history": {"bag": [{}]}, "history": 1})");
+  CHECK(s.history.empty());
+}
+
+TEST_CASE("summary.json history: a wrong point is refused wherever it is in a list read, with its place") {
+  auto rejects = [](const std::string& history, const std::string& why) {
+    std::string text = with_history(history);
+    CAPTURE(text);
+    CHECK_THROWS_WITH_AS(report::parse_summary_json(text), doctest::Contains(why.c_str()), std::runtime_error);
+  };
+  rejects(R"({"bag": [{"pass": "x"}]})", "not an adrprobe summary (history.bag[0].pass has the wrong type)");
+  // an old point, which the newest 30 leave out, is read too
+  rejects(R"({"bag": [{}, {"warn": 1e300}, )" + history_list(35, night).substr(1) + "}",
+          "history.bag[1].warn is not a whole number in range");
+  // a container where a number belongs is not built, but its type is still said
+  rejects(R"({"bag": [{"fail": [1, 2, 3]}]})", "history.bag[0].fail has the wrong type");
+  rejects(R"({"bag": [{"generated_at": {"a": 1}}]})", "history.bag[0].generated_at has the wrong type");
+  rejects(R"({"bag": [{"generated_at": ")" + std::string(65, '2') + R"("}]})",
+          "history.bag[0].generated_at is longer than 64 bytes: not a time");
+  CHECK(report::parse_summary_json(with_history(R"({"bag": [{"generated_at": ")" + std::string(64, '2') + R"("}]})"))
+            .history["bag"]
+            .size() == 1);
+  // a string far past any a summary holds, or millions of points without one, is refused on the text
+  std::string huge = R"({"schema": "adrprobe-summary/1", "targets": [], "history": {"bag": [{"x": ")" +
+                     std::string(report::max_summary_stretch_bytes, 'x') + "\"}]}}";
+  CHECK_THROWS_WITH_AS(report::parse_summary_json(huge),
+                       "JSON has more than 4194304 bytes from one string, number or literal to the next: not an "
+                       "adrprobe summary",
+                       std::runtime_error);
+  huge = R"({"schema": "adrprobe-summary/1", "targets": [], "history": {"bag": [)";
+  for (std::size_t i = 0; i < report::max_summary_stretch_bytes / 3; ++i) huge += "{},";
+  huge += "{}]}}";
+  CHECK_THROWS_WITH_AS(report::parse_summary_json(huge), doctest::Contains("bytes from one string, number or literal"),
                        std::runtime_error);
 }
