@@ -99,7 +99,7 @@ std::string render_summary_markdown(const Summary& summary) {
 
   for (auto& [owner, targets] : by_owner) {
     std::stable_sort(targets.begin(), targets.end(), [](const SummaryTarget* x, const SummaryTarget* y) {
-      return std::pair(change_rank(*x), std::string_view(x->name)) < std::pair(change_rank(*y), std::string_view(y->name));
+      return std::pair(row_rank(*x), std::string_view(x->name)) < std::pair(row_rank(*y), std::string_view(y->name));
     });
     line("");
     line("#### " + (owner.first ? std::string("No owner") : markdown_text(owner.second)));
