@@ -85,24 +85,28 @@ void apply_baseline(Report& now, const Report& before, const std::vector<catalog
 void date_streaks(Report& now, const Report* before) {
   const std::string& tonight = now.generated_at;
   if (now.unreachable) {
-    // Down in the baseline too: the same outage (a down report's rules are all error, none fails).
+    // Down in the baseline too: the same outage.
     bool goes_on = before && before->unreachable;
     now.down_since = goes_on && !before->down_since.empty() ? before->down_since
                      : goes_on                              ? before->generated_at
                                                             : tonight;
-    return;
   }
-  // The last report in which the target was up (the baseline, or the last_up
-  // it carries): a rule that failed there fails since the date it gave.
-  std::optional<LastUp> was;
-  if (before && (!before->unreachable || before->last_up)) was = last_up_of(*before);
-  std::optional<RuleIndex> index;
-  if (was) index.emplace(was->rules);
+  // A rule's streak goes on from the baseline's verdict when the baseline
+  // judged it (up, or a rule that fails without an answer on a down night: TS-1
+  // on http://), else, across the baseline's down night, from its last_up.
+  std::optional<RuleIndex> in_before, in_last_up;
+  if (before) in_before.emplace(before->rules);
+  if (before && before->unreachable && before->last_up) in_last_up.emplace(before->last_up->rules);
+  auto failed = [](const RuleResult* r) { return r && r->verdict == Verdict::fail; };
   for (auto& rule : now.rules) {
     rule.failing_since.reset();
     if (rule.verdict != Verdict::fail) continue;
-    const RuleResult* old = index ? index->find(rule) : nullptr;
-    rule.failing_since = old && old->verdict == Verdict::fail ? old->failing_since.value_or(was->generated_at) : tonight;
+    rule.failing_since = tonight;
+    if (!before) continue;
+    if (const RuleResult* old = in_before->find(rule); failed(old))
+      rule.failing_since = old->failing_since.value_or(before->generated_at);
+    else if (in_last_up && failed(old = in_last_up->find(rule)))
+      rule.failing_since = old->failing_since.value_or(before->last_up->generated_at);
   }
 }
 

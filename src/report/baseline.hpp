@@ -46,16 +46,18 @@ const RuleResult* find_rule(const Report& before, const RuleResult& rule);
 void apply_baseline(Report& now, const Report& before, const std::vector<catalogue::ChangeRule>& table);
 
 // Since when (CLI.md, "Nightly monitoring"): sets failing_since of every
-// failing rule of `now` and down_since of a down `now`. A streak that goes on
-// from `before` (its baseline, if any) keeps the date `before` gives it (a
-// report of an earlier version, which gives none, was made within the streak:
-// its generated_at); any other starts with `now`. A rule's streak goes on when
-// it failed in the last report in which the target was up: the baseline, or
-// across down nights its `last_up`. Like the marks, which compare with that
-// report too, a night the target was down does not break a streak: nobody saw
-// the rule pass, so it is not dated anew (an auditor's "failing since" must not
-// be younger than the failure). A failure that was an `error` in between does
-// start anew, as its mark is new-fail again.
+// failing rule of `now` (a down report's too: TS-1 fails on http:// without
+// an answer) and down_since of a down `now`. A streak that goes on from
+// `before` (its baseline, if any) keeps the date `before` gives it (a report
+// of an earlier version, which gives none, was made within the streak: its
+// generated_at); any other starts with `now`. A rule's streak goes on when it
+// failed in the baseline, or, when the baseline is down and did not judge it,
+// in the last report in which the target was up (its `last_up`). Like the
+// marks, which compare with that report too, a night the target was down does
+// not break a streak: nobody saw the rule pass, so it is not dated anew (an
+// auditor's "failing since" must not be younger than the failure). A failure
+// that was an `error` in an up report in between does start anew, as its mark
+// is new-fail again.
 void date_streaks(Report& now, const Report* before);
 
 // The rule ids of `report` (after apply_baseline) by mark; nullopt when no

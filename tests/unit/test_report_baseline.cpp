@@ -255,12 +255,17 @@ TEST_CASE("baseline: failing_since and down_since, carried night to night throug
   CHECK(n2.rules[1].failing_since == "2026-11-21T02:00:00Z");
   CHECK_FALSE(n2.rules[2].failing_since.has_value());
   // Two nights down: the outage dates from its first night; the up night's dates travel in last_up.
-  auto n3 = night("2026-11-22T02:00:00Z", true, {baseline_rule("/a", Verdict::error)}, &n2);
+  // Night 3 judges /b without an answer (as TS-1 fails an http:// URL): its failure goes on.
+  auto n3 = night("2026-11-22T02:00:00Z", true, {baseline_rule("/a", Verdict::error), baseline_rule("/b", Verdict::fail)},
+                  &n2);
   CHECK(n3.down_since == "2026-11-22T02:00:00Z");
   CHECK_FALSE(n3.rules[0].failing_since.has_value());
+  CHECK(n3.rules[1].failing_since == "2026-11-21T02:00:00Z");
   REQUIRE(n3.last_up);
   CHECK(n3.last_up->rules[0].failing_since == "2026-11-20T02:00:00Z");
-  auto n4 = night("2026-11-23T02:00:00Z", true, {baseline_rule("/a", Verdict::error)}, &n3);
+  // Night 4 judges nothing: the rules not judged on a down night are carried by last_up.
+  auto n4 = night("2026-11-23T02:00:00Z", true, {baseline_rule("/a", Verdict::error), baseline_rule("/b", Verdict::error)},
+                  &n3);
   CHECK(n4.down_since == "2026-11-22T02:00:00Z");
   // Back up: the failures that went on across the outage keep their dates.
   auto n5 = night("2026-11-24T02:00:00Z", false,
