@@ -51,12 +51,30 @@ std::string state_of(const report::SummaryTarget& t) {
 }
 }  // namespace
 
-std::string target_line(const report::SummaryTarget& t, bool color) {
+LineColumns line_columns(const std::vector<std::pair<std::string, std::string>>& names_and_urls) {
+  LineColumns columns;
+  for (const auto& [name, url] : names_and_urls) {
+    columns.name = std::max(columns.name, utf8_columns(escape_control(name)));
+    columns.url = std::max(columns.url, utf8_columns(escape_control(url)));
+  }
+  return columns;
+}
+
+LineColumns line_columns(const std::vector<report::SummaryTarget>& rows) {
+  std::vector<std::pair<std::string, std::string>> shown;
+  for (const auto& t : rows) shown.emplace_back(t.name, t.base_url);
+  return line_columns(shown);
+}
+
+std::string target_line(const report::SummaryTarget& t, bool color, const LineColumns& columns) {
   std::string state = state_of(t);
   const char* code = state == "pass" ? "32" : state == "warn" ? "33" : state == "error" ? "35" : "1;31";
   std::string shown = color ? fmt::format("\x1b[{}m{:<5}\x1b[0m", code, state) : fmt::format("{:<5}", state);
   std::string percent = t.score.percent ? fmt::format("{:5.1f} %", *t.score.percent) : "  n/a  ";
-  std::string counts = t.reachable ? fmt::format("{} fail · {} error", t.score.fail, t.score.error) : "down";
+  // As wide as "10 fail · 10 error": the changes after it start in one column.
+  constexpr std::size_t counts_width = 18;
+  std::string counts = pad_columns(t.reachable ? fmt::format("{} fail · {} error", t.score.fail, t.score.error) : "down",
+                                   counts_width);
   // Names come from the register, URLs, rule ids and notes partly from servers and files: shown escaped.
   auto E = [](const std::string& text) { return escape_control(text); };
   std::string change;
@@ -69,7 +87,10 @@ std::string target_line(const report::SummaryTarget& t, bool color) {
   }
   if (!t.moved_from.empty()) change += "  moved from " + E(t.moved_from);
   std::string note = t.note.empty() ? "" : "  " + E(t.note);
-  return fmt::format("  {} {}  {}  {}  {}{}{}", shown, E(t.name), E(t.base_url), percent, counts, change, note);
+  std::string line = fmt::format("  {} {}  {}  {}  {}{}{}", shown, pad_columns(E(t.name), columns.name),
+                                 pad_columns(E(t.base_url), columns.url), percent, counts, change, note);
+  // No trailing spaces when nothing follows the padded counts.
+  return line.erase(line.find_last_not_of(' ') + 1);
 }
 
 std::string totals_line(const report::Summary& s, const std::string& dir) {

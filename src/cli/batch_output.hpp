@@ -21,8 +21,17 @@ std::string summary_write_problem(const std::string& dir);
 // a push that has a URL, PUTs summary.prom to the group of the summary's
 // register_name (cli/push.hpp: a failure is a warning, never an exception).
 void write_summary(const std::string& dir, const report::Summary& summary, const Push& push = {});
-// One line of the table on stdout: "  fail   bag  https://...  87.5 %  2 fail · 1 error  new-fail: ..."
-std::string target_line(const report::SummaryTarget& t, bool color);
+// The widths of the name and URL columns of the lines of a batch (the longest
+// of each, as shown): every target's line is known to be one of them, so the
+// columns line up whichever target finishes first.
+struct LineColumns {
+  std::size_t name = 0, url = 0;
+};
+LineColumns line_columns(const std::vector<std::pair<std::string, std::string>>& names_and_urls);
+LineColumns line_columns(const std::vector<report::SummaryTarget>& rows);
+// One line of the table on stdout: "  fail  bag  https://...  87.5 %  2 fail · 1 error  new-fail: ...",
+// name and URL padded to `columns`, the counts to the width of two-digit counts.
+std::string target_line(const report::SummaryTarget& t, bool color, const LineColumns& columns = {});
 // The closing line: how many targets, passing, failing, not tested.
 std::string totals_line(const report::Summary& summary, const std::string& dir);
 // CLI.md's status over targets: 1 when one has a rule at the --fail-on level,

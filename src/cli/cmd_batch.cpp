@@ -386,6 +386,10 @@ int run_batch(const BatchArgs& a) {
                a.shard.empty() ? "" : fmt::format(" (shard {}/{})", shard.k, shard.n), escape_control(a.out_dir));
   std::fflush(stdout);
   BatchProgress progress(jobs.size(), live, a.verbose, redactor);
+  // Each target's line is printed when it finishes: the columns are sized for all of them first.
+  std::vector<std::pair<std::string, std::string>> shown;
+  for (const auto& j : jobs) shown.emplace_back(j.target.name, redactor.apply(j.settings.base_url));
+  LineColumns columns = line_columns(shown);
   std::vector<report::SummaryTarget> rows(jobs.size());
   std::atomic<std::size_t> next{0};
   std::mutex write_mutex;
@@ -444,7 +448,7 @@ int run_batch(const BatchArgs& a) {
         baseline_problems.push_back(fmt::format("{}: {}", job.target.name, why));
       }
       job.output.baseline.reset();
-      progress.finished(job.target.name, target_line(rows[i], color), !a.quiet || rows[i].exit_status != Exit::ok);
+      progress.finished(job.target.name, target_line(rows[i], color, columns), !a.quiet || rows[i].exit_status != Exit::ok);
     }
   };
   std::size_t workers = std::min<std::size_t>(jobs.size(), static_cast<std::size_t>(std::max(1, a.probe.concurrency)));

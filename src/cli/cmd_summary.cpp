@@ -223,8 +223,9 @@ int merge(const SummaryArgs& a) {
   report::carry_history(merged, previous ? &*previous : nullptr);
   write_summary(a.out_dir, merged, push);
   bool color = color_wanted(a.no_color);
+  LineColumns columns = line_columns(merged.targets);
   for (const auto& t : merged.targets)
-    if (!a.quiet || t.exit_status != Exit::ok) fmt::print("{}\n", target_line(t, color));
+    if (!a.quiet || t.exit_status != Exit::ok) fmt::print("{}\n", target_line(t, color, columns));
   if (!a.quiet) fmt::print("{}\n", totals_line(merged, a.out_dir));
   auto fail_on = parse_fail_on(a.fail_on);
   int status = summary_exit_status(merged, fail_on);

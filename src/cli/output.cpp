@@ -23,6 +23,8 @@ namespace adrprobe::cli {
 int write_report(report::Report& rep, const Output& output, const report::Redactor& redactor,
                  std::vector<std::string>* unwritten) {
   redactor.apply(rep);
+  // Since when each rule has failed, and the target been down: from tonight, or carried from the baseline.
+  report::date_streaks(rep, output.baseline ? &*output.baseline : nullptr);
   if (output.baseline) {
     report::apply_baseline(rep, *output.baseline, catalogue::Catalogue::builtin().baseline());
     // Compared as asked, but a reader must know when the earlier report is of another API or document.

@@ -19,10 +19,10 @@ std::string change_of(const std::vector<catalogue::ChangeRule>& table, const Rul
   return "unchanged";
 }
 
-RuleIndex::RuleIndex(const Report& report) : report_(&report) {
+RuleIndex::RuleIndex(const std::vector<RuleResult>& rules) : rules_(&rules) {
   // emplace keeps the first: the first rule of an id or a name wins.
-  for (std::size_t i = 0; i < report.rules.size(); ++i) {
-    const RuleResult& r = report.rules[i];
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    const RuleResult& r = rules[i];
     by_id_.emplace(r.id, i);
     by_name_.emplace(r.id, i);
     for (const auto& alias : r.aliases) by_name_.emplace(alias, i);
@@ -30,15 +30,15 @@ RuleIndex::RuleIndex(const Report& report) : report_(&report) {
 }
 
 const RuleResult* RuleIndex::find(const RuleResult& rule) const {
-  if (auto it = by_id_.find(rule.id); it != by_id_.end()) return &report_->rules[it->second];
+  if (auto it = by_id_.find(rule.id); it != by_id_.end()) return &(*rules_)[it->second];
   // The earliest rule that shares any name with `rule`.
-  std::size_t best = report_->rules.size();
+  std::size_t best = rules_->size();
   auto consider = [&](const std::string& name) {
     if (auto it = by_name_.find(name); it != by_name_.end()) best = std::min(best, it->second);
   };
   for (const auto& alias : rule.aliases) consider(alias);
   consider(rule.id);
-  return best < report_->rules.size() ? &report_->rules[best] : nullptr;
+  return best < rules_->size() ? &(*rules_)[best] : nullptr;
 }
 
 const RuleResult* find_rule(const Report& before, const RuleResult& rule) { return RuleIndex(before).find(rule); }
@@ -55,6 +55,7 @@ LastUp last_up_of(const Report& report) {
     slim.aliases = r.aliases;
     slim.kind = r.kind;
     slim.verdict = r.verdict;
+    slim.failing_since = r.failing_since;
     l.rules.push_back(std::move(slim));
   }
   return l;
@@ -69,22 +70,43 @@ void apply_baseline(Report& now, const Report& before, const std::vector<catalog
     if (!before.unreachable || before.last_up) now.last_up = last_up_of(before);
     return;
   }
-  const Report* compare_with = &before;
-  Report from_last_up;
   if (before.unreachable) {
     now.came_back = true;
     // Down in the baseline and never up before it: nothing to compare the rules with.
     if (!before.last_up) return;
-    from_last_up.generated_at = before.last_up->generated_at;
-    from_last_up.edition = before.last_up->edition;
-    from_last_up.base_url = before.last_up->base_url;
-    from_last_up.rules = before.last_up->rules;
-    compare_with = &from_last_up;
   }
-  RuleIndex index(*compare_with);
+  RuleIndex index(before.unreachable ? before.last_up->rules : before.rules);
   for (auto& rule : now.rules) {
     const RuleResult* old = index.find(rule);
     rule.change = change_of(table, rule, old ? std::optional<Verdict>(old->verdict) : std::nullopt);
+  }
+}
+
+void date_streaks(Report& now, const Report* before) {
+  const std::string& tonight = now.generated_at;
+  if (now.unreachable) {
+    // Down in the baseline too: the same outage.
+    bool goes_on = before && before->unreachable;
+    now.down_since = goes_on && !before->down_since.empty() ? before->down_since
+                     : goes_on                              ? before->generated_at
+                                                            : tonight;
+  }
+  // A rule's streak goes on from the baseline's verdict when the baseline
+  // judged it (up, or a rule that fails without an answer on a down night: TS-1
+  // on http://), else, across the baseline's down night, from its last_up.
+  std::optional<RuleIndex> in_before, in_last_up;
+  if (before) in_before.emplace(before->rules);
+  if (before && before->unreachable && before->last_up) in_last_up.emplace(before->last_up->rules);
+  auto failed = [](const RuleResult* r) { return r && r->verdict == Verdict::fail; };
+  for (auto& rule : now.rules) {
+    rule.failing_since.reset();
+    if (rule.verdict != Verdict::fail) continue;
+    rule.failing_since = tonight;
+    if (!before) continue;
+    if (const RuleResult* old = in_before->find(rule); failed(old))
+      rule.failing_since = old->failing_since.value_or(before->generated_at);
+    else if (in_last_up && failed(old = in_last_up->find(rule)))
+      rule.failing_since = old->failing_since.value_or(before->last_up->generated_at);
   }
 }
 

@@ -24,13 +24,14 @@ std::string change_of(const std::vector<catalogue::ChangeRule>& table, const Rul
 // two 20,000-rule reports take a minute).
 class RuleIndex {
  public:
-  explicit RuleIndex(const Report& report);
+  explicit RuleIndex(const Report& report) : RuleIndex(report.rules) {}
+  explicit RuleIndex(const std::vector<RuleResult>& rules);  // a LastUp's
   // The rule of the report that is `rule`: the first with the same id, else
   // the first (in report order) with an id or alias in common; nullptr if none.
   const RuleResult* find(const RuleResult& rule) const;
 
  private:
-  const Report* report_;
+  const std::vector<RuleResult>* rules_;
   std::unordered_map<std::string, std::size_t> by_id_, by_name_;
 };
 
@@ -43,6 +44,21 @@ const RuleResult* find_rule(const Report& before, const RuleResult& rule);
 // report as `last_up`; an up `now` whose baseline is down is `came_back` and
 // is compared with the baseline's `last_up`.
 void apply_baseline(Report& now, const Report& before, const std::vector<catalogue::ChangeRule>& table);
+
+// Since when (CLI.md, "Nightly monitoring"): sets failing_since of every
+// failing rule of `now` (a down report's too: TS-1 fails on http:// without
+// an answer) and down_since of a down `now`. A streak that goes on from
+// `before` (its baseline, if any) keeps the date `before` gives it (a report
+// of an earlier version, which gives none, was made within the streak: its
+// generated_at); any other starts with `now`. A rule's streak goes on when it
+// failed in the baseline, or, when the baseline is down and did not judge it,
+// in the last report in which the target was up (its `last_up`). Like the
+// marks, which compare with that report too, a night the target was down does
+// not break a streak: nobody saw the rule pass, so it is not dated anew (an
+// auditor's "failing since" must not be younger than the failure). A failure
+// that was an `error` in an up report in between does start anew, as its mark
+// is new-fail again.
+void date_streaks(Report& now, const Report* before);
 
 // The rule ids of `report` (after apply_baseline) by mark; nullopt when no
 // rule has a mark (no baseline).

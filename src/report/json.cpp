@@ -272,6 +272,8 @@ json score_json(const Score& s) {
 
 namespace {
 
+json since_json(const RuleResult& rule) { return rule.failing_since ? json(*rule.failing_since) : json(nullptr); }
+
 json to_json(const Report& r) {
   json j;
   // CLI.md: every format shows the conclusion first; here it is the first key.
@@ -293,12 +295,17 @@ json to_json(const Report& r) {
   // CLI.md, "Nightly monitoring": up, or down (with why); against a baseline,
   // whether the target went down or came back since.
   j["state"] = state_of(r);
-  if (r.unreachable) j["down_cause"] = down_cause(r);
+  if (r.unreachable) {
+    j["down_cause"] = down_cause(r);
+    // Since when: the first report of this outage (CLI.md, "Nightly monitoring").
+    j["down_since"] = r.down_since.empty() ? json(nullptr) : json(r.down_since);
+  }
   if (r.compared) j["state_change"] = {{"down", r.went_down}, {"back_up", r.came_back}};
   if (r.last_up) {
     json verdicts = json::array();
     for (const auto& rule : r.last_up->rules)
-      verdicts.push_back({{"id", rule.id}, {"aliases", rule.aliases}, {"kind", rule.kind}, {"verdict", to_string(rule.verdict)}});
+      verdicts.push_back({{"id", rule.id}, {"aliases", rule.aliases}, {"kind", rule.kind}, {"verdict", to_string(rule.verdict)},
+                          {"failing_since", since_json(rule)}});
     j["last_up"] = {{"generated_at", r.last_up->generated_at}, {"edition", r.last_up->edition},
                     {"base_url", r.last_up->base_url}, {"rules", verdicts}};
   }
@@ -315,6 +322,7 @@ json to_json(const Report& r) {
     jr["verdict"] = to_string(rule.verdict);
     jr["summary"] = rule.summary;
     if (rule.change) jr["change"] = *rule.change;
+    jr["failing_since"] = since_json(rule);
     json checks = json::array();
     for (const auto& c : rule.checks) {
       json jc{{"id", c.id}, {"verdict", to_string(c.verdict)}, {"message", c.message}, {"exchanges", c.exchanges}};
@@ -470,6 +478,14 @@ oas::Limits report_limits() {
   return limits;
 }
 
+namespace {
+// A rule's failing_since: absent or null (a passing rule, a report of an earlier version) is none.
+std::optional<std::string> since_of(const json_in::json& rule, const std::string& where) {
+  std::string since = json_in::member<std::string>(rule, "failing_since", "", where);
+  return since.empty() ? std::nullopt : std::optional<std::string>(since);
+}
+}  // namespace
+
 Report parse_json_report(const std::string& text) {
   using json_in::member;
   using json_in::object;
@@ -516,6 +532,7 @@ Report parse_json_report(const std::string& text) {
     rule.verdict = *verdict;
     rule.summary = member<std::string>(jr, "summary", "", where);
     if (auto change = member<std::string>(jr, "change", "", where); !change.empty()) rule.change = change;
+    rule.failing_since = since_of(jr, where);
     rule.hints = member<std::vector<std::string>>(jr, "hints", {}, where);
     rule.review = member<std::string>(jr, "review", "", where);
     if (auto checks = jr.find("checks"); checks != jr.end() && checks->is_array()) {
@@ -541,6 +558,8 @@ Report parse_json_report(const std::string& text) {
   }
   r.notes = member<std::vector<std::string>>(j, "notes", {}, "report");
   r.unreachable = member<std::string>(j, "state", "up", "report") == "down";
+  // Absent in reports of earlier versions: date_streaks then dates from generated_at.
+  if (r.unreachable) r.down_since = member<std::string>(j, "down_since", "", "report");
   r.owner = member<std::string>(target, "owner", "", "target");
   for (const auto& [key, value] : object(target, "labels").items())
     if (value.is_string()) r.labels.emplace_back(key, value.get<std::string>());
@@ -560,6 +579,7 @@ Report parse_json_report(const std::string& text) {
         rule.aliases = member<std::vector<std::string>>(jr, "aliases", {}, "last_up rule");
         rule.kind = member<std::string>(jr, "kind", "", "last_up rule");
         rule.verdict = *verdict;
+        rule.failing_since = since_of(jr, "last_up rule");
         l.rules.push_back(std::move(rule));
       }
     r.last_up = std::move(l);

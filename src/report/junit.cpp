@@ -2,6 +2,15 @@
 // readers take: one <testsuite> for the run, one uniquely named <testcase> per
 // technical rule (GitLab keeps only the first of several tests with one name).
 //
+// Under --fail-on regressed (CLI.md, "Nightly monitoring") a test case fails
+// only for what makes the night red: a rule new-fail or regressed, a target
+// newly down. A failure as it was in the baseline (or with no baseline to
+// compare with) is <skipped/>, "known failure since DATE", as test frameworks
+// report a known failure: the platform's test view then lists tonight's news,
+// not every failure of the register each night. Its details stay in the case's
+// <system-out>. Every case names its change and failing_since in <properties>
+// (as pytest and Jenkins' keepProperties write them) and in its message.
+//
 // Functional rules are no test cases: they never get a verdict (a reviewer
 // judges them), so as <skipped/> they would be the same N skipped tests in every
 // pipeline and hide the technical rules that were really skipped. The suite's
@@ -46,6 +55,7 @@ std::string problem_text(const Report& r, const RuleResult& rule) {
       }
   }
   if (rule.change) lines.push_back("change: " + X(*rule.change));
+  if (rule.failing_since) lines.push_back("failing since: " + X(*rule.failing_since));
   if (!rule.url.empty()) lines.push_back("rule: " + X(rule.url));
   return join(lines, "\n");
 }
@@ -56,6 +66,32 @@ std::string messages(const RuleResult& rule, Verdict v) {
   for (const auto& c : rule.checks)
     if (c.verdict == v) parts.push_back(X(c.id) + ": " + X(c.message));
   return parts.empty() ? X(rule.summary) : join(parts, "; ");
+}
+
+// What a rule's message says first: its change, or since when it has failed.
+std::string lead(const Report& r, const RuleResult& rule) {
+  if (rule.change == "new-fail" || rule.change == "regressed") return *rule.change + ": ";
+  if (rule.verdict != Verdict::fail || !rule.failing_since) return "";
+  return (r.compared ? "known failure since " : "failing since ") + X(*rule.failing_since) + ": ";
+}
+
+// The message of a failure or error that is no news under --fail-on regressed (a skipped case).
+std::string known(const Report& r, const std::string& since, const std::string& what) {
+  if (since.empty()) return (r.compared ? "no change since the baseline: " : "no baseline to compare with: ") + what;
+  if (r.compared) return fmt::format("known failure since {}: {}", X(since), what);
+  return fmt::format("failing since {}, no baseline to compare with: {}", X(since), what);
+}
+
+// A case's change and since when, as properties of its own.
+void case_properties(pugi::xml_node tc, const std::vector<std::pair<const char*, std::string>>& values) {
+  pugi::xml_node properties;
+  for (const auto& [name, value] : values) {
+    if (value.empty()) continue;
+    if (!properties) properties = tc.append_child("properties");
+    auto p = properties.append_child("property");
+    p.append_attribute("name") = name;
+    p.append_attribute("value") = value.c_str();
+  }
 }
 
 std::string seconds(long long ms) { return fmt::format("{:.3f}", static_cast<double>(ms) / 1000.0); }
@@ -105,17 +141,26 @@ std::string render_junit(const Report& r, const RenderOptions& options) {
   if (!r.owner.empty()) property("owner", X(r.owner));
   for (const auto& [key, value] : r.labels) property(("label." + X(key)).c_str(), X(value));
   if (!r.moved_from.empty()) property("moved_from", X(r.moved_from));
+  if (r.unreachable && !r.down_since.empty()) property("down_since", X(r.down_since));
+  bool regressed_only = options.fail_on == FailOn::regressed;
 
   if (r.unreachable) {
     // Down: one test case, one error (CLI.md, "Nightly monitoring"), not one per rule.
     auto tc = suite.append_child("testcase");
     tc.append_attribute("name") = "down";
     tc.append_attribute("classname") = classname.c_str();
-    auto e = tc.append_child("error");
-    e.append_attribute("message") = ("down: " + X(down_cause(r))).c_str();
-    e.append_attribute("type") = "down";
+    case_properties(tc, {{"change", r.compared ? (r.went_down ? "down" : "unchanged") : ""}, {"down_since", X(r.down_since)}});
+    std::string cause = "down: " + X(down_cause(r));
     ++tests;
-    ++errors;
+    if (regressed_only && !r.went_down) {
+      ++skipped;
+      tc.append_child("skipped").append_attribute("message") = known(r, r.down_since, cause).c_str();
+    } else {
+      auto e = tc.append_child("error");
+      e.append_attribute("message") = (cause + (r.down_since.empty() ? "" : " (down since " + X(r.down_since) + ")")).c_str();
+      e.append_attribute("type") = "down";
+      ++errors;
+    }
   }
   for (const auto& rule : r.rules) {
     if (r.unreachable) break;
@@ -130,12 +175,21 @@ std::string render_junit(const Report& r, const RenderOptions& options) {
     tc.append_attribute("name") = name.c_str();
     tc.append_attribute("classname") = classname.c_str();
     ++tests;
-    bool warn_fails = options.fail_on == FailOn::warn;
+    case_properties(tc, {{"change", rule.change ? X(*rule.change) : ""}, {"failing_since", X(rule.failing_since.value_or(""))}});
+    bool worse = rule.change == "new-fail" || rule.change == "regressed";
+    if (regressed_only && !worse && (rule.verdict == Verdict::fail || rule.verdict == Verdict::error)) {
+      ++skipped;
+      tc.append_child("skipped").append_attribute("message") =
+          known(r, rule.failing_since.value_or(""), messages(rule, rule.verdict)).c_str();
+      tc.append_child("system-out").text() = (to_string(rule.verdict) + std::string(": ") + problem_text(r, rule)).c_str();
+      continue;
+    }
+    bool warn_fails = options.fail_on == FailOn::warn || (regressed_only && worse);
     switch (rule.verdict) {
       case Verdict::fail: {
         ++failures;
         auto f = tc.append_child("failure");
-        f.append_attribute("message") = messages(rule, Verdict::fail).c_str();
+        f.append_attribute("message") = (lead(r, rule) + messages(rule, Verdict::fail)).c_str();
         f.append_attribute("type") = "fail";
         f.text() = problem_text(r, rule).c_str();
         break;
@@ -143,7 +197,7 @@ std::string render_junit(const Report& r, const RenderOptions& options) {
       case Verdict::error: {
         ++errors;
         auto e = tc.append_child("error");
-        e.append_attribute("message") = messages(rule, Verdict::error).c_str();
+        e.append_attribute("message") = (lead(r, rule) + messages(rule, Verdict::error)).c_str();
         e.append_attribute("type") = "error";
         e.text() = problem_text(r, rule).c_str();
         break;
@@ -152,7 +206,7 @@ std::string render_junit(const Report& r, const RenderOptions& options) {
         if (warn_fails) {
           ++failures;
           auto f = tc.append_child("failure");
-          f.append_attribute("message") = messages(rule, Verdict::warn).c_str();
+          f.append_attribute("message") = (lead(r, rule) + messages(rule, Verdict::warn)).c_str();
           f.append_attribute("type") = "warn";
           f.text() = problem_text(r, rule).c_str();
         } else {

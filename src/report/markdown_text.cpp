@@ -1,5 +1,7 @@
 #include "report/markdown_text.hpp"
 
+#include <algorithm>
+
 #include "util/strings.hpp"
 
 namespace adrprobe::report {
@@ -35,6 +37,22 @@ std::string markdown_text(std::string_view s) {
     }
   }
   return out;
+}
+
+std::string markdown_code(std::string_view s) {
+  std::string in = escape_control(s);
+  if (in.empty()) return in;
+  // The fence: one backtick more than the longest run in the text.
+  std::size_t longest = 0, run = 0;
+  for (char c : in) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  std::string fence(longest + 1, '`');
+  bool all_spaces = in.find_first_not_of(' ') == std::string::npos;
+  auto edge = [](char c) { return c == '`' || c == ' '; };
+  std::string pad = !all_spaces && (edge(in.front()) || edge(in.back())) ? " " : "";
+  return fence + pad + in + pad + fence;
 }
 
 }  // namespace adrprobe::report

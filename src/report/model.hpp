@@ -34,6 +34,10 @@ struct RuleResult {
   std::vector<CheckResult> checks;
   std::vector<std::string> hints;
   std::optional<std::string> change;  // --baseline
+  // A failing rule: the generated_at of the first report of its unbroken
+  // failing streak (CLI.md, "Nightly monitoring"), carried from the baseline
+  // by report::date_streaks; nullopt when it does not fail.
+  std::optional<std::string> failing_since;
 };
 
 struct Score {
@@ -74,7 +78,7 @@ struct LastUp {
   std::string generated_at;
   std::string edition;
   std::string base_url;
-  std::vector<RuleResult> rules;  // id, aliases, kind and verdict only
+  std::vector<RuleResult> rules;  // id, aliases, kind, verdict and failing_since only
 };
 
 struct Report {
@@ -115,6 +119,7 @@ struct Report {
   bool came_back = false;     // up now, down in the baseline (compared with its last_up)
   std::string moved_from;     // the baseline's base URL, when the target moved
   std::optional<LastUp> last_up;  // a down report: the last up report's verdicts
+  std::string down_since;     // a down report: the generated_at of the first report of its outage
   int paths_probed = 0;
   // Documented paths --max-requests left out (the first leading note names them too).
   std::vector<std::string> left_out;

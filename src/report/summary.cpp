@@ -12,6 +12,7 @@
 #include "report/baseline.hpp"
 #include "report/json.hpp"
 #include "report/summary.hpp"
+#include "util/strings.hpp"
 
 namespace adrprobe::report {
 
@@ -28,6 +29,7 @@ SummaryTarget summarize(const Report& r, const std::string& name, const std::str
     if (rule.kind != "technical") continue;
     t.verdicts.emplace_back(rule.id, rule.verdict);
     if (rule.verdict == Verdict::fail) t.failing.push_back(rule.id);
+    if (rule.verdict == Verdict::fail && rule.failing_since) t.failing_since.emplace_back(rule.id, *rule.failing_since);
     if (rule.verdict == Verdict::error) t.erroring.push_back(rule.id);
   }
   t.change = changes(r);
@@ -44,7 +46,9 @@ SummaryTarget summarize(const Report& r, const std::string& name, const std::str
   if (r.unreachable) {
     // Down: one entry ("down: <cause>"), no per-rule verdicts or marks.
     t.note = down_cause(r);
+    t.down_since = r.down_since;
     t.failing.clear();
+    t.failing_since.clear();
     t.erroring.clear();
     t.verdicts.clear();
   }
@@ -97,14 +101,41 @@ bool changed(const SummaryTarget& t) {
   return c.down || c.back_up || !c.new_fail.empty() || !c.regressed.empty() || !c.fixed.empty();
 }
 
-int change_rank(const SummaryTarget& t) {
-  if (!t.change) return 4;
-  const Changes& c = *t.change;
-  if (c.down) return 0;
-  if (!c.new_fail.empty()) return 1;
-  if (!c.regressed.empty()) return 2;
-  if (!c.fixed.empty() || c.back_up) return 3;
-  return 4;
+bool still_down(const SummaryTarget& t) { return !t.reachable && t.change && !t.change->down; }
+
+int row_rank(const SummaryTarget& t) {
+  if (t.change) {
+    const Changes& c = *t.change;
+    if (c.down) return 0;
+    if (!c.new_fail.empty()) return 1;
+    if (!c.regressed.empty()) return 2;
+    if (!c.fixed.empty() || c.back_up) return 3;
+  }
+  if (!t.reachable) return 4;
+  if (!t.failing.empty()) return 5;
+  if (!t.erroring.empty()) return 6;
+  return 7;
+}
+
+std::string nights_since(const Summary& summary, const std::string& name, const std::string& since) {
+  auto it = summary.history.find(name);
+  if (it == summary.history.end() || since.empty()) return "";
+  const auto& points = it->second;
+  // RFC 3339 times in UTC, as every report writes them, sort as text.
+  if (points.empty() || points.front().generated_at > since) return "";
+  auto runs = std::count_if(points.begin(), points.end(), [&](const HistoryPoint& p) { return p.generated_at >= since; });
+  return plural(static_cast<std::size_t>(runs), "night", "nights");
+}
+
+std::map<std::string, std::vector<std::string>> failing_by_since(const SummaryTarget& t,
+                                                                 const std::vector<std::string>& except) {
+  std::map<std::string, std::vector<std::string>> by_since;
+  for (const auto& id : t.failing) {
+    if (std::find(except.begin(), except.end(), id) != except.end()) continue;
+    auto it = std::find_if(t.failing_since.begin(), t.failing_since.end(), [&](const auto& f) { return f.first == id; });
+    by_since[it == t.failing_since.end() ? std::string() : it->second].push_back(id);
+  }
+  return by_since;
 }
 
 bool got_worse(const SummaryTarget& t) {
@@ -136,6 +167,11 @@ std::string render_summary_json(const Summary& summary) {
     // A down target has no score (CLI.md, "Nightly monitoring"): null, shown n/a.
     jt["score"] = t.reachable ? score_json(t.score) : json(nullptr);
     jt["failing"] = t.failing;
+    // Since when (CLI.md, "Nightly monitoring"): per failing rule, and a down target's outage.
+    json since = json::object();
+    for (const auto& [id, at] : t.failing_since) since[id] = at;
+    jt["failing_since"] = since;
+    jt["down_since"] = t.down_since.empty() ? json(nullptr) : json(t.down_since);
     jt["change"] = t.change ? json{{"new-fail", t.change->new_fail}, {"fixed", t.change->fixed},
                                    {"regressed", t.change->regressed}, {"down", t.change->down},
                                    {"back_up", t.change->back_up}}
@@ -379,6 +415,9 @@ Summary parse_summary_json(const std::string& text, const HistoryWanted& wanted)
         t.score.percent = percent->get<double>();
       t.failing = member<std::vector<std::string>>(jt, "failing", {}, where);
       t.erroring = member<std::vector<std::string>>(jt, "erroring", {}, where);
+      for (const auto& [id, at] : object(jt, "failing_since").items())
+        if (at.is_string()) t.failing_since.emplace_back(id, at.get<std::string>());
+      t.down_since = member<std::string>(jt, "down_since", "", where);
       if (auto c = jt.find("change"); c != jt.end() && c->is_object())
         t.change = Changes{member<std::vector<std::string>>(*c, "new-fail", {}, where + ".change"),
                            member<std::vector<std::string>>(*c, "fixed", {}, where + ".change"),

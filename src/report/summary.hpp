@@ -40,6 +40,10 @@ struct SummaryTarget {
   std::vector<std::pair<std::string, std::string>> files;
   Score score;
   std::vector<std::string> failing;    // rules with verdict fail
+  // Since when (CLI.md, "Nightly monitoring"): each failing rule's failing_since,
+  // in the order of `failing`; a down target's down_since.
+  std::vector<std::pair<std::string, std::string>> failing_since;
+  std::string down_since;
   std::vector<std::string> erroring;   // rules with verdict error
   std::optional<Changes> change;       // null without a baseline
   std::optional<int> cert_days_left;   // the certificate of an https target
@@ -90,9 +94,20 @@ void carry_history(Summary& summary, const Summary* previous);
 // regressed, summary.html's order and summary.md go by.
 bool changed(const SummaryTarget& t);
 bool got_worse(const SummaryTarget& t);
-// Tonight's order of a row: 0 went down, 1 new-fail, 2 regressed, 3 fixed or
-// back up, 4 nothing changed (or no baseline): worse first.
-int change_rank(const SummaryTarget& t);
+// Down, and down in the baseline too: no change, but what a reader must not forget.
+bool still_down(const SummaryTarget& t);
+// The order of rows in summary.html and summary.md, what needs a reader first:
+// the changed (0 went down, 1 new-fail, 2 regressed, 3 fixed or back up), then
+// 4 still down, 5 failing, 6 not completely tested (a rule in error), 7 passing.
+int row_rank(const SummaryTarget& t);
+// How long a streak of target `name` that began with its run of `since` has
+// lasted, from the summary's history: "8 nights" (this run included); "" when
+// the history does not reach back to it (it began later, or was cut at max_history).
+std::string nights_since(const Summary& summary, const std::string& name, const std::string& since);
+// A row's failing rules (but those in `except`) by the date their failure
+// began, the oldest first; those without one (a row of an earlier version) under "".
+std::map<std::string, std::vector<std::string>> failing_by_since(const SummaryTarget& t,
+                                                                 const std::vector<std::string>& except = {});
 
 // A target's row, from its finished report (secrets already masked):
 // `report_file` is the JSON report's name relative to the summary.

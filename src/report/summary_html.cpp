@@ -1,5 +1,6 @@
 // summary.html: what changed tonight, then the batch at a glance: one row per
-// target (changed rows first), a matrix of targets × technical rules, a trend
+// target (changed rows first, then those still down, failing, passing; since
+// when each failure and outage has lasted), a matrix of targets × technical rules, a trend
 // per target. The page skeleton, CSS and escaping are report/html_page.* (the
 // same as the audit report's). Everything a target carries is server or
 // register text: escaped with html::esc, linked only through html::file_link.
@@ -51,6 +52,40 @@ std::string url_html(std::string_view url) {
 
 std::string percent_text(const std::optional<double>& p) { return p ? fmt::format("{:.1f} %", *p) : "n/a"; }
 
+// "20 Nov" of an RFC 3339 time ("20 Nov 2025" in another year than `now`'s),
+// the whole time in its title; the time itself when it is not one.
+std::string day_html(const std::string& at, const std::string& now) {
+  static constexpr const char* months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                           "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  auto digits = [&](std::size_t from, std::size_t n) {
+    return at.size() >= from + n && std::all_of(at.begin() + static_cast<long>(from), at.begin() + static_cast<long>(from + n),
+                                                 [](char c) { return c >= '0' && c <= '9'; });
+  };
+  int month = digits(5, 2) ? std::stoi(at.substr(5, 2)) : 0;
+  if (!digits(0, 4) || at[4] != '-' || month < 1 || month > 12 || at[7] != '-' || !digits(8, 2)) return esc(at);
+  std::string day = fmt::format("{} {}", std::stoi(at.substr(8, 2)), months[month - 1]);
+  if (now.compare(0, 4, at, 0, 4) != 0) day += " " + at.substr(0, 4);
+  return fmt::format("<time datetime=\"{0}\" title=\"{0}\">{1}</time>", esc(at), day);
+}
+
+// "failing since 20 Nov, 8 nights": the date of a streak's first run, and how
+// many runs it has lasted when the history reaches back to it.
+std::string since_html(const char* what, const std::string& since, const Summary& summary, const std::string& name) {
+  std::string nights = nights_since(summary, name, since);
+  return fmt::format("{} since {}{}", what, day_html(since, summary.generated_at), nights.empty() ? "" : ", " + nights);
+}
+
+// A row's failing rules, grouped by the date their failure began (the oldest
+// first; a row of an earlier version has none).
+std::string failing_html(const SummaryTarget& t, const Summary& summary) {
+  std::string out;
+  for (const auto& [since, ids] : failing_by_since(t)) {
+    if (!since.empty()) out += fmt::format("<div class=\"small since\">{}</div>", since_html("failing", since, summary, t.name));
+    out += rule_list(ids);
+  }
+  return out;
+}
+
 std::string score_cell(const SummaryTarget& t) {
   if (!t.reachable) return "<div class=\"pct-s\">n/a</div>";
   const Score& s = t.score;
@@ -62,7 +97,8 @@ std::string score_cell(const SummaryTarget& t) {
   return out;
 }
 
-std::string change_cell(const std::optional<Changes>& change) {
+std::string change_cell(const SummaryTarget& t) {
+  const std::optional<Changes>& change = t.change;
   if (!change) return "<span class=\"muted\">—</span>";
   std::string out;
   if (change->down) out += "<div><span class=\"v v-fail\">▼ went down</span></div>";
@@ -74,6 +110,8 @@ std::string change_cell(const std::optional<Changes>& change) {
   part("new fail", "v-fail", change->new_fail);
   part("regressed", "v-warn", change->regressed);
   part("fixed", "v-pass", change->fixed);
+  // Down as it was: no change, but not "no change" beside an outage.
+  if (out.empty() && still_down(t)) return "<span class=\"v v-fail\">✕ still down</span>";
   return out.empty() ? "<span class=\"muted\">no change</span>" : out;
 }
 
@@ -104,8 +142,8 @@ std::string reports_cell(const SummaryTarget& t) {
 }
 
 // Name, URL, a move, owner, labels, edition, the report links and the one note (for a down target, the
-// one entry "down: <cause>").
-std::string target_cell(const SummaryTarget& t) {
+// one entry "down: <cause>", and since when).
+std::string target_cell(const SummaryTarget& t, const Summary& summary) {
   std::string out =
       fmt::format("<b class=\"name\">{}</b><div class=\"small\"><code>{}</code></div>", esc(t.name), url_html(t.base_url));
   if (!t.moved_from.empty())
@@ -116,9 +154,11 @@ std::string target_cell(const SummaryTarget& t) {
     who.push_back(fmt::format("<span class=\"lbl\">{}={}</span>", esc(key), esc(value)));
   if (!who.empty()) out += "<div class=\"small who\">" + join(who, " ") + "</div>";
   out += fmt::format("<div class=\"small\">edition {} · {}</div>", esc(t.edition), reports_cell(t));
-  if (!t.reachable)
+  if (!t.reachable) {
     out += fmt::format("<div class=\"small err\">down: {}</div>", t.note.empty() ? "no answer" : esc(t.note));
-  else if (!t.note.empty())
+    if (!t.down_since.empty())
+      out += fmt::format("<div class=\"small err\"><b>{}</b></div>", since_html("down", t.down_since, summary, t.name));
+  } else if (!t.note.empty())
     out += fmt::format("<div class=\"small err\">{}</div>", esc(t.note));
   return out;
 }
@@ -265,6 +305,7 @@ b.name { overflow-wrap: anywhere; }
   font-family: "DejaVu Sans Mono", monospace; overflow-wrap: anywhere; }
 .tonight { border: 2px solid var(--fg); border-radius: 8px; padding: 8px 14px; margin: 10px 0 14px; }
 .tonight .big { font-size: 17px; font-weight: bold; }
+.since { color: var(--muted); margin-top: 2px; }
 .tonight ul { list-style: none; padding: 0; margin: 6px 0 0; display: flex; flex-wrap: wrap; gap: 6px 18px; }
 .url { font-size: 11.5px; }
 tr.changed td:first-child { border-left: 4px solid var(--fg); }
@@ -309,10 +350,13 @@ td.mx-down { color: var(--fail); font-weight: bold; padding: 2px 8px; vertical-a
 std::string render_summary_html(const Summary& summary) {
   std::size_t failing = 0, erroring = 0, down = 0;
   std::size_t n_changed = 0, n_new_fail = 0, n_regressed = 0, n_down = 0, n_fixed = 0, n_back_up = 0, n_worse = 0;
+  std::size_t n_still_down = 0, n_moved = 0;
   for (const auto& t : summary.targets) {
     if (!t.failing.empty()) ++failing;
     if (!t.erroring.empty()) ++erroring;
     if (!t.reachable) ++down;
+    if (still_down(t)) ++n_still_down;
+    if (!t.moved_from.empty()) ++n_moved;
     if (changed(t)) ++n_changed;
     if (got_worse(t)) ++n_worse;
     if (!t.change) continue;
@@ -325,7 +369,7 @@ std::string render_summary_html(const Summary& summary) {
   std::vector<const SummaryTarget*> rows;
   for (const auto& t : summary.targets) rows.push_back(&t);
   std::stable_sort(rows.begin(), rows.end(), [](const SummaryTarget* x, const SummaryTarget* y) {
-    return std::pair(change_rank(*x), std::string_view(x->name)) < std::pair(change_rank(*y), std::string_view(y->name));
+    return std::pair(row_rank(*x), std::string_view(x->name)) < std::pair(row_rank(*y), std::string_view(y->name));
   });
 
   std::string body = "<header>\n<h1>ADR batch summary</h1>\n";
@@ -344,11 +388,14 @@ std::string render_summary_html(const Summary& summary) {
   body += "<section class=\"tonight\" id=\"tonight\">\n";
   body += fmt::format("<div class=\"big\">{} of {} changed{}</div>\n", n_changed,
                       plural(summary.targets.size(), "target", "targets"), since);
+  // Beside tonight's changes, what stays as it was but a reader must not forget:
+  // the targets still down (a green night under --fail-on regressed), and the moves.
   body += fmt::format(
       "<ul><li><span class=\"v v-fail\">▼ {} down</span></li><li><span class=\"v v-fail\">✖ {} new-fail</span></li>"
       "<li><span class=\"v v-warn\">▽ {} regressed</span></li><li><span class=\"v v-pass\">▲ {} fixed</span></li>"
-      "<li><span class=\"v v-pass\">▲ {} back up</span></li><li class=\"muted\">{} got worse</li></ul>\n",
-      n_down, n_new_fail, n_regressed, n_fixed, n_back_up, n_worse);
+      "<li><span class=\"v v-pass\">▲ {} back up</span></li><li class=\"muted\">{} got worse</li>"
+      "<li><span class=\"v v-fail\">✕ {} still down</span></li><li><span class=\"v\">→ {} moved</span></li></ul>\n",
+      n_down, n_new_fail, n_regressed, n_fixed, n_back_up, n_worse, n_still_down, n_moved);
   body += "</section>\n";
 
   body += "<h2>Targets</h2>\n";
@@ -363,7 +410,7 @@ std::string render_summary_html(const Summary& summary) {
     if (!t.reachable) {
       rules = "<span class=\"muted\">—</span>";  // down: no per-rule marks
     } else {
-      rules = rule_list(t.failing);
+      rules = failing_html(t, summary);
       if (!t.erroring.empty())
         rules += fmt::format("<div class=\"small\"><span class=\"v-error\">error:</span> {}</div>", rule_list(t.erroring));
       if (rules.empty()) rules = "<span class=\"muted\">none</span>";
@@ -377,8 +424,8 @@ std::string render_summary_html(const Summary& summary) {
       don_cell = t.don_adr_score ? fmt::format("<td><div class=\"pct-s\">{:g}</div></td>", *t.don_adr_score)
                                  : "<td><span class=\"muted\">—</span></td>";
     body += fmt::format("<tr{}><td>{}</td><td>{}{}</td>{}<td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                        cls.empty() ? "" : " class=\"" + cls + "\"", target_cell(t), score_cell(t), trend, don_cell, rules,
-                        change_cell(t.change), cert_cell(t.cert_days_left));
+                        cls.empty() ? "" : " class=\"" + cls + "\"", target_cell(t, summary), score_cell(t), trend, don_cell,
+                        rules, change_cell(t), cert_cell(t.cert_days_left));
   }
   if (summary.targets.empty()) body += "<tr><td colspan=\"5\" class=\"muted\">No targets.</td></tr>\n";
   body += "</tbody>\n</table>\n";

@@ -259,6 +259,19 @@ std::string truncate_utf8(std::string_view s, std::size_t max_bytes) {
   return std::string(s.substr(0, cut)) + "...";
 }
 
+std::size_t utf8_columns(std::string_view s) {
+  // Every byte but a continuation byte (10xxxxxx) begins a character.
+  return static_cast<std::size_t>(
+      std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+std::string pad_columns(std::string_view s, std::size_t columns) {
+  std::string out(s);
+  std::size_t have = utf8_columns(s);
+  if (have < columns) out.append(columns - have, ' ');
+  return out;
+}
+
 std::string plural(std::size_t n, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }

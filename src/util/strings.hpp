@@ -56,6 +56,13 @@ enum class Tabs { escaped, kept };
 std::string escape_control(std::string_view s, Tabs tabs = Tabs::escaped);
 // At most max_bytes, cut at a character boundary, "..." appended when cut.
 std::string truncate_utf8(std::string_view s, std::size_t max_bytes);
+// The characters (code points) of valid UTF-8 text, such as escape_control
+// gives: the columns it takes on a terminal, for names and URLs, whose
+// characters are one column wide.
+std::size_t utf8_columns(std::string_view s);
+// s, then spaces up to `columns` characters (utf8_columns): a column of a
+// table on a terminal. Longer text is left as it is.
+std::string pad_columns(std::string_view s, std::size_t columns);
 // "1 path" / "2 paths"
 std::string plural(std::size_t n, std::string_view one, std::string_view many);
 

@@ -391,14 +391,18 @@ def normalise_report(report):
     """A copy of a JSON report without what differs between two runs of the
     same binary against the same server: the run's own timing and clock
     (duration_ms at the top, per exchange and of the TLS handshakes,
-    generated_at), the tool version, the random CORS origin label, and the
-    servers' Date response header (it ticks every second)."""
+    generated_at, and the dates taken from it: a failing rule's failing_since,
+    a down report's down_since), the tool version, the random CORS origin
+    label, and the servers' Date response header (it ticks every second)."""
     r = copy.deepcopy(report)
     if not isinstance(r, dict):
         return r
-    for key in ("duration_ms", "generated_at"):
+    for key in ("duration_ms", "generated_at", "down_since"):
         if key in r:
             r[key] = NORMALISED
+    for rule in r.get("rules") or []:
+        if isinstance(rule, dict) and rule.get("failing_since") is not None:
+            rule["failing_since"] = NORMALISED
     if isinstance(r.get("tool"), dict) and "version" in r["tool"]:
         r["tool"]["version"] = NORMALISED
     for e in r.get("exchanges") or []:

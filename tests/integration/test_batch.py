@@ -218,6 +218,19 @@ class ShardedNightlyRun(ProbeCase):
         self.assertTrue(down and DOWN_NOTE in down[0], lines)
         self.assertIn("4 targets", self.merge.stdout)
 
+    def test_target_lines_line_up(self):
+        """Each output's target lines: the URL and the counts each start in one
+        column (the score between them has a fixed width), whichever name and
+        URL is longest (a batch prints a line as its target finishes, so it
+        sizes the columns for every target first)."""
+        # state, name, URL, score (right-aligned, or n/a), then the counts
+        line = re.compile(r"^  (pass |fail |warn |error|down ) (\S+) +(\S+) +(\d+\.\d %|n/a) +(\d+ fail|down)")
+        for run in self.runs + [self.merge]:
+            matches = [m for m in map(line.match, run.stdout.splitlines()) if m]
+            self.assertEqual(len(matches), 4 if run is self.merge else 2, run.stdout)
+            for field in (3, 5):
+                self.assertEqual(len({m.start(field) for m in matches}), 1, "field %d:\n%s" % (field, run.stdout))
+
     def test_merged_summary_agrees_with_each_report(self):
         s = self.summary(self.merged_dir)
         self.assertEqual(s["schema"], "adrprobe-summary/1")

@@ -108,6 +108,68 @@ class JUnit(ProbeCase):
         for rid in warned:
             self.assertEqual([type(r).__name__ for r in by_rule[rid].result], ["Failure"])
 
+    def test_under_fail_on_regressed_only_a_change_fails(self):
+        """CLI.md, "Nightly monitoring": against a baseline, under --fail-on
+        regressed a rule failing as before is a skipped case ("known failure
+        since DATE", the baseline's time), and only the new failure fails; the
+        case carries its change and failing_since as properties. Under fail the
+        same cases fail as ever, their messages saying the same."""
+        with tempfile.TemporaryDirectory() as tmp:
+            self.known_failure_run(Path(tmp))
+
+    def known_failure_run(self, tmp):
+        with FixtureServer({}) as srv:
+            baseline = Path(tmp, "baseline.json")
+            run = run_adrprobe(harness.check_args(srv.base_url, ("-o", "json=%s" % baseline)))
+            self.assertNoCrash(run)
+            before = json.loads(baseline.read_text())
+            old = [r["id"] for r in before["rules"] if r["verdict"] == "fail"]
+            self.assertEqual(old, ["/core/transport-security"], "the fixture's one failure on http://")
+        # the same API, answering a trailing slash with a redirect now (on another port: the
+        # report notes that the baseline is of another URL, and compares as asked)
+        with FixtureServer({"trailing_slash": 301}) as srv:
+            texts = {}
+            for fail_on in ("regressed", "fail"):
+                xml = Path(tmp, fail_on + ".xml")
+                report = Path(tmp, fail_on + ".json")
+                run = run_adrprobe(harness.check_args(srv.base_url, ("--baseline", baseline, "--fail-on", fail_on,
+                                                                     "-o", "junit=%s" % xml, "-o", "json=%s" % report)))
+                self.assertEqual(run.rc, 1, run.describe())  # a new failure: red under both
+                lint = subprocess.run(["xmllint", "--noout", "--schema", str(XSD), str(xml)], capture_output=True, text=True)
+                self.assertEqual(lint.returncode, 0, lint.stderr)
+                texts[fail_on] = xml.read_text(encoding="utf-8")
+            now = json.loads(report.read_text())
+        failing = {r["id"]: r for r in now["rules"] if r["verdict"] == "fail"}
+        self.assertEqual(set(failing), {"/core/transport-security", "/core/no-trailing-slash"})
+        self.assertEqual(failing["/core/transport-security"]["failing_since"], before["generated_at"])
+        self.assertEqual(failing["/core/no-trailing-slash"]["failing_since"], now["generated_at"])
+
+        suite = self.parse(texts["regressed"])
+        self.assertEqual((suite.failures, suite.errors), (1, 0))
+        by_rule = {c.name.split(" ", 1)[0]: c for c in suite}
+        new = by_rule["/core/no-trailing-slash"].result
+        self.assertEqual([type(r).__name__ for r in new], ["Failure"])
+        self.assertTrue(new[0].message.startswith("new-fail: NT-2: "), new[0].message)
+        known = by_rule["/core/transport-security"].result
+        self.assertEqual([type(r).__name__ for r in known], ["Skipped"])
+        self.assertTrue(known[0].message.startswith("known failure since %s: TS-1: " % before["generated_at"]),
+                        known[0].message)
+        self.assertIn("TS-1 fail:", by_rule["/core/transport-security"].system_out)  # the details stay
+        # the change and the date as the case's own properties (read as the XML has them)
+        import xml.etree.ElementTree as ET
+        cases = {c.get("name").split(" ", 1)[0]: c for c in ET.fromstring(texts["regressed"]).iter("testcase")}
+        props = lambda rule: {p.get("name"): p.get("value") for p in cases[rule].findall("properties/property")}
+        self.assertEqual(props("/core/transport-security"),
+                         {"change": "unchanged", "failing_since": before["generated_at"]})
+        self.assertEqual(props("/core/no-trailing-slash"), {"change": "new-fail", "failing_since": now["generated_at"]})
+        self.assertEqual(props("/core/version-header"), {"change": "unchanged"})
+
+        suite = self.parse(texts["fail"])
+        self.assertEqual((suite.failures, suite.errors), (2, 0))
+        by_rule = {c.name.split(" ", 1)[0]: c for c in suite}
+        message = by_rule["/core/transport-security"].result[0].message
+        self.assertTrue(message.startswith("known failure since %s: TS-1: " % before["generated_at"]), message)
+
     def test_unreachable_target_gives_errors_and_a_valid_file(self):
         with harness.closed_port("https") as url:  # nothing judged without an answer
             run = run_adrprobe(harness.check_args(url, fmt="junit"))

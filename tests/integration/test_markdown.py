@@ -4,13 +4,15 @@ against a fixture server whose document and headers plant HTML, an image and a
 javascript: link; the summary table read back, the failing rules listed, and
 the planted markup inert (escaped: no tag, no link, no image). And rendered
 as GitHub does (cmark-gfm with its autolink and table extensions): server text
-full of www., scheme:// and e-mail addresses makes no link."""
+full of www., scheme:// and e-mail addresses makes no link. And summary.md,
+the nightly digest: its URLs and times render and paste as written."""
 
 import json
 import re
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -138,6 +140,51 @@ class Autolinks(ProbeCase):
                 # pre and code: a failing check's fix, the change as a fenced block (our own text)
                 self.assertLessEqual(tags, {"h3", "h4", "p", "strong", "table", "thead", "tbody", "tr", "th",
                                             "td", "ul", "li", "pre", "code"}, tags)
+
+
+class Digest(ProbeCase):
+    """summary.md, pasted into a chat: URLs, times and a server's words are code
+    spans. Rendered by cmark-gfm with the autolink extension they link nothing,
+    and the text a reader copies (tags stripped, entities read) is the
+    report's, byte for byte: no backslash escape, no invisible word joiner."""
+
+    def test_summary_md_pastes_as_written_and_links_nothing(self):
+        cmark = harness.require_tool("cmark-gfm", "cmark-gfm")
+        import html as html_text
+        old_base, new_base = "/www.evil-phish.example/v1", "/ops@evil-phish.example/v1"
+        with tempfile.TemporaryDirectory() as tmp, harness.closed_port() as down, \
+                FixtureServer({"base": old_base}, mounts=[{"base": new_base}]) as srv:
+            tmp = Path(tmp)
+            for night, base in ((1, srv.base_url), (2, srv.mount(new_base).base_url)):
+                register = tmp / "targets.yaml"
+                register.write_text(harness.yaml_text({"defaults": {"timeout": 2}, "targets": [
+                    {"name": "api", "base_url": base, "owner": "Team www.evil-phish.example"},
+                    {"name": "weg", "base_url": down}]}), encoding="utf-8")
+                args = ["batch", register, "--out-dir", tmp / str(night), "--rate", "0", "-q", "--fail-on", "regressed"]
+                if night == 2:
+                    args += ["--baseline-dir", tmp / "1"]
+                    time.sleep(1.1)  # reports are dated to the second: two nights, two times
+                run = run_adrprobe(args, timeout=60)
+                self.assertIn(run.rc, (0, 3), run.describe())
+            md = (tmp / "2" / "summary.md").read_text(encoding="utf-8")
+            summary = json.loads((tmp / "2" / "summary.json").read_text(encoding="utf-8"))
+        rows = {t["name"]: t for t in summary["targets"]}
+        page = subprocess.run([cmark, "-e", "autolink", "-t", "html"], input=md, capture_output=True, text=True,
+                              timeout=30, check=True).stdout
+        self.assertNotIn("<a", page, md)
+        text = html_text.unescape(re.sub(r"<[^>]+>", "", page))
+        # the move and the outage as the reports have them
+        self.assertIn("moved from %s to %s" % (srv.base_url, srv.mount(new_base).base_url), text, md)
+        weg = rows["weg"]
+        self.assertTrue(weg["down_since"] and weg["note"], weg)
+        self.assertIn("weg: still down since %s" % weg["down_since"], text, md)
+        self.assertIn(": %s\n" % weg["note"], text, md)
+        # no escape and no joiner in those, in the Markdown nor in what it shows
+        for shown in (md, text):
+            for url in (srv.base_url, srv.mount(new_base).base_url, weg["note"], weg["down_since"]):
+                self.assertIn(url, shown)
+        # register text around them is still escaped (an owner is no address either)
+        self.assertIn("#### Team www\u2060.evil-phish.example", md)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@
 
 #include "cli/batch_output.hpp"
 #include "cli/settings.hpp"
+#include "util/strings.hpp"
 
 using namespace adrprobe;
 
@@ -116,6 +117,45 @@ TEST_CASE("batch output: a target's line, without colour codes unless asked") {
   auto e = row("e", 3);
   e.score.error = 1;
   CHECK(cli::target_line(e, false).rfind("  error", 0) == 0);
+}
+
+TEST_CASE("batch output: the lines of a batch line up, whatever the names, URLs and counts") {
+  auto a = row("bag", 1);
+  a.score.fail = 12;
+  a.score.error = 3;
+  a.score.percent = 40.0;
+  a.change = report::Changes{{"/core/a"}, {}, {}};
+  auto b = row("kadaster-brk-ééé", 0);
+  b.base_url = "https://api.example.nl/kadaster/brk/v2";
+  b.score.percent = 100.0;
+  b.change = report::Changes{{}, {"/core/a"}, {}};
+  auto c = row("kvk", 4);
+  c.note = "could not reach https://api.example.nl/kvk: connection refused";
+  std::vector<report::SummaryTarget> rows{a, b, c};
+  auto columns = cli::line_columns(rows);
+  CHECK(columns.name == 16);  // characters, not bytes
+  CHECK(columns.url == b.base_url.size());
+  std::vector<std::string> lines;
+  for (const auto& t : rows) lines.push_back(cli::target_line(t, false, columns));
+  CAPTURE(lines[0]);
+  CAPTURE(lines[1]);
+  CAPTURE(lines[2]);
+  // The column where each field starts, counted in characters.
+  auto column_of = [](const std::string& line, const std::string& field) {
+    auto at = line.find(field);
+    REQUIRE(at != std::string::npos);
+    return utf8_columns(line.substr(0, at));
+  };
+  CHECK(column_of(lines[0], "https://") == column_of(lines[1], "https://"));
+  CHECK(column_of(lines[1], "https://") == column_of(lines[2], "https://"));
+  CHECK(column_of(lines[0], " 40.0 %") == column_of(lines[1], "100.0 %"));
+  CHECK(column_of(lines[1], "100.0 %") == column_of(lines[2], "  n/a  "));
+  CHECK(column_of(lines[0], "12 fail") == column_of(lines[2], "n/a    down") + 7);  // the counts' "down", not the state's
+  CHECK(column_of(lines[0], "new-fail:") == column_of(lines[1], "fixed:"));
+  CHECK(column_of(lines[1], "fixed:") == column_of(lines[2], "could not reach"));
+  for (const auto& line : lines) CHECK(line.back() != ' ');
+  // Without columns (one target alone): no padding between name and URL.
+  CHECK(cli::target_line(a, false).find(" bag  https://api.example.nl/bag ") != std::string::npos);
 }
 
 TEST_CASE("batch output: names, URLs, rule ids and notes from files and servers are shown escaped") {

@@ -230,6 +230,75 @@ TEST_CASE("baseline: a target that goes down is one event; back up, it is compar
   CHECK_FALSE(report::regressed(*report::changes(first_up)));
 }
 
+TEST_CASE("baseline: failing_since and down_since, carried night to night through down nights") {
+  // The reports as write_report makes them: date_streaks against the baseline, then written and read back.
+  auto night = [](const std::string& at, bool down, std::vector<report::RuleResult> rules, const report::Report* before) {
+    report::Report r;
+    r.generated_at = at;
+    r.unreachable = down;
+    r.rules = std::move(rules);
+    if (before) report::apply_baseline(r, *before, table());
+    report::date_streaks(r, before);
+    return r;
+  };
+  auto n1 = night("2026-11-20T02:00:00Z", false,
+                  {baseline_rule("/a", Verdict::fail), baseline_rule("/b", Verdict::pass), baseline_rule("/c", Verdict::fail)},
+                  nullptr);
+  CHECK(n1.rules[0].failing_since == "2026-11-20T02:00:00Z");  // no baseline: since this report
+  CHECK_FALSE(n1.rules[1].failing_since.has_value());
+  CHECK(n1.down_since.empty());
+  // /b newly fails; /c is an error for a night (its streak ends: error then fail is new-fail again).
+  auto n2 = night("2026-11-21T02:00:00Z", false,
+                  {baseline_rule("/a", Verdict::fail), baseline_rule("/b", Verdict::fail), baseline_rule("/c", Verdict::error)},
+                  &n1);
+  CHECK(n2.rules[0].failing_since == "2026-11-20T02:00:00Z");
+  CHECK(n2.rules[1].failing_since == "2026-11-21T02:00:00Z");
+  CHECK_FALSE(n2.rules[2].failing_since.has_value());
+  // Two nights down: the outage dates from its first night; the up night's dates travel in last_up.
+  // Night 3 judges /b without an answer (as TS-1 fails an http:// URL): its failure goes on.
+  auto n3 = night("2026-11-22T02:00:00Z", true, {baseline_rule("/a", Verdict::error), baseline_rule("/b", Verdict::fail)},
+                  &n2);
+  CHECK(n3.down_since == "2026-11-22T02:00:00Z");
+  CHECK_FALSE(n3.rules[0].failing_since.has_value());
+  CHECK(n3.rules[1].failing_since == "2026-11-21T02:00:00Z");
+  REQUIRE(n3.last_up);
+  CHECK(n3.last_up->rules[0].failing_since == "2026-11-20T02:00:00Z");
+  // Night 4 judges nothing: the rules not judged on a down night are carried by last_up.
+  auto n4 = night("2026-11-23T02:00:00Z", true, {baseline_rule("/a", Verdict::error), baseline_rule("/b", Verdict::error)},
+                  &n3);
+  CHECK(n4.down_since == "2026-11-22T02:00:00Z");
+  // Back up: the failures that went on across the outage keep their dates.
+  auto n5 = night("2026-11-24T02:00:00Z", false,
+                  {baseline_rule("/a", Verdict::fail), baseline_rule("/b", Verdict::fail), baseline_rule("/c", Verdict::fail)},
+                  &n4);
+  CHECK(n5.came_back);
+  CHECK(n5.down_since.empty());
+  CHECK(n5.rules[0].failing_since == "2026-11-20T02:00:00Z");
+  CHECK(n5.rules[1].failing_since == "2026-11-21T02:00:00Z");
+  CHECK(n5.rules[2].failing_since == "2026-11-24T02:00:00Z");
+  // A passing rule has none, whatever it had.
+  auto n6 = night("2026-11-25T02:00:00Z", false, {baseline_rule("/a", Verdict::pass)}, &n5);
+  CHECK_FALSE(n6.rules[0].failing_since.has_value());
+
+  // Baselines of an earlier version, without the fields: within the streak since their own time.
+  report::Report old_up;
+  old_up.generated_at = "2026-11-01T02:00:00Z";
+  old_up.rules = {baseline_rule("/a", Verdict::fail)};
+  CHECK(night("2026-11-02T02:00:00Z", false, {baseline_rule("/a", Verdict::fail)}, &old_up).rules[0].failing_since ==
+        "2026-11-01T02:00:00Z");
+  report::Report old_down;
+  old_down.generated_at = "2026-11-03T02:00:00Z";
+  old_down.unreachable = true;
+  old_down.last_up = report::last_up_of(old_up);
+  CHECK(night("2026-11-04T02:00:00Z", true, {}, &old_down).down_since == "2026-11-03T02:00:00Z");
+  CHECK(night("2026-11-04T02:00:00Z", false, {baseline_rule("/a", Verdict::fail)}, &old_down).rules[0].failing_since ==
+        "2026-11-01T02:00:00Z");
+  // Down from its first report on, then up: nothing to carry.
+  old_down.last_up.reset();
+  CHECK(night("2026-11-04T02:00:00Z", false, {baseline_rule("/a", Verdict::fail)}, &old_down).rules[0].failing_since ==
+        "2026-11-04T02:00:00Z");
+}
+
 TEST_CASE("baseline: --fail-on regressed exits 1 only on what got worse") {
   report::Report r;
   r.rules = {baseline_rule("/a", Verdict::fail), baseline_rule("/b", Verdict::error)};

@@ -96,6 +96,42 @@ TEST_CASE("json report: render_json → parse_json_report keeps what a baseline 
   CHECK(back.mode == "check");
 }
 
+TEST_CASE("json report: failing_since and down_since read back; reports of earlier versions have none") {
+  auto r = json_sample();
+  r.rules[0].failing_since = "2026-11-20T02:00:00Z";
+  auto text = report::render("json", r);
+  auto j = nlohmann::json::parse(text);
+  CHECK(j["rules"][0]["failing_since"] == "2026-11-20T02:00:00Z");
+  CHECK(j["rules"][1]["failing_since"].is_null());  // every rule carries it: null when it does not fail
+  CHECK_FALSE(j.contains("down_since"));
+  auto back = report::parse_json_report(text);
+  CHECK(back.rules[0].failing_since == "2026-11-20T02:00:00Z");
+  CHECK_FALSE(back.rules[1].failing_since);
+
+  r.unreachable = true;
+  r.down_since = "2026-11-21T02:00:00Z";
+  r.last_up = report::LastUp{"2026-11-20T02:00:00Z", "2.0.0", r.base_url, {r.rules[0]}};
+  j = nlohmann::json::parse(report::render("json", r));
+  CHECK(j["down_since"] == "2026-11-21T02:00:00Z");
+  CHECK(j["last_up"]["rules"][0]["failing_since"] == "2026-11-20T02:00:00Z");
+  back = report::parse_json_report(j.dump());
+  CHECK(back.down_since == "2026-11-21T02:00:00Z");
+  REQUIRE(back.last_up);
+  CHECK(back.last_up->rules[0].failing_since == "2026-11-20T02:00:00Z");
+
+  // A report of an earlier version: no failing_since, no down_since, anywhere.
+  j.erase("down_since");
+  j["rules"][0].erase("failing_since");
+  j["last_up"]["rules"][0].erase("failing_since");
+  back = report::parse_json_report(j.dump());
+  CHECK(back.down_since.empty());
+  CHECK_FALSE(back.rules[0].failing_since);
+  CHECK_FALSE(back.last_up->rules[0].failing_since);
+  // A wrong type is said, as for any member.
+  j["rules"][0]["failing_since"] = 7;
+  CHECK_THROWS_WITH_AS(report::parse_json_report(j.dump()), doctest::Contains("failing_since"), std::runtime_error);
+}
+
 TEST_CASE("json report: secure_renegotiation is null on TLS 1.3 and without a handshake; a report that says false there still reads as a baseline") {
   report::Report r = json_sample();
   tls::Facts t;

@@ -142,3 +142,111 @@ TEST_CASE("junit: the conclusion's properties come first, for a down batch targe
   CHECK(props[6].second.find("the target is down") != std::string::npos);
   CHECK(props.back().first == "label.domain");
 }
+
+TEST_CASE("junit: under --fail-on regressed only a change fails; a known failure is skipped, since when it is known") {
+  auto render_doc = [](const report::Report& r, report::FailOn fail_on, pugi::xml_document& doc) {
+    report::RenderOptions options;
+    options.fail_on = fail_on;
+    std::string text = report::render("junit", r, options);
+    REQUIRE(doc.load_string(text.c_str()));
+    return doc.child("testsuites").child("testsuite");
+  };
+  auto find = [](pugi::xml_node suite, const std::string& rule) {
+    for (auto tc : suite.children("testcase"))
+      if (std::string(tc.attribute("name").value()).rfind(rule + " ", 0) == 0) return tc;
+    return pugi::xml_node{};
+  };
+  auto property = [](pugi::xml_node tc, const char* name) {
+    return std::string(tc.child("properties").find_child_by_attribute("property", "name", name).attribute("value").value());
+  };
+  report::Report r = test::ci_sample();
+  r.compared = true;
+  r.rules[1].change = "new-fail";  // /core/failing
+  r.rules[1].failing_since = "2025-01-02T03:04:05Z";
+  r.rules[2].change = "unchanged";  // /core/kebab: failing as in the baseline
+  r.rules[2].failing_since = "2024-12-20T03:04:05Z";
+  r.rules[3].change = "unchanged";  // /core/erroring
+  r.rules[4].change = "regressed";  // /core/warning: pass → warn
+
+  pugi::xml_document doc;
+  auto suite = render_doc(r, report::FailOn::regressed, doc);
+  auto failing = find(suite, "/core/failing");
+  REQUIRE(failing.child("failure"));
+  CHECK(std::string(failing.child("failure").attribute("message").value()).rfind("new-fail: NT-2: ", 0) == 0);
+  CHECK(property(failing, "change") == "new-fail");
+  CHECK(property(failing, "failing_since") == "2025-01-02T03:04:05Z");
+  // The properties come first in the case (as pytest writes them), then the result.
+  CHECK(std::string(failing.first_child().name()) == "properties");
+  auto kebab = find(suite, "/core/kebab");
+  CHECK_FALSE(kebab.child("failure"));
+  REQUIRE(kebab.child("skipped"));
+  CHECK(std::string(kebab.child("skipped").attribute("message").value()) ==
+        "known failure since 2024-12-20T03:04:05Z: KC-1: /fooBar: not kebab-case (/paths/~1fooBar)");
+  CHECK(std::string(kebab.child("system-out").text().get()).find("at /paths/~1fooBar (line 12)") != std::string::npos);
+  CHECK(property(kebab, "change") == "unchanged");
+  CHECK(property(kebab, "failing_since") == "2024-12-20T03:04:05Z");
+  auto erroring = find(suite, "/core/erroring");
+  REQUIRE(erroring.child("skipped"));
+  CHECK(std::string(erroring.child("skipped").attribute("message").value()) ==
+        "no change since the baseline: TS-1: connection refused");
+  auto warning = find(suite, "/core/warning");
+  REQUIRE(warning.child("failure"));  // regressed: what makes the night red
+  CHECK(std::string(warning.child("failure").attribute("message").value()).rfind("regressed: VH-2: ", 0) == 0);
+  CHECK(suite.attribute("failures").as_int() == 2);
+  CHECK(suite.attribute("errors").as_int() == 0);
+  CHECK(suite.attribute("skipped").as_int() == 3);  // kebab, erroring, and /core/skipped as always
+
+  // Under fail nothing changes but the message, which says the same.
+  suite = render_doc(r, report::FailOn::fail, doc);
+  kebab = find(suite, "/core/kebab");
+  REQUIRE(kebab.child("failure"));
+  CHECK(std::string(kebab.child("failure").attribute("message").value()).rfind("known failure since 2024-12-20T03:04:05Z: KC-1", 0) == 0);
+  CHECK(find(suite, "/core/erroring").child("error"));
+  CHECK_FALSE(find(suite, "/core/warning").child("failure"));
+  CHECK(suite.attribute("failures").as_int() == 2);
+  CHECK(suite.attribute("errors").as_int() == 1);
+  CHECK(suite.attribute("skipped").as_int() == 1);
+
+  // No baseline under regressed: nothing is news (the exit status is 0), and the message says why.
+  report::Report first = test::ci_sample();
+  first.rules[1].change.reset();
+  first.rules[1].failing_since = "2025-01-02T03:04:05Z";
+  suite = render_doc(first, report::FailOn::regressed, doc);
+  failing = find(suite, "/core/failing");
+  REQUIRE(failing.child("skipped"));
+  CHECK(std::string(failing.child("skipped").attribute("message").value())
+            .rfind("failing since 2025-01-02T03:04:05Z, no baseline to compare with: NT-2: ", 0) == 0);
+  CHECK(suite.attribute("failures").as_int() == 0);
+}
+
+TEST_CASE("junit: a down target's one case says since when; under regressed it fails only the night it went down") {
+  report::Report down = test::ci_sample();
+  down.unreachable = true;
+  down.notes = {"could not reach https://api.example.nl/v1: connection refused"};
+  down.down_since = "2025-01-01T03:04:05Z";
+  down.compared = true;
+  auto one_case = [](const report::Report& r, report::FailOn fail_on, pugi::xml_document& doc) {
+    report::RenderOptions options;
+    options.fail_on = fail_on;
+    std::string text = report::render("junit", r, options);
+    REQUIRE(doc.load_string(text.c_str()));
+    auto suite = doc.child("testsuites").child("testsuite");
+    CHECK(std::string(suite.child("properties").find_child_by_attribute("property", "name", "down_since")
+                          .attribute("value").value()) == "2025-01-01T03:04:05Z");
+    return suite.child("testcase");
+  };
+  pugi::xml_document doc;
+  auto tc = one_case(down, report::FailOn::regressed, doc);
+  REQUIRE(tc.child("skipped"));
+  CHECK(std::string(tc.child("skipped").attribute("message").value()) ==
+        "known failure since 2025-01-01T03:04:05Z: down: could not reach https://api.example.nl/v1: connection refused");
+  tc = one_case(down, report::FailOn::fail, doc);
+  REQUIRE(tc.child("error"));
+  CHECK(std::string(tc.child("error").attribute("message").value()) ==
+        "down: could not reach https://api.example.nl/v1: connection refused (down since 2025-01-01T03:04:05Z)");
+  down.went_down = true;
+  tc = one_case(down, report::FailOn::regressed, doc);
+  REQUIRE(tc.child("error"));
+  CHECK(std::string(tc.child("properties").find_child_by_attribute("property", "name", "change").attribute("value").value()) ==
+        "down");
+}

@@ -28,3 +28,19 @@ TEST_CASE("markdown text: control and bidi characters made visible") {
   CHECK(out.find('\n') == std::string::npos);
   CHECK(out.find("\u202E") == std::string::npos);
 }
+
+TEST_CASE("markdown_code: the text as written inside a fence longer than any backtick run in it") {
+  using adrprobe::report::markdown_code;
+  CHECK(markdown_code("https://api.example.nl:8443/v1") == "`https://api.example.nl:8443/v1`");
+  CHECK(markdown_code("2026-11-28T03:23:16Z") == "`2026-11-28T03:23:16Z`");
+  // nothing escaped inside: backslashes, entities and markup are literal in a code span
+  CHECK(markdown_code("a\\b <i> &amp; *x* [l](u) @all www.x.example") == "`a\\b <i> &amp; *x* [l](u) @all www.x.example`");
+  CHECK(markdown_code("a `b` c") == "``a `b` c``");
+  CHECK(markdown_code("x ``` y `") == "```` x ``` y ` ````");  // a space inside each end: it ends in a backtick
+  CHECK(markdown_code("`") == "`` ` ``");
+  CHECK(markdown_code(" padded ") == "`  padded  `");  // CommonMark takes one space off each side
+  CHECK(markdown_code("   ") == "`   `");             // all spaces: nothing is taken off
+  CHECK(markdown_code("") == "");
+  // a code span holds no line break and no control character: made visible first
+  CHECK(markdown_code("a\nb\x1b[2J\xe2\x80\xae") == "`a\\x0ab\\x1b[2J\\xe2\\x80\\xae`");
+}

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "batch/targets.hpp"
+#include "report/baseline.hpp"
 #include "report/summary.hpp"
 #include "report_sample.hpp"
 
@@ -514,4 +515,69 @@ TEST_CASE("summary.json history: a wrong point is refused wherever it is in a li
   huge += "{}]}}";
   CHECK_THROWS_WITH_AS(report::parse_summary_json(huge), doctest::Contains("bytes from one string, number or literal"),
                        std::runtime_error);
+
+TEST_CASE("summary.json: since when each rule has failed and a target been down, written and read back") {
+  auto r = summary_sample();
+  report::date_streaks(r, nullptr);
+  r.rules[4].failing_since = "2026-11-01T02:00:00Z";
+  auto up = report::summarize(r, "bag", "bag.json", report::FailOn::regressed);
+  CHECK(up.failing_since == std::vector<std::pair<std::string, std::string>>{{"/core/b", "2026-11-22T02:00:00Z"},
+                                                                              {"/core/d", "2026-11-01T02:00:00Z"}});
+  CHECK(up.down_since.empty());
+  r.unreachable = true;
+  r.down_since = "2026-11-20T02:00:00Z";
+  auto down = report::summarize(r, "brk", "brk.json", report::FailOn::regressed);
+  CHECK(down.failing_since.empty());  // down: no per-rule verdicts
+  CHECK(down.down_since == "2026-11-20T02:00:00Z");
+
+  report::Summary s;
+  s.generated_at = "2026-11-22T02:00:10Z";
+  s.targets = {up, down};
+  std::string text = report::render_summary_json(s);
+  auto j = nlohmann::json::parse(text);
+  CHECK(j["targets"][0]["failing_since"] == nlohmann::json{{"/core/b", "2026-11-22T02:00:00Z"}, {"/core/d", "2026-11-01T02:00:00Z"}});
+  CHECK(j["targets"][0]["down_since"].is_null());
+  CHECK(j["targets"][1]["failing_since"] == nlohmann::json::object());
+  CHECK(j["targets"][1]["down_since"] == "2026-11-20T02:00:00Z");
+  auto back = report::parse_summary_json(text);
+  CHECK(back.targets[0].failing_since == up.failing_since);
+  CHECK(back.targets[1].down_since == "2026-11-20T02:00:00Z");
+  // a summary.json of an earlier version has neither
+  j["targets"][0].erase("failing_since");
+  j["targets"][1].erase("down_since");
+  back = report::parse_summary_json(j.dump());
+  CHECK(back.targets[0].failing_since.empty());
+  CHECK(back.targets[1].down_since.empty());
+}
+
+TEST_CASE("summary rows: still down, the order a reader needs, and the runs of a streak") {
+  report::SummaryTarget t;
+  CHECK(report::row_rank(t) == 7);  // passing
+  t.erroring = {"/core/c"};
+  CHECK(report::row_rank(t) == 6);
+  t.failing = {"/core/b"};
+  CHECK(report::row_rank(t) == 5);
+  t.reachable = false;
+  CHECK_FALSE(report::still_down(t));  // no baseline to tell
+  CHECK(report::row_rank(t) == 4);     // but down: before the failing
+  t.change = report::Changes{};
+  CHECK(report::still_down(t));
+  t.change->down = true;
+  CHECK_FALSE(report::still_down(t));
+  CHECK(report::row_rank(t) == 0);
+
+  report::Summary s;
+  s.history["t"] = {{"2026-11-20T02:00:00Z", true, 100.0}, {"2026-11-21T02:00:00Z", true, 100.0},
+                    {"2026-11-22T02:00:00Z", true, 100.0}};
+  CHECK(report::nights_since(s, "t", "2026-11-20T02:00:00Z") == "3 nights");
+  CHECK(report::nights_since(s, "t", "2026-11-22T02:00:00Z") == "1 night");
+  CHECK(report::nights_since(s, "t", "2026-11-19T02:00:00Z").empty());  // older than the history: not known
+  CHECK(report::nights_since(s, "other", "2026-11-22T02:00:00Z").empty());
+  CHECK(report::nights_since(s, "t", "").empty());
+
+  t.failing = {"/core/a", "/core/b", "/core/c", "/core/d"};
+  t.failing_since = {{"/core/a", "2026-11-22T02:00:00Z"}, {"/core/b", "2026-11-01T02:00:00Z"}, {"/core/c", "2026-11-22T02:00:00Z"}};
+  auto by_since = report::failing_by_since(t, {"/core/c"});
+  CHECK(by_since == std::map<std::string, std::vector<std::string>>{
+                        {"", {"/core/d"}}, {"2026-11-01T02:00:00Z", {"/core/b"}}, {"2026-11-22T02:00:00Z", {"/core/a"}}});
 }

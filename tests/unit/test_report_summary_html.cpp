@@ -129,6 +129,48 @@ TEST_CASE("summary html: changed rows first, worse first, by name within a group
   CHECK(sum_pos(matrix, ">zeta<") < sum_pos(matrix, ">alpha<"));
 }
 
+TEST_CASE("summary html: the banner counts still down and moved; rows: changed, still down, failing, passing") {
+  auto s = sum_night();
+  // oud: down as it was in the baseline; fails: failing as before; errs: a rule in error only
+  auto oud = sum_row("oud", {});
+  oud.reachable = false;
+  oud.score = {};
+  oud.note = "could not reach https://oud.example.nl: timeout";
+  oud.down_since = "2026-11-21T02:00:00Z";
+  auto fails = sum_row("fails", {{"/core/a", Verdict::fail}, {"/core/b", Verdict::fail}, {"/core/c", Verdict::fail}});
+  fails.failing_since = {{"/core/a", "2026-11-22T02:00:00Z"}, {"/core/b", "2025-12-01T02:00:00Z"},
+                         {"/core/c", "2026-11-22T02:00:00Z"}};
+  auto errs = sum_row("errs", {{"/core/a", Verdict::error}});
+  s.targets.insert(s.targets.begin(), {errs, fails, oud});
+  s.history["oud"] = {{"2026-11-20T02:00:00Z", true, 100.0}, {"2026-11-21T02:00:00Z", false, std::nullopt},
+                      {"2026-11-22T02:00:00Z", false, std::nullopt}, {"2026-11-23T02:00:00Z", false, std::nullopt}};
+  s.history["fails"] = {{"2026-11-22T02:00:00Z", true, 0.0}, {"2026-11-23T02:00:00Z", true, 0.0}};
+  std::string out = report::render_summary_html(s);
+  std::string tonight = sum_between(out, "<section class=\"tonight\"", "</section>");
+  CHECK(tonight.find("5 of 10 targets changed") != std::string::npos);
+  CHECK(tonight.find("✕ 1 still down") != std::string::npos);
+  CHECK(tonight.find("→ 1 moved") != std::string::npos);
+  std::string table = sum_between(out, "<table class=\"targets\">", "</table>");
+  std::vector<std::string> order;
+  std::regex row("<tr[^>]*><td><b class=\"name\">([^<]*)</b>");
+  for (std::sregex_iterator it(table.begin(), table.end(), row), end; it != end; ++it) order.push_back((*it)[1]);
+  CHECK(order == std::vector<std::string>{"kapot", "mid", "beta", "back", "zeta", "oud", "fails", "errs", "alpha", "nieuw"});
+  // since when: the outage and each failure, the oldest first, with the nights the history shows
+  std::string down_row = sum_between(table, "<b class=\"name\">oud</b>", "</tr>");
+  CHECK(down_row.find("down since <time datetime=\"2026-11-21T02:00:00Z\" title=\"2026-11-21T02:00:00Z\">21 Nov</time>, "
+                      "3 nights") != std::string::npos);
+  CHECK(down_row.find("still down") != std::string::npos);  // not "no change" beside an outage
+  CHECK(down_row.find("no change") == std::string::npos);
+  std::string fail_row = sum_between(table, "<b class=\"name\">fails</b>", "</tr>");
+  auto older = sum_pos(fail_row, "failing since <time datetime=\"2025-12-01T02:00:00Z\" title=\"2025-12-01T02:00:00Z\">1 Dec "
+                                 "2025</time></div>");  // before the history: no count; another year: the year
+  auto newer = sum_pos(fail_row, "failing since <time datetime=\"2026-11-22T02:00:00Z\" title=\"2026-11-22T02:00:00Z\">22 "
+                                 "Nov</time>, 2 nights</div>");
+  CHECK(older < newer);
+  CHECK(sum_count(fail_row, "failing since") == 2);  // /core/a and /core/c under one date
+  CHECK(newer < sum_pos(fail_row, ">a</span>"));
+}
+
 TEST_CASE("summary html: a down target is one entry, n/a, one matrix cell across the row") {
   std::string out = report::render_summary_html(sum_night());
   std::string table = sum_between(out, "<table class=\"targets\">", "</table>");

@@ -31,6 +31,10 @@ report::Summary digest_night() {
   auto a = digest_row("gebouwen", "Team BAG");
   a.change->new_fail = {"/core/a", "/core/b"};
   a.change->regressed = {"/core/c"};
+  // failing: two new tonight, two as for nights (one since before the history)
+  a.failing = {"/core/a", "/core/b", "/core/e", "/core/f"};
+  a.failing_since = {{"/core/a", "2026-11-23T02:00:00Z"}, {"/core/b", "2026-11-23T02:00:00Z"},
+                     {"/core/e", "2026-11-22T02:00:00Z"}, {"/core/f", "2026-11-01T02:00:00Z"}};
   auto b = digest_row("adressen", "Team BAG");
   b.change->fixed = {"/core/d"};
   auto c = digest_row("kapot", "Team Zaken");
@@ -38,6 +42,7 @@ report::Summary digest_night() {
   c.score = {};
   c.note = "could not reach https://kapot.example.nl/api: connection refused";
   c.change->down = true;
+  c.down_since = "2026-11-23T02:00:00Z";
   auto d = digest_row("terug", "");
   d.change->back_up = true;
   auto e = digest_row("verhuisd", "");
@@ -47,8 +52,12 @@ report::Summary digest_night() {
   g.change.reset();
   auto h = digest_row("nog-kapot", "");
   h.reachable = false;
+  h.down_since = "2026-11-22T02:00:00Z";
+  h.note = "could not reach https://nog-kapot.example.nl/api: timeout";
   s.targets = {a, b, c, d, e, f, g, h};
   s.history["gebouwen"] = {{"2026-11-22T02:00:00Z", true, 100.0}, {"2026-11-23T02:00:00Z", true, 75.0}};
+  s.history["nog-kapot"] = {{"2026-11-21T02:00:00Z", true, 100.0}, {"2026-11-22T02:00:00Z", false, {}},
+                            {"2026-11-23T02:00:00Z", false, {}}};
   return s;
 }
 
@@ -64,29 +73,60 @@ std::size_t digest_at(const std::string& md, const std::string& needle) {
 
 TEST_CASE("summary md: first line with date and counts, then by owner, then the unchanged") {
   std::string md = report::render_summary_markdown(digest_night());
+  CAPTURE(md);
   auto lines = digest_lines(md);
   CHECK(lines[0] ==
         "### adrprobe nightly 2026-11-23: 4 of 8 targets changed (1 down · 1 new-fail · 1 regressed · 1 fixed · 1 back up "
-        "· 1 moved)");
-  CHECK(md.find("Since the previous run of 2026-11-22T02\\:00\\:00Z.") != std::string::npos);
+        "· 1 moved · 1 still down)");
+  // times and URLs as code spans: pasted anywhere, they read as written
+  CHECK(md.find("Since the previous run of `2026-11-22T02:00:00Z`.") != std::string::npos);
   // owners by name, "No owner" last
   CHECK(digest_at(md, "#### Team BAG") < digest_at(md, "#### Team Zaken"));
   CHECK(digest_at(md, "#### Team Zaken") < digest_at(md, "#### No owner"));
   // within an owner: worse first
   CHECK(digest_at(md, "- **gebouwen**") < digest_at(md, "- **adressen**"));
-  CHECK(md.find("- **gebouwen**: new-fail /core/a, /core/b · regressed /core/c · score 75.0 % (was 100.0 %)\n") !=
-        std::string::npos);
+  // what still fails, by the date its failure began, with the nights the history shows (tonight's new ones above)
+  CHECK(md.find("- **gebouwen**: new-fail /core/a, /core/b · regressed /core/c · score 75.0 % (was 100.0 %)\n"
+                "  - failing since `2026-11-01T02:00:00Z`: /core/f\n"
+                "  - failing since `2026-11-22T02:00:00Z` (2 nights): /core/e\n") != std::string::npos);
   CHECK(md.find("- **adressen**: fixed /core/d · score 75.0 %\n") != std::string::npos);
-  CHECK(md.find("- **kapot**: down: could not reach https\\:\u2060//kapot.example.nl/api\\: connection refused\n") !=
-        std::string::npos);
+  CHECK(md.find("- **kapot**: down since `2026-11-23T02:00:00Z`: `could not reach https://kapot.example.nl/api: connection "
+                "refused`\n") != std::string::npos);
   CHECK(md.find("- **terug**: back up · score 75.0 %") != std::string::npos);
-  CHECK(md.find("- **verhuisd**: moved from https\\:\u2060//old.example.nl/api to https\\:\u2060//verhuisd.example.nl/api") !=
+  CHECK(md.find("- **verhuisd**: moved from `https://old.example.nl/api` to `https://verhuisd.example.nl/api`") !=
         std::string::npos);
-  // the unchanged are counted, not listed
+  // still down: listed with its owner, since when
+  CHECK(md.find("- **nog-kapot**: still down since `2026-11-22T02:00:00Z` (2 nights): `could not reach "
+                "https://nog-kapot.example.nl/api: timeout`\n") != std::string::npos);
+  CHECK(digest_at(md, "- **terug**") < digest_at(md, "- **nog-kapot**"));
+  CHECK(digest_at(md, "- **nog-kapot**") < digest_at(md, "- **verhuisd**"));
+  // no backslash escape, no invisible joiner anywhere
+  CHECK(md.find('\\') == std::string::npos);
+  CHECK(md.find("\u2060") == std::string::npos);
+  // the unchanged and passing are counted, not listed
   CHECK(md.find("**stil**") == std::string::npos);
   CHECK(md.find("**nieuw**") == std::string::npos);
-  CHECK(md.find("2 targets unchanged, 1 with no earlier run to compare: nieuw; still down: nog-kapot.") != std::string::npos);
+  CHECK(md.find("1 other target unchanged, without a failing rule; 1 with no earlier run to compare: nieuw.") !=
+        std::string::npos);
   CHECK(md.back() == '\n');
+}
+
+TEST_CASE("summary md: a target failing as before is listed with its owner, since when") {
+  auto s = digest_night();
+  auto& stil = s.targets[5];
+  REQUIRE(stil.name == "stil");
+  stil.failing = {"/core/x", "/core/y"};
+  stil.failing_since = {{"/core/x", "2026-11-20T02:00:00Z"}, {"/core/y", "2026-11-20T02:00:00Z"}};
+  std::string md = report::render_summary_markdown(s);
+  CAPTURE(md);
+  CHECK(md.find("- **stil**: score 75.0 %\n  - failing since `2026-11-20T02:00:00Z`: /core/x, /core/y\n") !=
+        std::string::npos);
+  CHECK(digest_at(md, "- **kapot**") < digest_at(md, "- **stil**"));  // after the changed rows of its owner
+  CHECK(md.find("0 other targets unchanged") != std::string::npos);
+  // a summary.json of an earlier version has no dates: the rules are still listed
+  stil.failing_since.clear();
+  md = report::render_summary_markdown(s);
+  CHECK(md.find("- **stil**: score 75.0 %\n  - failing: /core/x, /core/y\n") != std::string::npos);
 }
 
 TEST_CASE("summary md: no previous run, incomplete and notes said first") {
@@ -107,7 +147,7 @@ TEST_CASE("summary md: nothing changed") {
   std::string md = report::render_summary_markdown(s);
   CHECK(md.rfind("### adrprobe nightly 2026-11-23: 0 of 2 targets changed (0 down", 0) == 0);
   CHECK(md.find("####") == std::string::npos);
-  CHECK(md.find("2 targets unchanged.") != std::string::npos);
+  CHECK(md.find("2 other targets unchanged, without a failing rule.") != std::string::npos);
 }
 
 TEST_CASE("summary md: hostile names, owners, notes and ids stay text") {
@@ -116,14 +156,22 @@ TEST_CASE("summary md: hostile names, owners, notes and ids stay text") {
   s.targets[0].name = hostile;
   s.targets[0].owner = hostile;
   s.targets[0].change->new_fail.push_back(hostile);
-  s.targets[2].note = hostile;
   s.notes = {hostile};
   std::string md = report::render_summary_markdown(s);
-  CHECK(md.find("<img") == std::string::npos);
-  CHECK(md.find("](") == std::string::npos);
-  CHECK(md.find("javascript:") == std::string::npos);
-  CHECK(md.find(" @all") == std::string::npos);
-  CHECK(md.find("www.evil") == std::string::npos);
+  // Server text (a down target's cause) is a code span, apart; the rest escaped.
+  std::string cause = "`could not reach https://kapot.example.nl/api: connection refused`";
+  REQUIRE(md.find(cause) != std::string::npos);
+  s.targets[2].note = hostile;
+  md = report::render_summary_markdown(s);
+  std::string span = "`<img src=x onerror=alert(1)>](javascript:alert(1)) @all #1 www.evil.example\\x1b[2J\\xe2\\x80\\xae`";
+  auto at = md.find(span);
+  REQUIRE(at != std::string::npos);
+  std::string outside = md.substr(0, at) + md.substr(at + span.size());
+  CHECK(outside.find("<img") == std::string::npos);
+  CHECK(outside.find("](") == std::string::npos);
+  CHECK(outside.find("javascript:") == std::string::npos);
+  CHECK(outside.find(" @all") == std::string::npos);
+  CHECK(outside.find("www.evil") == std::string::npos);
   CHECK(md.find('\x1b') == std::string::npos);
   CHECK(md.find("\u202E") == std::string::npos);
   CHECK(md.find("#### &lt;img src=x onerror=alert\\(1\\)&gt;\\]\\(javascript\\:alert\\(1\\)\\) \\@\u2060all \\#1") !=

@@ -111,3 +111,11 @@ TEST_CASE("base64: decoding undoes encoding, with or without padding; anything e
   CHECK_FALSE(base64_decode("YWJj ZA==").has_value());
   CHECK_FALSE(base64_decode("Y").has_value());  // one character is no byte
 }
+
+TEST_CASE("strings: utf8_columns counts characters, pad_columns pads to them") {
+  CHECK(utf8_columns("") == 0);
+  CHECK(utf8_columns("bag") == 3);
+  CHECK(utf8_columns("ééé · x") == 7);
+  CHECK(pad_columns("é", 3) == "é  ");
+  CHECK(pad_columns("abcd", 3) == "abcd");  // longer: as it is
+}
