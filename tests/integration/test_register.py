@@ -204,7 +204,8 @@ class Fixture(unittest.TestCase):
             self.assertEqual(r.rc, 0, r.describe())
             out = os.path.join(d, "out")
             b = run_adrprobe(["batch", path, "--out-dir", out, "--rate", "0", "--no-color", "-o", "html"], timeout=120)
-            self.assertEqual(b.rc, 3, b.describe())  # down, but read and run
+            # down, but read and run: over http:// TS-1 still fails by the scheme alone (exit 1)
+            self.assertEqual(b.rc, 1, b.describe())
             summary = json.loads(Path(out, "summary.json").read_text())
             self.assertEqual(summary["targets"][0]["don_adr_score"], 42.5)
             html = Path(out, "summary.html").read_text()
