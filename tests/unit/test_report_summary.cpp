@@ -515,6 +515,7 @@ TEST_CASE("summary.json history: a wrong point is refused wherever it is in a li
   huge += "{}]}}";
   CHECK_THROWS_WITH_AS(report::parse_summary_json(huge), doctest::Contains("bytes from one string, number or literal"),
                        std::runtime_error);
+}
 
 TEST_CASE("summary.json: since when each rule has failed and a target been down, written and read back") {
   auto r = summary_sample();
