@@ -82,7 +82,8 @@ void add_transport_options(CLI::App* cmd, ProbeArgs& a) {
 void add_fetch_options(CLI::App* cmd, ProbeArgs& a) {
   add_transport_options(cmd, a);
   cmd->add_option("--ref-hosts", a.ref_hosts,
-                  "Hosts external $refs may be fetched from: public (public addresses and the target's own host) or any")
+                  "Hosts external $refs, and the description document's redirects, may be fetched from: public "
+                  "(public addresses and the hosts given: the base URL's, --openapi's) or any")
       ->check(CLI::IsMember({"public", "any"}))
       ->capture_default_str();
 }
