@@ -180,19 +180,21 @@ bool plain_safe(const std::string& s) {
   });
 }
 
-// Anything else double-quoted: yaml-cpp escapes what needs it. Text holding a
-// bidi control is written with every non-ASCII character escaped, so a diff
-// of the committed file shows the control instead of being reordered by it.
+// Anything else double-quoted: yaml-cpp escapes what needs it. Text holding an
+// invisible character (a bidi control, U+200B, ...) is written with every
+// non-ASCII character escaped, so a diff of the committed file shows it
+// instead of being reordered by it or showing two names as one.
 void emit_scalar(YAML::Emitter& out, const std::string& s) {
   if (plain_safe(s)) {
     out << s;
     return;
   }
-  bool bidi = false;
-  for (std::size_t i = 0; i < s.size() && !bidi; ++i) bidi = bidi_control(std::string_view(s).substr(i)).second > 0;
-  if (bidi) out.SetOutputCharset(YAML::EscapeNonAscii);
+  bool invisible = false;
+  for (std::size_t i = 0; i < s.size() && !invisible; ++i)
+    invisible = invisible_character(std::string_view(s).substr(i)).second > 0;
+  if (invisible) out.SetOutputCharset(YAML::EscapeNonAscii);
   out << YAML::DoubleQuoted << s;
-  if (bidi) out.SetOutputCharset(YAML::EmitNonAscii);
+  if (invisible) out.SetOutputCharset(YAML::EmitNonAscii);
 }
 
 void emit(YAML::Emitter& out, const YAML::Node& node) {

@@ -677,6 +677,41 @@ class UsageErrors(ProbeCase):
                      expect=["'y'"])
 
 
+class InvisibleCharacters(ProbeCase):
+    """Hostile input IV, item 9: targets `bag` and `bag` U+200B printed the same
+    everywhere. Invisible characters (U+200B, U+2060, U+FEFF, ...) of a name,
+    an owner or a label are shown as \\xNN on stdout and in every file, and
+    as \\u escapes in JSON, which reads back as written."""
+
+    def test_names_owners_and_labels_show_their_invisible_characters(self):
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer({}, max_seconds=60) as srv:
+            register = write_register(tmp, [
+                {"name": "bag", "base_url": srv.base_url, "owner": "team-a"},
+                {"name": "bag\u200b", "base_url": srv.base_url, "owner": "team\u2060a", "labels": {"tier": "gold\ufeff"}}],
+                defaults={"edition": EDITION})
+            out = Path(tmp, "out")
+            run = batch(register, out, "-o", "junit", "-o", "html", "-o", "text", "-o", "markdown")
+            self.assertEqual(run.rc, 0, run.describe())
+            files = {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()}
+        shown = dict(files, stdout=run.stdout, stderr=run.stderr)
+        for name, text in shown.items():
+            for c in ("\u200b", "\ufeff"):
+                self.assertNotIn(c, text, "%s shows U+%04X raw" % (name, ord(c)))
+            # Markdown breaks autolinks with a U+2060 of its own, never inside a word
+            self.assertNotIn("team\u2060a" if name.endswith(".md") else "\u2060", text, name)
+        lines = run.stdout.splitlines()
+        self.assertTrue(any(re.search(r"\bbag\\xe2\\x80\\x8b ", l) for l in lines), run.stdout)
+        self.assertTrue(any(re.search(r"\bbag ", l) for l in lines), run.stdout)
+        prom = files["summary.prom"]
+        self.assertIn('target="bag\\\\xe2\\\\x80\\\\x8b",owner="team\\\\xe2\\\\x81\\\\xa0a",tier="gold\\\\xef\\\\xbb\\\\xbf"', prom)
+        self.assertIn("bag\\xe2\\x80\\x8b", files["summary.html"])
+        self.assertIn("bag\\xe2\\x80\\x8b", files["bag-.xml"])
+        # JSON: escaped in the text, the same name when read
+        self.assertIn('"bag\\u200b"', files["summary.json"])
+        names = {t["name"] for t in json.loads(files["summary.json"])["targets"]}
+        self.assertEqual(names, {"bag", "bag\u200b"})
+
+
 class Secrets(ProbeCase):
     """A register header `X-Api-Key: ${SECRET}` that the server echoes back in
     headers, error bodies and redirects: in no file of the out dir, nor on

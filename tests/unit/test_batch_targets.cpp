@@ -483,3 +483,13 @@ targets:
   CHECK(error_of("defaults: {don_adr_score: 1}\ntargets: [{base_url: x}]").find("belongs to each target") !=
         std::string::npos);
 }
+
+TEST_CASE("batch targets: a name with an invisible character is another name, and its error shows it (Hostile input IV)") {
+  auto targets = batch::parse_targets("targets:\n  - {name: bag, base_url: http://h/v1}\n"
+                                      "  - {name: \"bag\\u200B\", base_url: http://h/v2}\n",
+                                      "t.yaml");
+  REQUIRE(targets.size() == 2);
+  CHECK(targets[1].name == "bag\u200B");
+  CHECK(targets[1].stem == "bag-");  // files apart
+  CHECK(error_of("targets:\n  - {name: \"bag\\u200B\"}\n") == "targets.yaml: targets[0] (bag\\xe2\\x80\\x8b): 'base_url' is missing");
+}

@@ -85,18 +85,19 @@ TEST_CASE("escape_control: bidi controls made visible, so they reorder nothing")
                          "\u202E", "\u2066", "\u2067", "\u2068", "\u2069"};
   for (std::size_t i = 0; i < std::size(controls); ++i) {
     std::string_view text = texts[i];
-    CHECK(bidi_control(text) == std::pair<char32_t, std::size_t>{controls[i], text.size()});
+    CHECK(invisible_character(text) == std::pair<char32_t, std::size_t>{controls[i], text.size()});
     std::string shown = escape_control("a" + std::string(text) + "b");
     CHECK(shown.find(text) == std::string::npos);
     CHECK(shown.size() == 2 + 4 * text.size());
   }
   // Their neighbours are ordinary characters and pass unchanged.
-  for (const char* other : {"\u061B", "\u200D", "\u2010", "\u2029", "\u202F", "\u2065", "\u206A", "\u2060"}) {
-    CHECK(bidi_control(other).second == 0);
+  for (const char* other : {"\u061B", "\u2010", "\u202F", "\u2027", "\u2070", "\u00A0", "\u00AE", "\uFEFE", "\uFFFD"}) {
+    CAPTURE(other);
+    CHECK(invisible_character(other).second == 0);
     CHECK(escape_control(other) == other);
   }
-  CHECK(bidi_control("").second == 0);
-  CHECK(bidi_control("\xe2\x80").second == 0);  // cut short
+  CHECK(invisible_character("").second == 0);
+  CHECK(invisible_character("\xe2\x80").second == 0);  // cut short
   CHECK(escape_control("\xe2\x80") == "\\xe2\\x80");
 }
 
@@ -118,4 +119,28 @@ TEST_CASE("strings: utf8_columns counts characters, pad_columns pads to them") {
   CHECK(utf8_columns("ééé · x") == 7);
   CHECK(pad_columns("é", 3) == "é  ");
   CHECK(pad_columns("abcd", 3) == "abcd");  // longer: as it is
+}
+
+TEST_CASE("escape_control: invisible characters made visible, so two names never print the same (Hostile input IV)") {
+  // "bag" and "bag" U+200B were two targets of one register, shown the same everywhere.
+  CHECK(escape_control("bag\u200B") == "bag\\xe2\\x80\\x8b");
+  CHECK(escape_control("bag\u200B") != escape_control("bag"));
+  // The ones named in the issue, a sample of the rest of Unicode's default-ignorable
+  // code points (soft hyphen, variation selectors, Hangul filler, tag characters), and
+  // the line and paragraph separators.
+  const std::pair<char32_t, const char*> invisible[] = {
+      {0x200B, "\u200B"}, {0x200C, "\u200C"}, {0x200D, "\u200D"}, {0x2060, "\u2060"}, {0xFEFF, "\uFEFF"},
+      {0x2028, "\u2028"}, {0x2029, "\u2029"}, {0x00AD, "\u00AD"}, {0x034F, "\u034F"}, {0x180E, "\u180E"},
+      {0x2064, "\u2064"}, {0x206F, "\u206F"}, {0x3164, "\u3164"}, {0xFE0F, "\uFE0F"}, {0xFFA0, "\uFFA0"},
+      {0x1D173, "\U0001D173"}, {0xE0001, "\U000E0001"}, {0xE0041, "\U000E0041"}, {0xE0FFF, "\U000E0FFF"}};
+  for (auto [code, text] : invisible) {
+    CAPTURE(text);
+    CHECK(invisible_character(text) == std::pair<char32_t, std::size_t>{code, std::string_view(text).size()});
+    std::string shown = escape_control(std::string("a") + text + "b");
+    CHECK(shown.size() == 2 + 4 * std::string_view(text).size());
+    CHECK(shown.find("\\x") == 1);
+  }
+  // what follows one is judged on its own
+  CHECK(invisible_character("\u200Bx") == std::pair<char32_t, std::size_t>{0x200B, 3});
+  CHECK(escape_control("Gebouwen → één 😀") == "Gebouwen → één 😀");  // visible characters pass
 }
