@@ -676,6 +676,23 @@ class UsageErrors(ProbeCase):
         self.refused([{"name": "x", "base_url": "FIXTURE"}, {"name": "y", "base_url": "ftp://127.0.0.1/v1"}],
                      expect=["'y'"])
 
+    def test_owner_or_label_value_too_long(self):
+        """Hostile input IV, item 9: a 100 KB owner was copied onto every series
+        of summary.prom (3.1 MB for one target)."""
+        self.refused([{"name": "x", "base_url": "FIXTURE", "owner": "o" * 100 * 1024}],
+                     expect=["targets[0] (x): owner is 102400 bytes long, more than the 256"])
+        self.refused([{"name": "x", "base_url": "FIXTURE"},
+                      {"name": "y", "base_url": "FIXTURE", "labels": {"tier": "t" * 257}}],
+                     expect=["targets[1] (y): labels: tier is 257 bytes long"])
+
+    def test_label_names_prometheus_sets_are_refused(self):
+        """Hostile input IV, item 9: job and instance, which a scrape and the
+        Pushgateway set (a pushed one becomes exported_job)."""
+        for name in ("job", "instance", "verdict"):
+            with self.subTest(label=name):
+                self.refused([{"name": "x", "base_url": "FIXTURE", "labels": {name: "nightly"}}],
+                             expect=["labels: '%s' is a label summary.prom or Prometheus sets itself" % name])
+
 
 class InvisibleCharacters(ProbeCase):
     """Hostile input IV, item 9: targets `bag` and `bag` U+200B printed the same
