@@ -3,8 +3,10 @@
 catalogue, output files, the demo."""
 
 import json
+import socket
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -61,6 +63,7 @@ class UsageErrors(ProbeCase):
                 with self.subTest(args=args):
                     self.assertUsageError(["check", srv.base_url] + args)
             self.assertEqual(srv.requests(), [], "probed despite usage errors")
+
 
 
 class Unreachable(ProbeCase):
@@ -139,6 +142,36 @@ class Unreachable(ProbeCase):
             self.assertEqual(run.rc, 3, run.describe())
             report = json.loads(path.read_text(encoding="utf-8"))
         self.assertRule(report, "API-48", "error")
+
+    def test_the_cause_keeps_a_name_as_written(self):
+        """Hostile input IV: the down note lower-cased libcurl's first letter,
+        "openSSL SSL_connect: ...". A server that hangs up on the TLS handshake."""
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+
+        def hang_up():
+            while True:
+                try:
+                    conn, _ = listener.accept()
+                except OSError:
+                    return
+                with conn:
+                    try:
+                        conn.recv(4096)
+                    except OSError:
+                        pass
+
+        threading.Thread(target=hang_up, daemon=True).start()
+        try:
+            url = "https://127.0.0.1:%d/v1" % listener.getsockname()[1]
+            run = run_adrprobe(harness.check_args(url, ("--timeout", "5"), "1.0"), timeout=60)
+        finally:
+            listener.close()
+        self.assertEqual(run.rc, 3, run.describe())
+        note = run.json()["notes"][0]
+        self.assertTrue(note.startswith("could not reach %s: OpenSSL" % url), note)
+        self.assertEqual(note, note.strip())
 
 
 class BaseUrlForms(ProbeCase):
