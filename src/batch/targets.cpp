@@ -95,10 +95,8 @@ struct Reader {
   // don_adr_score: a number from 0 to 100, or null (DON has none).
   std::optional<double> score(const YAML::Node& node, const std::string& where) const {
     if (node.IsNull()) return std::nullopt;
-    std::string text = scalar(node, where);
-    char* end = nullptr;
-    double value = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || !(value >= 0 && value <= 100))
+    double value = 0;  // decimal, as every number of a register (strtod read 0x1A as 26)
+    if (!parse_decimal(scalar(node, where), value).empty() || !(value >= 0 && value <= 100))
       throw std::runtime_error(fmt::format("{}: expected a number from 0 to 100, or null", where));
     return value;
   }

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <limits>
+#include <system_error>
+#include <type_traits>
 #include <utility>
 #include <fmt/format.h>
 
@@ -284,6 +288,35 @@ std::string pad_columns(std::string_view s, std::size_t columns) {
   if (have < columns) out.append(columns - have, ' ');
   return out;
 }
+namespace {
+
+template <class T>
+std::string parse_decimal_as(std::string_view text, T& out) {
+  constexpr bool whole = std::is_integral_v<T>;
+  std::string shown = fmt::format("'{}{}'", escape_control(text.substr(0, 40)), text.size() > 40 ? "…" : "");
+  std::string_view kind = whole ? "a whole number" : "a decimal number";
+  // Only these characters: from_chars alone would take "inf" and "nan".
+  if (text.empty() || text.find_first_not_of(whole ? "-0123456789" : "-0123456789.eE+") != std::string_view::npos)
+    return fmt::format("{} is not {}", shown, kind);
+  T value{};
+  auto [stop, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error == std::errc::result_out_of_range) {
+    if constexpr (whole)
+      return fmt::format("{} is out of range (at {} {})", shown, text.front() == '-' ? "least" : "most",
+                         text.front() == '-' ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max());
+    else
+      return fmt::format("{} is out of range", shown);
+  }
+  if (error != std::errc() || stop != text.data() + text.size()) return fmt::format("{} is not {}", shown, kind);
+  out = value;
+  return "";
+}
+
+}  // namespace
+
+std::string parse_decimal(std::string_view text, int& out) { return parse_decimal_as(text, out); }
+std::string parse_decimal(std::string_view text, long long& out) { return parse_decimal_as(text, out); }
+std::string parse_decimal(std::string_view text, double& out) { return parse_decimal_as(text, out); }
 
 std::string plural(std::size_t n, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);

@@ -69,6 +69,17 @@ std::size_t utf8_columns(std::string_view s);
 // s, then spaces up to `columns` characters (utf8_columns): a column of a
 // table on a terminal. Longer text is left as it is.
 std::string pad_columns(std::string_view s, std::size_t columns);
+// A number as a person writes it on a command line or in a file: decimal
+// digits after an optional '-', and for a double an optional fraction and
+// exponent ("1.5", "2e3"); no '+' in front, no space, no other base, not inf or
+// nan. strtoll with base 0 (CLI11) reads "0x50" as 80 and "010" as 8, and
+// saturates 99999999999999999999 without a word; std::stod reads hex and inf.
+// Sets out and returns "" when text is one that fits; else why not, quoting
+// it ("'0x50' is not a whole number", "'99999999999999999999' is out of range
+// (at most 9223372036854775807)").
+std::string parse_decimal(std::string_view text, int& out);
+std::string parse_decimal(std::string_view text, long long& out);
+std::string parse_decimal(std::string_view text, double& out);
 // "1 path" / "2 paths"
 std::string plural(std::size_t n, std::string_view one, std::string_view many);
 

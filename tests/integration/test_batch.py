@@ -676,6 +676,18 @@ class UsageErrors(ProbeCase):
         self.refused([{"name": "x", "base_url": "FIXTURE"}, {"name": "y", "base_url": "ftp://127.0.0.1/v1"}],
                      expect=["'y'"])
 
+    def test_number_of_a_target_is_decimal_and_in_range(self):
+        """Hostile input IV: a register's numbers are read as the command line's:
+        0x10 was 16, and 1e20 requests a cast out of range."""
+        for key, value, message in (("concurrency", "0x10", "concurrency: '0x10' is not a whole number"),
+                                    ("max_requests", "99999999999999999999",
+                                     "max_requests: '99999999999999999999' is out of range (at most 9223372036854775807)"),
+                                    ("max_paths", "1e20", "max_paths: '1e20' is not a whole number"),
+                                    ("timeout", "inf", "timeout: 'inf' is not a decimal number"),
+                                    ("rate", "0x10", "rate: '0x10' is not a decimal number")):
+            with self.subTest(key=key):
+                self.refused([{"name": "x", "base_url": "FIXTURE", key: value}], expect=["'x'", message])
+
     def test_owner_or_label_value_too_long(self):
         """Hostile input IV, item 9: a 100 KB owner was copied onto every series
         of summary.prom (3.1 MB for one target)."""

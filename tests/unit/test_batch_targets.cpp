@@ -480,6 +480,7 @@ targets:
   CHECK(error_of("targets: [{base_url: x, don_adr_score: high}]").find("don_adr_score: expected a number from 0 to 100") !=
         std::string::npos);
   CHECK(error_of("targets: [{base_url: x, don_adr_score: 101}]").find("expected a number") != std::string::npos);
+  CHECK(error_of("targets: [{base_url: x, don_adr_score: 0x1A}]").find("expected a number") != std::string::npos);
   CHECK(error_of("defaults: {don_adr_score: 1}\ntargets: [{base_url: x}]").find("belongs to each target") !=
         std::string::npos);
 }

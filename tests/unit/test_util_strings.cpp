@@ -1,5 +1,6 @@
 // util/strings: string helpers.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "util/strings.hpp"
 
@@ -143,4 +144,42 @@ TEST_CASE("escape_control: invisible characters made visible, so two names never
   // what follows one is judged on its own
   CHECK(invisible_character("\u200Bx") == std::pair<char32_t, std::size_t>{0x200B, 3});
   CHECK(escape_control("Gebouwen → één 😀") == "Gebouwen → één 😀");  // visible characters pass
+}
+
+TEST_CASE("parse_decimal: decimal only, within the type, or why not") {
+  long long ll = -1;
+  CHECK(parse_decimal("40", ll) == "");
+  CHECK(ll == 40);
+  CHECK(parse_decimal("010", ll) == "");  // decimal, not octal
+  CHECK(ll == 10);
+  CHECK(parse_decimal("-1", ll) == "");
+  CHECK(ll == -1);
+  CHECK(parse_decimal("9223372036854775807", ll) == "");
+  CHECK(parse_decimal("99999999999999999999", ll) == "'99999999999999999999' is out of range (at most 9223372036854775807)");
+  CHECK(parse_decimal("-99999999999999999999", ll) ==
+        "'-99999999999999999999' is out of range (at least -9223372036854775808)");
+  ll = 7;
+  for (const char* bad : {"0x50", "0X50", "0b1", "0o7", "+5", " 5", "5 ", "", "-", "5-", "1e3", "1.5", "inf", "nan", "٣"}) {
+    CAPTURE(bad);
+    CHECK(parse_decimal(bad, ll) == fmt::format("'{}' is not a whole number", escape_control(bad)));
+    CHECK(ll == 7);  // left as it was
+  }
+  int i = 0;
+  CHECK(parse_decimal("80", i) == "");
+  CHECK(i == 80);
+  CHECK(parse_decimal("4294967376", i) == "'4294967376' is out of range (at most 2147483647)");  // 2^32 + 80 wraps to 80
+  double d = 0;
+  CHECK(parse_decimal("1.5", d) == "");
+  CHECK(d == 1.5);
+  CHECK(parse_decimal("2e3", d) == "");
+  CHECK(d == 2000);
+  CHECK(parse_decimal("-0.25", d) == "");
+  CHECK(d == -0.25);
+  CHECK(parse_decimal("1e400", d) == "'1e400' is out of range");
+  for (const char* bad : {"0x10", "inf", "-inf", "nan", "infinity", "1,5", "+1", "1e", " 1", "0x1p3"}) {
+    CAPTURE(bad);
+    CHECK(parse_decimal(bad, d) == fmt::format("'{}' is not a decimal number", bad));
+  }
+  // a long value is quoted in part
+  CHECK(parse_decimal(std::string(100, '9') + "x", d) == fmt::format("'{}…' is not a decimal number", std::string(40, '9')));
 }
