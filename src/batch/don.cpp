@@ -180,19 +180,21 @@ bool plain_safe(const std::string& s) {
   });
 }
 
-// Anything else double-quoted: yaml-cpp escapes what needs it. Text holding a
-// bidi control is written with every non-ASCII character escaped, so a diff
-// of the committed file shows the control instead of being reordered by it.
+// Anything else double-quoted: yaml-cpp escapes what needs it. Text holding an
+// invisible character (a bidi control, U+200B, ...) is written with every
+// non-ASCII character escaped, so a diff of the committed file shows it
+// instead of being reordered by it or showing two names as one.
 void emit_scalar(YAML::Emitter& out, const std::string& s) {
   if (plain_safe(s)) {
     out << s;
     return;
   }
-  bool bidi = false;
-  for (std::size_t i = 0; i < s.size() && !bidi; ++i) bidi = bidi_control(std::string_view(s).substr(i)).second > 0;
-  if (bidi) out.SetOutputCharset(YAML::EscapeNonAscii);
+  bool invisible = false;
+  for (std::size_t i = 0; i < s.size() && !invisible; ++i)
+    invisible = invisible_character(std::string_view(s).substr(i)).second > 0;
+  if (invisible) out.SetOutputCharset(YAML::EscapeNonAscii);
   out << YAML::DoubleQuoted << s;
-  if (bidi) out.SetOutputCharset(YAML::EmitNonAscii);
+  if (invisible) out.SetOutputCharset(YAML::EmitNonAscii);
 }
 
 void emit(YAML::Emitter& out, const YAML::Node& node) {
@@ -261,14 +263,19 @@ void set_don_fields(Entry& e, const Api& api, bool keep_openapi) {
   e.set("don_adr_score", api.adr_score ? YAML::Node(score_text(*api.adr_score)) : YAML::Node(YAML::NodeType::Null));
 }
 
-// "${" in a value DON gave: a register reads ${NAME} from the environment (in
-// header values) and refuses it elsewhere, so such a value cannot be written.
-std::string env_problem(const Api& api) {
+// A value DON gave that a register cannot hold, so the API cannot be written:
+// "${" (a register reads ${NAME} from the environment in header values and
+// refuses it elsewhere), or an owner or label value (the organisation, don_id,
+// lifecycle, auth) longer than a register allows (max_carried_bytes).
+std::string value_problem(const Api& api) {
   std::vector<const std::string*> values{&api.title, &api.organisation_label, &api.lifecycle, &api.id, &api.servers.front()};
   for (const auto& a : api.auth) values.push_back(&a);
   if (api.oas_url) values.push_back(&*api.oas_url);
   for (const std::string* value : values)
     if (value->find("${") != std::string::npos) return "a value holds '${', which a register reads from the environment";
+  for (const std::string& carried : {api.organisation_label, api.id, api.lifecycle, join(api.auth, ", ")})
+    if (carried.size() > max_carried_bytes)
+      return fmt::format("a value is longer than the {} bytes a target's owner or label may hold", max_carried_bytes);
   return "";
 }
 
@@ -327,7 +334,7 @@ Written write_register(const WriteInput& input) {
       if (api->servers.empty()) why = "no server URL";
       else if (std::string problem = base_url_problem(api->servers.front()); !problem.empty())
         why = fmt::format("{} ('{}')", problem, escape_control(truncate_utf8(api->servers.front(), 200)));
-      else why = env_problem(*api);
+      else why = value_problem(*api);
     }
     auto at = find_kept(*api);
     if (at) matched[*at] = true;

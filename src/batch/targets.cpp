@@ -28,7 +28,12 @@ const std::vector<std::string>& oauth2_keys() {
 }
 
 const std::vector<std::string>& reserved_labels() {
-  static const std::vector<std::string> names{"target", "owner", "rule", "edition", "base_url", "state", "le", "quantile"};
+  // summary.prom's own (render_summary_openmetrics), the ones a scrape or the
+  // Pushgateway sets (register: the group --pushgateway pushes to, cli/push),
+  // and those of histograms and summaries.
+  static const std::vector<std::string> names{"target", "owner",    "rule",     "edition", "base_url", "state",
+                                              "outcome", "verdict", "change",   "job",     "instance", "register",
+                                              "le",      "quantile"};
   return names;
 }
 
@@ -90,10 +95,8 @@ struct Reader {
   // don_adr_score: a number from 0 to 100, or null (DON has none).
   std::optional<double> score(const YAML::Node& node, const std::string& where) const {
     if (node.IsNull()) return std::nullopt;
-    std::string text = scalar(node, where);
-    char* end = nullptr;
-    double value = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || !(value >= 0 && value <= 100))
+    double value = 0;  // decimal, as every number of a register (strtod read 0x1A as 26)
+    if (!parse_decimal(scalar(node, where), value).empty() || !(value >= 0 && value <= 100))
       throw std::runtime_error(fmt::format("{}: expected a number from 0 to 100, or null", where));
     return value;
   }
@@ -144,10 +147,15 @@ struct Reader {
         for (const auto& l : kv.second) {
           count(1, at);
           std::string lkey = scalar(l.first, at);
+          const auto& reserved = reserved_labels();
+          if (std::find(reserved.begin(), reserved.end(), lkey) != reserved.end())
+            throw std::runtime_error(fmt::format("{}: '{}' is a label summary.prom or Prometheus sets itself (as are {}): "
+                                                 "give it another name",
+                                                 at, lkey, join(reserved, ", ")));
           if (!label_name(lkey))
-            throw std::runtime_error(fmt::format("{}: '{}' is not a label name ([a-zA-Z_][a-zA-Z0-9_]*, not starting "
-                                                 "with __, and not one of {})",
-                                                 at, escape_control(lkey), join(reserved_labels(), ", ")));
+            throw std::runtime_error(fmt::format("{}: '{}' is not a label name ([a-zA-Z_][a-zA-Z0-9_]*, at most 64 "
+                                                 "characters, not starting with __, which Prometheus keeps for itself)",
+                                                 at, escape_control(lkey)));
           std::string value = scalar(l.second, at);
           auto it = std::find_if(raw.labels.begin(), raw.labels.end(), [&](const auto& p) { return p.first == lkey; });
           if (it != raw.labels.end()) it->second = std::move(value);
@@ -213,6 +221,19 @@ std::pair<std::size_t, std::size_t> first_non_utf8(const std::string& text) {
     start = end + 1;
   }
   return {0, 0};
+}
+
+// The owner and the label values, which every series of the target carries:
+// at most max_carried_bytes each (an error naming the target and the key).
+void check_carried(const Raw& raw, const std::string& where) {
+  auto check = [&](const std::string& value, const std::string& what) {
+    if (value.size() > max_carried_bytes)
+      throw std::runtime_error(fmt::format("{}: {} is {} bytes long, more than the {} a value every series of the "
+                                           "target carries may have",
+                                           where, what, value.size(), max_carried_bytes));
+  };
+  check(raw.owner, "owner");
+  for (const auto& [key, value] : raw.labels) check(value, "labels: " + key);
 }
 
 }  // namespace
@@ -414,7 +435,10 @@ std::vector<Target> parse_targets(const std::string& yaml_text, const std::strin
       throw std::runtime_error(fmt::format("{}: unknown key '{}' (expected defaults and targets)", file, escape_control(key)));
   }
   Raw defaults;
-  if (doc["defaults"]) reader.entry(doc["defaults"], file + ": defaults", defaults, nullptr, nullptr);
+  if (doc["defaults"]) {
+    reader.entry(doc["defaults"], file + ": defaults", defaults, nullptr, nullptr);
+    check_carried(defaults, file + ": defaults");
+  }
   YAML::Node list = doc["targets"];
   if (!list || !list.IsSequence() || list.size() == 0)
     throw std::runtime_error(fmt::format("{}: 'targets' must be a non-empty list", file));
@@ -431,6 +455,7 @@ std::vector<Target> parse_targets(const std::string& yaml_text, const std::strin
     reader.entry(list[i], where, raw, &t.name, &t.base_url);
     if (!t.name.empty()) where += " (" + escape_control(t.name) + ")";
     if (t.base_url.empty()) throw std::runtime_error(where + ": 'base_url' is missing");
+    check_carried(raw, where);
     t.owner = std::move(raw.owner);
     t.labels = std::move(raw.labels);
     t.don_adr_score = raw.don_adr_score;

@@ -41,11 +41,19 @@ struct Target {
 const std::vector<std::string>& oauth2_keys();
 
 // A label key of the register: a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*,
-// at most 64 characters, not starting with __) that is none of the tool's own
-// labels (reserved_labels()).
+// at most 64 characters, not starting with __, which Prometheus keeps for
+// itself) that is none of reserved_labels(): the tool's own labels, job and
+// instance, which a scrape or the Pushgateway sets and renames a pushed one
+// to exported_job, exported_instance, and register, the Pushgateway group's.
 bool label_name(const std::string& name);
 const std::vector<std::string>& reserved_labels();
 constexpr std::size_t max_target_labels = 20;
+// The owner and each label value go onto every series of the target in
+// summary.prom (and every row of the summary files): a team's name or a tier
+// is a few dozen bytes, so 256 is ample, and a 100 KB owner is refused at load
+// rather than copied some 60 times a target (Prometheus bounds label values
+// in bytes too: label_value_length_limit).
+constexpr std::size_t max_carried_bytes = 256;
 
 // The keys a target (or `defaults`) may have besides name, base_url, owner, labels, headers, params, oauth2
 // and don_adr_score (a target's own).
@@ -61,7 +69,8 @@ constexpr std::size_t max_target_headers = 100;
 // Parses TARGETS.yaml; `file` names it in errors. Throws std::runtime_error
 // naming the file, the target and the key ("targets.yaml: targets[2] (kvk):
 // unknown key 'rat'"), never a header value; also when two targets' names
-// give one stem (KVK and kvk), naming both. Refuses text that is not UTF-8
+// give one stem (KVK and kvk), naming both, and when an owner or a label value
+// is longer than max_carried_bytes. Refuses text that is not UTF-8
 // (naming its line: a Latin-1 name would never match its own baseline), and
 // ${VAR} anywhere but in a header value or oauth2's client_secret (nothing
 // else is expanded).

@@ -60,17 +60,14 @@ struct Job {
   std::string token_problem;  // its token endpoint refused or could not be reached: the target is down
 };
 
-double number_option(const batch::Target& t, const std::string& key, double fallback, const std::string& where) {
+// A number of the register is read as the command line reads its option: decimal, within its type.
+template <class T>
+T number_option(const batch::Target& t, const std::string& key, T fallback, const std::string& where) {
   auto it = t.options.find(key);
   if (it == t.options.end()) return fallback;
-  try {
-    std::size_t used = 0;
-    double v = std::stod(it->second, &used);
-    if (used != it->second.size()) throw std::invalid_argument("trailing");
-    return v;
-  } catch (const std::exception&) {
-    throw UsageError(fmt::format("{}: {}: expected a number, not '{}'", where, key, escape_control(it->second)));
-  }
+  T value{};
+  if (auto why = parse_decimal(it->second, value); !why.empty()) throw UsageError(fmt::format("{}: {}: {}", where, key, why));
+  return value;
 }
 
 bool flag_option(const batch::Target& t, const std::string& key, bool fallback, const std::string& where) {
@@ -140,9 +137,9 @@ Job make_job(const BatchArgs& a, const batch::Target& t, const std::vector<const
   p.openapi = text_option(t, "openapi", "");
   p.timeout = number_option(t, "timeout", p.timeout, where);
   p.rate = number_option(t, "rate", p.rate, where);
-  p.concurrency = static_cast<int>(number_option(t, "concurrency", p.concurrency, where));
-  p.max_paths = static_cast<int>(number_option(t, "max_paths", p.max_paths, where));
-  p.max_requests = static_cast<long long>(number_option(t, "max_requests", static_cast<double>(p.max_requests), where));
+  p.concurrency = number_option(t, "concurrency", p.concurrency, where);
+  p.max_paths = number_option(t, "max_paths", p.max_paths, where);
+  p.max_requests = number_option(t, "max_requests", p.max_requests, where);
   p.deadline = number_option(t, "deadline", p.deadline, where);
   p.ca_file = text_option(t, "ca_file", p.ca_file);
   p.insecure = flag_option(t, "insecure", p.insecure, where);

@@ -156,6 +156,7 @@ Command demo_command(CLI::App& parent) {
                 "ca_file: (the CA to trust, HTTPS), check: and register: lines on stdout; removes the CA file when it "
                 "stops. Takes --port, --profile and --ca-out, no report option");
   cmd->add_option("--port", a->serve.port, "With --serve: the port on 127.0.0.1 (default 0: a free one)")
+      ->transform(decimal<int>())  // a port is decimal (0x50 is no port 80); checked before the range
       ->check(CLI::Range(0, 65535));
   cmd->add_option("--ca-out", a->serve.ca_out,
                   "With --serve: write the CA certificate to this new file (default: a file in $TMPDIR, else /tmp)");

@@ -261,7 +261,9 @@ Command summary_command(CLI::App& parent) {
                   "the environment; the value is never shown in any output");
   cmd->add_option("--header-file", a->push.header_files,
                   "More headers of the push from a file, one 'Name: value' a line (# comments, ${VAR}); masked like -H");
-  cmd->add_option("--timeout", a->timeout, "Seconds the push to --pushgateway may take")->capture_default_str();
+  cmd->add_option("--timeout", a->timeout, "Seconds the push to --pushgateway may take")
+      ->transform(decimal<double>())
+      ->capture_default_str();
   cmd->add_option("--ca-file", a->ca_file, "Extra trusted CA bundle (PEM) for an https:// --pushgateway");
   cmd->footer(
       "Exit status:\n"

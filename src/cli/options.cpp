@@ -71,8 +71,9 @@ void add_output_options(CLI::App* cmd, OutputArgs& out) {
 }
 
 void add_transport_options(CLI::App* cmd, ProbeArgs& a) {
-  cmd->add_option("--timeout", a.timeout, "Seconds per request")->capture_default_str();
+  cmd->add_option("--timeout", a.timeout, "Seconds per request")->transform(decimal<double>())->capture_default_str();
   cmd->add_option("--deadline", a.deadline, "End the run after this many seconds; unfinished checks are error")
+      ->transform(decimal<double>())
       ->capture_default_str();
   cmd->add_option("--ca-file", a.ca_file, "Extra trusted CA bundle (PEM)");
   cmd->add_flag("--insecure", a.insecure, "Go on after a certificate failure (the TLS check still fails)");
@@ -82,7 +83,8 @@ void add_transport_options(CLI::App* cmd, ProbeArgs& a) {
 void add_fetch_options(CLI::App* cmd, ProbeArgs& a) {
   add_transport_options(cmd, a);
   cmd->add_option("--ref-hosts", a.ref_hosts,
-                  "Hosts external $refs may be fetched from: public (public addresses and the target's own host) or any")
+                  "Hosts external $refs, and the description document's redirects, may be fetched from: public "
+                  "(public addresses and the hosts given: the base URL's, --openapi's) or any")
       ->check(CLI::IsMember({"public", "any"}))
       ->capture_default_str();
 }
@@ -96,8 +98,12 @@ void add_header_options(CLI::App* cmd, ProbeArgs& a) {
 }
 
 void add_pace_options(CLI::App* cmd, ProbeArgs& a) {
-  cmd->add_option("--concurrency", a.concurrency, "Requests in flight at once")->capture_default_str();
-  cmd->add_option("--rate", a.rate, "At most N requests per second to one host (0 = no limit)")->capture_default_str();
+  cmd->add_option("--concurrency", a.concurrency, "Requests in flight at once")
+      ->transform(decimal<int>())
+      ->capture_default_str();
+  cmd->add_option("--rate", a.rate, "At most N requests per second to one host (0 = no limit)")
+      ->transform(decimal<double>())
+      ->capture_default_str();
 }
 
 void add_probe_options(CLI::App* cmd, ProbeArgs& a) {
@@ -106,9 +112,12 @@ void add_probe_options(CLI::App* cmd, ProbeArgs& a) {
   add_header_options(cmd, a);
   cmd->add_option("--param", a.params, "Value for a path parameter, NAME=VALUE (repeatable)");
   add_pace_options(cmd, a);
-  cmd->add_option("--max-paths", a.max_paths, "Probe at most N documented paths (0 = all)")->capture_default_str();
+  cmd->add_option("--max-paths", a.max_paths, "Probe at most N documented paths (0 = all)")
+      ->transform(decimal<int>())
+      ->capture_default_str();
   cmd->add_option("--max-requests", a.max_requests,
                   "At most N requests in one run (0 = no limit but --deadline); the report names the paths left out")
+      ->transform(decimal<long long>())
       ->capture_default_str();
   add_fetch_options(cmd, a);
   cmd->add_option("--cert", a.cert_file, "Client certificate (PEM) for APIs that require mutual TLS; with --key");

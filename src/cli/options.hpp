@@ -4,8 +4,12 @@
 #pragma once
 #include <CLI/CLI.hpp>
 
+#include <string>
+#include <type_traits>
+
 #include "cli/push.hpp"
 #include "cli/settings.hpp"
+#include "util/strings.hpp"
 
 namespace adrprobe::cli {
 
@@ -29,5 +33,22 @@ void add_oauth2_options(CLI::App* cmd, OAuth2Args& args);
 void add_push_options(CLI::App* cmd, PushArgs& args, const std::string& register_default);
 // --edition's check: the choices in --help, "unknown edition ..." for a wrong one.
 CLI::Validator edition_validator();
+
+// A number option's transform (->transform: before every check; an int, long
+// long or double option): decimal, and within its type (parse_decimal), else a
+// usage error naming the option. CLI11 alone reads "0x50" as 80 and "010" as
+// 8, and takes 99999999999999999999 as the largest long long without a word.
+template <class T>
+CLI::Validator decimal() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        T number{};
+        std::string why = parse_decimal(value, number);
+        // CLI11 reads the text again, with base 0: a whole number goes on in plain digits.
+        if (why.empty() && std::is_integral_v<T>) value = std::to_string(number);
+        return why;
+      },
+      "");
+}
 
 }  // namespace adrprobe::cli

@@ -25,6 +25,10 @@ DocumentFetch judge_fetch(const std::deque<http::Exchange>& exchanges, const htt
   if (e.error) {
     f.outcome = DocumentFetch::Outcome::transport_error;
     f.message = fmt::format("{}: {}", req, *e.error);
+    if (f.redirects > 0) {  // a hop failed (or was not fetched): say where it went
+      const auto& before = exchanges.at(static_cast<std::size_t>(f.chain[f.chain.size() - 2] - 1));
+      f.message = fmt::format("{} → {} → {}: {}", req, before.status.value_or(0), e.url, *e.error);
+    }
     return f;
   }
   if (e.is_redirect()) {
@@ -91,11 +95,10 @@ oas::Fetcher make_fetcher(http::Client& client, const std::string& root_url, con
         doc.value = std::move(r.value);
         doc.error = r.error;
       } else if (parsed->scheme == "http" || parsed->scheme == "https") {
+        // The SSRF guard of a document request holds (build_request): public
+        // addresses, and the hosts the user gave.
         http::Request req = build_request(s, document_request(url));
         req.purpose = "DO-2";
-        // SSRF guard: refs are fetched from public addresses, and from the target's own host.
-        req.address_policy = s.ref_hosts_any ? http::AddressPolicy::any : http::AddressPolicy::public_only;
-        if (auto own = parse_url(s.live() ? s.base_url : s.openapi.value_or(""))) req.exempt_host = own->host;
         requests.push_back(std::move(req));
         http_urls.push_back(url);
       } else {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "util/strings.hpp"
 #include "util/url.hpp"
 
 namespace adrprobe::engine {
@@ -74,12 +75,18 @@ std::string Evidence::unreachable() const {
 }
 
 std::string transport_cause(const std::string& error) {
-  std::string cause = error;
+  std::string cause = trim(error);  // libcurl ends some with a space ("... in connection to h:443 ")
   // libcurl: "Failed to connect to <host> port <n>: <why>"
   if (cause.rfind("Failed to connect to ", 0) == 0)
     if (auto colon = cause.rfind(": "); colon != std::string::npos) cause = cause.substr(colon + 2);
-  if (cause.size() > 1 && cause[0] >= 'A' && cause[0] <= 'Z' && !(cause[1] >= 'A' && cause[1] <= 'Z'))
-    cause[0] = static_cast<char>(cause[0] - 'A' + 'a');
+  // Mid-sentence, an ordinary word loses its capital ("Connection refused");
+  // a name keeps its own ("SSL certificate problem", "OpenSSL/3.0.13: ...").
+  auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+  auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
+  std::size_t word = 1;
+  while (word < cause.size() && lower(cause[word])) ++word;
+  bool name = word < cause.size() && upper(cause[word]);  // a capital inside the word
+  if (!cause.empty() && upper(cause[0]) && !name) cause[0] = static_cast<char>(cause[0] - 'A' + 'a');
   return cause;
 }
 

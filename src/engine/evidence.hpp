@@ -115,7 +115,8 @@ struct Evidence {
 inline constexpr const char* kWrongBaseUrl = "every documented path answered 404 to GET: is the base URL right?";
 
 // The gist of a transport error for one line: "Failed to connect to h port 1:
-// Connection refused" → "connection refused".
+// Connection refused" → "connection refused"; a first word with a capital
+// inside is a name and kept as written ("OpenSSL/3.0.13: ...", "SSL ...").
 std::string transport_cause(const std::string& error);
 
 // {oas}.info.version when it is a string, else nullptr.

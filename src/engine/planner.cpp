@@ -53,6 +53,16 @@ http::Request build_request(const Settings& settings_, const RequestSpec& spec) 
   if (spec.body == BodyLimit::document) r.body_limit = settings_.limits.max_document_bytes + 1;
   // The API's own responses: under {base} (a document elsewhere on its host is not one).
   r.to_api = settings_.live() && under_base(spec.url, settings_.base_url);
+  // A request that follows redirects (a description document, a $ref's) goes
+  // wherever a server points it: it may connect only to public addresses and to
+  // the hosts the user gave (probes.md PO-1, DO-2), judged on every hop, so a
+  // redirect into the internal network is not fetched. --ref-hosts any lifts it.
+  // Every other request goes to the user's URLs alone.
+  if (spec.max_redirects > 0 && !settings_.ref_hosts_any) {
+    r.address_policy = http::AddressPolicy::public_only;
+    for (const auto& given : {settings_.base_url, settings_.openapi.value_or("")})
+      if (auto url = parse_url(given); url && !url->host.empty()) r.exempt_hosts.push_back(url->host);
+  }
   return r;
 }
 

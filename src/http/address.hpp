@@ -1,6 +1,8 @@
-// Which IP addresses count as public: the SSRF guard of external $ref
-// fetching (probes.md DO-2). Pure functions; the client applies them to every
-// address it is about to connect to (CURLOPT_OPENSOCKETFUNCTION).
+// Which IP addresses count as public: the SSRF guard of the requests that go
+// where a server or a document points (external $refs, the redirects of the
+// description document: probes.md DO-2, PO-1). Pure functions; the client
+// applies them to every address it is about to connect to
+// (CURLOPT_OPENSOCKETFUNCTION).
 #pragma once
 #include <array>
 #include <cstddef>

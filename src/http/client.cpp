@@ -417,9 +417,10 @@ std::vector<Result> Client::run_queue(std::deque<Request> requests) {
       set_opt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout * 1000));
       set_opt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(timeout * 1000));
       bool exempt = false;
-      if (p.request.address_policy == AddressPolicy::public_only && !p.request.exempt_host.empty()) {
+      if (p.request.address_policy == AddressPolicy::public_only && !p.request.exempt_hosts.empty()) {
         auto target = parse_url(p.request.url);
-        exempt = target && iequals(target->host, p.request.exempt_host);
+        const auto& hosts = p.request.exempt_hosts;
+        exempt = target && std::any_of(hosts.begin(), hosts.end(), [&](const auto& h) { return iequals(target->host, h); });
       }
       if (p.request.address_policy == AddressPolicy::public_only && !exempt) {
         set_opt(e, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);

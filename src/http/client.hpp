@@ -64,7 +64,7 @@ struct ClientSettings {
 // redirect hop.
 enum class AddressPolicy {
   any,          // whatever the host resolves to
-  public_only,  // public addresses only (http/address.hpp), except for exempt_host
+  public_only,  // public addresses only (http/address.hpp), except for exempt_hosts
 };
 
 // The exchange error of a request refused by AddressPolicy::public_only.
@@ -82,9 +82,9 @@ struct Request {
   bool to_api = true;
   std::string purpose;
   AddressPolicy address_policy = AddressPolicy::any;
-  // With public_only: a hop to exactly this host name (the base URL's host) may
-  // go to any address.
-  std::string exempt_host;
+  // With public_only: a request or hop to exactly one of these host names (those
+  // the user gave: the base URL's, --openapi's) may go to any address.
+  std::vector<std::string> exempt_hosts;
 };
 
 struct Result {

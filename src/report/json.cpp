@@ -405,31 +405,33 @@ std::string escape_dump(const std::string& out) {
 
 void escape_dump_into(std::string& escaped, std::string_view out, std::string_view newline) {
   // So do the C1 controls (U+0080..U+009F, which some terminals obey) and
-  // the bidi controls (U+202E and the others of bidi_control, which reorder a
-  // line shown raw): the same string, visible where the file is read as
-  // text. The dump is valid UTF-8, so C2 80..C2 9F is always one whole such
-  // character, and both only occur inside a string. Bytes that cannot begin
-  // either (nearly all of a report) are copied a run at a time.
+  // the invisible characters (U+202E and the other bidi controls, which
+  // reorder a line shown raw; U+200B and the others of invisible_character,
+  // which make two strings look one): the same string, visible where the file
+  // is read as text. The dump is valid UTF-8, so C2 80..C2 9F is always one
+  // whole such character, and both only occur inside a string. Bytes that
+  // cannot begin either (nearly all of a report: ASCII) are copied a run at a time.
   std::size_t run = 0;
   for (std::size_t i = 0; i < out.size(); ++i) {
     auto c = static_cast<unsigned char>(out[i]);
-    if (c != 0xC2 && c != 0xD8 && c != 0xE2 && (c != '\n' || newline.empty())) continue;
+    if (c < 0xC2 && (c != '\n' || newline.empty())) continue;
+    auto next = i + 1 < out.size() ? static_cast<unsigned char>(out[i + 1]) : 0;
+    bool c1 = c == 0xC2 && next >= 0x80 && next <= 0x9F;
+    auto [invisible, length] = c1 || c == '\n' ? std::pair<char32_t, std::size_t>{0, 0} : invisible_character(out.substr(i));
+    if (!c1 && !length && c != '\n') continue;
     escaped.append(out, run, i - run);
-    run = i + 1;
     if (c == '\n') {
       escaped += newline;
-      continue;
-    }
-    auto next = i + 1 < out.size() ? static_cast<unsigned char>(out[i + 1]) : 0;
-    auto [bidi, length] = bidi_control(out.substr(i));
-    if (c == 0xC2 && next >= 0x80 && next <= 0x9F) {
+    } else if (c1) {
       escaped += fmt::format("\\u{:04x}", next);
       ++i;
-    } else if (length) {
-      escaped += fmt::format("\\u{:04x}", static_cast<unsigned>(bidi));
+    } else if (invisible > 0xFFFF) {  // a surrogate pair, as JSON writes a character beyond the BMP
+      char32_t v = invisible - 0x10000;
+      escaped += fmt::format("\\u{:04x}\\u{:04x}", 0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF));
       i += length - 1;
     } else {
-      escaped += out[i];
+      escaped += fmt::format("\\u{:04x}", static_cast<unsigned>(invisible));
+      i += length - 1;
     }
     run = i + 1;
   }

@@ -24,11 +24,12 @@ namespace adrprobe::report {
 
 // Pretty-printed (2 spaces), newline at the end. Server text comes out as valid,
 // escaped UTF-8: invalid UTF-8 replaced (never a throw), C0 controls, the C1
-// controls (U+0080..U+009F, which some terminals obey) and the bidi controls
-// as \u escapes. DEL stays as it is (JSON allows it, and it moves no cursor).
+// controls (U+0080..U+009F, which some terminals obey) and the invisible
+// characters (invisible_character: bidi controls, U+200B, ...) as \u escapes.
+// DEL stays as it is (JSON allows it, and it moves no cursor).
 std::string dump_json(const nlohmann::ordered_json& j);
 
-// dump_json's escaping of one dump (no newline added): C1 and bidi controls as \u escapes.
+// dump_json's escaping of one dump (no newline added): C1 controls and invisible characters as \u escapes.
 std::string escape_dump(const std::string& dumped);
 // The same, appended to `out`; with `newline` not empty, each line feed of the
 // dump (which only separates its lines) is written as `newline` (an indent).

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <limits>
+#include <system_error>
+#include <type_traits>
 #include <utility>
 #include <fmt/format.h>
 
@@ -215,14 +219,27 @@ std::string replace_invalid_utf8(std::string_view s, std::string_view replacemen
 
 std::string sanitize_utf8(std::string_view s) { return replace_invalid_utf8(s, "?"); }
 
-std::pair<char32_t, std::size_t> bidi_control(std::string_view s) {
-  auto byte = [&](std::size_t i) { return i < s.size() ? static_cast<unsigned char>(s[i]) : 0u; };
-  if (byte(0) == 0xD8 && byte(1) == 0x9C) return {0x061C, 2};
-  if (byte(0) != 0xE2) return {0, 0};
-  char32_t c = 0x2000 + ((byte(1) & 0x3Fu) << 6) + (byte(2) & 0x3Fu);
-  bool trail = (byte(1) & 0xC0u) == 0x80 && (byte(2) & 0xC0u) == 0x80;
-  if (trail && (c == 0x200E || c == 0x200F || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069)))
-    return {c, 3};
+namespace {
+
+// Unicode 15's Default_Ignorable_Code_Point ranges, and U+2028..U+2029, in order.
+constexpr std::pair<char32_t, char32_t> kInvisible[] = {
+    {0x00AD, 0x00AD}, {0x034F, 0x034F}, {0x061C, 0x061C}, {0x115F, 0x1160}, {0x17B4, 0x17B5},
+    {0x180B, 0x180F}, {0x200B, 0x200F}, {0x2028, 0x202E}, {0x2060, 0x206F}, {0x3164, 0x3164},
+    {0xFE00, 0xFE0F}, {0xFEFF, 0xFEFF}, {0xFFA0, 0xFFA0}, {0xFFF0, 0xFFF8}, {0x1BCA0, 0x1BCA3},
+    {0x1D173, 0x1D17A}, {0xE0000, 0xE0FFF},
+};
+
+}  // namespace
+
+std::pair<char32_t, std::size_t> invisible_character(std::string_view s) {
+  // Every one is two bytes or more in UTF-8: ASCII, nearly all of a report, is none.
+  if (s.empty() || static_cast<unsigned char>(s[0]) < 0xC2) return {0, 0};
+  auto [len, ok] = utf8_step(s, 0);
+  if (!ok) return {0, 0};
+  char32_t c = static_cast<unsigned char>(s[0]) & (0x7Fu >> len);
+  for (std::size_t k = 1; k < len; ++k) c = (c << 6) | (static_cast<unsigned char>(s[k]) & 0x3Fu);
+  for (auto [first, last] : kInvisible)
+    if (c <= last) return c >= first ? std::pair{c, len} : std::pair<char32_t, std::size_t>{0, 0};
   return {0, 0};
 }
 
@@ -244,7 +261,7 @@ std::string escape_control(std::string_view s, Tabs tabs) {
     bool kept_tab = c == '\t' && tabs == Tabs::kept;
     bool control = ok && !kept_tab &&
                    (c < 0x20 || c == 0x7F || (c == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) ||
-                    bidi_control(seq).second != 0);
+                    invisible_character(seq).second != 0);
     if (!ok || control) escape(seq);
     else out.append(seq);
     i += len;
@@ -271,6 +288,35 @@ std::string pad_columns(std::string_view s, std::size_t columns) {
   if (have < columns) out.append(columns - have, ' ');
   return out;
 }
+namespace {
+
+template <class T>
+std::string parse_decimal_as(std::string_view text, T& out) {
+  constexpr bool whole = std::is_integral_v<T>;
+  std::string shown = fmt::format("'{}{}'", escape_control(text.substr(0, 40)), text.size() > 40 ? "…" : "");
+  std::string_view kind = whole ? "a whole number" : "a decimal number";
+  // Only these characters: from_chars alone would take "inf" and "nan".
+  if (text.empty() || text.find_first_not_of(whole ? "-0123456789" : "-0123456789.eE+") != std::string_view::npos)
+    return fmt::format("{} is not {}", shown, kind);
+  T value{};
+  auto [stop, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error == std::errc::result_out_of_range) {
+    if constexpr (whole)
+      return fmt::format("{} is out of range (at {} {})", shown, text.front() == '-' ? "least" : "most",
+                         text.front() == '-' ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max());
+    else
+      return fmt::format("{} is out of range", shown);
+  }
+  if (error != std::errc() || stop != text.data() + text.size()) return fmt::format("{} is not {}", shown, kind);
+  out = value;
+  return "";
+}
+
+}  // namespace
+
+std::string parse_decimal(std::string_view text, int& out) { return parse_decimal_as(text, out); }
+std::string parse_decimal(std::string_view text, long long& out) { return parse_decimal_as(text, out); }
+std::string parse_decimal(std::string_view text, double& out) { return parse_decimal_as(text, out); }
 
 std::string plural(std::size_t n, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);

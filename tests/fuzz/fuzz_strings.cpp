@@ -42,14 +42,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_ASSERT(valid == (replaced == s));
   FUZZ_ASSERT(is_valid_utf8(sanitize_utf8(s)));
 
-  // Escaped text is valid UTF-8 without C0, DEL, C1 or bidi controls.
+  // Escaped text is valid UTF-8 without C0, DEL, C1 controls or invisible characters.
   std::string escaped = escape_control(s);
   FUZZ_ASSERT(is_valid_utf8(escaped));
   for (std::size_t i = 0; i < escaped.size(); ++i) {
     unsigned c = static_cast<unsigned char>(escaped[i]);
     FUZZ_ASSERT(c >= 0x20 && c != 0x7F);
     if (c == 0xC2 && i + 1 < escaped.size()) FUZZ_ASSERT(static_cast<unsigned char>(escaped[i + 1]) >= 0xA0);
-    FUZZ_ASSERT(bidi_control(std::string_view(escaped).substr(i)).second == 0);
+    FUZZ_ASSERT(invisible_character(std::string_view(escaped).substr(i)).second == 0);
   }
 
   std::size_t max = size ? data[0] : 0;

@@ -676,6 +676,70 @@ class UsageErrors(ProbeCase):
         self.refused([{"name": "x", "base_url": "FIXTURE"}, {"name": "y", "base_url": "ftp://127.0.0.1/v1"}],
                      expect=["'y'"])
 
+    def test_number_of_a_target_is_decimal_and_in_range(self):
+        """Hostile input IV: a register's numbers are read as the command line's:
+        0x10 was 16, and 1e20 requests a cast out of range."""
+        for key, value, message in (("concurrency", "0x10", "concurrency: '0x10' is not a whole number"),
+                                    ("max_requests", "99999999999999999999",
+                                     "max_requests: '99999999999999999999' is out of range (at most 9223372036854775807)"),
+                                    ("max_paths", "1e20", "max_paths: '1e20' is not a whole number"),
+                                    ("timeout", "inf", "timeout: 'inf' is not a decimal number"),
+                                    ("rate", "0x10", "rate: '0x10' is not a decimal number")):
+            with self.subTest(key=key):
+                self.refused([{"name": "x", "base_url": "FIXTURE", key: value}], expect=["'x'", message])
+
+    def test_owner_or_label_value_too_long(self):
+        """Hostile input IV, item 9: a 100 KB owner was copied onto every series
+        of summary.prom (3.1 MB for one target)."""
+        self.refused([{"name": "x", "base_url": "FIXTURE", "owner": "o" * 100 * 1024}],
+                     expect=["targets[0] (x): owner is 102400 bytes long, more than the 256"])
+        self.refused([{"name": "x", "base_url": "FIXTURE"},
+                      {"name": "y", "base_url": "FIXTURE", "labels": {"tier": "t" * 257}}],
+                     expect=["targets[1] (y): labels: tier is 257 bytes long"])
+
+    def test_label_names_prometheus_sets_are_refused(self):
+        """Hostile input IV, item 9: job and instance, which a scrape and the
+        Pushgateway set (a pushed one becomes exported_job)."""
+        for name in ("job", "instance", "verdict"):
+            with self.subTest(label=name):
+                self.refused([{"name": "x", "base_url": "FIXTURE", "labels": {name: "nightly"}}],
+                             expect=["labels: '%s' is a label summary.prom or Prometheus sets itself" % name])
+
+
+class InvisibleCharacters(ProbeCase):
+    """Hostile input IV, item 9: targets `bag` and `bag` U+200B printed the same
+    everywhere. Invisible characters (U+200B, U+2060, U+FEFF, ...) of a name,
+    an owner or a label are shown as \\xNN on stdout and in every file, and
+    as \\u escapes in JSON, which reads back as written."""
+
+    def test_names_owners_and_labels_show_their_invisible_characters(self):
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer({}, max_seconds=60) as srv:
+            register = write_register(tmp, [
+                {"name": "bag", "base_url": srv.base_url, "owner": "team-a"},
+                {"name": "bag\u200b", "base_url": srv.base_url, "owner": "team\u2060a", "labels": {"tier": "gold\ufeff"}}],
+                defaults={"edition": EDITION})
+            out = Path(tmp, "out")
+            run = batch(register, out, "-o", "junit", "-o", "html", "-o", "text", "-o", "markdown")
+            self.assertEqual(run.rc, 0, run.describe())
+            files = {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()}
+        shown = dict(files, stdout=run.stdout, stderr=run.stderr)
+        for name, text in shown.items():
+            for c in ("\u200b", "\ufeff"):
+                self.assertNotIn(c, text, "%s shows U+%04X raw" % (name, ord(c)))
+            # Markdown breaks autolinks with a U+2060 of its own, never inside a word
+            self.assertNotIn("team\u2060a" if name.endswith(".md") else "\u2060", text, name)
+        lines = run.stdout.splitlines()
+        self.assertTrue(any(re.search(r"\bbag\\xe2\\x80\\x8b ", l) for l in lines), run.stdout)
+        self.assertTrue(any(re.search(r"\bbag ", l) for l in lines), run.stdout)
+        prom = files["summary.prom"]
+        self.assertIn('target="bag\\\\xe2\\\\x80\\\\x8b",owner="team\\\\xe2\\\\x81\\\\xa0a",tier="gold\\\\xef\\\\xbb\\\\xbf"', prom)
+        self.assertIn("bag\\xe2\\x80\\x8b", files["summary.html"])
+        self.assertIn("bag\\xe2\\x80\\x8b", files["bag-.xml"])
+        # JSON: escaped in the text, the same name when read
+        self.assertIn('"bag\\u200b"', files["summary.json"])
+        names = {t["name"] for t in json.loads(files["summary.json"])["targets"]}
+        self.assertEqual(names, {"bag", "bag\u200b"})
+
 
 class Secrets(ProbeCase):
     """A register header `X-Api-Key: ${SECRET}` that the server echoes back in

@@ -3,8 +3,10 @@
 catalogue, output files, the demo."""
 
 import json
+import socket
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -61,6 +63,39 @@ class UsageErrors(ProbeCase):
                 with self.subTest(args=args):
                     self.assertUsageError(["check", srv.base_url] + args)
             self.assertEqual(srv.requests(), [], "probed despite usage errors")
+
+
+    def test_numbers_are_decimal_and_within_range(self):
+        """Hostile input IV: --max-requests 99999999999999999999 was taken as the
+        largest long long without a word, 0x10 as 16 and 010 as 8."""
+        with FixtureServer() as srv:
+            for option, value, message in (
+                    ("--max-requests", "99999999999999999999",
+                     "'99999999999999999999' is out of range (at most 9223372036854775807)"),
+                    ("--max-requests", "0x10", "'0x10' is not a whole number"),
+                    ("--max-paths", "4294967296", "'4294967296' is out of range (at most 2147483647)"),
+                    ("--max-paths", "1e3", "'1e3' is not a whole number"),
+                    ("--concurrency", "0x4", "'0x4' is not a whole number"),
+                    ("--concurrency", " 4", "' 4' is not a whole number"),
+                    ("--rate", "0x10", "'0x10' is not a decimal number"),
+                    ("--timeout", "0x10", "'0x10' is not a decimal number"),
+                    ("--timeout", "1e400", "'1e400' is out of range"),
+                    ("--deadline", "inf", "'inf' is not a decimal number")):
+                with self.subTest(option=option, value=value):
+                    run = self.assertUsageError(["check", srv.base_url, option, value], mention=option)
+                    self.assertIn(message, run.stderr)
+            self.assertEqual(srv.requests(), [], "probed despite usage errors")
+            for command in (["lint", "openapi.json"], ["batch", "targets.yaml"], ["summary", "out"]):
+                with self.subTest(command=command[0]):
+                    self.assertUsageError(command + ["--timeout", "0x10"], mention="'0x10' is not a decimal number")
+
+    def test_a_leading_zero_is_still_decimal(self):
+        # 010 went through strtoll with base 0: eight, not ten
+        run = run_adrprobe(harness.check_args("http://127.0.0.1:9/v1", ("--max-requests", "010", "--timeout", "2"), "1.0"),
+                           timeout=60)
+        self.assertEqual(run.rc, 3, run.describe())
+        self.assertIn("--max-requests 010", run.json()["run"]["command"])
+        self.assertEqual(run.json()["run"]["options"]["max_requests"], 10)
 
 
 class Unreachable(ProbeCase):
@@ -139,6 +174,36 @@ class Unreachable(ProbeCase):
             self.assertEqual(run.rc, 3, run.describe())
             report = json.loads(path.read_text(encoding="utf-8"))
         self.assertRule(report, "API-48", "error")
+
+    def test_the_cause_keeps_a_name_as_written(self):
+        """Hostile input IV: the down note lower-cased libcurl's first letter,
+        "openSSL SSL_connect: ...". A server that hangs up on the TLS handshake."""
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+
+        def hang_up():
+            while True:
+                try:
+                    conn, _ = listener.accept()
+                except OSError:
+                    return
+                with conn:
+                    try:
+                        conn.recv(4096)
+                    except OSError:
+                        pass
+
+        threading.Thread(target=hang_up, daemon=True).start()
+        try:
+            url = "https://127.0.0.1:%d/v1" % listener.getsockname()[1]
+            run = run_adrprobe(harness.check_args(url, ("--timeout", "5"), "1.0"), timeout=60)
+        finally:
+            listener.close()
+        self.assertEqual(run.rc, 3, run.describe())
+        note = run.json()["notes"][0]
+        self.assertTrue(note.startswith("could not reach %s: OpenSSL" % url), note)
+        self.assertEqual(note, note.strip())
 
 
 class BaseUrlForms(ProbeCase):

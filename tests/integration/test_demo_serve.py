@@ -210,6 +210,9 @@ class DemoServe(ProbeCase):
                 (["demo", "--serve", "--profile", "broken", "--ca-out", str(Path(tmp, "x.pem"))], "plain HTTP"),
                 (["demo", "--serve", "--ca-out", str(existing)], "the file exists"),
                 (["demo", "--serve", "--port", "70000"], "--port"),
+                # Hostile input IV: a port is decimal; 0x50 served on port 80
+                (["demo", "--serve", "--port", "0x50"], "--port: '0x50' is not a whole number"),
+                (["demo", "--serve", "--port", "4294967376"], "--port: '4294967376' is out of range"),
         ):
             with self.subTest(args=args):
                 run = run_adrprobe(args, timeout=30, env={"TMPDIR": tmp})

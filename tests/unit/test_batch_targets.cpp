@@ -480,6 +480,68 @@ targets:
   CHECK(error_of("targets: [{base_url: x, don_adr_score: high}]").find("don_adr_score: expected a number from 0 to 100") !=
         std::string::npos);
   CHECK(error_of("targets: [{base_url: x, don_adr_score: 101}]").find("expected a number") != std::string::npos);
+  CHECK(error_of("targets: [{base_url: x, don_adr_score: 0x1A}]").find("expected a number") != std::string::npos);
   CHECK(error_of("defaults: {don_adr_score: 1}\ntargets: [{base_url: x}]").find("belongs to each target") !=
         std::string::npos);
+}
+
+TEST_CASE("batch targets: owner and label values are capped, naming the target (Hostile input IV, item 9)") {
+  // A 100 KB owner went onto every series of summary.prom: 3.1 MB for one target.
+  const std::string at_cap(batch::max_carried_bytes, 'o');
+  auto targets = batch::parse_targets(
+      "targets:\n  - {name: bag, base_url: http://h/v1, owner: " + at_cap + ", labels: {tier: " + at_cap + "}}\n", "t.yaml");
+  CHECK(targets[0].owner == at_cap);
+  CHECK(targets[0].labels.front().second == at_cap);
+  CHECK(error_of("targets:\n  - {name: bag, base_url: http://h/v1, owner: " + std::string(100 * 1024, 'o') + "}\n") ==
+        "targets.yaml: targets[0] (bag): owner is 102400 bytes long, more than the 256 a value every series of the "
+        "target carries may have");
+  CHECK(error_of("targets:\n  - {base_url: http://h/v1}\n  - {name: kvk, base_url: http://h/v2, labels: {tier: " +
+                 at_cap + "x}}\n") ==
+        "targets.yaml: targets[1] (kvk): labels: tier is 257 bytes long, more than the 256 a value every series of the "
+        "target carries may have");
+  // bytes, not characters: 129 two-byte characters are 258 bytes
+  std::string accented;
+  for (int i = 0; i < 129; ++i) accented += "\xc3\xba";
+  CHECK(error_of("targets:\n  - {name: bag, base_url: http://h/v1, owner: " + accented + "}\n").find("owner is 258 bytes") !=
+        std::string::npos);
+  // a default's owner is the defaults' mistake
+  CHECK(error_of("defaults: {owner: " + at_cap + "x}\ntargets:\n  - {name: bag, base_url: http://h/v1}\n")
+            .find("targets.yaml: defaults: owner is 257 bytes long") == 0);
+}
+
+TEST_CASE("batch targets: label names Prometheus or summary.prom set are refused (Hostile input IV, item 9)") {
+  // job and instance: a scrape or the Pushgateway sets them and renames a pushed one to exported_job
+  for (const char* name : {"job", "instance", "register", "target", "owner", "rule", "verdict", "outcome", "change", "state", "le"}) {
+    CAPTURE(name);
+    CHECK_FALSE(batch::label_name(name));
+    CHECK(error_of(fmt::format("targets:\n  - {{name: bag, base_url: http://h/v1, labels: {{{}: x}}}}\n", name)) ==
+          fmt::format("targets.yaml: targets[0]: labels: '{}' is a label summary.prom or Prometheus sets itself (as are "
+                      "{}): give it another name",
+                      name, "target, owner, rule, edition, base_url, state, outcome, verdict, change, job, instance, register, le, "
+                      "quantile"));
+  }
+  // names Prometheus keeps for itself, and names that are none
+  for (const char* name : {"__name__", "__tier", "1tier", "tier-x", "tïer", "exported job"}) {
+    CAPTURE(name);
+    CHECK_FALSE(batch::label_name(name));
+    CHECK(error_of(fmt::format("targets:\n  - {{name: bag, base_url: http://h/v1, labels: {{\"{}\": x}}}}\n", name))
+              .find("is not a label name ([a-zA-Z_][a-zA-Z0-9_]*, at most 64 characters, not starting with __") !=
+          std::string::npos);
+  }
+  CHECK_FALSE(batch::label_name(std::string(65, 't')));
+  for (const char* name : {"tier", "_team", "exported_job", "Job", "jobs", "instance_id"}) {
+    CAPTURE(name);
+    CHECK(batch::label_name(name));
+  }
+  CHECK(batch::label_name(std::string(64, 't')));
+}
+
+TEST_CASE("batch targets: a name with an invisible character is another name, and its error shows it (Hostile input IV)") {
+  auto targets = batch::parse_targets("targets:\n  - {name: bag, base_url: http://h/v1}\n"
+                                      "  - {name: \"bag\\u200B\", base_url: http://h/v2}\n",
+                                      "t.yaml");
+  REQUIRE(targets.size() == 2);
+  CHECK(targets[1].name == "bag\u200B");
+  CHECK(targets[1].stem == "bag-");  // files apart
+  CHECK(error_of("targets:\n  - {name: \"bag\\u200B\"}\n") == "targets.yaml: targets[0] (bag\\xe2\\x80\\x8b): 'base_url' is missing");
 }

@@ -32,6 +32,14 @@ TEST_CASE("evidence: the cause of a transport error for one line") {
   CHECK(engine::transport_cause("timeout after 10 s (--timeout)") == "timeout after 10 s (--timeout)");
   CHECK(engine::transport_cause("SSL certificate problem: self-signed certificate") ==
         "SSL certificate problem: self-signed certificate");
+  // A name with a capital inside keeps its case (Hostile input IV: "openSSL/3.0.22: ...").
+  CHECK(engine::transport_cause("OpenSSL/3.0.13: error:0A000126:SSL routines::unexpected eof while reading") ==
+        "OpenSSL/3.0.13: error:0A000126:SSL routines::unexpected eof while reading");
+  CHECK(engine::transport_cause("OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to h:443 ") ==
+        "OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to h:443");
+  CHECK(engine::transport_cause("Recv failure: Connection reset by peer") == "recv failure: Connection reset by peer");
+  CHECK(engine::transport_cause("A") == "a");
+  CHECK(engine::transport_cause("").empty());
 }
 
 TEST_CASE("evidence: every probed documented path with a GET answering 404 is counted; one other answer clears it") {

@@ -40,6 +40,32 @@ TEST_CASE("planner: the public document goes without -H, redirects followed, up 
   CHECK(r.to_api);
 }
 
+TEST_CASE("planner: a request that follows redirects connects only to public addresses and the hosts given") {
+  // Hostile input IV, item 4: {base}/openapi.json answered 302 to http://10.0.0.5/internal-admin/.
+  engine::Settings s;
+  s.base_url = "https://api.example.nl/v1";
+  s.openapi = "https://docs.example.nl/openapi.yaml";
+  auto document = engine::build_request(s, engine::document_request("https://api.example.nl/v1/openapi.json"));
+  CHECK(document.address_policy == http::AddressPolicy::public_only);
+  CHECK(document.exempt_hosts == std::vector<std::string>{"api.example.nl", "docs.example.nl"});
+  // lint: the document's own host
+  engine::Settings lint;
+  lint.openapi = "http://127.0.0.1:8080/openapi.json";
+  CHECK(engine::build_request(lint, engine::document_request(*lint.openapi)).exempt_hosts ==
+        std::vector<std::string>{"127.0.0.1"});
+  engine::Settings file = lint;
+  file.openapi = "openapi.yaml";
+  CHECK(engine::build_request(file, engine::document_request("https://x.example/a.json")).exempt_hosts.empty());
+  // --ref-hosts any lifts it; a probe follows no redirect and goes to the base URL alone
+  s.ref_hosts_any = true;
+  CHECK(engine::build_request(s, engine::document_request("https://api.example.nl/v1/openapi.json")).address_policy ==
+        http::AddressPolicy::any);
+  s.ref_hosts_any = false;
+  auto probe = engine::build_request(s, engine::probe_request("GET", "https://api.example.nl/v1"));
+  CHECK(probe.address_policy == http::AddressPolicy::any);
+  CHECK(probe.exempt_hosts.empty());
+}
+
 TEST_CASE("planner: a target over budget is taken back whole") {
   engine::Settings s;
   s.base_url = "https://h/v1";

@@ -362,7 +362,8 @@ TEST_CASE("json report: write_exchange writes what dump_json makes of exchange_j
   // a request header name given twice (the object keeps its first place and last value).
   http::Exchange bad = streamed_exchange(9, 404);
   bad.request_headers = {{"X-A", "1"}, {"Host", "h"}, {"X-A", "2\t\"\\"}};
-  bad.response_headers = {{"x-\x01name", "v\x7f\xc2\x85\xe2\x80\xae"}, {"server", "\xff\xfe ok \xe2\x80"}, {"empty", ""}};
+  bad.response_headers = {{"x-\x01name", "v\x7f\xc2\x85\xe2\x80\xae"}, {"server", "\xff\xfe ok \xe2\x80"}, {"empty", ""},
+                          {"x-invisible", "bag\u200B\u00AD\U000E0041"}};
   bad.body = std::string("line\r\n\x1b[31mred\0\xc3", 16) + std::string(2100, 'y');
   bad.body_truncated = true;
   bad.duration_ms = 123456.78949;
@@ -376,4 +377,16 @@ TEST_CASE("json report: write_exchange writes what dump_json makes of exchange_j
   http::Exchange big = judged;
   big.duration_ms = 3.5e21;
   same(big);
+}
+
+TEST_CASE("json report: invisible characters come out as \\u escapes, beyond the BMP as a surrogate pair (Hostile input IV)") {
+  // "bag" and "bag" U+200B look one in an editor; escaped, they differ where the file is read as text.
+  CHECK(report::escape_dump("\"bag\u200B\"") == "\"bag\\u200b\"");
+  CHECK(report::escape_dump("\"\u00AD\u2060\uFEFF\u2028\u2029\"") == "\"\\u00ad\\u2060\\ufeff\\u2028\\u2029\"");
+  CHECK(report::escape_dump("\"tag\U000E0041\"") == "\"tag\\udb40\\udc41\"");  // U+E0041, TAG LATIN CAPITAL LETTER A
+  CHECK(report::escape_dump("\"één 😀 → \u00A0\"") == "\"één 😀 → \u00A0\"");  // visible characters stay as they are
+  // the same strings when read back
+  nlohmann::ordered_json names = {"bag", "bag\u200B", "tag\U000E0041"};
+  CHECK(nlohmann::ordered_json::parse(report::dump_json(names)) == names);
+  CHECK(report::dump_json(names).find("\u200B") == std::string::npos);
 }

@@ -4,9 +4,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "batch/targets.hpp"
 #include "report/formats.hpp"
 #include "report/summary.hpp"
 #include "util/strings.hpp"
@@ -240,4 +242,27 @@ TEST_CASE("openmetrics: -o openmetrics carries the report's conclusion") {
   std::string unknown = report::render("openmetrics", r);
   CHECK(unknown.find("\nadrprobe_conforms{") == std::string::npos);
   CHECK(unknown.find("\nadrprobe_conclusion_rules{target=\"bag\",outcome=\"errors\"} 1\n") != std::string::npos);
+}
+
+TEST_CASE("openmetrics: no register label may be named as a label summary.prom writes itself") {
+  // A register label "verdict" made adrprobe_rules{...,verdict="x",verdict="pass"}, which Prometheus rejects.
+  report::Summary s;
+  auto t = target("bag");
+  t.owner = "team";
+  t.cert_days_left = 12;
+  t.change = report::Changes{{"/core/b"}, {}, {}};
+  t.conclusion = report::Conclusion{};
+  t.conclusion->conforms = false;
+  s.targets = {t};
+  std::set<std::string> names;
+  for (const auto& line : lines_of(report::render_summary_openmetrics(s))) {
+    if (line.empty() || line[0] == '#') continue;
+    std::string labels = line.substr(line.find('{') + 1, line.rfind('}') - line.find('{') - 1);
+    for (const auto& pair : split(labels, ',')) names.insert(pair.substr(0, pair.find('=')));
+  }
+  CHECK(names.size() >= 9);  // target, owner, outcome, verdict, rule, change, base_url, edition, state
+  for (const auto& name : names) {
+    CAPTURE(name);
+    CHECK_FALSE(batch::label_name(name));
+  }
 }

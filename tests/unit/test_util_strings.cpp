@@ -1,5 +1,6 @@
 // util/strings: string helpers.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "util/strings.hpp"
 
@@ -85,18 +86,19 @@ TEST_CASE("escape_control: bidi controls made visible, so they reorder nothing")
                          "\u202E", "\u2066", "\u2067", "\u2068", "\u2069"};
   for (std::size_t i = 0; i < std::size(controls); ++i) {
     std::string_view text = texts[i];
-    CHECK(bidi_control(text) == std::pair<char32_t, std::size_t>{controls[i], text.size()});
+    CHECK(invisible_character(text) == std::pair<char32_t, std::size_t>{controls[i], text.size()});
     std::string shown = escape_control("a" + std::string(text) + "b");
     CHECK(shown.find(text) == std::string::npos);
     CHECK(shown.size() == 2 + 4 * text.size());
   }
   // Their neighbours are ordinary characters and pass unchanged.
-  for (const char* other : {"\u061B", "\u200D", "\u2010", "\u2029", "\u202F", "\u2065", "\u206A", "\u2060"}) {
-    CHECK(bidi_control(other).second == 0);
+  for (const char* other : {"\u061B", "\u2010", "\u202F", "\u2027", "\u2070", "\u00A0", "\u00AE", "\uFEFE", "\uFFFD"}) {
+    CAPTURE(other);
+    CHECK(invisible_character(other).second == 0);
     CHECK(escape_control(other) == other);
   }
-  CHECK(bidi_control("").second == 0);
-  CHECK(bidi_control("\xe2\x80").second == 0);  // cut short
+  CHECK(invisible_character("").second == 0);
+  CHECK(invisible_character("\xe2\x80").second == 0);  // cut short
   CHECK(escape_control("\xe2\x80") == "\\xe2\\x80");
 }
 
@@ -118,4 +120,66 @@ TEST_CASE("strings: utf8_columns counts characters, pad_columns pads to them") {
   CHECK(utf8_columns("ééé · x") == 7);
   CHECK(pad_columns("é", 3) == "é  ");
   CHECK(pad_columns("abcd", 3) == "abcd");  // longer: as it is
+}
+
+TEST_CASE("escape_control: invisible characters made visible, so two names never print the same (Hostile input IV)") {
+  // "bag" and "bag" U+200B were two targets of one register, shown the same everywhere.
+  CHECK(escape_control("bag\u200B") == "bag\\xe2\\x80\\x8b");
+  CHECK(escape_control("bag\u200B") != escape_control("bag"));
+  // The ones named in the issue, a sample of the rest of Unicode's default-ignorable
+  // code points (soft hyphen, variation selectors, Hangul filler, tag characters), and
+  // the line and paragraph separators.
+  const std::pair<char32_t, const char*> invisible[] = {
+      {0x200B, "\u200B"}, {0x200C, "\u200C"}, {0x200D, "\u200D"}, {0x2060, "\u2060"}, {0xFEFF, "\uFEFF"},
+      {0x2028, "\u2028"}, {0x2029, "\u2029"}, {0x00AD, "\u00AD"}, {0x034F, "\u034F"}, {0x180E, "\u180E"},
+      {0x2064, "\u2064"}, {0x206F, "\u206F"}, {0x3164, "\u3164"}, {0xFE0F, "\uFE0F"}, {0xFFA0, "\uFFA0"},
+      {0x1D173, "\U0001D173"}, {0xE0001, "\U000E0001"}, {0xE0041, "\U000E0041"}, {0xE0FFF, "\U000E0FFF"}};
+  for (auto [code, text] : invisible) {
+    CAPTURE(text);
+    CHECK(invisible_character(text) == std::pair<char32_t, std::size_t>{code, std::string_view(text).size()});
+    std::string shown = escape_control(std::string("a") + text + "b");
+    CHECK(shown.size() == 2 + 4 * std::string_view(text).size());
+    CHECK(shown.find("\\x") == 1);
+  }
+  // what follows one is judged on its own
+  CHECK(invisible_character("\u200Bx") == std::pair<char32_t, std::size_t>{0x200B, 3});
+  CHECK(escape_control("Gebouwen → één 😀") == "Gebouwen → één 😀");  // visible characters pass
+}
+
+TEST_CASE("parse_decimal: decimal only, within the type, or why not") {
+  long long ll = -1;
+  CHECK(parse_decimal("40", ll) == "");
+  CHECK(ll == 40);
+  CHECK(parse_decimal("010", ll) == "");  // decimal, not octal
+  CHECK(ll == 10);
+  CHECK(parse_decimal("-1", ll) == "");
+  CHECK(ll == -1);
+  CHECK(parse_decimal("9223372036854775807", ll) == "");
+  CHECK(parse_decimal("99999999999999999999", ll) == "'99999999999999999999' is out of range (at most 9223372036854775807)");
+  CHECK(parse_decimal("-99999999999999999999", ll) ==
+        "'-99999999999999999999' is out of range (at least -9223372036854775808)");
+  ll = 7;
+  for (const char* bad : {"0x50", "0X50", "0b1", "0o7", "+5", " 5", "5 ", "", "-", "5-", "1e3", "1.5", "inf", "nan", "٣"}) {
+    CAPTURE(bad);
+    CHECK(parse_decimal(bad, ll) == fmt::format("'{}' is not a whole number", escape_control(bad)));
+    CHECK(ll == 7);  // left as it was
+  }
+  int i = 0;
+  CHECK(parse_decimal("80", i) == "");
+  CHECK(i == 80);
+  CHECK(parse_decimal("4294967376", i) == "'4294967376' is out of range (at most 2147483647)");  // 2^32 + 80 wraps to 80
+  double d = 0;
+  CHECK(parse_decimal("1.5", d) == "");
+  CHECK(d == 1.5);
+  CHECK(parse_decimal("2e3", d) == "");
+  CHECK(d == 2000);
+  CHECK(parse_decimal("-0.25", d) == "");
+  CHECK(d == -0.25);
+  CHECK(parse_decimal("1e400", d) == "'1e400' is out of range");
+  for (const char* bad : {"0x10", "inf", "-inf", "nan", "infinity", "1,5", "+1", "1e", " 1", "0x1p3"}) {
+    CAPTURE(bad);
+    CHECK(parse_decimal(bad, d) == fmt::format("'{}' is not a decimal number", bad));
+  }
+  // a long value is quoted in part
+  CHECK(parse_decimal(std::string(100, '9') + "x", d) == fmt::format("'{}…' is not a decimal number", std::string(40, '9')));
 }
