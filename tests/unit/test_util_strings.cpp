@@ -134,7 +134,10 @@ TEST_CASE("escape_control: invisible characters made visible, so two names never
       {0x2028, "\u2028"}, {0x2029, "\u2029"}, {0x00AD, "\u00AD"}, {0x034F, "\u034F"}, {0x180E, "\u180E"},
       {0x2064, "\u2064"}, {0x206F, "\u206F"}, {0x3164, "\u3164"}, {0xFE0F, "\uFE0F"}, {0xFFA0, "\uFFA0"},
       {0x1D173, "\U0001D173"}, {0xE0001, "\U000E0001"}, {0xE0041, "\U000E0041"}, {0xE0FFF, "\U000E0FFF"}};
-  for (auto [code, text] : invisible) {
+  for (const auto& entry : invisible) {
+    // Not a structured binding: clang 14 refuses one in CAPTURE's lambda.
+    char32_t code = entry.first;
+    const char* text = entry.second;
     CAPTURE(text);
     CHECK(invisible_character(text) == std::pair<char32_t, std::size_t>{code, std::string_view(text).size()});
     std::string shown = escape_control(std::string("a") + text + "b");
