@@ -7,6 +7,7 @@
 #include <map>
 
 #include "oas/pointer.hpp"
+#include "util/strings.hpp"
 
 namespace adrprobe::oas {
 namespace {
@@ -86,34 +87,13 @@ class JsonLines {
       ++i_;
     }
   }
-  // Appends a code point as UTF-8.
-  static void utf8(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  }
   bool hex4(std::uint32_t& v) {
     if (i_ + 4 > t_.size()) return false;
     v = 0;
     for (int k = 0; k < 4; ++k) {
-      char c = t_[i_++];
-      v <<= 4;
-      if (c >= '0' && c <= '9') v |= static_cast<std::uint32_t>(c - '0');
-      else if (c >= 'a' && c <= 'f') v |= static_cast<std::uint32_t>(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F') v |= static_cast<std::uint32_t>(c - 'A' + 10);
-      else return false;
+      int d = hex_digit(t_[i_++]);
+      if (d < 0) return false;
+      v = v << 4 | static_cast<std::uint32_t>(d);
     }
     return true;
   }
@@ -158,7 +138,7 @@ class JsonLines {
         }
         default: return false;
       }
-      if (out) utf8(*out, cp);
+      if (out) append_utf8(*out, cp);
     }
     return false;
   }

@@ -39,33 +39,16 @@ std::vector<std::string> base64_aligned_parts(const std::string& value) {
   return out;
 }
 
-// A code point as UTF-8 (nothing for one that is not a scalar value).
-void append_utf8(std::string& out, std::uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | cp >> 6);
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    if (cp >= 0xD800 && cp <= 0xDFFF) return;
-    out += static_cast<char>(0xE0 | cp >> 12);
-    out += static_cast<char>(0x80 | (cp >> 6 & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp <= 0x10FFFF) {
-    out += static_cast<char>(0xF0 | cp >> 18);
-    out += static_cast<char>(0x80 | (cp >> 12 & 0x3F));
-    out += static_cast<char>(0x80 | (cp >> 6 & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
+// Whether a code point an escape names is a Unicode scalar value (no
+// surrogate, at most U+10FFFF): the only ones a text can hold.
+bool scalar_value(long cp) { return cp >= 0 && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF); }
 
 // `digits` hex digits of text at i as a number; -1 when they are not all hex.
 long hex_at(std::string_view text, std::size_t i, std::size_t digits) {
   if (i + digits > text.size()) return -1;
   long v = 0;
   for (std::size_t k = i; k < i + digits; ++k) {
-    char c = text[k];
-    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    int d = hex_digit(text[k]);
     if (d < 0) return -1;
     v = v * 16 + d;
   }
@@ -109,9 +92,10 @@ std::size_t escape_at(std::string_view text, std::size_t i, unsigned escapes, st
         used = 12;
       }
     }
+    if (!scalar_value(cp)) return 0;
     decoded.clear();
-    append_utf8(decoded, static_cast<std::uint32_t>(cp));
-    return decoded.empty() ? 0 : used;
+    append_utf8(decoded, static_cast<char32_t>(cp));
+    return used;
   }
   if (c == '&' && (escapes & escape_html)) {
     std::size_t semi = text.find(';', i + 1);
@@ -130,10 +114,10 @@ std::size_t escape_at(std::string_view text, std::size_t i, unsigned escapes, st
       for (const auto& [name, ch] : named)
         if (ref == name) cp = static_cast<unsigned char>(ch);
     }
-    if (cp < 0) return 0;
+    if (!scalar_value(cp)) return 0;
     decoded.clear();
-    append_utf8(decoded, static_cast<std::uint32_t>(cp));
-    return decoded.empty() ? 0 : semi + 1 - i;
+    append_utf8(decoded, static_cast<char32_t>(cp));
+    return semi + 1 - i;
   }
   return 0;
 }

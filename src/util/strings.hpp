@@ -18,6 +18,11 @@ bool starts_with_ci(std::string_view s, std::string_view prefix);
 bool iequals(std::string_view a, std::string_view b);
 // Joins items with sep; a list longer than max_items ends in ", … (+N more)".
 std::string join(const std::vector<std::string>& items, std::string_view sep, std::size_t max_items = 0);
+// The value of a hexadecimal digit (either case); -1 for any other character.
+int hex_digit(char c);
+// A code point appended as UTF-8, one to four bytes; whether it is a Unicode
+// scalar value (not a surrogate, at most U+10FFFF) is the caller's to check.
+void append_utf8(std::string& out, char32_t cp);
 std::string percent_decode(std::string_view s);
 // Percent-encodes everything outside RFC 3986 unreserved characters.
 std::string percent_encode(std::string_view s);
