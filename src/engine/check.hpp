@@ -65,6 +65,13 @@ struct Check {
   // The response headers the judge reads (lower case): every evidence line of
   // its result shows them, present or "(none)" (CheckResult::judged_headers).
   std::vector<std::string_view> judged_headers{};
+  // Requests that depend on earlier answers (a module's checks: /collections,
+  // then each collection's items, then one feature and the CRS requests):
+  // after phase 2 is answered, the run gives every check that has one rounds
+  // 3, 4, ... with the evidence so far, until a round plans nothing new (at
+  // most 6 rounds, within the deadline and --max-requests). A check looks up
+  // earlier answers by the keys it planned, as its judge does.
+  void (*plan_followup)(Planner&, const Evidence&, const CheckRef&, int round) = nullptr;
 
   // judge, with the declared judged headers on the result: what the engine
   // (and a unit test) calls.
@@ -89,6 +96,14 @@ struct HintProducer {
   std::vector<std::string_view> uses{};
 };
 
+// A module of the rules (probes/module-*.yaml): whether the API shows what the
+// module is about, from the description document (the run's "modules" stage,
+// before the documented paths are planned; lint too). nullopt: not shown.
+struct ModuleDetector {
+  std::string_view module;  // "geo"
+  std::optional<JudgedModule> (*detect)(const Evidence&) = nullptr;
+};
+
 // The checks and hint producers a run may use, in planning order (the order
 // requests are sent). checks::registry() is the real one; an engine test
 // gives its own.
@@ -99,6 +114,8 @@ struct Registry {
   // shows (checks/stack.cpp): made once per judgement; nullptr gives no advice.
   using Advice = std::function<std::optional<Fix>(const CheckResult&)>;
   Advice (*advisor)(const Evidence&) = nullptr;
+  // The modules' detectors (probes/module-*.yaml), one per module.
+  std::vector<ModuleDetector> modules{};
 
   const Check* find_check(std::string_view id) const {
     for (const Check* c : checks)

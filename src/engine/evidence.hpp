@@ -61,6 +61,15 @@ struct NotProbed {
   bool has_get;  // NT-2 and HM-1 would have probed it too, not only HM-2 and HM-3
 };
 
+// A module of the rules the run judges (the run's "modules" stage): which,
+// why, and the shape of API its detector saw (geo: "ogc" or "administrative";
+// "" when forced on with --modules on an API that shows none: its rules skip).
+struct JudgedModule {
+  std::string id;
+  std::string reason;
+  std::string shape;
+};
+
 struct Evidence {
   Settings settings;
   SemverGrammar semver = SemverGrammar::full;    // the edition's SemVer grammar
@@ -79,8 +88,14 @@ struct Evidence {
   // one it gave (engine/client_cert.hpp): why. Like untrusted_stop, only the
   // handshake checks are judged; the others are error with this message.
   std::string client_cert_stop;
+  std::vector<JudgedModule> modules;   // judged beside the edition (--modules)
 
   // Lookups.
+  const JudgedModule* module(std::string_view id) const {
+    for (const auto& m : modules)
+      if (m.id == id) return &m;
+    return nullptr;
+  }
   const http::Exchange& ex(int id) const { return exchanges.at(static_cast<std::size_t>(id - 1)); }
   const http::Result* result(const RequestSpec& spec) const;
   // The last exchange of a declared request (after redirects), or nullptr when it was not sent.

@@ -22,6 +22,10 @@ using adrprobe::worst;
 
 struct RuleResult {
   std::string id;
+  // The module of the rules it belongs to ("geo": module-geo.md), "" for the
+  // edition's own rules. A module's rules follow the edition's and count in
+  // the score only through the edition's rule for the module (/core/geospatial).
+  std::string module;
   std::vector<std::string> aliases;
   std::string title;
   std::string kind;
@@ -38,6 +42,16 @@ struct RuleResult {
   // failing streak (CLI.md, "Nightly monitoring"), carried from the baseline
   // by report::date_streaks; nullopt when it does not fail.
   std::optional<std::string> failing_since;
+};
+
+// A module of the rules judged beside the edition (JSON `modules[]`, CLI.md):
+// which, its version, and why it was judged ("judged: /collections and
+// application/geo+json in the document").
+struct ModuleInfo {
+  std::string id;       // "geo"
+  std::string title;    // "Geospatial"
+  std::string version;  // "1.0.2"
+  std::string reason;
 };
 
 struct Score {
@@ -93,6 +107,7 @@ struct Report {
   long long duration_ms = 0;
   Score score;
   std::vector<RuleResult> rules;
+  std::vector<ModuleInfo> modules;  // judged beside the edition; their rules are in `rules`, after the edition's
   std::deque<http::Exchange> exchanges;  // ids are 1-based positions; a deque: tens of thousands on a wide API, never two copies
   std::optional<tls::Facts> tls;  // the handshakes, when the run made them
   std::vector<std::string> notes;  // run facts: paths skipped, left out, limits hit
