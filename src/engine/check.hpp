@@ -72,6 +72,10 @@ struct Check {
   // most 6 rounds, within the deadline and --max-requests). A check looks up
   // earlier answers by the keys it planned, as its judge does.
   void (*plan_followup)(Planner&, const Evidence&, const CheckRef&, int round) = nullptr;
+  // What `lint` judges of a live check from the document alone (module-geo.md,
+  // "lint": GE-4's documented Content-Crs, GE-8's documented bbox); nullptr:
+  // lint says "needs a live API".
+  CheckResult (*judge_static)(const Evidence&, const CheckRef&) = nullptr;
 
   // judge, with the declared judged headers on the result: what the engine
   // (and a unit test) calls.
