@@ -14,10 +14,12 @@
 #include "batch/don.hpp"
 #include "batch/targets.hpp"
 #include "cli/command.hpp"
+#include "cli/oauth2.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
 #include "http/address.hpp"
 #include "http/client.hpp"
+#include "report/redact.hpp"
 #include "util/files.hpp"
 #include "util/read_file.hpp"
 #include "util/strings.hpp"
@@ -137,6 +139,21 @@ std::string address_note(const std::string& host) {
   return "";
 }
 
+// What the register answered, masked: a register that echoes a request's
+// header (-H, the OAuth 2.0 token) or the client secret into a title, a URL or
+// an error shows "***" in the file and the messages, as every report does.
+void mask_answers(const report::Redactor& redactor, don::WriteInput& input) {
+  auto mask = [&](std::string& text) { text = redactor.apply(std::move(text)); };
+  for (auto& api : input.apis) {
+    for (std::string* text : {&api.id, &api.title, &api.organisation_uri, &api.organisation_label, &api.lifecycle, &api.why})
+      mask(*text);
+    for (auto& server : api.servers) mask(server);
+    for (auto& auth : api.auth) mask(auth);
+    if (api.oas_url) mask(*api.oas_url);
+  }
+  for (auto& why : input.unreadable) mask(why);
+}
+
 int run_register(const RegisterArgs& a) {
   // Everything is validated before the first request.
   std::string from = parse_base_url(a.from);
@@ -159,6 +176,13 @@ int run_register(const RegisterArgs& a) {
   if (!a.output.empty() && a.output != "-")
     if (std::string problem = write_problem(a.output); !problem.empty()) throw UsageError(problem);
 
+  // The register API behind OAuth 2.0: the token before the first page, on
+  // every request to --from (the only host asked), renewed once during a long run.
+  auto token = oauth2_token(a.probe.oauth2, settings);
+  report::Redactor redactor(settings.headers);
+  add_run_secrets(redactor, settings);
+  if (token) token->on_renewed = [&redactor](const http::Header& renewed) { redactor.add_late(renewed); };
+
   http::ClientSettings client_settings = settings.client;
   client_settings.deadline = http::Clock::now() + std::chrono::duration_cast<http::Clock::duration>(
                                                       std::chrono::duration<double>(settings.deadline_s));
@@ -170,7 +194,7 @@ int run_register(const RegisterArgs& a) {
     for (const auto& organisation : organisations)
       list_apis(client, from, organisation, settings.headers, listed, input.unreadable, pages);
   } catch (const Unusable& e) {
-    throw UsageError(fmt::format("the register's answer is unusable: {}", e.what()));
+    throw UsageError(redactor.apply(fmt::format("the register's answer is unusable: {}", e.what())));
   }
 
   // The detail of every API asked for, within --rate, --concurrency and the deadline.
@@ -202,6 +226,7 @@ int run_register(const RegisterArgs& a) {
   }
 
   for (auto& [id, api] : listed) input.apis.push_back(std::move(api));
+  mask_answers(redactor, input);
   input.source = mask_url_password(from);
   input.address_note = address_note;
   don::Written written;
@@ -246,6 +271,7 @@ Command register_command(CLI::App& parent) {
   add_header_options(cmd, a->probe);
   add_pace_options(cmd, a->probe);
   add_transport_options(cmd, a->probe);
+  add_oauth2_options(cmd, a->probe.oauth2);
   cmd->footer(
       "Exit status: 0 written; 2 usage error or an unusable register answer (nothing written); 3 written, but some "
       "GET /apis/{id} failed (listed in the file's closing comment).");

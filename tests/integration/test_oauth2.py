@@ -22,6 +22,7 @@ from pathlib import Path
 import harness
 from fixture_server import FixtureServer
 from harness import ProbeCase, run_adrprobe
+from test_register import Register, api, load_yaml, targets_by_id
 from test_secrets import available_formats, base64_holds, forms
 
 OAUTH2_DIR = harness.REPO / "tests" / "oauth2"
@@ -290,6 +291,88 @@ class OAuth2(ProbeCase):
                     self.assertFalse(base64_holds(text, token), "%s holds the token base64-encoded" % where)
                 self.assertFalse(base64_holds(text, SECRET), "%s holds the secret base64-encoded" % where)
             self.assertIn("--oauth2-client-secret '***'", report["run"]["command"])
+
+
+class RegisterBehindOAuth2(ProbeCase):
+    """adrprobe register against a register API behind the authorisation
+    server: test_register's register fixture verifies each bearer JWT with the
+    server's JWKS, so a request without a valid token is a real 401."""
+
+    @classmethod
+    def setUpClass(cls):
+        require_server()
+
+    def register(self, don, *args, timeout=120):
+        return run_adrprobe(["register", "--from", don.url, "--rate", "0"] + list(args), timeout=timeout, env=ENV)
+
+    def serve(self, apis, **options):
+        don = Register(apis, **options)
+        self.addCleanup(don.close)
+        return don
+
+    def test_every_page_and_api_with_one_token(self):
+        with AuthServer() as auth:
+            don = self.serve([api(i) for i in range(1, 6)], per_page=2, jwks=auth.jwks)
+            without = self.register(don)
+            self.assertEqual(without.rc, 2, without.describe())
+            self.assertIn("HTTP 401", without.stderr)  # the comparison: the register does refuse
+            before = len(don.requests)
+            run = self.register(don, *oauth2_args(auth))
+            self.assertEqual(run.rc, 0, run.describe())
+            self.assertEqual(sorted(targets_by_id(load_yaml(run.stdout))), ["id%d" % i for i in range(1, 6)])
+            asked = don.requests[before:]
+            self.assertEqual(len(asked), 3 + 5)  # three pages, five APIs
+            self.assertEqual(len({h.get("Authorization") for _, _, h in asked}), 1)
+            self.assertTrue(asked[0][2]["Authorization"].startswith("Bearer "))
+        self.assertEqual([(r["auth"], r["status"]) for r in auth.requests], [("basic", 200)])
+
+    def test_renewed_once_during_a_long_run(self):
+        # Tokens live 5 s (renewed 1.25 s before); 3 pages and 12 APIs at 2 requests a second take longer.
+        with AuthServer(lifetime=5) as auth:
+            don = self.serve([api(i) for i in range(1, 13)], per_page=5, jwks=auth.jwks)
+            run = run_adrprobe(["register", "--from", don.url, "--rate", "2"] + oauth2_args(auth), timeout=180, env=ENV)
+            self.assertEqual(run.rc, 0, run.describe())  # a 401 on a page is exit 2, on an API exit 3
+            self.assertEqual(len(targets_by_id(load_yaml(run.stdout))), 12)
+            self.assertEqual([r["status"] for r in auth.requests], [200, 200])
+            self.assertEqual(len({h.get("Authorization") for _, _, h in don.requests}), 2)
+
+    def test_a_refusing_token_endpoint_asks_the_register_nothing(self):
+        with AuthServer() as auth:
+            don = self.serve([api(1)], jwks=auth.jwks)
+            run = self.register(don, *oauth2_args(auth, "not-the-secret"))
+            self.assertEqual(run.rc, 2, run.describe())
+            for part in (auth.token_url, "HTTP 401", "invalid_client"):
+                self.assertIn(part, run.stderr)
+            self.assertNotIn("not-the-secret", run.stderr)
+            self.assertEqual(run.stdout, "")
+            self.assertEqual(don.requests, [])
+
+    def test_secret_and_token_never_shown(self):
+        """A register that echoes the Authorization header it gets into
+        titles, owners and URLs, and names the client secret (leaked
+        elsewhere) in a title: the file, stdout and stderr show neither."""
+        with AuthServer() as auth, tempfile.TemporaryDirectory() as tmp:
+            apis = [api(1, title="ECHO", org="ECHO"), api(2, title="leaked %s here" % SECRET),
+                    api(3, title="no server ECHO", servers=[]), api(4, servers=["https://echo.example.nl/v1/ECHO"]),
+                    api(5, title="Plain")]
+            don = self.serve(apis, per_page=100, jwks=auth.jwks, echo=True)
+            out = Path(tmp, "apis.yaml")
+            run = self.register(don, *oauth2_args(auth), "-o", str(out))
+            self.assertEqual(run.rc, 0, run.describe())
+            text = out.read_text()
+            tokens = {h["Authorization"][7:] for _, _, h in don.requests}
+            self.assertEqual(len(tokens), 1)
+            by_id = targets_by_id(load_yaml(text))  # the masks parse back
+            self.assertEqual(by_id["id1"]["owner"], "***")  # the echo happened, else finding nothing proves nothing
+            self.assertEqual(by_id["id2"]["name"], "leaked-here")  # a slug of "leaked *** here"
+            self.assertEqual(by_id["id4"]["base_url"], "https://echo.example.nl/v1/***")
+            self.assertIn("(id3): no server URL", text)
+            for where, shown in {"the file": text, "stdout": run.stdout, "stderr": run.stderr}.items():
+                for value in forms(SECRET, "%s:%s" % (CLIENT_ID, SECRET)):
+                    self.assertNotIn(value, shown, "%s shows the client secret as %r" % (where, value))
+                for token in tokens:
+                    for value in forms(token):
+                        self.assertNotIn(value, shown, "%s shows the token as %r" % (where, value[:40]))
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ import urllib.parse
 from pathlib import Path
 
 import harness
+from fixture_server import bearer_valid
 from harness import run_adrprobe
 
 REPO = Path(__file__).resolve().parents[2]
@@ -54,9 +55,16 @@ class Register:
     Total-Pages and Link as configured) and GET /apis/{id}; every request
     recorded with its query and headers."""
 
-    def __init__(self, apis, per_page=2, total_pages=None, link=None, slow=(), listing=None):
+    def __init__(self, apis, per_page=2, total_pages=None, link=None, slow=(), listing=None, jwks=None, echo=False):
+        """jwks: the register is behind OAuth 2.0, every request without a
+        bearer JWT that server's keys signed, unexpired, is a 401. echo: the
+        text ECHO in an answer becomes the request's Authorization header."""
         self.apis, self.per_page, self.total_pages, self.link = apis, per_page, total_pages, link
-        self.slow, self.listing = set(slow), listing
+        self.slow, self.listing, self.echo = set(slow), listing, echo
+        self.jwks = None
+        if jwks:
+            import jwt  # python3-jwt: the suites behind OAuth 2.0 require it
+            self.jwks = jwt.PyJWKClient(jwks)
         self.requests = []
         self.lock = threading.Lock()
         outer = self
@@ -72,6 +80,9 @@ class Register:
                 query = urllib.parse.parse_qs(url.query)
                 with outer.lock:
                     outer.requests.append((url.path, query, dict(self.headers)))
+                if outer.jwks and not bearer_valid(outer.jwks, self.headers.get("Authorization", "")):
+                    return outer.send(self, 401, {"status": 401, "title": "Unauthorized"},
+                                      [("WWW-Authenticate", 'Bearer error="invalid_token"')])
                 outer.answer(self, url.path, query)
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -81,6 +92,8 @@ class Register:
 
     def send(self, handler, status, body, headers=()):
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        if self.echo:
+            data = data.replace(b"ECHO", json.dumps(handler.headers.get("Authorization", ""))[1:-1].encode())
         handler.send_response(status)
         handler.send_header("Content-Type", "application/json")
         handler.send_header("Content-Length", str(len(data)))
