@@ -79,14 +79,21 @@ http::Request register_request(const std::string& url, const std::vector<http::H
   return r;
 }
 
-// Every API GET /apis lists (for one organisation, or all), deduplicated by id
-// into `apis`. Ends at Total-Pages, a Link without rel=next, an empty page or
-// one with no id not seen before (a mock or a paging bug repeating pages).
+// What GET /apis listed, over every page asked.
+struct Listing {
+  std::map<std::string, don::Api> apis;  // deduplicated by id
+  std::vector<std::string> unreadable;   // why, for the first kMaxUnreadableListed entries
+  std::size_t unreadable_count = 0, pages = 0;
+};
+
+// Every API GET /apis lists (for one organisation, or all) into `listing`.
+// Ends at Total-Pages, a Link without rel=next, an empty page or one with no
+// id not seen before (a mock or a paging bug repeating pages).
 void list_apis(http::Client& client, const std::string& from, const std::string& organisation,
-               const std::vector<http::Header>& headers, std::map<std::string, don::Api>& apis,
-               std::vector<std::string>& unreadable, std::size_t& pages) {
+               const std::vector<http::Header>& headers, Listing& listing) {
+  auto& apis = listing.apis;
   for (std::size_t page = 1;; ++page) {
-    if (++pages > don::kMaxPages)
+    if (++listing.pages > don::kMaxPages)
       throw Unusable(fmt::format("the register answers more than {} pages (at {} APIs a page)", don::kMaxPages, don::kPerPage));
     std::string url = fmt::format("{}/apis?page={}&perPage={}", from, page, don::kPerPage);
     if (!organisation.empty()) url += "&organisation=" + percent_encode(organisation);
@@ -105,7 +112,10 @@ void list_apis(http::Client& client, const std::string& from, const std::string&
       ++added;
       apis.emplace(api.id, std::move(api));
     }
-    for (auto& why : listed.unreadable) unreadable.push_back(fmt::format("page {}: {}", page, why));
+    listing.unreadable_count += listed.unreadable_count;
+    for (auto& why : listed.unreadable)
+      if (listing.unreadable.size() < don::kMaxUnreadableListed)
+        listing.unreadable.push_back(fmt::format("page {}: {}", page, why));
     const std::string* total = ex.header("total-pages");
     const std::string* link = ex.header("link");
     bool last_page = total && std::to_string(page) == trim(*total);
@@ -187,15 +197,18 @@ int run_register(const RegisterArgs& a) {
   client_settings.deadline = http::Clock::now() + std::chrono::duration_cast<http::Clock::duration>(
                                                       std::chrono::duration<double>(settings.deadline_s));
   http::Client client(client_settings);
-  std::map<std::string, don::Api> listed;
-  std::size_t pages = 0;
+  Listing listing;
   try {
     std::vector<std::string> organisations = a.organisations.empty() ? std::vector<std::string>{""} : a.organisations;
-    for (const auto& organisation : organisations)
-      list_apis(client, from, organisation, settings.headers, listed, input.unreadable, pages);
+    for (const auto& organisation : organisations) list_apis(client, from, organisation, settings.headers, listing);
   } catch (const Unusable& e) {
     throw UsageError(redactor.apply(fmt::format("the register's answer is unusable: {}", e.what())));
   }
+  std::map<std::string, don::Api>& listed = listing.apis;
+  input.unreadable = std::move(listing.unreadable);
+  if (listing.unreadable_count > input.unreadable.size())
+    input.unreadable.push_back(fmt::format("{} more entries of the pages could not be read (the first {} are listed)",
+                                           listing.unreadable_count - input.unreadable.size(), input.unreadable.size()));
 
   // The detail of every API asked for, within --rate, --concurrency and the deadline.
   std::vector<http::Request> requests;
@@ -248,7 +261,7 @@ int run_register(const RegisterArgs& a) {
     }
   }
   fmt::print(stderr, "adrprobe register: {} listed on {}, {} written ({} new from DON, {} absent from DON), {} left out{}\n",
-             plural(input.apis.size(), "API", "APIs"), plural(pages, "page", "pages"),
+             plural(input.apis.size(), "API", "APIs"), plural(listing.pages, "page", "pages"),
              plural(written.targets, "target", "targets"), written.from_don, written.absent, written.left_out.size(),
              unfetched ? fmt::format("; {} could not be fetched (listed in the file's closing comment)", unfetched) : "");
   return unfetched ? Exit::incomplete : Exit::ok;

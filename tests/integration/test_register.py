@@ -291,6 +291,34 @@ class Hostile(unittest.TestCase):
         self.assertEqual(len(load_yaml(r.stdout)["targets"]), 1)
         self.assertLessEqual(len([p for p in don2.paths() if p.endswith("/apis")]), 2)
 
+    def test_a_huge_page_is_bounded(self):
+        # 10^5 APIs on one page: more than the 10,000 a register may list.
+        def many(reg, handler, page):
+            reg.send(handler, 200, [{"id": "i%d" % k} for k in range(100000)], [("Total-Pages", "1")])
+        don = Register([], listing=many)
+        self.addCleanup(don.close)
+        r = register(["--from", don.url])
+        self.assertEqual(r.rc, 2, r.describe())
+        self.assertIn("more than 10000 APIs", r.stderr)
+        # A million entries that cannot be read, beside one that can, on each of three pages:
+        # counted, the first 100 listed with why (each a line of its own made a file of 40 MB,
+        # which batch would not read, and held 400 bytes an entry until then).
+        def junk(reg, handler, page):
+            reg.send(handler, 200, b"[" + b"{}," * 1000000 + json.dumps(api(page)).encode() + b"]",
+                     [("Total-Pages", "3")])
+        don = Register([api(1), api(2), api(3)], listing=junk)
+        self.addCleanup(don.close)
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "apis.yaml")
+            r = register(["--from", don.url, "-o", out], timeout=300)
+            self.assertEqual(r.rc, 0, r.describe())
+            text = Path(out).read_text()
+        self.assertEqual(sorted(targets_by_id(load_yaml(text))), ["id1", "id2", "id3"])
+        self.assertLess(len(text), 20000)
+        self.assertIn("page 1: entry 1 of a page: no id", text)
+        self.assertIn("2999900 more entries of the pages could not be read (the first 100 are listed)", text)
+        self.assertNotIn("page 2: entry", text)
+
     def test_unusable_answers_exit_2_with_the_reason(self):
         def html(reg, handler, page):
             reg.send(handler, 200, b"<html>maintenance</html>")
