@@ -191,7 +191,8 @@ class OAuth2(ProbeCase):
     def test_batch_shares_a_token_and_marks_a_refused_target_down(self):
         with AuthServer() as auth, FixtureServer({"bearer_jwks": auth.jwks, "base": "/a/v1"},
                                                  mounts=[{"bearer_jwks": auth.jwks, "base": "/b/v1"},
-                                                         {"bearer_jwks": auth.jwks, "base": "/c/v1"}]) as srv, \
+                                                         {"bearer_jwks": auth.jwks, "base": "/c/v1"},
+                                                         {"bearer_jwks": auth.jwks, "base": "/d/v1"}]) as srv, \
                 tempfile.TemporaryDirectory() as tmp:
             register = Path(tmp, "targets.yaml")
             register.write_text(
@@ -203,7 +204,11 @@ class OAuth2(ProbeCase):
                 "  - name: c\n"
                 "    base_url: '%s'\n"
                 "    oauth2: {client_id: unknown-client}\n"
-                % (auth.token_url, CLIENT_ID, srv.base_url, srv.mount("/b/v1").base_url, srv.mount("/c/v1").base_url),
+                "  - name: d\n"
+                "    base_url: '%s'\n"
+                "    oauth2: {scope: other}\n"
+                % (auth.token_url, CLIENT_ID, srv.base_url, srv.mount("/b/v1").base_url, srv.mount("/c/v1").base_url,
+                   srv.mount("/d/v1").base_url),
                 encoding="utf-8")
             out = Path(tmp, "out")
             run = run_adrprobe(["batch", str(register), "--out-dir", str(out), "--rate", "0"], timeout=180, env=ENV)
@@ -212,46 +217,71 @@ class OAuth2(ProbeCase):
             self.assertEqual(rows["a"]["state"], "up")
             self.assertEqual(rows["b"]["state"], "up")
             self.assertEqual(rows["c"]["state"], "down")
+            self.assertEqual(rows["d"]["state"], "up")
             c = json.loads(Path(out, "c.json").read_text())
             self.assertTrue(any("invalid_client" in n and auth.token_url in n for n in c["notes"]), c["notes"])
             self.assertEqual(srv.mount("/c/v1").requests(), [])
-            for name in ("a", "b"):
+            for name in ("a", "b", "d"):
                 text = Path(out, name + ".json").read_text()
                 self.assertNotIn(BEHIND, text)
                 self.assertEqual(json.loads(text)["run"]["oauth2"]["status"], 200)
-            # a and b share one token; c's client is refused
-            self.assertEqual(sorted((r["client_id"], r["status"]) for r in auth.requests),
-                             [(CLIENT_ID, 200), ("unknown-client", 401)])
+            # a and b share one token; c's client is refused; d asks for another scope: a token of its own
+            self.assertEqual(sorted((r["client_id"], r["scope"] or "", r["status"]) for r in auth.requests),
+                             [(CLIENT_ID, "", 200), (CLIENT_ID, "other", 200), ("unknown-client", "", 401)])
 
     def test_bad_token_answers_are_clear_errors(self):
+        """Each bad answer stops check and register with one message (exit 2)
+        and makes batch's target down with it, before the API is asked."""
         expect = {
             "non_json": "not a JSON object",
             "huge": "larger than 64 KiB",
             "long_token": "larger than 64 KiB",
             "negative_expiry": "expires_in -1 is not a positive number of seconds",
         }
-        with socketserver.ThreadingTCPServer(("127.0.0.1", 0), StubHandler) as stub, FixtureServer() as srv:
+        with socketserver.ThreadingTCPServer(("127.0.0.1", 0), StubHandler) as stub, FixtureServer() as srv, \
+                tempfile.TemporaryDirectory() as tmp:
             stub.daemon_threads = True
             threading.Thread(target=stub.serve_forever, daemon=True).start()
-            try:
-                for kind, message in expect.items():
-                    with self.subTest(kind):
-                        stub.answer = kind
-                        run = self.check(srv, "--oauth2-token-url", "http://127.0.0.1:%d/token" % stub.server_address[1],
-                                         "--oauth2-client-id", CLIENT_ID, "--oauth2-client-secret", SECRET, timeout=60)
-                        self.assertEqual(run.rc, 2, run.describe())
-                        self.assertIn(message, run.stderr)
-                        self.assertLess(len(run.stderr), 1000, run.stderr[:1000])
-                self.assertEqual(srv.requests(), [])
-            finally:
-                stub.shutdown()
+            self.addCleanup(stub.shutdown)
+            token_url = "http://127.0.0.1:%d/token" % stub.server_address[1]
+            options = ["--oauth2-token-url", token_url, "--oauth2-client-id", CLIENT_ID, "--oauth2-client-secret", SECRET]
+            don = Register([api(1)])
+            self.addCleanup(don.close)
+            targets = Path(tmp, "targets.yaml")
+            targets.write_text("targets:\n  - name: api\n    base_url: '%s'\n    oauth2: {token_url: '%s', client_id: %s, "
+                               "client_secret: '${ADRPROBE_IT_OAUTH2}'}\n" % (srv.base_url, token_url, CLIENT_ID),
+                               encoding="utf-8")
+            for kind, message in expect.items():
+                stub.answer = kind
+                for command, run in (
+                        ("check", lambda: self.check(srv, *options, timeout=60)),
+                        ("register", lambda: run_adrprobe(["register", "--from", don.url] + options, timeout=60))):
+                    with self.subTest(kind=kind, command=command):
+                        done = run()
+                        self.assertEqual(done.rc, 2, done.describe())
+                        self.assertIn(message, done.stderr)
+                        self.assertLess(len(done.stderr), 1000, done.stderr[:1000])
+                        self.assertEqual(done.stdout, "")
+                with self.subTest(kind=kind, command="batch"):
+                    out = Path(tmp, "out-" + kind)
+                    batch = run_adrprobe(["batch", str(targets), "--out-dir", str(out), "--rate", "0"], timeout=120,
+                                         env=ENV)
+                    self.assertIn(batch.rc, (1, 3), batch.describe())
+                    row = json.loads(Path(out, "summary.json").read_text())["targets"][0]
+                    self.assertEqual(row["state"], "down")
+                    notes = json.loads(Path(out, "api.json").read_text())["notes"]
+                    self.assertTrue(any(message in n and token_url in n for n in notes), notes)
+            self.assertEqual(srv.requests(), [])
+            self.assertEqual(don.requests, [])
 
     def test_secret_and_token_never_shown(self):
         """The client secret and the token (the one the API received) in no
         output of any format, the -v log, stdout or stderr, of check and batch,
         with an API that echoes every header it gets everywhere it can."""
         formats = available_formats()
-        echo = {"echo_headers": True, "echo_everywhere": True, "echo_escaped": True, "trailing_slash": 301}
+        # The secret planted too: an API that names it in a header of every answer.
+        echo = {"echo_headers": True, "echo_everywhere": True, "echo_escaped": True, "trailing_slash": 301,
+                "extra_headers": {"X-Leak": "client secret %s" % SECRET}}
         with AuthServer() as auth, FixtureServer(dict(echo, bearer_jwks=auth.jwks)) as srv, \
                 tempfile.TemporaryDirectory() as tmp:
             outputs = {}
@@ -280,6 +310,8 @@ class OAuth2(ProbeCase):
             # the API echoed the token (else finding nothing proves nothing): the JSON report shows it masked
             report = json.loads(outputs["r.json"])
             self.assertTrue(any(k.startswith("x-echo-authorization") and v == "***"
+                                for e in report["exchanges"] for k, v in e["response_headers"].items()))
+            self.assertTrue(any(k == "x-leak" and "***" in v
                                 for e in report["exchanges"] for k, v in e["response_headers"].items()))
             secrets = forms(SECRET, "%s:%s" % (CLIENT_ID, SECRET))
             for where, text in outputs.items():
