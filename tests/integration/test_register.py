@@ -379,29 +379,38 @@ class Merge(unittest.TestCase):
 class TemplateNights(unittest.TestCase):
     """The GitLab template's batch job as written, with this adrprobe, for two
     nights: the register refreshed from DON (ADRPROBE_DON_REGISTER), then the
-    batch over it. Between the nights DON adds one API and retires another."""
+    batch over it. Between the nights DON adds one API and retires another.
+    The register API is behind OAuth 2.0 (test_oauth2's authorisation server):
+    the template's token endpoint and client id, the client secret from the
+    environment as a masked CI/CD variable gives it."""
 
     def test_two_nights_through_the_gitlab_template(self):
         import yaml
+        from test_oauth2 import CLIENT_ID, SECRET, AuthServer, require_server  # test_oauth2 imports this module
+        require_server()
         job = yaml.safe_load((REPO / "deploy" / "gitlab-ci.yml").read_text())
         variables, script = job["variables"], "\n".join(job["adrprobe:batch"]["script"])
-        with harness.closed_port() as down, tempfile.TemporaryDirectory() as d:
+        with harness.closed_port() as down, tempfile.TemporaryDirectory() as d, AuthServer() as auth:
             work, bindir = Path(d) / "project", Path(d) / "bin"
             work.mkdir()
             bindir.mkdir()
             (bindir / "adrprobe").symlink_to(os.path.abspath(harness.binary()))
             targets = work / variables["ADRPROBE_TARGETS"]
             targets.write_text(harness.yaml_text({"targets": [{"name": "internal", "base_url": down + "/internal"}]}))
-            don = Register([api(1, servers=[down + "/one"], score=60), api(2, servers=[down + "/two"])], per_page=100)
+            don = Register([api(1, servers=[down + "/one"], score=60), api(2, servers=[down + "/two"])], per_page=100,
+                           jwks=auth.jwks)
             self.addCleanup(don.close)
             env = dict(variables, PATH="%s:/usr/bin:/bin" % bindir, HOME=d, CI_NODE_INDEX="1", CI_NODE_TOTAL="1",
-                       ADRPROBE_DON_REGISTER=don.url, ADRPROBE_REGISTER_ARGS="--rate 0", ADRPROBE_BATCH_ARGS="--rate 0")
+                       ADRPROBE_DON_REGISTER=don.url, ADRPROBE_REGISTER_ARGS="--rate 0", ADRPROBE_BATCH_ARGS="--rate 0",
+                       ADRPROBE_DON_OAUTH2_TOKEN_URL=auth.token_url, ADRPROBE_DON_OAUTH2_CLIENT_ID=CLIENT_ID,
+                       ADRPROBE_DON_OAUTH2_CLIENT_SECRET=SECRET)
 
             def night():
                 proc = subprocess.run(["/bin/sh", "-e", "-c", script], cwd=work, env=env, capture_output=True,
                                       text=True, timeout=300)
                 # --fail-on regressed: down from the first night on is no regression
                 self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+                self.assertNotIn(SECRET, proc.stdout + proc.stderr + targets.read_text())
                 summary = json.loads((work / "out" / "1" / "summary.json").read_text())
                 return {t["name"]: t for t in summary["targets"]}
 
@@ -415,6 +424,9 @@ class TemplateNights(unittest.TestCase):
             self.assertEqual(sorted(second), ["api-1", "api-3", "internal"])
             self.assertEqual(second["api-1"]["don_adr_score"], 65)
             self.assertIn("API 2 (id2): retired", targets.read_text())
+            # one token a night, and every request to the register carried one the register took
+            self.assertEqual([r["status"] for r in auth.requests], [200, 200])
+            self.assertTrue(all(h.get("Authorization", "").startswith("Bearer ") for _, _, h in don.requests))
 
 
 class Prism(unittest.TestCase):
