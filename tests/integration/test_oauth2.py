@@ -168,6 +168,18 @@ class OAuth2(ProbeCase):
             self.assertIn("could not be reached", run.stderr)
             self.assertEqual(srv.requests(), [])
 
+    def test_a_secret_given_to_a_command_that_does_not_take_it_is_not_echoed(self):
+        # CLI11's parse error quotes every argument it did not expect
+        for args in (["lint", "doc.yaml", "--oauth2-client-secret", SECRET],
+                     ["summary", "out", "--oauth2-client-secret=" + SECRET],
+                     ["diff", "a.json", "b.json", "-H", "X-Api-Key: " + SECRET, "-HX-Other:" + SECRET]):
+            with self.subTest(args[0]):
+                run = run_adrprobe(args, timeout=30)
+                self.assertEqual(run.rc, 2, run.describe())
+                self.assertIn("not expected", run.stderr)
+                self.assertIn("***", run.stderr)
+                self.assertNotIn(SECRET, run.stdout + run.stderr)
+
     def test_token_endpoint_must_be_https_off_loopback(self):
         run = run_adrprobe(["check", "http://127.0.0.1:9/v1", "--oauth2-token-url", "http://auth.example.nl/token",
                             "--oauth2-client-id", "c", "--oauth2-client-secret", "s"], timeout=30)
