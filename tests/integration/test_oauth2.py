@@ -380,7 +380,7 @@ class RegisterBehindOAuth2(ProbeCase):
             self.assertEqual([r["status"] for r in auth.requests], [200, 200])
             self.assertEqual(len({h.get("Authorization") for _, _, h in don.requests}), 2)
 
-    def test_a_refusing_token_endpoint_asks_the_register_nothing(self):
+    def test_a_refusing_or_unreachable_token_endpoint_asks_the_register_nothing(self):
         with AuthServer() as auth:
             don = self.serve([api(1)], jwks=auth.jwks)
             run = self.register(don, *oauth2_args(auth, "not-the-secret"))
@@ -389,6 +389,11 @@ class RegisterBehindOAuth2(ProbeCase):
                 self.assertIn(part, run.stderr)
             self.assertNotIn("not-the-secret", run.stderr)
             self.assertEqual(run.stdout, "")
+            unreachable = self.register(don, "--oauth2-token-url", "http://127.0.0.1:9/token", "--oauth2-client-id",
+                                        CLIENT_ID, "--oauth2-client-secret", SECRET)
+            self.assertEqual(unreachable.rc, 2, unreachable.describe())
+            self.assertIn("http://127.0.0.1:9/token", unreachable.stderr)
+            self.assertIn("could not be reached", unreachable.stderr)
             self.assertEqual(don.requests, [])
 
     def test_secret_and_token_never_shown(self):
