@@ -75,9 +75,10 @@ Page parse_page(const std::string& body) {
   Page page;
   for (std::size_t i = 0; i < j.size(); ++i) {
     Api api;
-    if (std::string why = read_summary(j[i], api); !why.empty())
-      page.unreadable.push_back(fmt::format("entry {} of a page: {}", i + 1, why));
-    else
+    if (std::string why = read_summary(j[i], api); !why.empty()) {
+      if (++page.unreadable_count <= kMaxUnreadableListed)
+        page.unreadable.push_back(fmt::format("entry {} of a page: {}", i + 1, why));
+    } else
       page.apis.push_back(std::move(api));
   }
   return page;

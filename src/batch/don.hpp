@@ -26,6 +26,10 @@ inline constexpr std::size_t kMaxApis = 10'000;  // distinct ids
 inline constexpr std::size_t kMaxAnswerBytes = 4u << 20;  // one page or one API
 inline constexpr std::size_t kMaxIdBytes = 200;
 inline constexpr std::size_t kMaxNameBytes = 80;  // a name made from a title (its files' names)
+// Entries that cannot be read are listed with the reason up to this many, the
+// rest counted: a page of 4 MiB holds a million "{}" (1.2 GB held and a file
+// batch would not read, when each was a line of the closing comment).
+inline constexpr std::size_t kMaxUnreadableListed = 100;
 
 // The lifecycles of DON's schema; `retired` is never written.
 const std::vector<std::string>& lifecycles();
@@ -47,10 +51,12 @@ struct Api {
   std::string why;
 };
 
-// One page of GET /apis: the entries read, and those that could not be (why).
+// One page of GET /apis: the entries read, and those that could not be: how
+// many, and why for the first kMaxUnreadableListed.
 struct Page {
   std::vector<Api> apis;
   std::vector<std::string> unreadable;
+  std::size_t unreadable_count = 0;
 };
 // Throws std::runtime_error (the reason) when the body is no JSON array.
 Page parse_page(const std::string& body);

@@ -14,10 +14,12 @@
 #include "batch/don.hpp"
 #include "batch/targets.hpp"
 #include "cli/command.hpp"
+#include "cli/oauth2.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
 #include "http/address.hpp"
 #include "http/client.hpp"
+#include "report/redact.hpp"
 #include "util/files.hpp"
 #include "util/read_file.hpp"
 #include "util/strings.hpp"
@@ -77,14 +79,21 @@ http::Request register_request(const std::string& url, const std::vector<http::H
   return r;
 }
 
-// Every API GET /apis lists (for one organisation, or all), deduplicated by id
-// into `apis`. Ends at Total-Pages, a Link without rel=next, an empty page or
-// one with no id not seen before (a mock or a paging bug repeating pages).
+// What GET /apis listed, over every page asked.
+struct Listing {
+  std::map<std::string, don::Api> apis;  // deduplicated by id
+  std::vector<std::string> unreadable;   // why, for the first kMaxUnreadableListed entries
+  std::size_t unreadable_count = 0, pages = 0;
+};
+
+// Every API GET /apis lists (for one organisation, or all) into `listing`.
+// Ends at Total-Pages, a Link without rel=next, an empty page or one with no
+// id not seen before (a mock or a paging bug repeating pages).
 void list_apis(http::Client& client, const std::string& from, const std::string& organisation,
-               const std::vector<http::Header>& headers, std::map<std::string, don::Api>& apis,
-               std::vector<std::string>& unreadable, std::size_t& pages) {
+               const std::vector<http::Header>& headers, Listing& listing) {
+  auto& apis = listing.apis;
   for (std::size_t page = 1;; ++page) {
-    if (++pages > don::kMaxPages)
+    if (++listing.pages > don::kMaxPages)
       throw Unusable(fmt::format("the register answers more than {} pages (at {} APIs a page)", don::kMaxPages, don::kPerPage));
     std::string url = fmt::format("{}/apis?page={}&perPage={}", from, page, don::kPerPage);
     if (!organisation.empty()) url += "&organisation=" + percent_encode(organisation);
@@ -103,7 +112,10 @@ void list_apis(http::Client& client, const std::string& from, const std::string&
       ++added;
       apis.emplace(api.id, std::move(api));
     }
-    for (auto& why : listed.unreadable) unreadable.push_back(fmt::format("page {}: {}", page, why));
+    listing.unreadable_count += listed.unreadable_count;
+    for (auto& why : listed.unreadable)
+      if (listing.unreadable.size() < don::kMaxUnreadableListed)
+        listing.unreadable.push_back(fmt::format("page {}: {}", page, why));
     const std::string* total = ex.header("total-pages");
     const std::string* link = ex.header("link");
     bool last_page = total && std::to_string(page) == trim(*total);
@@ -137,6 +149,21 @@ std::string address_note(const std::string& host) {
   return "";
 }
 
+// What the register answered, masked: a register that echoes a request's
+// header (-H, the OAuth 2.0 token) or the client secret into a title, a URL or
+// an error shows "***" in the file and the messages, as every report does.
+void mask_answers(const report::Redactor& redactor, don::WriteInput& input) {
+  auto mask = [&](std::string& text) { text = redactor.apply(std::move(text)); };
+  for (auto& api : input.apis) {
+    for (std::string* text : {&api.id, &api.title, &api.organisation_uri, &api.organisation_label, &api.lifecycle, &api.why})
+      mask(*text);
+    for (auto& server : api.servers) mask(server);
+    for (auto& auth : api.auth) mask(auth);
+    if (api.oas_url) mask(*api.oas_url);
+  }
+  for (auto& why : input.unreadable) mask(why);
+}
+
 int run_register(const RegisterArgs& a) {
   // Everything is validated before the first request.
   std::string from = parse_base_url(a.from);
@@ -159,19 +186,29 @@ int run_register(const RegisterArgs& a) {
   if (!a.output.empty() && a.output != "-")
     if (std::string problem = write_problem(a.output); !problem.empty()) throw UsageError(problem);
 
+  // The register API behind OAuth 2.0: the token before the first page, on
+  // every request to --from (the only host asked), renewed once during a long run.
+  auto token = oauth2_token(a.probe.oauth2, settings);
+  report::Redactor redactor(settings.headers);
+  add_run_secrets(redactor, settings);
+  if (token) token->on_renewed = [&redactor](const http::Header& renewed) { redactor.add_late(renewed); };
+
   http::ClientSettings client_settings = settings.client;
   client_settings.deadline = http::Clock::now() + std::chrono::duration_cast<http::Clock::duration>(
                                                       std::chrono::duration<double>(settings.deadline_s));
   http::Client client(client_settings);
-  std::map<std::string, don::Api> listed;
-  std::size_t pages = 0;
+  Listing listing;
   try {
     std::vector<std::string> organisations = a.organisations.empty() ? std::vector<std::string>{""} : a.organisations;
-    for (const auto& organisation : organisations)
-      list_apis(client, from, organisation, settings.headers, listed, input.unreadable, pages);
+    for (const auto& organisation : organisations) list_apis(client, from, organisation, settings.headers, listing);
   } catch (const Unusable& e) {
-    throw UsageError(fmt::format("the register's answer is unusable: {}", e.what()));
+    throw UsageError(redactor.apply(fmt::format("the register's answer is unusable: {}", e.what())));
   }
+  std::map<std::string, don::Api>& listed = listing.apis;
+  input.unreadable = std::move(listing.unreadable);
+  if (listing.unreadable_count > input.unreadable.size())
+    input.unreadable.push_back(fmt::format("{} more entries of the pages could not be read (the first {} are listed)",
+                                           listing.unreadable_count - input.unreadable.size(), input.unreadable.size()));
 
   // The detail of every API asked for, within --rate, --concurrency and the deadline.
   std::vector<http::Request> requests;
@@ -202,6 +239,7 @@ int run_register(const RegisterArgs& a) {
   }
 
   for (auto& [id, api] : listed) input.apis.push_back(std::move(api));
+  mask_answers(redactor, input);
   input.source = mask_url_password(from);
   input.address_note = address_note;
   don::Written written;
@@ -223,7 +261,7 @@ int run_register(const RegisterArgs& a) {
     }
   }
   fmt::print(stderr, "adrprobe register: {} listed on {}, {} written ({} new from DON, {} absent from DON), {} left out{}\n",
-             plural(input.apis.size(), "API", "APIs"), plural(pages, "page", "pages"),
+             plural(input.apis.size(), "API", "APIs"), plural(listing.pages, "page", "pages"),
              plural(written.targets, "target", "targets"), written.from_don, written.absent, written.left_out.size(),
              unfetched ? fmt::format("; {} could not be fetched (listed in the file's closing comment)", unfetched) : "");
   return unfetched ? Exit::incomplete : Exit::ok;
@@ -246,6 +284,7 @@ Command register_command(CLI::App& parent) {
   add_header_options(cmd, a->probe);
   add_pace_options(cmd, a->probe);
   add_transport_options(cmd, a->probe);
+  add_oauth2_options(cmd, a->probe.oauth2);
   cmd->footer(
       "Exit status: 0 written; 2 usage error or an unusable register answer (nothing written); 3 written, but some "
       "GET /apis/{id} failed (listed in the file's closing comment).");

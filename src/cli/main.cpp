@@ -15,6 +15,7 @@
 #include "cli/about.hpp"
 #include "cli/command.hpp"
 #include "cli/settings.hpp"
+#include "report/redact.hpp"
 #include "util/curl_opt.hpp"
 #include "util/strings.hpp"
 
@@ -25,6 +26,24 @@ bool wants_verbose(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "-v" || std::string(argv[i]) == "--verbose") return true;
   return false;
+}
+
+// The values on the command line that are secrets (-H, --header,
+// --pushgateway-header, --oauth2-client-secret, in any spelling CLI11 takes):
+// a parse error quotes the arguments it did not expect, and a secret given to
+// a command that does not take its option would be printed whole.
+std::vector<std::string> secret_arguments(int argc, char** argv) {
+  static const std::vector<std::string> names{"-H", "--header", "--pushgateway-header", "--oauth2-client-secret"};
+  std::vector<std::string> out;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    for (const auto& name : names) {
+      if (a == name && i + 1 < argc) out.emplace_back(argv[i + 1]);
+      else if (a.rfind(name + "=", 0) == 0) out.push_back(a.substr(name.size() + 1));
+      else if (name == "-H" && a.size() > 2 && a.rfind("-H", 0) == 0) out.push_back(a.substr(2));
+    }
+  }
+  return out;
 }
 
 int run(int argc, char** argv) {
@@ -63,6 +82,12 @@ int run(int argc, char** argv) {
       return Exit::usage;
     }
   }
+  app.failure_message([secrets = secret_arguments(argc, argv)](const CLI::App* app, const CLI::Error& e) {
+    std::string text = CLI::FailureMessage::simple(app, e);
+    for (const auto& secret : secrets)  // as the Redactor: a value that short is no secret, and masking it would garble
+      if (secret.size() >= report::Redactor::min_substring) text = replace_all(text, secret, report::Redactor::mask);
+    return text;
+  });
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -221,6 +221,20 @@ def default_doc(base, version):
     }
 
 
+def bearer_valid(jwks_client, authorization):
+    """Whether an Authorization value is Bearer and a JWT one of the keys of
+    jwks_client (a jwt.PyJWKClient) signed, unexpired: a missing, malformed,
+    foreign or expired token is the 401 a real API gives."""
+    import jwt  # python3-jwt, python3-cryptography: only the suites that verify tokens need them
+    token = authorization[7:].strip() if authorization[:7].lower() == "bearer " else ""
+    try:
+        key = jwks_client.get_signing_key_from_jwt(token).key
+        jwt.decode(token, key, algorithms=["RS256"], options={"verify_aud": False})
+        return True
+    except Exception:
+        return False
+
+
 def deep_merge(target, patch):
     """Merge patch into target in place: non-empty dicts recursively, None
     deletes, anything else (an empty dict too) replaces."""
@@ -601,14 +615,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with fx.lock:
             if fx._jwks is None:
                 fx._jwks = jwt.PyJWKClient(fx.profile["bearer_jwks"])
-        value = self.headers.get("Authorization", "")
-        token = value[7:].strip() if value[:7].lower() == "bearer " else ""
-        try:
-            key = fx._jwks.get_signing_key_from_jwt(token).key
-            jwt.decode(token, key, algorithms=["RS256"], options={"verify_aud": False})
-            return True
-        except Exception:  # malformed, wrong key, expired: the 401 a real API gives
-            return False
+        return bearer_valid(fx._jwks, self.headers.get("Authorization", ""))
 
     def cors_headers(self):
         cors = self.fx.profile["cors"]

@@ -1,4 +1,4 @@
-"""deploy/: the GitLab CI template and the Kubernetes CronJob.
+"""deploy/: the GitLab CI template, the Kubernetes CronJob and the GitHub Actions workflow.
 
 Both files are parsed (python3-yaml) and checked for what GitLab and
 Kubernetes require of them and for what adrprobe's sharding needs (CLI.md,
@@ -27,6 +27,7 @@ import harness  # noqa: E402
 REPO = harness.REPO
 GITLAB = REPO / "deploy" / "gitlab-ci.yml"
 CRONJOB = REPO / "deploy" / "kubernetes" / "cronjob.yaml"
+GITHUB = REPO / "deploy" / "github-actions.yml"
 
 
 def meson_version():
@@ -46,6 +47,14 @@ GITLAB_GLOBAL_KEYS = {"variables", "stages", "default", "include", "workflow", "
 
 def script_text(job):
     return "\n".join(job.get("before_script", []) + job["script"])
+
+
+def shell_reads(text):
+    """The variables a script's shell reads: $NAME and ${NAME}, but not a
+    '${NAME}' in single quotes, which the shell passes on as it is (adrprobe
+    reads it from the environment itself, e.g. a client secret)."""
+    text = re.sub(r"'\$\{[A-Za-z_]\w*\}'", "", text)
+    return set(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", text))
 
 
 def shells():
@@ -88,8 +97,7 @@ class GitLabTemplate(unittest.TestCase):
             # the template's variables, and the script's own (for f in ...; x=...)
             defined = set(self.doc["variables"]) | set(re.findall(r"\bfor ([A-Za-z_]\w*) in", text)) | \
                 set(re.findall(r"(?:^|[;\s])([A-Za-z_]\w*)=", text))
-            for var in set(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", text)) | \
-                    set(re.findall(r"\$\(\(([A-Za-z_][A-Za-z0-9_]*)", text)):
+            for var in shell_reads(text) | set(re.findall(r"\$\(\(([A-Za-z_][A-Za-z0-9_]*)", text)):
                 self.assertTrue(var in defined or var.startswith("CI_"),
                                 "%s reads $%s, which neither the template nor GitLab defines" % (name, var))
 
@@ -253,6 +261,34 @@ class GitLabTemplate(unittest.TestCase):
                                            "ADRPROBE_DON_REGISTER": "https://don.example/v1"}, exit_status=2)
             self.assertEqual(proc.returncode, 2, "an unusable register answer stops the job")
             self.assertEqual(len(calls), 1)
+
+    def test_register_behind_oauth2_with_the_secret_from_a_masked_variable(self):
+        variables = self.doc["variables"]
+        self.assertEqual(variables["ADRPROBE_DON_OAUTH2_TOKEN_URL"], "", "no token unless set")
+        self.assertEqual(variables["ADRPROBE_DON_OAUTH2_CLIENT_ID"], "")
+        self.assertNotIn("ADRPROBE_DON_OAUTH2_CLIENT_SECRET", variables, "the secret is never in the file")
+        self.assertIn("masked, protected CI/CD variable ADRPROBE_DON_OAUTH2_CLIENT_SECRET", GITLAB.read_text())
+        targets = variables["ADRPROBE_TARGETS"]
+        secret = "s3cr3t-0f-the-client"
+        for shell in shells():
+            with tempfile.TemporaryDirectory() as d, self.subTest(shell=shell[-1]):
+                # -x: the shell traces every command, as a debugging CI job does
+                proc, calls = self.run_script(shell + ["-x"], self.batch, Path(d),
+                                              {"CI_NODE_INDEX": 1, "CI_NODE_TOTAL": 2,
+                                               "ADRPROBE_DON_REGISTER": "https://don.example/v1",
+                                               "ADRPROBE_DON_OAUTH2_TOKEN_URL": "https://auth.example/token",
+                                               "ADRPROBE_DON_OAUTH2_CLIENT_ID": "adrprobe",
+                                               "ADRPROBE_DON_OAUTH2_CLIENT_SECRET": secret,
+                                               "ADRPROBE_REGISTER_ARGS": "--rate 1"})
+                self.assertEqual(proc.returncode, 0, proc.stderr)
+                self.assertEqual(calls[0], ["register", "--from", "https://don.example/v1", "--merge", targets,
+                                            "-o", targets, "--oauth2-token-url", "https://auth.example/token",
+                                            "--oauth2-client-id", "adrprobe",
+                                            "--oauth2-client-secret", "${ADRPROBE_DON_OAUTH2_CLIENT_SECRET}",
+                                            "--rate", "1"])
+                # adrprobe reads the secret from the environment: on no command line, in no trace
+                self.assertNotIn(secret, proc.stdout + proc.stderr)
+                self.assertNotIn("--oauth2-token-url", calls[1], "the batch's own arguments are its own")
 
     def test_the_jobs_exit_status_is_adrprobes(self):
         # allow_failure: exit_codes: [3] sees adrprobe's own status.
@@ -452,9 +488,27 @@ class KubernetesCronJob(unittest.TestCase):
         self.assertIn('if [ -n "$ADRPROBE_DON_REGISTER" ]; then', text)
         self.assertIn('refreshed="$ADRPROBE_DATA/runs/$run/targets.yaml"', text)
         self.assertIn('adrprobe register --from "$ADRPROBE_DON_REGISTER" --merge "$ADRPROBE_TARGETS" -o "$refreshed" '
-                      '$ADRPROBE_REGISTER_ARGS || { refresh=$?; [ $refresh -eq 3 ] || exit $refresh; }', text)
+                      '"$@" $ADRPROBE_REGISTER_ARGS || { refresh=$?; [ $refresh -eq 3 ] || exit $refresh; }', text)
         self.assertIn('ADRPROBE_TARGETS="$refreshed"', text)
         self.assertLess(text.index("adrprobe register"), text.index("exec adrprobe batch"))
+        # the register's arguments ("$@") are set before the batch's
+        self.assertLess(text.index("adrprobe register"), text.index("set -- --out-dir"))
+
+    def test_register_behind_oauth2_with_the_secret_from_a_secret(self):
+        text = self.script(self.batch)
+        env = {e["name"]: e for e in self.container(self.batch)["env"]}
+        self.assertEqual(env["ADRPROBE_DON_OAUTH2_TOKEN_URL"]["value"], "", "no token unless set")
+        self.assertEqual(env["ADRPROBE_DON_OAUTH2_CLIENT_ID"]["value"], "")
+        secret = env["ADRPROBE_DON_OAUTH2_CLIENT_SECRET"]
+        self.assertNotIn("value", secret, "the secret is never in the file")
+        self.assertEqual(secret["valueFrom"], {"secretKeyRef": {"name": "adrprobe-don-oauth2", "key": "client_secret",
+                                                                "optional": True}})
+        self.assertIn('if [ -n "$ADRPROBE_DON_OAUTH2_TOKEN_URL" ]; then', text)
+        self.assertIn('set -- --oauth2-token-url "$ADRPROBE_DON_OAUTH2_TOKEN_URL" --oauth2-client-id '
+                      '"$ADRPROBE_DON_OAUTH2_CLIENT_ID" --oauth2-client-secret \'${ADRPROBE_DON_OAUTH2_CLIENT_SECRET}\'',
+                      text)
+        self.assertIn("kubectl create secret generic adrprobe-don-oauth2 --from-file=client_secret=",
+                      CRONJOB.read_text())
 
     def test_summary_script(self):
         text = self.script(self.summary)
@@ -473,7 +527,7 @@ class KubernetesCronJob(unittest.TestCase):
             env = self.env_values(cj)
             defined = set(env) | set(re.findall(r"\bfor ([A-Za-z_]\w*) in", text)) | \
                 set(re.findall(r"(?:^|[;\s])([A-Za-z_]\w*)=", text)) | {"ADRPROBE_RUN"}
-            for var in set(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", text)):
+            for var in shell_reads(text):
                 self.assertIn(var, defined, "%s reads $%s, which neither its env nor the script defines" % (name, var))
             # Kubernetes expands $(NAME) of a defined variable in command, even inside the script
             for ref in re.findall(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", text):
@@ -574,6 +628,28 @@ class KubernetesCronJob(unittest.TestCase):
         text = CRONJOB.read_text()
         self.assertIn("kubectl create configmap adrprobe-targets --from-file=targets.yaml=", text)
         self.assertIn("kubectl create secret generic adrprobe-secrets", text)
+
+
+# --------------------------------------------------------------------------
+# GitHub Actions
+# --------------------------------------------------------------------------
+
+class GitHubWorkflow(unittest.TestCase):
+    """The workflow's register refresh (its run: steps run in test_nightly)."""
+
+    def test_register_behind_oauth2_with_the_secret_from_a_repository_secret(self):
+        doc = yaml.safe_load(GITHUB.read_text())
+        self.assertEqual(doc["env"]["ADRPROBE_DON_OAUTH2_TOKEN_URL"], "${{ vars.ADRPROBE_DON_OAUTH2_TOKEN_URL }}")
+        self.assertEqual(doc["env"]["ADRPROBE_DON_OAUTH2_CLIENT_ID"], "${{ vars.ADRPROBE_DON_OAUTH2_CLIENT_ID }}")
+        self.assertFalse([k for k, v in doc["env"].items() if "secrets." in str(v)], "no secret for every step")
+        steps = [s for job in doc["jobs"].values() for s in job.get("steps", [])]
+        holding = [s["name"] for s in steps if "ADRPROBE_DON_OAUTH2_CLIENT_SECRET" in s.get("env", {})]
+        self.assertEqual(holding, ["Refresh the batch file from DON's API register"], "only the refresh step has it")
+        refresh = next(s for s in steps if s.get("name") == holding[0])
+        self.assertEqual(refresh["env"]["ADRPROBE_DON_OAUTH2_CLIENT_SECRET"],
+                         "${{ secrets.ADRPROBE_DON_OAUTH2_CLIENT_SECRET }}")
+        self.assertIn("--oauth2-client-secret '${ADRPROBE_DON_OAUTH2_CLIENT_SECRET}'", refresh["run"])
+        self.assertIn('"$@" $ADRPROBE_REGISTER_ARGS', refresh["run"])
 
 
 if __name__ == "__main__":

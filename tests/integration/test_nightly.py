@@ -801,8 +801,10 @@ class ActionsRunner:
         ws.mkdir(parents=True)
         ctx = {"github.run_id": self.run_id, "github.run_attempt": 1}
         ctx.update({"vars." + k: v for k, v in (variables or {}).items()})
-        for k in ("ADRPROBE_DEB_URL", "ADRPROBE_PUSHGATEWAY", "ADRPROBE_DON_REGISTER"):
+        for k in ("ADRPROBE_DEB_URL", "ADRPROBE_PUSHGATEWAY", "ADRPROBE_DON_REGISTER", "ADRPROBE_DON_OAUTH2_TOKEN_URL",
+                  "ADRPROBE_DON_OAUTH2_CLIENT_ID"):
             ctx.setdefault("vars." + k, "")
+        ctx.setdefault("secrets.ADRPROBE_DON_OAUTH2_CLIENT_SECRET", "")
         if matrix is not None:
             shards = job["strategy"]["matrix"]["shard"]
             ctx.update({"matrix.shard": matrix, "strategy.job-total": len(shards)})

@@ -25,6 +25,7 @@ import urllib.parse
 from pathlib import Path
 
 import harness
+from fixture_server import bearer_valid
 from harness import run_adrprobe
 
 REPO = Path(__file__).resolve().parents[2]
@@ -54,9 +55,16 @@ class Register:
     Total-Pages and Link as configured) and GET /apis/{id}; every request
     recorded with its query and headers."""
 
-    def __init__(self, apis, per_page=2, total_pages=None, link=None, slow=(), listing=None):
+    def __init__(self, apis, per_page=2, total_pages=None, link=None, slow=(), listing=None, jwks=None, echo=False):
+        """jwks: the register is behind OAuth 2.0, every request without a
+        bearer JWT that server's keys signed, unexpired, is a 401. echo: the
+        text ECHO in an answer becomes the request's Authorization header."""
         self.apis, self.per_page, self.total_pages, self.link = apis, per_page, total_pages, link
-        self.slow, self.listing = set(slow), listing
+        self.slow, self.listing, self.echo = set(slow), listing, echo
+        self.jwks = None
+        if jwks:
+            import jwt  # python3-jwt: the suites behind OAuth 2.0 require it
+            self.jwks = jwt.PyJWKClient(jwks)
         self.requests = []
         self.lock = threading.Lock()
         outer = self
@@ -72,6 +80,9 @@ class Register:
                 query = urllib.parse.parse_qs(url.query)
                 with outer.lock:
                     outer.requests.append((url.path, query, dict(self.headers)))
+                if outer.jwks and not bearer_valid(outer.jwks, self.headers.get("Authorization", "")):
+                    return outer.send(self, 401, {"status": 401, "title": "Unauthorized"},
+                                      [("WWW-Authenticate", 'Bearer error="invalid_token"')])
                 outer.answer(self, url.path, query)
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -81,6 +92,8 @@ class Register:
 
     def send(self, handler, status, body, headers=()):
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        if self.echo:
+            data = data.replace(b"ECHO", json.dumps(handler.headers.get("Authorization", ""))[1:-1].encode())
         handler.send_response(status)
         handler.send_header("Content-Type", "application/json")
         handler.send_header("Content-Length", str(len(data)))
@@ -278,6 +291,34 @@ class Hostile(unittest.TestCase):
         self.assertEqual(len(load_yaml(r.stdout)["targets"]), 1)
         self.assertLessEqual(len([p for p in don2.paths() if p.endswith("/apis")]), 2)
 
+    def test_a_huge_page_is_bounded(self):
+        # 10^5 APIs on one page: more than the 10,000 a register may list.
+        def many(reg, handler, page):
+            reg.send(handler, 200, [{"id": "i%d" % k} for k in range(100000)], [("Total-Pages", "1")])
+        don = Register([], listing=many)
+        self.addCleanup(don.close)
+        r = register(["--from", don.url])
+        self.assertEqual(r.rc, 2, r.describe())
+        self.assertIn("more than 10000 APIs", r.stderr)
+        # A million entries that cannot be read, beside one that can, on each of three pages:
+        # counted, the first 100 listed with why (each a line of its own made a file of 40 MB,
+        # which batch would not read, and held 400 bytes an entry until then).
+        def junk(reg, handler, page):
+            reg.send(handler, 200, b"[" + b"{}," * 1000000 + json.dumps(api(page)).encode() + b"]",
+                     [("Total-Pages", "3")])
+        don = Register([api(1), api(2), api(3)], listing=junk)
+        self.addCleanup(don.close)
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "apis.yaml")
+            r = register(["--from", don.url, "-o", out], timeout=300)
+            self.assertEqual(r.rc, 0, r.describe())
+            text = Path(out).read_text()
+        self.assertEqual(sorted(targets_by_id(load_yaml(text))), ["id1", "id2", "id3"])
+        self.assertLess(len(text), 20000)
+        self.assertIn("page 1: entry 1 of a page: no id", text)
+        self.assertIn("2999900 more entries of the pages could not be read (the first 100 are listed)", text)
+        self.assertNotIn("page 2: entry", text)
+
     def test_unusable_answers_exit_2_with_the_reason(self):
         def html(reg, handler, page):
             reg.send(handler, 200, b"<html>maintenance</html>")
@@ -338,29 +379,38 @@ class Merge(unittest.TestCase):
 class TemplateNights(unittest.TestCase):
     """The GitLab template's batch job as written, with this adrprobe, for two
     nights: the register refreshed from DON (ADRPROBE_DON_REGISTER), then the
-    batch over it. Between the nights DON adds one API and retires another."""
+    batch over it. Between the nights DON adds one API and retires another.
+    The register API is behind OAuth 2.0 (test_oauth2's authorisation server):
+    the template's token endpoint and client id, the client secret from the
+    environment as a masked CI/CD variable gives it."""
 
     def test_two_nights_through_the_gitlab_template(self):
         import yaml
+        from test_oauth2 import CLIENT_ID, SECRET, AuthServer, require_server  # test_oauth2 imports this module
+        require_server()
         job = yaml.safe_load((REPO / "deploy" / "gitlab-ci.yml").read_text())
         variables, script = job["variables"], "\n".join(job["adrprobe:batch"]["script"])
-        with harness.closed_port() as down, tempfile.TemporaryDirectory() as d:
+        with harness.closed_port() as down, tempfile.TemporaryDirectory() as d, AuthServer() as auth:
             work, bindir = Path(d) / "project", Path(d) / "bin"
             work.mkdir()
             bindir.mkdir()
             (bindir / "adrprobe").symlink_to(os.path.abspath(harness.binary()))
             targets = work / variables["ADRPROBE_TARGETS"]
             targets.write_text(harness.yaml_text({"targets": [{"name": "internal", "base_url": down + "/internal"}]}))
-            don = Register([api(1, servers=[down + "/one"], score=60), api(2, servers=[down + "/two"])], per_page=100)
+            don = Register([api(1, servers=[down + "/one"], score=60), api(2, servers=[down + "/two"])], per_page=100,
+                           jwks=auth.jwks)
             self.addCleanup(don.close)
             env = dict(variables, PATH="%s:/usr/bin:/bin" % bindir, HOME=d, CI_NODE_INDEX="1", CI_NODE_TOTAL="1",
-                       ADRPROBE_DON_REGISTER=don.url, ADRPROBE_REGISTER_ARGS="--rate 0", ADRPROBE_BATCH_ARGS="--rate 0")
+                       ADRPROBE_DON_REGISTER=don.url, ADRPROBE_REGISTER_ARGS="--rate 0", ADRPROBE_BATCH_ARGS="--rate 0",
+                       ADRPROBE_DON_OAUTH2_TOKEN_URL=auth.token_url, ADRPROBE_DON_OAUTH2_CLIENT_ID=CLIENT_ID,
+                       ADRPROBE_DON_OAUTH2_CLIENT_SECRET=SECRET)
 
             def night():
                 proc = subprocess.run(["/bin/sh", "-e", "-c", script], cwd=work, env=env, capture_output=True,
                                       text=True, timeout=300)
                 # --fail-on regressed: down from the first night on is no regression
                 self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+                self.assertNotIn(SECRET, proc.stdout + proc.stderr + targets.read_text())
                 summary = json.loads((work / "out" / "1" / "summary.json").read_text())
                 return {t["name"]: t for t in summary["targets"]}
 
@@ -374,6 +424,9 @@ class TemplateNights(unittest.TestCase):
             self.assertEqual(sorted(second), ["api-1", "api-3", "internal"])
             self.assertEqual(second["api-1"]["don_adr_score"], 65)
             self.assertIn("API 2 (id2): retired", targets.read_text())
+            # one token a night, and every request to the register carried one the register took
+            self.assertEqual([r["status"] for r in auth.requests], [200, 200])
+            self.assertTrue(all(h.get("Authorization", "").startswith("Bearer ") for _, _, h in don.requests))
 
 
 class Prism(unittest.TestCase):

@@ -260,6 +260,14 @@ TEST_CASE("don register: pages, details and Link headers are read within bounds"
   CHECK(page.apis[0].organisation_label == "L");
   CHECK(page.unreadable.size() == 3);
   CHECK(batch::don::parse_page(fmt::format(R"([{{"id": "{}"}}])", std::string(300, 'i'))).unreadable.size() == 1);
+  // A page of many unreadable entries: all counted, the first listed.
+  std::string junk = "[";
+  for (int i = 0; i < 1000; ++i) junk += "{},";
+  auto many = batch::don::parse_page(junk + R"({"id": "b"}])");
+  CHECK(many.apis.size() == 1);
+  CHECK(many.unreadable_count == 1000);
+  CHECK(many.unreadable.size() == batch::don::kMaxUnreadableListed);
+  CHECK(many.unreadable.back() == "entry 100 of a page: no id");
   CHECK_THROWS_AS(batch::don::parse_page(R"({"apis": []})"), std::runtime_error);
   CHECK_THROWS_AS(batch::don::parse_page("<html>"), std::runtime_error);
   CHECK(batch::don::parse_page(R"([{"id": "a", "adrScore": 1e9}])").apis[0].adr_score == std::nullopt);
