@@ -96,21 +96,35 @@ def parts(text):
     return split_at(text, SECOND_PART)
 
 
+def without_part(text, i):
+    """text with its part i (of parts()) left out: a comment in its place, so the marked lines still match."""
+    pieces = parts(text)
+    comment = re.match(r"\s*(//|#)", pieces[i][0]).group(1)
+    pieces[i] = ["%s %s" % (comment, "Then, left out" if i else "left out")]
+    return "\n".join("\n".join(p) for p in pieces) + "\n"
+
+
 def apply_fix(source, check, text, alternative=1):
     """source with the lines marked fix:<check> replaced by the parts of text's alternative (1: the first),
     each indented like its line."""
+    return apply_fix_to_files([source], check, text, alternative)[0]
+
+
+def apply_fix_to_files(sources, check, text, alternative=1):
+    """apply_fix over the files of an app (startproject's settings.py, then urls.py), their marked lines
+    taken in the files' order: a change in two files has a part for each."""
     marker = re.compile(r"fix:%s(?![\w-])" % re.escape(check))
-    lines = source.split("\n")
-    hits = [i for i, line in enumerate(lines) if marker.search(line)]
+    files = [source.split("\n") for source in sources]
+    hits = [(f, i) for f, lines in enumerate(files) for i, line in enumerate(lines) if marker.search(line)]
     choices = alternatives(text)
     assert alternative <= len(choices), "fix:%s: the text offers %d changes, not %d" % (check, len(choices), alternative)
     pieces = parts(choices[alternative - 1])
     assert len(hits) == len(pieces), "expected %d lines marked fix:%s, found %d" % (len(pieces), check, len(hits))
-    for hit, piece in reversed(list(zip(hits, pieces))):
-        line = lines[hit]
+    for (f, hit), piece in reversed(list(zip(hits, pieces))):
+        line = files[f][hit]
         indent = line[: len(line) - len(line.lstrip())]
-        lines[hit:hit + 1] = [indent + t if t.strip() else "" for t in piece]
-    return "\n".join(lines)
+        files[f][hit:hit + 1] = [indent + t if t.strip() else "" for t in piece]
+    return ["\n".join(lines) for lines in files]
 
 
 def free_port():
@@ -138,25 +152,26 @@ class Server:
         self.port = free_port()
         app = APPS / self.shape
         shutil.copy(APPS / "openapi.json", self.dir)
-        marked, self.apply_error = 0, ""
+        self.apply_error = ""
+        files = {}  # target path -> content, in the files' order
         for path in sorted(app.rglob("*")):
             target = os.path.join(self.dir, path.relative_to(app))
             if path.is_dir():
                 os.makedirs(target, mode=0o755, exist_ok=True)
-                continue
-            if path.name == "stack.json":
-                continue
-            content = path.read_text(encoding="utf-8")
-            if check and re.search(r"fix:%s(?![\w-])" % re.escape(check), content):
-                try:
-                    content = apply_fix(content, check, text, self.spec.get("alternative", {}).get(check, 1))
-                    marked += 1
-                except AssertionError as e:  # the text does not fit the app's marks: prove() says so
-                    self.apply_error = str(e)
-            content = content.replace("{{PORT}}", str(self.port)).replace("{{DIR}}", self.dir)
+            elif path.name != "stack.json":
+                files[target] = path.read_text(encoding="utf-8")
+        marked = [t for t, content in files.items() if check and re.search(r"fix:%s(?![\w-])" % re.escape(check), content)]
+        if marked:
+            try:
+                changed = apply_fix_to_files([files[t] for t in marked], check, text,
+                                             self.spec.get("alternative", {}).get(check, 1))
+                files.update(zip(marked, changed))
+            except AssertionError as e:  # the text does not fit the app's marks: prove() says so
+                self.apply_error, marked = str(e), []
+        self.marked = len(marked)
+        for target, content in files.items():
             with open(target, "w", encoding="utf-8") as f:
-                f.write(content)
-        self.marked = marked
+                f.write(content.replace("{{PORT}}", str(self.port)).replace("{{DIR}}", self.dir))
 
     def requirement(self):
         """require_tool / require_module for the stack (fails, or skips where it is not packaged)."""
@@ -240,8 +255,13 @@ SHAPES = shape_specs()
 CASES = {}
 # A fix that works only under a setting its advice states: (shape, check, the app's
 # environment that turns the setting the other way, words of the advice that state it).
-CONDITIONS = [("django-rest-framework", "EH-2", {"DJANGO_DEBUG": "1"}, "only with DEBUG = False")]
+CONDITIONS = [(shape, "EH-2", {"DJANGO_DEBUG": "1"}, "only with DEBUG = False")
+              for shape in ("django-rest-framework", "django-rest-framework-app")]
 CONDITION_SERVERS = {}  # (shape, check) -> server with the fix and the other setting
+# A fix in parts none of which is enough alone: (shape, check). DRF's 405 is its
+# EXCEPTION_HANDLER's (settings.py), Django's 404 handler404's (urls.py).
+EVERY_PART_NEEDED = [("django-rest-framework-app", "EH-2")]
+PART_SERVERS = {}  # (shape, check) -> [server with the fix but its part i left out, for each i]
 SERVERS = []
 REPORTS = {}  # (id(server), edition) -> (Run, report, output directory)
 # adrprobe runs on this many servers at once (each run mostly waits on its server).
@@ -311,6 +331,13 @@ def setUpModule():
             CONDITION_SERVERS[(shape, check)] = server
             CASES_BEFORE[id(server)] = CASES[(shape, check)][1]
             afters.append((server, [check]))
+    for shape, check in EVERY_PART_NEEDED:
+        if (shape, check) in CASES:
+            text = CASES[(shape, check)][0]["text"]
+            PART_SERVERS[(shape, check)] = [Server(shape, check, without_part(text, i)) for i in range(len(parts(text)))]
+            for server in PART_SERVERS[(shape, check)]:
+                CASES_BEFORE[id(server)] = CASES[(shape, check)][1]
+                afters.append((server, [check]))
     SERVERS.extend(s for s, _ in afters)
     start_all([s for s, _ in afters])
     run_all(afters)
@@ -384,7 +411,8 @@ class FixesProven(harness.ProbeCase):
     def prove(self, shape, check):
         entry, before, after, printed = CASES[(shape, check)]
         stack = SHAPES[shape]["stack"]
-        self.assertEqual(after.marked, 1, "tests/fixes/%s has no line marked fix:%s %s" % (shape, check, after.apply_error))
+        self.assertGreaterEqual(after.marked, 1, "tests/fixes/%s has no line marked fix:%s %s" % (
+            shape, check, after.apply_error))
         # The change is applied as the text report printed it: what a developer copies.
         self.assertEqual(printed, entry["text"], "%s: the text report does not print %s's fix as written" % (shape, check))
         edition = edition_for(before, check)
@@ -437,6 +465,20 @@ class Conditions(harness.ProbeCase):
                 self.assertTrue(found and any(c["verdict"] == "fail" for c in found), json.dumps(found)[:2000])
 
 
+class EveryPartNeeded(harness.ProbeCase):
+    """A fix in two places is needed in both: with either left out, the check still fails."""
+
+    def test_each_part_left_out(self):
+        for shape, check in EVERY_PART_NEEDED:
+            for i, server in enumerate(PART_SERVERS[(shape, check)]):
+                with self.subTest(shape=shape, check=check, left_out=i + 1):
+                    self.assertEqual(server.marked, len(parts(CASES[(shape, check)][0]["text"])), server.apply_error)
+                    run, report, _ = run_on(server, edition_for(CASES[(shape, check)][1], check))
+                    self.assertNoCrash(run)
+                    found = check_results(report, check)
+                    self.assertTrue(found and any(c["verdict"] == "fail" for c in found), json.dumps(found)[:2000])
+
+
 class DataFiles(unittest.TestCase):
     def test_every_stack_has_an_app(self):
         """A stack is shipped only with the app its fixes are proven on."""
@@ -456,7 +498,7 @@ class DataFiles(unittest.TestCase):
     def test_stacks_have_a_second_shape(self):
         """Each fix is proven on two shapes of app, one as the framework's tutorial or generator makes it;
         the stacks not there yet are named here."""
-        one_shape = {"fastify", "go-net-http", "hono", "nginx", "apache-httpd", "caddy", "django-rest-framework"}
+        one_shape = {"fastify", "go-net-http", "hono", "nginx", "apache-httpd", "caddy"}
         for stack in STACKS:
             with self.subTest(stack=stack):
                 shapes = [shape for shape, spec in SHAPES.items() if spec["stack"] == stack]
@@ -474,6 +516,11 @@ class DataFiles(unittest.TestCase):
         self.assertEqual(apply_fix("a\n    x  # fix:NT-2\nb", "NT-2", "one\n\ntwo\n"), "a\n    one\n\n    two\nb")
         with self.assertRaises(AssertionError):
             apply_fix("x # fix:NT-22", "NT-2", "y")
+
+    def test_apply_fix_in_two_files(self):
+        self.assertEqual(apply_fix_to_files(["A = 1\n# fix:EH-2", "x\n# fix:EH-2"], "EH-2",
+                                            "S = {}\n# Then, in urls.py:\ndef h(): pass\n"),
+                         ["A = 1\nS = {}", "x\n# Then, in urls.py:\ndef h(): pass"])
 
     def test_apply_fix_of_the_shape(self):
         text = "// On a Router:\nr({ strict: true });\n// Or, on the app:\napp.set('strict', true);\n"
