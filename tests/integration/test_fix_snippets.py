@@ -69,7 +69,7 @@ def python_file(stack, text):
 JS_PROLOGUE = {
     "express": "const express = require('express');\nconst app = express();\n",
     "fastify": "const app = require('fastify')();\n",
-    "hono": "const { Hono } = require('hono');\nconst app = new Hono();\n",
+    "hono": "const { Hono } = require('hono');\nconst app = new Hono();\nconst api = new Hono();\n",
 }
 
 
