@@ -33,6 +33,7 @@ import time
 import unittest
 
 import harness
+import tls_fixture
 
 import yaml
 
@@ -43,6 +44,11 @@ EDITION = "2.2.0"
 # HM-1..HM-3 are hints there) is proven in the newest edition that still judges it.
 OLDER_EDITIONS = ("2.1.0",)
 START_SECONDS = 30
+# TS-1's fixes serve HTTPS with the certificate chain and key in the app's
+# folder under these names (Let's Encrypt's): a leaf of a CA of this test,
+# which adrprobe is given with --ca-file.
+TLS_FILES = ("fullchain.pem", "privkey.pem")
+PKI = {}  # "ca": the CA's certificate, "files": (certificate, key) for 127.0.0.1
 
 
 def stack_files():
@@ -159,6 +165,8 @@ class Server:
         self.port = free_port()
         app = APPS / self.shape
         shutil.copy(APPS / "openapi.json", self.dir)
+        for name, source in zip(TLS_FILES, PKI.get("files", ())):
+            shutil.copy(source, os.path.join(self.dir, name))
         self.apply_error = ""
         files = {}  # target path -> content, in the files' order
         for path in sorted(app.rglob("*")):
@@ -233,10 +241,14 @@ class Server:
         log = self.server_log().lower()
         return "address already in use" in log or "eaddrinuse" in log
 
+    def tls(self):
+        """TS-1's fix applied: the server speaks HTTPS."""
+        return self.check == "TS-1"
+
     def url(self):
         """The API's base URL: /v1, or the shape's `base` (FastAPI's routes with their /v1 in the document
         the server's root serves)."""
-        return "http://127.0.0.1:%d%s" % (self.port, self.spec.get("base", "/v1"))
+        return "%s://127.0.0.1:%d%s" % ("https" if self.tls() else "http", self.port, self.spec.get("base", "/v1"))
 
     def server_log(self):
         try:
@@ -314,6 +326,9 @@ CASES_BEFORE = {}  # id(server with a fix) -> the server as written, whose failu
 
 def setUpModule():
     """The apps as written first; each fix is then applied as the text report printed it."""
+    tls_fixture.require_tls_tools()
+    pki = tls_fixture.Pki(tempfile.mkdtemp(prefix="adrprobe-fix-pki-"))
+    PKI.update(ca=pki.ca_file, files=pki.issue("fixes"))
     befores = {shape: Server(shape) for shape, spec in SHAPES.items() if spec["stack"] in STACKS}
     SERVERS.extend(befores.values())
     start_all(befores.values())
@@ -377,6 +392,8 @@ def printed_fix(before, check):
 def tearDownModule():
     for s in SERVERS:
         s.stop()
+    if "ca" in PKI:
+        shutil.rmtree(os.path.dirname(PKI["ca"]), ignore_errors=True)
 
 
 def run_on(server, edition=EDITION):
@@ -389,7 +406,8 @@ def run_on(server, edition=EDITION):
             server.shape, server.server_log())
         out = tempfile.mkdtemp(prefix="adrprobe-fix-report-")
         args = harness.check_args(server.url(), ["-o", "text=%s/r.txt" % out, "-o", "markdown=%s/r.md" % out,
-                                                 "-o", "html=%s/r.html" % out], edition)
+                                                 "-o", "html=%s/r.html" % out]
+                                  + (["--ca-file", str(PKI["ca"])] if server.tls() else []), edition)
         run = harness.run_adrprobe(args, timeout=60)
         REPORTS[(id(server), edition)] = (run, run.json(), out)
     return REPORTS[(id(server), edition)]
