@@ -68,8 +68,9 @@ def python_file(stack, text):
 
 JS_PROLOGUE = {
     "express": "const express = require('express');\nconst app = express();\n",
-    "fastify": "const app = require('fastify')();\n",
-    "hono": "const { Hono } = require('hono');\nconst app = new Hono();\nconst api = new Hono();\n",
+    "fastify": "const Fastify = require('fastify');\n",  # TS-1's snippet makes the app
+    "hono": "const { Hono } = require('hono');\nconst { serve } = require('@hono/node-server');\n"
+            "const app = new Hono();\nconst api = new Hono();\n",
 }
 
 

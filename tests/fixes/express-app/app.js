@@ -21,4 +21,6 @@ app.get('/v1/openapi.json', (req, res) => res.set('Access-Control-Allow-Origin',
 // fix:HM-3
 // fix:EH-2
 
-app.listen(Number(process.argv[2]), '127.0.0.1');
+const port = Number(process.argv[2]);
+const host = '127.0.0.1';
+app.listen(port, host); // fix:TS-1

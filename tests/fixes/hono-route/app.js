@@ -22,4 +22,6 @@ const app = new Hono();
 // fix:VH-1 fix:VH-4
 app.route('/v1', api);
 // fix:EH-2
-serve({ fetch: app.fetch, port: Number(process.argv[2]), hostname: '127.0.0.1' });
+const port = Number(process.argv[2]);
+const host = '127.0.0.1';
+serve({ fetch: app.fetch, port, hostname: host }); // fix:TS-1
