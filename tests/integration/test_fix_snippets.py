@@ -51,9 +51,10 @@ def go_file(text, place):
 # What each Python stack's advice takes to be in the module already (its own
 # words: "the app", "the blueprint bp", "the router"); decorators get a view.
 PYTHON_PROLOGUE = {
-    "flask": "from flask import Blueprint, Flask\nfrom flask_cors import CORS\n\napp = Flask(__name__)\n"
+    "flask": "from flask import Blueprint, Flask\nfrom flask_cors import CORS\n\napp = Flask(__name__)\nhost, port = '', 0\n"
              "bp = Blueprint('api', __name__, url_prefix='/v1')\n",
-    "fastapi": "from fastapi import APIRouter, FastAPI\n\napp = FastAPI()\nroot = FastAPI()\nrouter = APIRouter(prefix='/v1')\n",
+    "fastapi": "import uvicorn\nfrom fastapi import APIRouter, FastAPI\n\napp = FastAPI()\nroot = FastAPI()\nrouter = APIRouter(prefix='/v1')\n"
+               "host, port = '', 0\n",
     "django-rest-framework": "from django.urls import include, path\nfrom rest_framework import routers\n\n"
                              "router = routers.DefaultRouter()\nurlpatterns = [path('v1/', include(router.urls))]\n",
 }

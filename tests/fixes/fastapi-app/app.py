@@ -29,4 +29,5 @@ def items(limit: int = 10):
 # fix:VH-4
 
 if __name__ == "__main__":
-    uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+    host, port = "127.0.0.1", int(sys.argv[1])
+    uvicorn.run(app, host=host, port=port, log_level="warning")  # fix:TS-1

@@ -49,4 +49,5 @@ def version_header(response):
 # fix:EH-2
 
 if __name__ == "__main__":
-    app.run(host="127.0.0.1", port=int(sys.argv[1]))
+    host, port = "127.0.0.1", int(sys.argv[1])
+    app.run(host=host, port=port)  # fix:TS-1
