@@ -72,6 +72,7 @@ def python_file(stack, text):
 JS_PROLOGUE = {
     "express": "const express = require('express');\nconst app = express();\n",
     "fastify": "const Fastify = require('fastify');\n",  # TS-1's snippet makes the app
+    "koa": "const Koa = require('koa');\nconst Router = require('@koa/router');\nconst app = new Koa();\n",
     "hono": "const { Hono } = require('hono');\nconst { serve } = require('@hono/node-server');\n"
             "const app = new Hono();\nconst api = new Hono();\n",
 }
