@@ -239,7 +239,8 @@ class Server:
 
     def port_taken(self):
         log = self.server_log().lower()
-        return "address already in use" in log or "eaddrinuse" in log
+        # The system's words, Node.js's error code, Django's runserver's own words.
+        return any(words in log for words in ("address already in use", "eaddrinuse", "port is already in use"))
 
     def tls(self):
         """TS-1's fix applied: the server speaks HTTPS."""
@@ -282,6 +283,7 @@ CONDITION_SERVERS = {}  # (shape, check) -> server with the fix and the other se
 EVERY_PART_NEEDED = [("django-rest-framework-app", "EH-2")]
 PART_SERVERS = {}  # (shape, check) -> [server with the fix but its part i left out, for each i]
 SERVERS = []
+BEFORES = {}  # shape -> its server as written
 REPORTS = {}  # (id(server), edition) -> (Run, report, output directory)
 # adrprobe runs on this many servers at once (each run mostly waits on its server).
 PARALLEL_RUNS = 6
@@ -330,6 +332,7 @@ def setUpModule():
     pki = tls_fixture.Pki(tempfile.mkdtemp(prefix="adrprobe-fix-pki-"))
     PKI.update(ca=pki.ca_file, files=pki.issue("fixes"))
     befores = {shape: Server(shape) for shape, spec in SHAPES.items() if spec["stack"] in STACKS}
+    BEFORES.update(befores)
     SERVERS.extend(befores.values())
     start_all(befores.values())
     run_all([(before, [e["check"] for e in fixes_of(shape)]) for shape, before in befores.items()])
@@ -473,6 +476,19 @@ for _shape, _spec in SHAPES.items():
     for _entry in (fixes_of(_shape) if _spec["stack"] in STACKS else []):
         setattr(FixesProven, "test_%s_%s" % (_shape.replace("-", "_"), _entry["check"].replace("-", "_")),
                 _make(_shape, _entry["check"]))
+
+
+class EveryFailureAdvised(harness.ProbeCase):
+    """On every shape as written, every check that fails gets advice: its stack's, or the advice for any server."""
+
+    def test_each_shape(self):
+        for shape, before in BEFORES.items():
+            with self.subTest(shape=shape):
+                run, report, _ = run_on(before)
+                self.assertNoCrash(run)
+                unadvised = [c["id"] for r in report["rules"] for c in r.get("checks", [])
+                             if c["verdict"] == "fail" and not c.get("fix")]
+                self.assertEqual(unadvised, [])
 
 
 class Conditions(harness.ProbeCase):
