@@ -15,12 +15,14 @@ test_fixes.py proves that each snippet fixes its check on a running app.
 
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 import unittest
 
 import harness
-from test_fixes import parts
+import tls_fixture
+from test_fixes import TLS_FILES, parts
 
 import yaml
 
@@ -51,9 +53,10 @@ def go_file(text, place):
 # What each Python stack's advice takes to be in the module already (its own
 # words: "the app", "the blueprint bp", "the router"); decorators get a view.
 PYTHON_PROLOGUE = {
-    "flask": "from flask import Blueprint, Flask\nfrom flask_cors import CORS\n\napp = Flask(__name__)\n"
+    "flask": "from flask import Blueprint, Flask\nfrom flask_cors import CORS\n\napp = Flask(__name__)\nhost, port = '', 0\n"
              "bp = Blueprint('api', __name__, url_prefix='/v1')\n",
-    "fastapi": "from fastapi import APIRouter, FastAPI\n\napp = FastAPI()\nroot = FastAPI()\nrouter = APIRouter(prefix='/v1')\n",
+    "fastapi": "import uvicorn\nfrom fastapi import APIRouter, FastAPI\n\napp = FastAPI()\nroot = FastAPI()\nrouter = APIRouter(prefix='/v1')\n"
+               "host, port = '', 0\n",
     "django-rest-framework": "from django.urls import include, path\nfrom rest_framework import routers\n\n"
                              "router = routers.DefaultRouter()\nurlpatterns = [path('v1/', include(router.urls))]\n",
 }
@@ -68,8 +71,10 @@ def python_file(stack, text):
 
 JS_PROLOGUE = {
     "express": "const express = require('express');\nconst app = express();\n",
-    "fastify": "const app = require('fastify')();\n",
-    "hono": "const { Hono } = require('hono');\nconst app = new Hono();\n",
+    "fastify": "const Fastify = require('fastify');\n",  # TS-1's snippet makes the app
+    "koa": "const Koa = require('koa');\nconst Router = require('@koa/router');\nconst app = new Koa();\n",
+    "hono": "const { Hono } = require('hono');\nconst { serve } = require('@hono/node-server');\n"
+            "const app = new Hono();\nconst api = new Hono();\n",
 }
 
 
@@ -90,11 +95,27 @@ def apache_file(text, d):
             "LoadModule mpm_event_module /usr/lib/apache2/modules/mod_mpm_event.so\n"
             "LoadModule authz_core_module /usr/lib/apache2/modules/mod_authz_core.so\n"
             "LoadModule headers_module /usr/lib/apache2/modules/mod_headers.so\n"
+            "LoadModule socache_shmcb_module /usr/lib/apache2/modules/mod_socache_shmcb.so\n"
+            "LoadModule ssl_module /usr/lib/apache2/modules/mod_ssl.so\n"
             "DocumentRoot \"%s\"\n%s\n") % (d, d, d, d, d, text.rstrip("\n"))
 
 
 def caddy_file(text):
     return "http://127.0.0.1:8080 {\n%s\n\trespond /v1 `{}` 200\n}\n" % indent(text, "\t")
+
+
+CERTIFICATE = {}  # "files": a certificate and its key, made once
+
+
+def certificate_files(d):
+    """TS-1's snippets name the certificate chain and key as fullchain.pem and privkey.pem: the server's
+    checker loads them, so they are in d (a certificate of a throw-away CA)."""
+    if "files" not in CERTIFICATE:
+        tls_fixture.require_tls_tools()
+        CERTIFICATE["files"] = tls_fixture.Pki(tempfile.mkdtemp(prefix="adrprobe-snippet-pki-")).issue("snippet")
+    for name, source in zip(TLS_FILES, CERTIFICATE["files"]):
+        with open(source, "rb") as src, open(os.path.join(d, name), "wb") as dst:
+            dst.write(src.read())
 
 
 def snippets():
@@ -146,6 +167,8 @@ class SnippetsCompile(unittest.TestCase):
                 commands = [["caddy", "validate", "--config", os.path.join(d, "Caddyfile"), "--adapter", "caddyfile"]]
             with open(os.path.join(d, name), "w", encoding="utf-8") as f:
                 f.write(content)
+            if check == "TS-1":
+                certificate_files(d)
             for command in commands:
                 p = subprocess.run(command, cwd=d, env=env, capture_output=True, text=True, timeout=120)
                 out = p.stdout + p.stderr
@@ -165,6 +188,11 @@ def _make(stack, check, text):
 for _stack, _check, _text in snippets():
     setattr(SnippetsCompile, "test_%s_%s" % (_stack.replace("-", "_"), _check.replace("-", "_")),
             _make(_stack, _check, _text))
+
+
+def tearDownModule():
+    if "files" in CERTIFICATE:
+        shutil.rmtree(os.path.dirname(CERTIFICATE["files"][0]), ignore_errors=True)
 
 
 if __name__ == "__main__":

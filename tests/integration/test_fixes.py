@@ -1,19 +1,26 @@
-"""Each fix of probes/fixes/<stack>.yaml proven on a real server of that stack
-(probes.md "How to fix"; CLI.md `fix`).
+"""Each fix of probes/fixes/<stack>.yaml proven on real servers of that stack
+(probes.md "How to fix"; CLI.md `fix`), one per shape of app.
 
-For every fix of every stack file: tests/fixes/<stack>/ is started as written
-(the check fails or warns, and the report's `fix` for it is that very entry:
-the stack was recognised from the exchanges alone), and once more with the
-line marked `fix:<check>` replaced by the entry's text (the check passes).
-A stack file without its app, or a fix whose check does not go from failing
-to passing, fails the suite: an unproven fix is not shipped. A check edition
+A shape is a folder tests/fixes/<shape>/ with a stack.json (its `stack`, the
+folder's name if not given): tests/fixes/<stack>/ and others shaped as the
+framework's tutorial or generator makes an app (routes on the app, a router
+with a prefix, startproject's layout). For every fix of every stack file and
+every shape of that stack: the shape is started as written (the check fails
+or warns, and the report's `fix` for it is that very entry: the stack was
+recognised from the exchanges alone), and once more with the line marked
+`fix:<check>` replaced by the entry's text (the check passes). A shape leaves
+a fix out only with the reason in its stack.json (`without`). A stack file
+without its app, or a fix whose check does not go from failing to passing,
+fails the suite: an unproven fix is not shipped. A check edition
 2.2.0 does not judge (HM-1..HM-3 are hints there), or one the app fails only in
 an older edition (2.2.0 exempts the root resource from NT-2), is proven in 2.1.0.
 The fix applied is the one the text report printed.
 
-Every server starts once, all of them at the same time, on 127.0.0.1.
+Every server starts once, all of them at the same time, on 127.0.0.1, and
+adrprobe runs on them side by side.
 """
 
+import concurrent.futures
 import json
 import os
 import re
@@ -26,6 +33,7 @@ import time
 import unittest
 
 import harness
+import tls_fixture
 
 import yaml
 
@@ -36,6 +44,11 @@ EDITION = "2.2.0"
 # HM-1..HM-3 are hints there) is proven in the newest edition that still judges it.
 OLDER_EDITIONS = ("2.1.0",)
 START_SECONDS = 30
+# TS-1's fixes serve HTTPS with the certificate chain and key in the app's
+# folder under these names (Let's Encrypt's): a leaf of a CA of this test,
+# which adrprobe is given with --ca-file.
+TLS_FILES = ("fullchain.pem", "privkey.pem")
+PKI = {}  # "ca": the CA's certificate, "files": (certificate, key) for 127.0.0.1
 
 
 def stack_files():
@@ -49,33 +62,82 @@ def stack_files():
     return out
 
 
+def shape_specs():
+    """{shape folder: its stack.json, with its `stack`}, every folder of tests/fixes that has one."""
+    out = {}
+    for path in sorted(APPS.glob("*/stack.json")):
+        spec = json.loads(path.read_text(encoding="utf-8"))
+        spec.setdefault("stack", path.parent.name)
+        out[path.parent.name] = spec
+    return out
+
+
 # A change in two places (Go: a wrapper at the top level of the file, then the
 # line that starts the server) starts its second part with a comment "Then, ...".
 SECOND_PART = re.compile(r"^\s*(//|#) Then, ")
 
 
-def parts(text):
-    """The parts of a fix's text, each for one marked line, in the file's order."""
+# Advice for apps of different shapes (routes on an express.Router() or on the
+# app) gives each its own change, the second and later starting with a comment
+# "Or, ...": a shape's stack.json names the one that fits it (`alternative`).
+# In a change in two places, each part may offer its own (Go's server started
+# with ListenAndServe(addr, nil) rather than a mux of its own).
+ALTERNATIVE = re.compile(r"^\s*(//|#) Or, ")
+
+
+def split_at(lines, pattern):
     out = [[]]
-    for line in text.rstrip("\n").split("\n"):
-        if SECOND_PART.match(line):
+    for line in lines:
+        if pattern.match(line):
             out.append([])
         out[-1].append(line)
     return out
 
 
-def apply_fix(source, check, text):
-    """source with the lines marked fix:<check> replaced by the parts of text, each indented like its line."""
-    marker = re.compile(r"fix:%s(?![\w-])" % re.escape(check))
-    lines = source.split("\n")
-    hits = [i for i, line in enumerate(lines) if marker.search(line)]
+def parts(text):
+    """The parts of a fix's text, each for one marked line, in the file's order (each with its alternatives)."""
+    return split_at(text.rstrip("\n").split("\n"), SECOND_PART)
+
+
+def chosen_parts(text, alternative=1):
+    """The parts of text, of each that offers a change per shape the alternative-th (1: the first)."""
+    out = []
+    for part in parts(text):
+        choices = split_at(part, ALTERNATIVE)
+        if len(choices) > 1:
+            assert alternative <= len(choices), "the text offers %d changes, not %d" % (len(choices), alternative)
+            part = choices[alternative - 1]
+        out.append(part)
+    return out
+
+
+def without_part(text, i):
+    """text with its part i (of parts()) left out: a comment in its place, so the marked lines still match."""
     pieces = parts(text)
+    comment = re.match(r"\s*(//|#)", pieces[i][0]).group(1)
+    pieces[i] = ["%s %s" % (comment, "Then, left out" if i else "left out")]
+    return "\n".join("\n".join(p) for p in pieces) + "\n"
+
+
+def apply_fix(source, check, text, alternative=1):
+    """source with the lines marked fix:<check> replaced by the parts of text's alternative (1: the first),
+    each indented like its line."""
+    return apply_fix_to_files([source], check, text, alternative)[0]
+
+
+def apply_fix_to_files(sources, check, text, alternative=1):
+    """apply_fix over the files of an app (startproject's settings.py, then urls.py), their marked lines
+    taken in the files' order: a change in two files has a part for each."""
+    marker = re.compile(r"fix:%s(?![\w-])" % re.escape(check))
+    files = [source.split("\n") for source in sources]
+    hits = [(f, i) for f, lines in enumerate(files) for i, line in enumerate(lines) if marker.search(line)]
+    pieces = chosen_parts(text, alternative)
     assert len(hits) == len(pieces), "expected %d lines marked fix:%s, found %d" % (len(pieces), check, len(hits))
-    for hit, piece in reversed(list(zip(hits, pieces))):
-        line = lines[hit]
+    for (f, hit), piece in reversed(list(zip(hits, pieces))):
+        line = files[f][hit]
         indent = line[: len(line) - len(line.lstrip())]
-        lines[hit:hit + 1] = [indent + t if t.strip() else "" for t in piece]
-    return "\n".join(lines)
+        files[f][hit:hit + 1] = [indent + t if t.strip() else "" for t in piece]
+    return ["\n".join(lines) for lines in files]
 
 
 def free_port():
@@ -85,37 +147,46 @@ def free_port():
 
 
 class Server:
-    """One copy of tests/fixes/<stack>/, optionally with one fix applied, started on a free port."""
+    """One copy of the shape tests/fixes/<shape>/, optionally with one fix applied, started on a free port."""
 
-    def __init__(self, stack, check=None, text=None, env=None):
-        self.stack, self.check, self.text, self.extra_env = stack, check, text, env or {}
-        self.dir = tempfile.mkdtemp(prefix="adrprobe-fix-%s-" % stack)
+    def __init__(self, shape, check=None, text=None, env=None):
+        self.shape, self.check, self.text, self.extra_env = shape, check, text, env or {}
+        self.spec = SHAPES[shape]
+        self.stack = self.spec["stack"]
+        self.dir = tempfile.mkdtemp(prefix="adrprobe-fix-%s-" % shape)
         os.chmod(self.dir, 0o755)  # a server started as root serves files as nobody
         self.proc = None
         self.prepare()
 
     def prepare(self):
-        """The app's files in self.dir for a port free now, the fix applied."""
-        stack, check, text = self.stack, self.check, self.text
+        """The app's files (its folders too: startproject's layout) in self.dir for a port free now,
+        the fix applied."""
+        check, text = self.check, self.text
         self.port = free_port()
-        app = APPS / stack
+        app = APPS / self.shape
         shutil.copy(APPS / "openapi.json", self.dir)
-        marked, self.apply_error = 0, ""
-        for path in app.iterdir():
-            if path.name == "stack.json":
-                continue
-            content = path.read_text(encoding="utf-8")
-            if check and re.search(r"fix:%s(?![\w-])" % re.escape(check), content):
-                try:
-                    content = apply_fix(content, check, text)
-                    marked += 1
-                except AssertionError as e:  # the text does not fit the app's marks: prove() says so
-                    self.apply_error = str(e)
-            content = content.replace("{{PORT}}", str(self.port)).replace("{{DIR}}", self.dir)
-            with open(os.path.join(self.dir, path.name), "w", encoding="utf-8") as f:
-                f.write(content)
-        self.marked = marked
-        self.spec = json.loads((app / "stack.json").read_text(encoding="utf-8"))
+        for name, source in zip(TLS_FILES, PKI.get("files", ())):
+            shutil.copy(source, os.path.join(self.dir, name))
+        self.apply_error = ""
+        files = {}  # target path -> content, in the files' order
+        for path in sorted(app.rglob("*")):
+            target = os.path.join(self.dir, path.relative_to(app))
+            if path.is_dir():
+                os.makedirs(target, mode=0o755, exist_ok=True)
+            elif path.name != "stack.json":
+                files[target] = path.read_text(encoding="utf-8")
+        marked = [t for t, content in files.items() if check and re.search(r"fix:%s(?![\w-])" % re.escape(check), content)]
+        if marked:
+            try:
+                changed = apply_fix_to_files([files[t] for t in marked], check, text,
+                                             self.spec.get("alternative", {}).get(check, 1))
+                files.update(zip(marked, changed))
+            except AssertionError as e:  # the text does not fit the app's marks: prove() says so
+                self.apply_error, marked = str(e), []
+        self.marked = len(marked)
+        for target, content in files.items():
+            with open(target, "w", encoding="utf-8") as f:
+                f.write(content.replace("{{PORT}}", str(self.port)).replace("{{DIR}}", self.dir))
 
     def requirement(self):
         """require_tool / require_module for the stack (fails, or skips where it is not packaged)."""
@@ -168,10 +239,17 @@ class Server:
 
     def port_taken(self):
         log = self.server_log().lower()
-        return "address already in use" in log or "eaddrinuse" in log
+        # The system's words, Node.js's error code, Django's runserver's own words.
+        return any(words in log for words in ("address already in use", "eaddrinuse", "port is already in use"))
+
+    def tls(self):
+        """TS-1's fix applied: the server speaks HTTPS."""
+        return self.check == "TS-1"
 
     def url(self):
-        return "http://127.0.0.1:%d/v1" % self.port
+        """The API's base URL: /v1, or the shape's `base` (FastAPI's routes with their /v1 in the document
+        the server's root serves)."""
+        return "%s://127.0.0.1:%d%s" % ("https" if self.tls() else "http", self.port, self.spec.get("base", "/v1"))
 
     def server_log(self):
         try:
@@ -192,14 +270,23 @@ class Server:
 
 
 STACKS = stack_files()
-# (stack, check) -> (fix entry, server as written, server with the fix as printed, the printed text)
+SHAPES = shape_specs()
+# (shape, check) -> (fix entry, server as written, server with the fix as printed, the printed text)
 CASES = {}
-# A fix that works only under a setting its advice states: (stack, check, the app's
+# A fix that works only under a setting its advice states: (shape, check, the app's
 # environment that turns the setting the other way, words of the advice that state it).
-CONDITIONS = [("django-rest-framework", "EH-2", {"DJANGO_DEBUG": "1"}, "only with DEBUG = False")]
-CONDITION_SERVERS = {}  # (stack, check) -> server with the fix and the other setting
+CONDITIONS = [(shape, "EH-2", {"DJANGO_DEBUG": "1"}, "only with DEBUG = False")
+              for shape in ("django-rest-framework", "django-rest-framework-app")]
+CONDITION_SERVERS = {}  # (shape, check) -> server with the fix and the other setting
+# A fix in parts none of which is enough alone: (shape, check). DRF's 405 is its
+# EXCEPTION_HANDLER's (settings.py), Django's 404 handler404's (urls.py).
+EVERY_PART_NEEDED = [("django-rest-framework-app", "EH-2")]
+PART_SERVERS = {}  # (shape, check) -> [server with the fix but its part i left out, for each i]
 SERVERS = []
+BEFORES = {}  # shape -> its server as written
 REPORTS = {}  # (id(server), edition) -> (Run, report, output directory)
+# adrprobe runs on this many servers at once (each run mostly waits on its server).
+PARALLEL_RUNS = 6
 
 
 def start_all(servers):
@@ -216,31 +303,69 @@ def start_all(servers):
             s.wait(time.monotonic() + START_SECONDS)
 
 
+def fixes_of(shape):
+    """The stack's fixes a shape proves: all but those its stack.json leaves out, with the reason."""
+    spec = SHAPES[shape]
+    return [e for e in STACKS[spec["stack"]].get("fixes") or [] if e["check"] not in spec.get("without", {})]
+
+
+def run_all(jobs):
+    """run_on for each (server, its checks) side by side, a server's checks in turn; a failure is
+    run_on's again when a test asks."""
+    def one(job):
+        server, checks = job
+        for check in checks:
+            try:
+                run_on(server, edition_for(CASES_BEFORE.get(id(server), server), check))
+            except (unittest.SkipTest, AssertionError):
+                pass
+    with concurrent.futures.ThreadPoolExecutor(PARALLEL_RUNS) as pool:
+        list(pool.map(one, jobs))
+
+
+CASES_BEFORE = {}  # id(server with a fix) -> the server as written, whose failure picks the edition
+
+
 def setUpModule():
     """The apps as written first; each fix is then applied as the text report printed it."""
-    befores = {stack: Server(stack) for stack in STACKS if (APPS / stack).is_dir()}  # else test_every_stack_has_an_app
+    tls_fixture.require_tls_tools()
+    pki = tls_fixture.Pki(tempfile.mkdtemp(prefix="adrprobe-fix-pki-"))
+    PKI.update(ca=pki.ca_file, files=pki.issue("fixes"))
+    befores = {shape: Server(shape) for shape, spec in SHAPES.items() if spec["stack"] in STACKS}
+    BEFORES.update(befores)
     SERVERS.extend(befores.values())
     start_all(befores.values())
+    run_all([(before, [e["check"] for e in fixes_of(shape)]) for shape, before in befores.items()])
     afters = []
-    for stack, before in befores.items():
+    for shape, before in befores.items():
         after_by_text = {}
-        for entry in STACKS[stack].get("fixes") or []:
+        for entry in fixes_of(shape):
             try:
                 printed = printed_fix(before, entry["check"])
             except (unittest.SkipTest, AssertionError):
                 printed = None  # the app did not run: prove() says why
             text = printed if printed is not None else entry["text"]  # prove() says it was not printed
             if text not in after_by_text:  # one server per distinct change
-                after_by_text[text] = Server(stack, entry["check"], text)
-                afters.append(after_by_text[text])
-            CASES[(stack, entry["check"])] = (entry, before, after_by_text[text], printed)
-    for stack, check, env, _ in CONDITIONS:
-        if (stack, check) in CASES:
-            server = Server(stack, check, CASES[(stack, check)][0]["text"], env)
-            CONDITION_SERVERS[(stack, check)] = server
-            afters.append(server)
-    SERVERS.extend(afters)
-    start_all(afters)
+                after_by_text[text] = Server(shape, entry["check"], text)
+                afters.append((after_by_text[text], [entry["check"]]))
+                CASES_BEFORE[id(after_by_text[text])] = before
+            CASES[(shape, entry["check"])] = (entry, before, after_by_text[text], printed)
+    for shape, check, env, _ in CONDITIONS:
+        if (shape, check) in CASES:
+            server = Server(shape, check, CASES[(shape, check)][0]["text"], env)
+            CONDITION_SERVERS[(shape, check)] = server
+            CASES_BEFORE[id(server)] = CASES[(shape, check)][1]
+            afters.append((server, [check]))
+    for shape, check in EVERY_PART_NEEDED:
+        if (shape, check) in CASES:
+            text = CASES[(shape, check)][0]["text"]
+            PART_SERVERS[(shape, check)] = [Server(shape, check, without_part(text, i)) for i in range(len(parts(text)))]
+            for server in PART_SERVERS[(shape, check)]:
+                CASES_BEFORE[id(server)] = CASES[(shape, check)][1]
+                afters.append((server, [check]))
+    SERVERS.extend(s for s, _ in afters)
+    start_all([s for s, _ in afters])
+    run_all(afters)
 
 
 def printed_fix(before, check):
@@ -270,6 +395,8 @@ def printed_fix(before, check):
 def tearDownModule():
     for s in SERVERS:
         s.stop()
+    if "ca" in PKI:
+        shutil.rmtree(os.path.dirname(PKI["ca"]), ignore_errors=True)
 
 
 def run_on(server, edition=EDITION):
@@ -279,10 +406,11 @@ def run_on(server, edition=EDITION):
         if server.restart_if_port_taken():
             server.wait(time.monotonic() + START_SECONDS)
         assert server.proc and server.proc.poll() is None, "the %s server did not start:\n%s" % (
-            server.stack, server.server_log())
+            server.shape, server.server_log())
         out = tempfile.mkdtemp(prefix="adrprobe-fix-report-")
         args = harness.check_args(server.url(), ["-o", "text=%s/r.txt" % out, "-o", "markdown=%s/r.md" % out,
-                                                 "-o", "html=%s/r.html" % out], edition)
+                                                 "-o", "html=%s/r.html" % out]
+                                  + (["--ca-file", str(PKI["ca"])] if server.tls() else []), edition)
         run = harness.run_adrprobe(args, timeout=60)
         REPORTS[(id(server), edition)] = (run, run.json(), out)
     return REPORTS[(id(server), edition)]
@@ -306,21 +434,23 @@ def check_results(report, check_id):
 
 
 class FixesProven(harness.ProbeCase):
-    """One test per fix of a stack file (made below from the data files)."""
+    """One test per fix of a stack file and shape of app (made below from the data files)."""
 
-    def prove(self, stack, check):
-        entry, before, after, printed = CASES[(stack, check)]
-        self.assertEqual(after.marked, 1, "tests/fixes/%s has no line marked fix:%s %s" % (stack, check, after.apply_error))
+    def prove(self, shape, check):
+        entry, before, after, printed = CASES[(shape, check)]
+        stack = SHAPES[shape]["stack"]
+        self.assertGreaterEqual(after.marked, 1, "tests/fixes/%s has no line marked fix:%s %s" % (
+            shape, check, after.apply_error))
         # The change is applied as the text report printed it: what a developer copies.
-        self.assertEqual(printed, entry["text"], "%s: the text report does not print %s's fix as written" % (stack, check))
+        self.assertEqual(printed, entry["text"], "%s: the text report does not print %s's fix as written" % (shape, check))
         edition = edition_for(before, check)
         run, report, _ = run_on(before, edition)
         self.assertNoCrash(run)
         harness.schema_validator().validate(report)
         found = check_results(report, check)
-        self.assertTrue(found, "%s: no %s in the report" % (stack, check))
+        self.assertTrue(found, "%s: no %s in the report" % (shape, check))
         failing = [c for c in found if c["verdict"] in ("fail", "warn")]
-        self.assertTrue(failing, "%s as written: %s does not fail: %s" % (stack, check, json.dumps(found)[:2000]))
+        self.assertTrue(failing, "%s as written: %s does not fail: %s" % (shape, check, json.dumps(found)[:2000]))
         # The advice is this stack's entry: recognised from the exchanges the run made.
         self.assertEqual(failing[0].get("fix"), {"stack": stack, "text": entry["text"], "source": entry["source"]},
                          json.dumps(failing[0], indent=1)[:3000])
@@ -330,36 +460,64 @@ class FixesProven(harness.ProbeCase):
         found = check_results(report, check)
         self.assertTrue(found and all(c["verdict"] == "pass" for c in found),
                         "%s with the fix of probes/fixes/%s.yaml: %s does not pass: %s\nserver log:\n%s" % (
-                            stack, stack, check, json.dumps(found)[:2000], after.server_log()))
+                            shape, stack, check, json.dumps(found)[:2000], after.server_log()))
         self.assertTrue(all("fix" not in c for c in found))
 
 
-def _make(stack, check):
+def _make(shape, check):
     def test(self):
-        self.prove(stack, check)
-    test.__doc__ = "%s: %s fails as written, passes with the fix of probes/fixes/%s.yaml" % (stack, check, stack)
+        self.prove(shape, check)
+    test.__doc__ = "%s: %s fails as written, passes with the fix of probes/fixes/%s.yaml" % (
+        shape, check, SHAPES[shape]["stack"])
     return test
 
 
-for _stack, _data in STACKS.items():
-    for _entry in _data.get("fixes") or []:
-        setattr(FixesProven, "test_%s_%s" % (_stack.replace("-", "_"), _entry["check"].replace("-", "_")),
-                _make(_stack, _entry["check"]))
+for _shape, _spec in SHAPES.items():
+    for _entry in (fixes_of(_shape) if _spec["stack"] in STACKS else []):
+        setattr(FixesProven, "test_%s_%s" % (_shape.replace("-", "_"), _entry["check"].replace("-", "_")),
+                _make(_shape, _entry["check"]))
+
+
+class EveryFailureAdvised(harness.ProbeCase):
+    """On every shape as written, every check that fails gets advice: its stack's, or the advice for any server."""
+
+    def test_each_shape(self):
+        for shape, before in BEFORES.items():
+            with self.subTest(shape=shape):
+                run, report, _ = run_on(before)
+                self.assertNoCrash(run)
+                unadvised = [c["id"] for r in report["rules"] for c in r.get("checks", [])
+                             if c["verdict"] == "fail" and not c.get("fix")]
+                self.assertEqual(unadvised, [])
 
 
 class Conditions(harness.ProbeCase):
     """A fix that depends on a setting says so, and does not fix the check with the setting the other way."""
 
     def test_each_condition(self):
-        for stack, check, env, words in CONDITIONS:
-            with self.subTest(stack=stack, check=check, env=env):
-                entry = CASES[(stack, check)][0]
+        for shape, check, env, words in CONDITIONS:
+            with self.subTest(shape=shape, check=check, env=env):
+                entry = CASES[(shape, check)][0]
                 self.assertIn(words, entry["text"])
-                run, report, _ = run_on(CONDITION_SERVERS[(stack, check)],
-                                        edition_for(CASES[(stack, check)][1], check))
+                run, report, _ = run_on(CONDITION_SERVERS[(shape, check)],
+                                        edition_for(CASES[(shape, check)][1], check))
                 self.assertNoCrash(run)
                 found = check_results(report, check)
                 self.assertTrue(found and any(c["verdict"] == "fail" for c in found), json.dumps(found)[:2000])
+
+
+class EveryPartNeeded(harness.ProbeCase):
+    """A fix in two places is needed in both: with either left out, the check still fails."""
+
+    def test_each_part_left_out(self):
+        for shape, check in EVERY_PART_NEEDED:
+            for i, server in enumerate(PART_SERVERS[(shape, check)]):
+                with self.subTest(shape=shape, check=check, left_out=i + 1):
+                    self.assertTrue(server.marked and not server.apply_error, server.apply_error)
+                    run, report, _ = run_on(server, edition_for(CASES[(shape, check)][1], check))
+                    self.assertNoCrash(run)
+                    found = check_results(report, check)
+                    self.assertTrue(found and any(c["verdict"] == "fail" for c in found), json.dumps(found)[:2000])
 
 
 class DataFiles(unittest.TestCase):
@@ -368,6 +526,23 @@ class DataFiles(unittest.TestCase):
         for stack in STACKS:
             with self.subTest(stack=stack):
                 self.assertTrue((APPS / stack / "stack.json").is_file(), "tests/fixes/%s/stack.json is missing" % stack)
+
+    def test_every_shape_is_of_a_stack(self):
+        for shape, spec in SHAPES.items():
+            with self.subTest(shape=shape):
+                self.assertIn(spec["stack"], STACKS, "tests/fixes/%s/stack.json: no probes/fixes/ file has its stack" % shape)
+                checks = {e["check"] for e in STACKS[spec["stack"]]["fixes"]}
+                for check, why in spec.get("without", {}).items():
+                    self.assertIn(check, checks)
+                    self.assertTrue(why, "tests/fixes/%s/stack.json leaves %s out without a reason" % (shape, check))
+
+    def test_stacks_have_a_second_shape(self):
+        """Each fix is proven on two shapes of app at least, one as the framework's tutorial or generator makes it."""
+        for stack in STACKS:
+            with self.subTest(stack=stack):
+                shapes = [shape for shape, spec in SHAPES.items() if spec["stack"] == stack]
+                self.assertGreaterEqual(len(shapes), 2, shapes)
+                self.assertTrue(all(SHAPES[shape].get("shape") for shape in shapes[1:]), shapes)
 
     def test_every_stack_has_fixes_and_signatures(self):
         for stack, data in STACKS.items():
@@ -381,6 +556,25 @@ class DataFiles(unittest.TestCase):
         self.assertEqual(apply_fix("a\n    x  # fix:NT-2\nb", "NT-2", "one\n\ntwo\n"), "a\n    one\n\n    two\nb")
         with self.assertRaises(AssertionError):
             apply_fix("x # fix:NT-22", "NT-2", "y")
+
+    def test_apply_fix_in_two_files(self):
+        self.assertEqual(apply_fix_to_files(["A = 1\n# fix:EH-2", "x\n# fix:EH-2"], "EH-2",
+                                            "S = {}\n# Then, in urls.py:\ndef h(): pass\n"),
+                         ["A = 1\nS = {}", "x\n# Then, in urls.py:\ndef h(): pass"])
+
+    def test_apply_fix_of_the_shape(self):
+        text = "// On a Router:\nr({ strict: true });\n// Or, on the app:\napp.set('strict', true);\n"
+        self.assertEqual(apply_fix("  x // fix:NT-2", "NT-2", text), "  // On a Router:\n  r({ strict: true });")
+        self.assertEqual(apply_fix("x // fix:NT-2", "NT-2", text, 2), "// Or, on the app:\napp.set('strict', true);")
+        with self.assertRaises(AssertionError):
+            apply_fix("x // fix:NT-2", "NT-2", text, 3)
+
+    def test_apply_fix_of_the_shape_in_two_places(self):
+        text = "func p() {}\n// Then, where it starts:\nserve(p(mux))\n// Or, with nil:\nserve(p(def))\n"
+        self.assertEqual(apply_fix("// fix:EH-2\nserve(nil) // fix:EH-2", "EH-2", text, 2),
+                         "func p() {}\n// Or, with nil:\nserve(p(def))")
+        self.assertEqual(apply_fix("// fix:EH-2\nserve(mux) // fix:EH-2", "EH-2", text),
+                         "func p() {}\n// Then, where it starts:\nserve(p(mux))")
 
     def test_apply_fix_in_two_places(self):
         self.assertEqual(apply_fix("// fix:EH-2\nfunc main() {\n\tserve(mux) // fix:EH-2\n}", "EH-2",

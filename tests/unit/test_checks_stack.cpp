@@ -108,6 +108,22 @@ TEST_CASE("a response signature: one error response with that whole body and tho
   CHECK(checks::detect_stacks(one.ev, cat).empty());
 }
 
+TEST_CASE("Koa: its 404 with Node.js's Keep-Alive; Starlette's, byte for byte the same, has none") {
+  FakeRun koa;
+  koa.exchange("GET", "https://api.example.nl/v1/x", 404,
+               {{"content-type", "text/plain; charset=utf-8"}, {"keep-alive", "timeout=5"}}, "Not Found");
+  CHECK(stack_ids(koa.ev) == std::vector<std::string>{"koa"});
+
+  FakeRun starlette;  // uvicorn sends no Keep-Alive header
+  starlette.exchange("GET", "https://api.example.nl/v1/x", 404, {{"content-type", "text/plain; charset=utf-8"}}, "Not Found");
+  CHECK(stack_ids(starlette.ev).empty());
+
+  FakeRun other_body;  // Node.js's header alone is any Node.js server's
+  other_body.exchange("GET", "https://api.example.nl/v1/x", 404,
+                      {{"content-type", "text/plain; charset=utf-8"}, {"keep-alive", "timeout=5"}}, "Not Found.");
+  CHECK(stack_ids(other_body.ev).empty());
+}
+
 TEST_CASE("a framework behind a proxy: the framework's fix first, the proxy's where it has one") {
   FakeRun run;
   run.exchange("GET", "https://api.example.nl/v1", 200, {{"server", "nginx"}, {"x-powered-by", "Express"}});

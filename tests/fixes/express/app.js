@@ -14,9 +14,11 @@ const router = express.Router(); // fix:NT-2
 router.get('/', (req, res) => res.json({ items: '/v1/items' }));
 router.get('/items', (req, res) => res.json([{ id: 1 }]));
 router.get('/openapi.json', (req, res) => res.set('Access-Control-Allow-Origin', '*').json(doc));
-// fix:HM-3
 
 // fix:VH-1 fix:VH-4
 app.use('/v1', router);
+// fix:HM-3
 // fix:EH-2
-app.listen(Number(process.argv[2]), '127.0.0.1');
+const port = Number(process.argv[2]);
+const host = '127.0.0.1';
+app.listen(port, host); // fix:TS-1

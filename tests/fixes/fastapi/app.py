@@ -31,4 +31,5 @@ root.mount("/v1", app)
 # fix:VH-4
 
 if __name__ == "__main__":
-    uvicorn.run(root, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+    host, port = "127.0.0.1", int(sys.argv[1])
+    uvicorn.run(root, host=host, port=port, log_level="warning")  # fix:TS-1

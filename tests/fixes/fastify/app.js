@@ -8,7 +8,7 @@ const path = require('path');
 const Fastify = require('fastify');
 
 const doc = JSON.parse(fs.readFileSync(path.join(__dirname, 'openapi.json'), 'utf8'));
-const app = Fastify();
+const app = Fastify(); // fix:TS-1
 
 app.addHook('onSend', async (request, reply, payload) => {
   reply.header('API-Version', '1.0.0');

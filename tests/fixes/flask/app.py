@@ -50,4 +50,5 @@ def version_header(response):
 app.register_blueprint(bp)
 
 if __name__ == "__main__":
-    app.run(host="127.0.0.1", port=int(sys.argv[1]))
+    host, port = "127.0.0.1", int(sys.argv[1])
+    app.run(host=host, port=port)  # fix:TS-1

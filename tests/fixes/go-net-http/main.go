@@ -58,5 +58,5 @@ func main() {
 		w.Header().Set("Access-Control-Allow-Origin", "*")
 		w.Write(doc)
 	})
-	log.Fatal(http.ListenAndServe(addr, mux)) // fix:EH-2
+	log.Fatal(http.ListenAndServe(addr, mux)) // fix:EH-2 fix:TS-1
 }

@@ -18,4 +18,6 @@ app.get('/items', (c) => c.json([{ id: 1 }]));
 app.get('/openapi.json', (c) => c.json(doc, 200, { 'Access-Control-Allow-Origin': '*' }));
 // fix:HM-3
 // fix:EH-2
-serve({ fetch: app.fetch, port: Number(process.argv[2]), hostname: '127.0.0.1' });
+const port = Number(process.argv[2]);
+const host = '127.0.0.1';
+serve({ fetch: app.fetch, port, hostname: host }); // fix:TS-1
