@@ -685,9 +685,8 @@ std::string media_type_of(std::string_view content_type) { return to_lower(http:
 
 // The documented schema of the response to GET template_path with this status and media type.
 Node response_schema(const Walker& w, bool swagger2, const std::string& template_path, int status, const std::string& mt) {
-  for (const auto& op : oas::operations(w)) {
-    if (op.path != template_path || op.method != "get") continue;
-    Node responses = w.member(op.op, "responses");
+  if (const oas::Operation* op = oas::find_operation(w.docs(), template_path, "get")) {
+    Node responses = w.member(op->op, "responses");
     if (!responses.is_object()) return {};
     Node r = w.member(responses, std::to_string(status));
     if (!r.is_object())

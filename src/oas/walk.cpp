@@ -1,6 +1,8 @@
 #include "oas/walk.hpp"
 
 #include <map>
+#include <string_view>
+#include <unordered_map>
 
 #include "oas/paths.hpp"
 #include "oas/pointer.hpp"
@@ -115,6 +117,33 @@ std::vector<Operation> operations(const Walker& w) {
       }
   }
   return out;
+}
+
+namespace {
+
+// all_operations() and an index of them by path.
+struct Operations {
+  std::vector<Operation> list;
+  std::unordered_multimap<std::string_view, std::size_t> by_path;  // views of list's paths, which never change
+  explicit Operations(const DocumentSet& docs) : list(operations(Walker(docs))) {
+    by_path.reserve(list.size());
+    for (std::size_t i = 0; i < list.size(); ++i) by_path.emplace(list[i].path, i);
+  }
+};
+
+}  // namespace
+
+const std::vector<Operation>& all_operations(const DocumentSet& docs) { return docs.derived<Operations>().list; }
+
+const Operation* find_operation(const DocumentSet& docs, std::string_view path, std::string_view method) {
+  const Operations& ops = docs.derived<Operations>();
+  const Operation* first = nullptr;
+  auto [from, to] = ops.by_path.equal_range(path);
+  for (auto it = from; it != to; ++it) {
+    const Operation& op = ops.list[it->second];
+    if (op.method == method && (!first || &op < first)) first = &op;
+  }
+  return first;
 }
 
 std::vector<Parameter> effective_parameters(const Walker& w, const Operation& op) {
