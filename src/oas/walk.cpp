@@ -9,6 +9,20 @@
 #include "util/strings.hpp"
 
 namespace adrprobe::oas {
+namespace {
+
+// pointer + "/" + escape_token(token), made in one string: a walk makes one for each value it passes.
+std::string child_pointer(const std::string& pointer, const std::string& token) {
+  std::string out;
+  out.reserve(pointer.size() + 1 + token.size());
+  out += pointer;
+  out += '/';
+  if (token.find_first_of("~/") == std::string::npos) out += token;
+  else out += escape_token(token);
+  return out;
+}
+
+}  // namespace
 
 Node Walker::root() const {
   Node n;
@@ -19,7 +33,7 @@ Node Walker::root() const {
 
 Node Walker::child(const Node& n, const std::string& key) const {
   Node out;
-  out.at = {n.at.doc, n.at.pointer + "/" + escape_token(key)};
+  out.at = {n.at.doc, child_pointer(n.at.pointer, key)};
   out.via = n.via;
   out.via_at = n.via_at;
   if (n.value && n.value->is_object())
@@ -30,7 +44,7 @@ Node Walker::child(const Node& n, const std::string& key) const {
 Node Walker::entry(const Node& n, json::const_iterator it) const {
   Node out;
   out.value = &it.value();
-  out.at = {n.at.doc, n.at.pointer + "/" + escape_token(it.key())};
+  out.at = {n.at.doc, child_pointer(n.at.pointer, it.key())};
   out.via = n.via;
   out.via_at = n.via_at;
   return out;
