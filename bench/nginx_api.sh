@@ -3,8 +3,10 @@
 #   nginx_api_setup          $work (removed on exit, with nginx stopped), $port
 #   nginx_api_start LETTER   serves, for every /<LETTER><digits>/v1 base path:
 #       openapi.json from $work/www/<LETTER><digits>/v1/ (with CORS),
-#       200 '{}' on the base path and on /collectie<digits> under it,
-#       a problem-details 404 anywhere else, API-Version on every response.
+#       200 '{}' on the base path, on /collectie<digits> under it and on the
+#       documented paths of bench/real_oas.py's documents (/k<digits>/..., no
+#       trailing slash), a problem-details 404 anywhere else, API-Version on
+#       every response. LETTER may be a bracket class ("[nr]") to serve several.
 # Needs $PY (Debian's python3).
 nginx_api_setup() {
   work=$(mktemp -d)
@@ -35,6 +37,7 @@ http {
     add_header API-Version 1.0.0 always;
     location ~ ^/$l[0-9]+/v1/openapi.json\$ { default_type application/json; add_header Access-Control-Allow-Origin * always; }
     location ~ ^/$l[0-9]+/v1(/collectie[0-9]+)?\$ { default_type application/json; return 200 '{}'; }
+    location ~ ^/$l[0-9]+/v1/k[0-9]+(/[^/]+)+\$ { default_type application/json; return 200 '{}'; }
     location / { return 404 '{"status": 404, "title": "Not Found"}'; }
   }
 }

@@ -3,7 +3,10 @@
 # loopback only:
 #   - live: adrprobe check vs wrk (bench/nginx_wide.sh), 100/1,000/10,000
 #     paths at concurrency 1, 4, 8 (the issue's) and 16 (CONCS), requests/s and
-#     peak RSS;
+#     peak RSS, on the bare document and on one shaped like the real ones
+#     (bench/real_oas.py), a row each;
+#   - large document: adrprobe lint of the real-shaped 10,000-path document vs
+#     python3's json.load of it (bench/lint_large.sh);
 #   - batch: a 1,000-target register, two nights (bench/batch_memory.sh);
 #   - lint: adrprobe lint vs Spectral with the official ruleset
 #     (bench/lint_vs_spectral.sh, its default document);
@@ -29,6 +32,7 @@ section() {  # TITLE COMMAND...
   "$@" || status=1
 }
 section "live: adrprobe check vs wrk (nginx, one worker)" env CONCS="${CONCS:-1 4 8 16}" bash bench/nginx_wide.sh "$BUILD" "$RUNS"
+section "large document: adrprobe lint vs python3 json.load" env RUNS="$RUNS" ADRPROBE="$BUILD/adrprobe" bash bench/lint_large.sh 10000
 section "batch: 1,000 targets, two nights" bash bench/batch_memory.sh "$BUILD" 1000 16
 section "lint: adrprobe vs Spectral" env RUNS="$RUNS" ADRPROBE="$BUILD/adrprobe" bash bench/lint_vs_spectral.sh
 section "TLS: adrprobe vs sslscan and testssl" env ADRPROBE="$BUILD/adrprobe" bash bench/tls_suites_compare.sh

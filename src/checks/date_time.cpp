@@ -129,6 +129,12 @@ class Schemas {
   }
   // A value stands at one place: its address identifies the place.
   bool first_time(const Node& n) { return n.is_object() && seen_.insert(n.value).second; }
+  // w_.child(), or no node for a member n lacks, without making a place for
+  // it: most keywords asked of a schema or path item are absent, and each
+  // place is a string or two (a third of the walk of a large document).
+  Node present(const Node& n, const std::string& key) const {
+    return n.value && n.value->is_object() && n.value->contains(key) ? w_.child(n, key) : Node{};
+  }
 
   void walk() {
     Node root = w_.root();
@@ -185,41 +191,41 @@ class Schemas {
     }
     if (!schema_seen_.insert(n.value).second) return;
     if (const std::string* f = string_member(n.value, "format"); f && date_time_format(*f)) formatted.push_back(n);
-    Node props = w_.child(n, "properties");
+    Node props = present(n, "properties");
     if (props.is_object())
       for (auto it = props.value->begin(); it != props.value->end(); ++it) {
         Node p = w_.entry(props, it);
         if (date_name(it.key()) != DateName::none) fields.push_back({it.key(), truncate_utf8(it.key(), 60), p, p, props});
         push(Kind::schema, p);
       }
-    push_each(Kind::schema, w_.child(n, "patternProperties"));
-    push_each(Kind::schema, w_.child(n, "$defs"));
-    Node items = w_.child(n, "items");
+    push_each(Kind::schema, present(n, "patternProperties"));
+    push_each(Kind::schema, present(n, "$defs"));
+    Node items = present(n, "items");
     if (items.is_object()) push(Kind::schema, items);
     else push_items(Kind::schema, items);
-    push_items(Kind::schema, w_.child(n, "prefixItems"));
-    Node additional = w_.child(n, "additionalProperties");
+    push_items(Kind::schema, present(n, "prefixItems"));
+    Node additional = present(n, "additionalProperties");
     if (additional.is_object()) push(Kind::schema, additional);
-    for (const char* k : {"allOf", "oneOf", "anyOf"}) push_items(Kind::schema, w_.child(n, k));
-    Node negated = w_.child(n, "not");
+    for (const char* k : {"allOf", "oneOf", "anyOf"}) push_items(Kind::schema, present(n, k));
+    Node negated = present(n, "not");
     if (negated.is_object()) push(Kind::schema, negated);
   }
 
   void path_item(const Node& n, const std::string& key) {
     Node item = follow(n);
     if (!first_time(item)) return;
-    push_items(Kind::parameter, w_.child(item, "parameters"));
+    push_items(Kind::parameter, present(item, "parameters"));
     auto operation = [&](const std::string& method, const Node& as_written) {
       Node op = follow(as_written);
       if (!first_time(op)) return;
       for (const auto& p : oas::effective_parameters(w_, oas::Operation{key, method, item, op})) param_field(p);
-      push_items(Kind::parameter, w_.child(op, "parameters"));
-      push(Kind::request_body, w_.child(op, "requestBody"));
+      push_items(Kind::parameter, present(op, "parameters"));
+      push(Kind::request_body, present(op, "requestBody"));
       push_each(Kind::response, w_.member(op, "responses"), true);
       push_each(Kind::callback, w_.member(op, "callbacks"), true);
     };
     for (const auto& m : oas::operation_keys()) {
-      Node op = w_.child(item, m);
+      Node op = present(item, m);
       if (op.is_object()) operation(m, op);
     }
     Node extra = w_.member(item, "additionalOperations");
@@ -685,9 +691,8 @@ std::string media_type_of(std::string_view content_type) { return to_lower(http:
 
 // The documented schema of the response to GET template_path with this status and media type.
 Node response_schema(const Walker& w, bool swagger2, const std::string& template_path, int status, const std::string& mt) {
-  for (const auto& op : oas::operations(w)) {
-    if (op.path != template_path || op.method != "get") continue;
-    Node responses = w.member(op.op, "responses");
+  if (const oas::Operation* op = oas::find_operation(w.docs(), template_path, "get")) {
+    Node responses = w.member(op->op, "responses");
     if (!responses.is_object()) return {};
     Node r = w.member(responses, std::to_string(status));
     if (!r.is_object())

@@ -334,7 +334,7 @@ CheckResult judge_eh1(const Evidence& ev, const CheckRef& ref) {
   Eh1 eh(w, oas::is_swagger2(*doc), ref_siblings_count(*doc));
   std::size_t responses = 0, flagged = 0;  // judged, and with a finding
   std::set<std::string> operations;
-  for (const auto& op : oas::operations(w)) {
+  for (const auto& op : oas::all_operations(w.docs())) {
     Node list = w.member(op.op, "responses");
     if (!list.is_object()) continue;
     std::string label = op.upper_method() + " " + op.path;
@@ -447,7 +447,7 @@ CheckResult judge_ei1(const Evidence& ev, const CheckRef& ref) {
   bool swagger2 = oas::is_swagger2(*doc);
   std::size_t taking = 0;
   std::vector<Listed> items;
-  for (const auto& op : oas::operations(w)) {
+  for (const auto& op : oas::all_operations(w.docs())) {
     bool input = op.op.value->contains("requestBody");
     for (const auto& p : oas::effective_parameters(w, op))
       input = input || p.in == "query" || p.in == "querystring" || (swagger2 && (p.in == "body" || p.in == "formData"));

@@ -83,7 +83,7 @@ CheckResult judge_qk1(const Evidence& ev, const CheckRef& ref) {
   if (auto stop = ev.without_paths(ref.id)) return *stop;
   oas::Walker w(*ev.document.docs);
   Keys keys;
-  for (const auto& op : oas::operations(w))
+  for (const auto& op : oas::all_operations(w.docs()))
     for (const auto& p : oas::effective_parameters(w, op))
       if (p.in == "query" && !p.name.empty()) parameter_keys(w, p, keys);
   oas::Node schemes = w.member(w.member(w.root(), "components"), "securitySchemes");

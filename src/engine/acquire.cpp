@@ -130,16 +130,18 @@ oas::Fetcher make_fetcher(http::Client& client, const std::string& root_url, con
   };
 }
 
-void use(Evidence& ev, std::string url, oas::json value, std::string text) {
+// The document the checks read; its text is the file's (text) or the body of
+// a fetched document's last exchange (text_exchange), which is not copied.
+void use(Evidence& ev, std::string url, oas::json value, std::string text, int text_exchange = 0) {
   auto& doc = ev.document;
   doc.url = std::move(url);
   doc.text = std::move(text);
+  doc.text_exchange = text_exchange;
   doc.docs.emplace(doc.url, std::move(value), ev.settings.limits);
 }
 
-// The text of a fetched document: the body of the last exchange of its chain.
-std::string body_of(const http::Client& client, const DocumentFetch& f) {
-  return client.exchanges().at(static_cast<std::size_t>(f.last_exchange() - 1)).body;
+void use(Evidence& ev, const DocumentFetch& f, oas::json value) {
+  use(ev, f.final_url, std::move(value), {}, f.last_exchange());
 }
 
 // A document from disk: file:// URLs and plain paths.
@@ -160,7 +162,7 @@ void read_file(Evidence& ev, const std::string& location) {
 void read_url(http::Client& client, Evidence& ev, const http::Result& result) {
   oas::json value;
   auto f = judge_fetch(client.exchanges(), result, ev.settings.limits, false, &value);
-  if (f.ok()) use(ev, f.final_url, std::move(value), body_of(client, f));
+  if (f.ok()) use(ev, f, std::move(value));
   else ev.document.missing_reason = f.message, ev.document.missing_is_error = f.transport();
 }
 
@@ -203,9 +205,9 @@ void acquire_for_check(http::Client& client, Evidence& ev) {
     }
     if (doc.published_fetch && doc.published_fetch->ok()) doc.published_other = std::move(published_json);
   } else if (doc.published_fetch && doc.published_fetch->ok()) {
-    use(ev, doc.published_fetch->final_url, std::move(published_json), body_of(client, *doc.published_fetch));
+    use(ev, *doc.published_fetch, std::move(published_json));
   } else if (doc.published_with_headers && doc.published_with_headers->ok()) {
-    use(ev, doc.published_with_headers->final_url, std::move(with_headers), body_of(client, *doc.published_with_headers));
+    use(ev, *doc.published_with_headers, std::move(with_headers));
   } else if (doc.published_fetch) {
     doc.missing_reason = doc.published_fetch->message;
     doc.missing_is_error = doc.published_fetch->transport();

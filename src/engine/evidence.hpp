@@ -38,7 +38,11 @@ struct DocumentFetch {
 struct Document {
   std::optional<oas::DocumentSet> docs;  // when one could be had
   std::string url;                       // where it came from (file:// for a local file)
-  std::string text;                      // the root document as read (line numbers of report locations)
+  // The root document as read, for the line numbers of report locations
+  // (Evidence::document_text()): a file's text, or the exchange whose body it
+  // is (a fetched document, kept once: 15 MB twice for a large one).
+  std::string text;
+  int text_exchange = 0;
   // Why there is none ("prerequisite not met: ..."), and whether that was a
   // transport problem (error) or the API's behaviour (fail).
   std::string missing_reason;
@@ -101,6 +105,10 @@ struct Evidence {
   // The last exchange of a declared request (after redirects), or nullptr when it was not sent.
   const http::Exchange* last(const RequestSpec& spec) const;
   const oas::json* doc() const { return document.docs ? &document.docs->root() : nullptr; }
+  // The root document's text as read ("" when there is none).
+  std::string_view document_text() const {
+    return document.text_exchange > 0 ? std::string_view(ex(document.text_exchange).body) : document.text;
+  }
   // {base}/openapi.json as published (PO-3 compares openapi.yaml with it).
   const oas::json* published() const;
   // The base URL target (check only).

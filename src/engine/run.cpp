@@ -97,7 +97,7 @@ struct Session {
 };
 
 // The line of each location of a finding in the root document's text (one parse for all).
-void add_lines(std::vector<report::RuleResult>& rules, const std::string& text) {
+void add_lines(std::vector<report::RuleResult>& rules, std::string_view text) {
   std::vector<report::Location*> locations;
   std::vector<std::string> pointers;
   for (auto& rule : rules)
@@ -112,7 +112,7 @@ void add_lines(std::vector<report::RuleResult>& rules, const std::string& text) 
 report::Report assemble(const Settings& s, const catalogue::Edition& edition, Session& session, Evidence& ev,
                         std::vector<report::RuleResult> rules, std::vector<std::string> notes) {
   report::Report rep;
-  add_lines(rules, ev.document.text);
+  add_lines(rules, ev.document_text());
   rep.rules = std::move(rules);
   rep.notes = std::move(notes);
   if (session.client.deadline_passed()) rep.notes.push_back(fmt::format("deadline of {} s reached", s.deadline_s));

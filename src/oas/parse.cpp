@@ -164,32 +164,44 @@ json yaml_scalar(const YAML::Node& node) {
   return s;
 }
 
-// Adds keys to one object without ordered_json's own duplicate search, which
-// looks at every key so far (quadratic: 100,000 keys took 8 s, a 32 MiB
-// document hours). Past a few keys an index finds repeats; a repeated key
-// replaces the earlier value in its place, as operator[] does.
+// Gathers one object's members, then makes the object at once. Without
+// ordered_json's own duplicate search, which looks at every key so far
+// (quadratic: 100,000 keys took 8 s, a 32 MiB document hours): past a few keys
+// an index finds repeats; a repeated key replaces the earlier value in its
+// place, as operator[] does. And without growing the object itself: its
+// members are pair<const string, json>, which a growing vector copies (the
+// const key makes the move a copy that may throw), each value's whole subtree
+// with it, at every doubling. Here the key is not const, so growing moves;
+// finish() moves each member once into an object of exactly its size.
 class ObjectBuilder {
  public:
-  explicit ObjectBuilder(json& object) : items_(&object.get_ref<json::object_t&>()) {}
   json& slot(std::string key) {
-    // The vector under ordered_map: index and append without its key search.
-    json::object_t::Container& items = *items_;
-    if (index_.empty() && items.size() < kLinear) {
-      for (auto& kv : items)
+    if (index_.empty() && members_.size() < kLinear) {
+      for (auto& kv : members_)
         if (kv.first == key) return kv.second;
     } else {
       if (index_.empty())
-        for (std::size_t i = 0; i < items.size(); ++i) index_.emplace(items[i].first, i);
-      if (auto it = index_.find(key); it != index_.end()) return items[it->second].second;
-      index_.emplace(key, items.size());
+        for (std::size_t i = 0; i < members_.size(); ++i) index_.emplace(members_[i].first, i);
+      if (auto it = index_.find(key); it != index_.end()) return members_[it->second].second;
+      index_.emplace(key, members_.size());
     }
-    items.emplace_back(std::move(key), nullptr);
-    return items.back().second;
+    members_.emplace_back(std::move(key), nullptr);
+    return members_.back().second;
+  }
+  // The object; the builder is left empty.
+  json finish() {
+    json object = json::object();
+    auto& items = object.get_ref<json::object_t&>();
+    items.reserve(members_.size());
+    for (auto& [key, value] : members_) items.emplace_back(std::move(key), std::move(value));
+    members_ = {};
+    index_ = {};
+    return object;
   }
 
  private:
   static constexpr std::size_t kLinear = 16;
-  json::object_t* items_;
+  std::vector<std::pair<std::string, json>> members_;
   std::unordered_map<std::string, std::size_t> index_;
 };
 
@@ -211,7 +223,7 @@ class JsonBuilder {
   bool value(json&& v) { return put(std::move(v)); }
   bool start_object(std::size_t) {
     json* v = place(json::object());
-    stack_.push_back({v, std::make_unique<ObjectBuilder>(*v), nullptr});
+    stack_.push_back({v, std::make_unique<ObjectBuilder>(), nullptr});
     return true;
   }
   bool key(std::string& k) {
@@ -219,6 +231,7 @@ class JsonBuilder {
     return true;
   }
   bool end_object() {
+    *stack_.back().value = stack_.back().keys->finish();
     stack_.pop_back();
     return true;
   }
@@ -227,6 +240,8 @@ class JsonBuilder {
     return true;
   }
   bool end_array() {
+    // An array grows by doubling (its values move: no copy); kept at its size.
+    stack_.back().value->get_ref<json::array_t&>().shrink_to_fit();
     stack_.pop_back();
     return true;
   }
@@ -237,8 +252,8 @@ class JsonBuilder {
 
  private:
   struct Open {
-    json* value;                           // an open object or array
-    std::unique_ptr<ObjectBuilder> keys;   // for an object
+    json* value;                           // an open object or array (an object is made when it closes)
+    std::unique_ptr<ObjectBuilder> keys;   // for an object: its members so far
     json* pending;                         // the slot of the object's last key
   };
   // Where a new value goes: the root, the end of the open array, or the slot of
@@ -281,18 +296,18 @@ struct Converter {
         return yaml_scalar(node);
       case YAML::NodeType::Sequence: {
         json arr = json::array();
+        arr.get_ref<json::array_t&>().reserve(node.size());  // at its size, as JSON's arrays are
         for (const auto& item : node) arr.push_back(convert(item, depth + 1));
         return arr;
       }
       case YAML::NodeType::Map: {
-        json obj = json::object();
-        ObjectBuilder keys(obj);
+        ObjectBuilder keys;
         for (const auto& kv : node) {
           if (!kv.first.IsScalar()) throw std::runtime_error("a mapping key is not a scalar");
           std::string fixed;
           keys.slot(valid_utf8(kv.first.Scalar(), fixed)) = convert(kv.second, depth + 1);
         }
-        return obj;
+        return keys.finish();
       }
     }
     return nullptr;

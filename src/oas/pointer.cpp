@@ -31,6 +31,7 @@ std::optional<std::vector<std::string>> fragment_tokens(const std::string& fragm
 }
 
 std::string escape_token(const std::string& token) {
+  if (token.find_first_of("~/") == std::string::npos) return token;  // most are: no pass to replace anything
   return replace_all(replace_all(token, "~", "~0"), "/", "~1");
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
 #include <unordered_set>
 
 #include "oas/pointer.hpp"
@@ -18,10 +19,14 @@ const std::string* ref_of(const json& node) {
   return &it->get_ref<const std::string&>();
 }
 
+// One $ref as resolve_all found it. A document's $refs are tens of thousands
+// (72,000 in a 10,000-path document): the URL and the $ref value are pointed
+// at, not copied (the URL is a key of the document set, the value the
+// document's own string).
 struct Occurrence {
-  std::string doc_url;
+  const std::string* doc_url;
   std::string pointer;  // of the object holding $ref
-  std::string ref;
+  const std::string* ref;
   const json* node;     // that object
 };
 
@@ -71,41 +76,56 @@ bool is_data_keyword(const std::string& key) {
 // start, so each node is walked once. Linear in the size of the subtree, which
 // Limits bound per document; the deadline is checked between walks.
 using Roots = std::unordered_set<const json*>;
-void collect(const std::string& doc_url, const json& node, const std::string& pointer, std::vector<Occurrence>& out,
+// The walk goes down one branch at a time and keeps the pointer of where it
+// stands in one string, lengthened and cut as it goes: a pointer is copied
+// only for a $ref (a string per node walked was half the time of resolving).
+void collect(const std::string& doc_url, const json& node, const std::string& pointer, std::deque<Occurrence>& out,
              const Roots& roots) {
-  struct Item {
+  struct Open {
     const json* node;
-    std::string pointer;
-    bool names;  // an object whose keys are names, not keywords
+    bool names;                    // an object whose keys are names, not keywords
+    json::const_iterator member;   // an object's next member
+    std::size_t item;              // an array's next item
+    std::size_t length;            // of the pointer to node
   };
-  std::vector<Item> stack{{&node, pointer, false}};
-  while (!stack.empty()) {
-    Item it = std::move(stack.back());
-    stack.pop_back();
-    if (it.node != &node && roots.count(it.node)) continue;
-    const json& n = *it.node;
-    std::vector<Item> children;
-    if (n.is_object()) {
-      if (!it.names)
-        if (const std::string* r = ref_of(n)) out.push_back({doc_url, it.pointer, *r, &n});
-      for (auto kv = n.begin(); kv != n.end(); ++kv) {
-        const std::string& key = kv.key();
-        const json& v = kv.value();
+  std::string at = pointer;
+  std::vector<Open> open;
+  auto enter = [&](const json& n, bool names) {
+    if (n.is_object() && !names)
+      if (const std::string* r = ref_of(n)) out.push_back({&doc_url, at, r, &n});
+    open.push_back({&n, names, n.is_object() ? n.cbegin() : json::const_iterator(), 0, at.size()});
+  };
+  enter(node, false);
+  while (!open.empty()) {
+    Open& o = open.back();
+    at.resize(o.length);
+    const json* next = nullptr;
+    bool names = false;
+    if (o.node->is_object()) {
+      for (; !next && o.member != o.node->cend(); ++o.member) {
+        const std::string& key = o.member.key();
+        const json& v = o.member.value();
         if (!v.is_structured()) continue;
-        std::string p = it.pointer + "/" + escape_token(key);
-        if (it.names) {
-          children.push_back({&v, p, false});
-        } else if (is_data_keyword(key) || (key == "examples" && v.is_array())) {
-          continue;
-        } else {
-          children.push_back({&v, p, v.is_object() && is_named_map(key)});
+        if (!o.names && (is_data_keyword(key) || (key == "examples" && v.is_array()))) continue;
+        next = &v;
+        names = !o.names && v.is_object() && is_named_map(key);
+        at += '/';
+        for (char c : key) {  // escape_token
+          if (c == '~') at += "~0";
+          else if (c == '/') at += "~1";
+          else at += c;
         }
       }
-    } else if (n.is_array()) {
-      for (std::size_t i = 0; i < n.size(); ++i)
-        if (n[i].is_structured()) children.push_back({&n[i], it.pointer + "/" + std::to_string(i), false});
+    } else if (o.node->is_array()) {
+      for (; !next && o.item < o.node->size(); ++o.item)
+        if (const json& v = (*o.node)[o.item]; v.is_structured()) {
+          next = &v;
+          at += '/';
+          at += std::to_string(o.item);
+        }
     }
-    stack.insert(stack.end(), std::make_move_iterator(children.rbegin()), std::make_move_iterator(children.rend()));
+    if (!next) open.pop_back();
+    else if (!roots.count(next)) enter(*next, names);  // o is not used after: enter may move it
   }
 }
 
@@ -203,7 +223,7 @@ Resolved DocumentSet::deref(const std::string& doc_url, const json& node) const 
   Resolved cur{doc_url, &node, "", false, ""};
   std::unordered_set<const json*> seen;
   while (const std::string* ref = ref_of(*cur.node)) {
-    if (auto m = memo_.value.find(cur.node); m != memo_.value.end()) return m->second;
+    if (auto m = memo_.value.at.find(cur.node); m != memo_.value.at.end()) return memo_.value.results[m->second];
     if (!seen.insert(cur.node).second) return Resolved{cur.doc_url, nullptr, "circular $ref chain", false, ""};
     Resolved next = resolve_ref(cur.doc_url, *ref);
     if (!next.node) return next;
@@ -220,8 +240,15 @@ const char* const kDeadline = "deadline reached";
 
 std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::time_point deadline) {
   DeadlineCheck stop(deadline);
-  std::vector<Occurrence> occurrences;
-  std::vector<Target> targets;  // of each occurrence
+  std::deque<Occurrence> occurrences;  // a deque: no copy of its strings, nor room for twice as many, as it grows
+  // Where each occurrence leads: a document's URL (kept once, in urls) and the fragment (in the $ref's value).
+  struct Destination {
+    const std::string* doc_url;
+    std::string_view fragment;
+    bool ok;
+  };
+  std::deque<Destination> targets;
+  std::set<std::string> urls;
   Roots roots;                  // nodes walked as a subtree of their own
   struct Walk {
     std::string doc;
@@ -235,11 +262,11 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
   // Queues the subtree occurrence i points at, unless it (or a subtree holding
   // it) is walked already. Targets in the root are not: the root is walked whole.
   auto queue_target = [&](std::size_t i) {
-    const Target& t = targets[i];
-    if (!t.ok || t.doc_url == root_url_) return;
-    auto it = docs_.find(t.doc_url);
+    const Destination& t = targets[i];
+    if (!t.ok || *t.doc_url == root_url_) return;
+    auto it = docs_.find(*t.doc_url);
     if (it == docs_.end() || !it->second.loaded) return;
-    auto tokens = fragment_tokens(t.fragment);
+    auto tokens = fragment_tokens(std::string(t.fragment));
     if (!tokens) return;
     const json* node = &it->second.value;
     if (roots.count(node)) return;
@@ -249,7 +276,7 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
     }
     if (!node->is_structured()) return;
     roots.insert(node);
-    to_walk.push_back({t.doc_url, make_pointer(*tokens), node});
+    to_walk.push_back({*t.doc_url, make_pointer(*tokens), node});
   };
 
   roots.insert(to_walk.front().node);
@@ -257,11 +284,19 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
     // Walk the new subtrees, then see which documents their refs need.
     for (std::size_t w = 0; w < to_walk.size(); ++w) {  // queue_target may append
       if (to_walk[w].doc != root_url_ && stop.reached_now()) break;
-      collect(to_walk[w].doc, *to_walk[w].node, to_walk[w].pointer, occurrences, roots);
+      // The URL as a key of docs_, which outlives the walk (to_walk does not).
+      collect(docs_.find(to_walk[w].doc)->first, *to_walk[w].node, to_walk[w].pointer, occurrences, roots);
       for (std::size_t i = targets.size(); i < occurrences.size(); ++i) {
-        targets.push_back(split_ref(occurrences[i].doc_url, occurrences[i].ref));
-        const Target& t = targets.back();
-        if (t.ok && !docs_.count(t.doc_url)) waiting[t.doc_url].push_back(i);
+        const Occurrence& occ = occurrences[i];
+        Target split = split_ref(*occ.doc_url, *occ.ref);
+        auto hash = occ.ref->find('#');
+        std::string_view fragment = hash == std::string::npos ? std::string_view() : std::string_view(*occ.ref).substr(hash + 1);
+        const std::string* url = !split.ok ? nullptr
+                                 : split.doc_url == *occ.doc_url ? occ.doc_url
+                                                                 : &*urls.insert(std::move(split.doc_url)).first;
+        targets.push_back({url, fragment, split.ok});
+        const Destination& t = targets.back();
+        if (t.ok && !docs_.count(*t.doc_url)) waiting[*t.doc_url].push_back(i);
         else queue_target(i);  // loaded already: its subtree is walked in this wave
       }
     }
@@ -311,14 +346,36 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
 
   // Follow every ref once: each $ref object on a chain gets the chain's end
   // (or why it has none), so a later occurrence on the chain stops there.
-  memo_.value.clear();
+  memo_.value = {};
   derived_.value.clear();  // made from fewer documents
+  // A result's place in memo_.value.results, by the node it resolves to: the
+  // $refs to one target share it (a node has one pointer per spelling of it).
+  std::unordered_map<const json*, std::vector<std::uint32_t>> result_of;
+  auto keep = [&](const Resolved& r) -> std::uint32_t {
+    auto& results = memo_.value.results;
+    if (r.node)
+      for (std::uint32_t i : result_of[r.node])
+        if (results[i].pointer == r.pointer && results[i].doc_url == r.doc_url) return i;
+    results.push_back(r);
+    auto i = static_cast<std::uint32_t>(results.size() - 1);
+    if (r.node) result_of[r.node].push_back(i);
+    return i;
+  };
+  // resolve_ref() of each $ref value once per document: many $ref objects
+  // name one target ("#/components/parameters/Page").
+  std::map<std::string, std::unordered_map<std::string_view, Resolved>, std::less<>> resolved;
+  auto resolve_once = [&](const std::string& doc_url, const std::string& ref) -> const Resolved& {
+    auto& in_doc = resolved[doc_url];
+    auto it = in_doc.find(ref);
+    if (it == in_doc.end()) it = in_doc.emplace(ref, resolve_ref(doc_url, ref)).first;  // ref lives in the document
+    return it->second;
+  };
   std::vector<Unresolved> out;
   std::unordered_set<const json*> on_path;  // emptied entry by entry: clear() would cost its buckets each time
   std::vector<const json*> path;
   for (const auto& occ : occurrences) {
     Resolved result;
-    Resolved cur{occ.doc_url, occ.node, "", false, ""};
+    Resolved cur{*occ.doc_url, occ.node, "", false, ""};
     path.clear();
     while (true) {
       const std::string* ref = ref_of(*cur.node);
@@ -326,8 +383,8 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
         result = cur;
         break;
       }
-      if (auto m = memo_.value.find(cur.node); m != memo_.value.end()) {
-        result = m->second;
+      if (auto m = memo_.value.at.find(cur.node); m != memo_.value.at.end()) {
+        result = memo_.value.results[m->second];
         break;
       }
       if (!on_path.insert(cur.node).second) {
@@ -339,23 +396,26 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
         result = Resolved{cur.doc_url, nullptr, kDeadline, true, ""};
         break;
       }
-      Resolved next = resolve_ref(cur.doc_url, *ref);
+      const Resolved& next = resolve_once(cur.doc_url, *ref);
       if (!next.node) {
-        result = std::move(next);
+        result = next;
         break;
       }
-      cur = std::move(next);
+      cur = next;
     }
-    for (const json* p : path) {
-      memo_.value[p] = result;
-      on_path.erase(p);
+    if (!path.empty()) {
+      std::uint32_t kept = keep(result);
+      for (const json* p : path) {
+        memo_.value.at[p] = kept;
+        on_path.erase(p);
+      }
     }
     if (result.node) continue;
     auto d = result.doc_url.empty() ? docs_.end() : docs_.find(result.doc_url);
     bool document_failed = !result.doc_url.empty() && (d == docs_.end() || !d->second.loaded);
     std::vector<int> failed = d != docs_.end() && !d->second.loaded ? d->second.exchanges : std::vector<int>{};
-    out.push_back({display(occ.doc_url, occ.pointer + "/$ref"), occ.ref, result.reason, result.transport_error,
-                   result.doc_url.empty() ? occ.doc_url : result.doc_url, document_failed, std::move(failed)});
+    out.push_back({display(*occ.doc_url, occ.pointer + "/$ref"), *occ.ref, result.reason, result.transport_error,
+                   result.doc_url.empty() ? *occ.doc_url : result.doc_url, document_failed, std::move(failed)});
   }
   return out;
 }

@@ -1,12 +1,28 @@
 #include "oas/walk.hpp"
 
 #include <map>
+#include <string_view>
+#include <unordered_map>
 
 #include "oas/paths.hpp"
 #include "oas/pointer.hpp"
 #include "util/strings.hpp"
 
 namespace adrprobe::oas {
+namespace {
+
+// pointer + "/" + escape_token(token), made in one string: a walk makes one for each value it passes.
+std::string child_pointer(const std::string& pointer, const std::string& token) {
+  std::string out;
+  out.reserve(pointer.size() + 1 + token.size());
+  out += pointer;
+  out += '/';
+  if (token.find_first_of("~/") == std::string::npos) out += token;
+  else out += escape_token(token);
+  return out;
+}
+
+}  // namespace
 
 Node Walker::root() const {
   Node n;
@@ -17,7 +33,7 @@ Node Walker::root() const {
 
 Node Walker::child(const Node& n, const std::string& key) const {
   Node out;
-  out.at = {n.at.doc, n.at.pointer + "/" + escape_token(key)};
+  out.at = {n.at.doc, child_pointer(n.at.pointer, key)};
   out.via = n.via;
   out.via_at = n.via_at;
   if (n.value && n.value->is_object())
@@ -28,7 +44,7 @@ Node Walker::child(const Node& n, const std::string& key) const {
 Node Walker::entry(const Node& n, json::const_iterator it) const {
   Node out;
   out.value = &it.value();
-  out.at = {n.at.doc, n.at.pointer + "/" + escape_token(it.key())};
+  out.at = {n.at.doc, child_pointer(n.at.pointer, it.key())};
   out.via = n.via;
   out.via_at = n.via_at;
   return out;
@@ -115,6 +131,33 @@ std::vector<Operation> operations(const Walker& w) {
       }
   }
   return out;
+}
+
+namespace {
+
+// all_operations() and an index of them by path.
+struct Operations {
+  std::vector<Operation> list;
+  std::unordered_multimap<std::string_view, std::size_t> by_path;  // views of list's paths, which never change
+  explicit Operations(const DocumentSet& docs) : list(operations(Walker(docs))) {
+    by_path.reserve(list.size());
+    for (std::size_t i = 0; i < list.size(); ++i) by_path.emplace(list[i].path, i);
+  }
+};
+
+}  // namespace
+
+const std::vector<Operation>& all_operations(const DocumentSet& docs) { return docs.derived<Operations>().list; }
+
+const Operation* find_operation(const DocumentSet& docs, std::string_view path, std::string_view method) {
+  const Operations& ops = docs.derived<Operations>();
+  const Operation* first = nullptr;
+  auto [from, to] = ops.by_path.equal_range(path);
+  for (auto it = from; it != to; ++it) {
+    const Operation& op = ops.list[it->second];
+    if (op.method == method && (!first || &op < first)) first = &op;
+  }
+  return first;
 }
 
 std::vector<Parameter> effective_parameters(const Walker& w, const Operation& op) {

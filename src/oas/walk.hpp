@@ -75,6 +75,13 @@ struct Operation {
 // options, head, patch, trace, OAS 3.2 query and additionalOperations.
 // Callbacks and webhooks are not the API's own operations and are left out.
 std::vector<Operation> operations(const Walker& w);
+// operations(), made once per document set (DocumentSet::derived) and shared
+// by the checks that read it: each of them walking every path took as much
+// memory again, per thread that judges.
+const std::vector<Operation>& all_operations(const DocumentSet& docs);
+// The first of all_operations() on this path with this method, or nullptr:
+// found by index, so judging a response per path never walks every path.
+const Operation* find_operation(const DocumentSet& docs, std::string_view path, std::string_view method);
 
 struct Parameter {
   Node node;  // after $ref (an object)

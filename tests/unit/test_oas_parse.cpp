@@ -124,6 +124,31 @@ TEST_CASE("JSON loads as nlohmann's parser would: values, key order, repeated ke
   CHECK_FALSE(parse_json("\"\xff\"").ok);  // invalid UTF-8 is a JSON error
 }
 
+TEST_CASE("objects and arrays are built at their size, each value once") {
+  // Growing an ordered_json object copies every member's subtree at each
+  // doubling (its keys are const, so a move is a copy), and leaves up to half
+  // its room unused: a 15 MB document took half its parse time in copies.
+  std::string text = "{";
+  std::string yaml;
+  for (int i = 0; i < 100; ++i) {
+    text += "\"k" + std::to_string(i) + "\": {\"v\": [" + std::to_string(i) + ", 2, 3]},";
+    yaml += "k" + std::to_string(i) + ": {v: [" + std::to_string(i) + ", 2, 3]}\n";
+  }
+  text += "\"k0\": {\"v\": []}}";  // a repeated key still replaces the value in its place
+  for (const auto& r : {parse_json(text), parse_yaml(yaml)}) {
+    REQUIRE(r.ok);
+    const auto& members = r.value.get_ref<const json::object_t&>();
+    CHECK(members.size() == 100);
+    CHECK(members.capacity() == members.size());
+    const auto& items = r.value["k1"]["v"].get_ref<const json::array_t&>();
+    CHECK(items.capacity() == 3);
+  }
+  auto j = parse_json(text);
+  CHECK(j.value.begin().key() == "k0");
+  CHECK(j.value["k0"]["v"].empty());
+  CHECK(j.value["k99"]["v"][0] == 99);
+}
+
 TEST_CASE("a sieve keeps, skips or takes apart each value by its place, and builds nothing it skips") {
   const std::string text =
       R"({"keep": {"a": [1, {"b": 2}]}, "drop": {"deep": [[3]], "s": "x"}, )"

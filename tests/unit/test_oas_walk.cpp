@@ -45,6 +45,37 @@ TEST_CASE("operations: every method, path items by $ref, OAS 3.2 query and addit
   CHECK(w.show(ops[0].op.at) == "/paths/~1a/get");
 }
 
+TEST_CASE("all_operations is made once per document set; find_operation finds one by path and method") {
+  auto docs = load(json::parse(R"({
+    "paths": {
+      "/a": {"get": {"responses": {}}, "post": {}},
+      "/b": {"$ref": "#/components/pathItems/B"},
+      "/c": {"additionalOperations": {"get": {"x": 1}}, "get": {"x": 0}}
+    },
+    "components": {"pathItems": {"B": {"get": {"b": true}}}}
+  })"));
+  const auto& all = all_operations(docs);
+  CHECK(&all == &all_operations(docs));
+  REQUIRE(all.size() == 5);
+  Walker w(docs);
+  auto listed = operations(w);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    CHECK(all[i].path == listed[i].path);
+    CHECK(all[i].method == listed[i].method);
+    CHECK(all[i].op.value == listed[i].op.value);
+  }
+  CHECK(find_operation(docs, "/a", "post") == &all[1]);
+  const Operation* b = find_operation(docs, "/b", "get");
+  REQUIRE(b);
+  CHECK(w.where(b->op) == "/paths/~1b → #/components/pathItems/B/get");
+  // The first in document order: the get before additionalOperations' "get".
+  const Operation* c = find_operation(docs, "/c", "get");
+  REQUIRE(c);
+  CHECK((*c->op.value)["x"] == 0);
+  CHECK_FALSE(find_operation(docs, "/a", "put"));
+  CHECK_FALSE(find_operation(docs, "/d", "get"));
+}
+
 TEST_CASE("effective parameters: an operation parameter replaces the path item's with the same name and in") {
   auto docs = load(json::parse(R"({
     "paths": {"/a": {
