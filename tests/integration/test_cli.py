@@ -308,6 +308,56 @@ class Modules(ProbeCase):
         self.assertFalse([r for r in p.requests if r["path"].startswith("/v1/collections")], "sent module requests")
 
 
+    def test_geo_forced_on_an_api_without_it_skips_every_geo_rule(self):
+        p = probe(None, "--modules", "geo", "--edition", "2.2.0")
+        self.assertNoCrash(p)
+        report = p.json()
+        harness.schema_validator().validate(report)
+        self.assertEqual([(m["id"], m["title"], m["version"]) for m in report["modules"]], [("geo", "Geospatial", "1.0.2")])
+        self.assertIn("--modules geo", report["modules"][0]["reason"])
+        geo_rules = [r for r in report["rules"] if r.get("module") == "geo"]
+        self.assertEqual(tuple(r["id"] for r in geo_rules), self.GEO_RULES)
+        self.assertEqual(report["rules"][-len(geo_rules):], geo_rules, "the module's rules follow the edition's")
+        for r in geo_rules:
+            self.assertEqual((r["verdict"], r["summary"]), ("skip", "no geospatial resource found"), r["id"])
+        core = {r["id"]: r for r in report["rules"]}["/core/modules/geospatial"]
+        self.assertEqual((core["kind"], core["verdict"]), ("technical", "skip"))
+        technical = [r for r in report["rules"] if r["kind"] == "technical" and "module" not in r
+                     and r["verdict"] in ("pass", "warn", "fail", "error")]
+        self.assertEqual(report["score"]["applicable"], len(technical))
+
+    def test_auto_judges_a_documented_collections_api(self):
+        items = {"get": {"parameters": [{"name": "collectionId", "in": "path", "required": True,
+                                         "schema": {"type": "string"}, "example": "gebouwen"}],
+                         "responses": {"200": {"description": "OK",
+                                               "content": {"application/geo+json": {"schema": {"type": "object"}}}}}}}
+        profile = {"doc_patch": {"paths": {"/collections": {"get": {"responses": {"200": {"description": "OK"}}}},
+                                           "/collections/{collectionId}/items": items}},
+                   "files": {"/v1/collections": {"collections": [{"id": "gebouwen"}], "crs": ["EPSG:28992"]}}}
+        p = probe(profile, "--param", "collectionId=gebouwen")
+        self.assertNoCrash(p)
+        report = p.json()
+        harness.schema_validator().validate(report)
+        self.assertEqual([m["id"] for m in report["modules"]], ["geo"])
+        self.assertIn("/collections", report["modules"][0]["reason"])
+        geo_rules = [r for r in report["rules"] if r.get("module") == "geo"]
+        self.assertEqual(tuple(r["id"] for r in geo_rules), self.GEO_RULES)
+        core = {r["id"]: r for r in report["rules"]}["/core/geospatial"]
+        self.assertEqual(core["kind"], "technical")
+        order = ("skip", "pass", "warn", "error", "fail")
+        judged = [r for r in geo_rules if r["verdict"] != "manual"]
+        self.assertEqual(core["verdict"], max((r["verdict"] for r in judged), key=order.index))
+        for r in judged:
+            if r["verdict"] in ("fail", "warn", "error"):
+                self.assertIn(r["id"], core["summary"])
+        # GE-1 read the CRS list the run fetched: "EPSG:28992" is not a URI.
+        self.assertEqual({r["id"]: r for r in geo_rules}["/geo/crs-list"]["verdict"], "fail")
+        self.assertIn(("GET", "/v1/collections"), {(r["method"], r["path"].split("?")[0]) for r in p.requests})
+        technical = [r for r in report["rules"] if r["kind"] == "technical" and "module" not in r
+                     and r["verdict"] in ("pass", "warn", "fail", "error")]
+        self.assertEqual(report["score"]["applicable"], len(technical))
+
+
 class HelpAndVersion(ProbeCase):
     def test_version_names_libraries_and_editions(self):
         run = run_adrprobe(["--version"], timeout=30)
