@@ -326,6 +326,30 @@ class Modules(ProbeCase):
                      and r["verdict"] in ("pass", "warn", "fail", "error")]
         self.assertEqual(report["score"]["applicable"], len(technical))
 
+    def test_batch_takes_modules_from_the_defaults_and_the_target(self):
+        with FixtureServer() as srv, tempfile.TemporaryDirectory() as tmp:
+            register = Path(tmp, "targets.yaml")
+            register.write_text("defaults: {modules: geo}\ntargets:\n  - {name: forced, base_url: %s}\n"
+                                "  - {name: off, base_url: %s, modules: none}\n" % (srv.base_url, srv.base_url))
+            run = run_adrprobe(["batch", str(register), "--out-dir", str(Path(tmp, "out")), "--rate", "0"], timeout=120)
+            self.assertNoCrash(run)
+            forced = json.loads(Path(tmp, "out", "forced.json").read_text())
+            off = json.loads(Path(tmp, "out", "off.json").read_text())
+        self.assertEqual([m["id"] for m in forced["modules"]], ["geo"])
+        self.assertEqual(off["modules"], [])
+        self.assertFalse([r for r in off["rules"] if "module" in r])
+
+    def test_lint_judges_the_documents_part(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            doc = Path(tmp, "openapi.json")
+            doc.write_text(json.dumps(harness.default_doc("/v1", "1.0.0")))
+            run = run_adrprobe(["lint", str(doc), "-f", "json", "--modules", "geo"], timeout=60)
+        self.assertNoCrash(run)
+        report = run.json()
+        harness.schema_validator().validate(report)
+        self.assertEqual([m["id"] for m in report["modules"]], ["geo"])
+        self.assertEqual(len([r for r in report["rules"] if r.get("module") == "geo"]), len(self.GEO_RULES))
+
     def test_auto_judges_a_documented_collections_api(self):
         items = {"get": {"parameters": [{"name": "collectionId", "in": "path", "required": True,
                                          "schema": {"type": "string"}, "example": "gebouwen"}],
