@@ -266,3 +266,20 @@ TEST_CASE("lint: a module's static checks are judged, a live one by its judge_st
   CHECK(one[3].verdict == Verdict::fail);
   CHECK(one[1].summary == "not selected");
 }
+
+TEST_CASE("follow-up rounds stop at --max-requests: none begins once the run has sent its share") {
+  GeoApi api(true);
+  auto edition = fake_edition();
+  // Phase two's own run: how many requests the run sends before any follow-up.
+  auto s = geo_settings(api.base(), "none");
+  report::Report without = engine::run_check(s, edition, fake_registry());
+  followup_rounds_seen.clear();
+  s = geo_settings(api.base());
+  // The module's /collections is one more request: then the run is at its cap.
+  s.client.max_exchanges = without.exchanges.size() + 1;
+  report::Report rep = engine::run_check(s, edition, fake_registry());
+  CHECK(api.count("GET /v1/collections") == 1);
+  CHECK(api.count("GET /v1/collections/a") == 0);
+  CHECK(followup_rounds_seen.empty());
+  CHECK(rep.exchanges.size() == s.client.max_exchanges);
+}
