@@ -3,13 +3,8 @@
 // after the edition's and the edition's rule for it; a fake registry and a
 // fake module, against an API served in-process on 127.0.0.1.
 #include <doctest/doctest.h>
-#include <httplib.h>
 
-#include <chrono>
-#include <map>
-#include <mutex>
-#include <thread>
-
+#include "counting_api.hpp"
 #include "engine/judge.hpp"
 #include "engine/run.hpp"
 #include "fake_run.hpp"
@@ -21,50 +16,25 @@ namespace {
 
 // /collections lists two collections; each has items. The document
 // documents /collections only when asked to (the detector's cue).
-struct GeoApi {
-  httplib::Server server;
-  std::mutex mutex;
-  std::map<std::string, int> seen;
-  int port = 0;
-  std::thread thread;
-  explicit GeoApi(bool collections) {
+struct GeoApi : testing::CountingApi {
+  explicit GeoApi(bool collections) : CountingApi(answer(collections)) {}
+  static Handler answer(bool collections) {
     std::string paths = collections ? R"({"/collections":{"get":{"responses":{"200":{"description":"ok"}}}}})"
                                     : R"({"/gebouwen":{"get":{"responses":{"200":{"description":"ok"}}}}})";
     std::string doc = R"({"openapi":"3.0.3","info":{"title":"t","version":"1.0.0"},"servers":[{"url":"/v1"}],"paths":)" +
                       paths + "}";
-    server.set_logger([this](const httplib::Request& req, const httplib::Response&) {
-      std::lock_guard<std::mutex> lock(mutex);
-      ++seen[req.method + " " + req.path];
-    });
-    server.Get(".*", [doc](const httplib::Request& req, httplib::Response& res) {
+    return [doc](const httplib::Request& req, httplib::Response& res) {
       if (req.path == "/v1/openapi.json") res.set_content(doc, "application/json");
       else if (req.path == "/v1/collections") res.set_content(R"({"collections":[{"id":"a"},{"id":"b"}]})", "application/json");
       else if (req.path.rfind("/v1/collections/", 0) == 0 || req.path == "/v1" || req.path == "/v1/gebouwen")
         res.set_content("{}", "application/json");
       else res.status = 404;
-    });
-    port = server.bind_to_any_port("127.0.0.1");
-    thread = std::thread([this] { server.listen_after_bind(); });
-    while (!server.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  ~GeoApi() {
-    server.stop();
-    thread.join();
-  }
-  std::string base() const { return "http://127.0.0.1:" + std::to_string(port) + "/v1"; }
-  int count(const std::string& what) {
-    std::lock_guard<std::mutex> lock(mutex);
-    return seen.count(what) ? seen[what] : 0;
+    };
   }
 };
 
 engine::Settings geo_settings(const std::string& base, const std::string& modules = "auto") {
-  engine::Settings s;
-  s.base_url = base;
-  s.client.rate = 0;
-  s.client.timeout_s = 5;
-  s.deadline_s = 30;
-  s.tool_version = "test";
+  engine::Settings s = testing::quick_run(base);
   s.modules = modules;
   return s;
 }
