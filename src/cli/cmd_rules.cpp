@@ -61,15 +61,19 @@ int print_module(const std::string& id, const std::string& format) {
     for (const auto& known : cat.modules()) ids.push_back(known.id);
     throw UsageError(fmt::format("rules --module: no module '{}' (available: {})", escape_control(id), join(ids, ", ")));
   }
-  std::vector<std::string> editions;
+  std::vector<std::string> editions;  // "2.2.0 (/core/modules/geospatial)"
+  nlohmann::ordered_json beside = nlohmann::ordered_json::array();
   for (const auto& name : cat.edition_names())
-    if (const auto* judged = cat.edition(name)->module(id)) editions.push_back(name + " (" + judged->rule + ")");
+    if (const auto* judged = cat.edition(name)->module(id)) {
+      editions.push_back(name + " (" + judged->rule + ")");
+      beside.push_back({{"edition", name}, {"rule", judged->rule}});
+    }
   std::size_t technical = 0;
   for (const auto& r : m->rules) technical += r.technical();
   if (format == "json") {
     nlohmann::ordered_json j{{"module", m->id},  {"title", m->title},   {"version", m->version},
                              {"name", m->name},  {"source", m->source}, {"required_by", m->required_by},
-                             {"editions", editions}};
+                             {"editions", beside}};
     j["rules"] = nlohmann::ordered_json::array();
     for (const auto& r : m->rules) j["rules"].push_back(rule_json(r));
     fmt::print("{}\n", j.dump(2));

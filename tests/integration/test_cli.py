@@ -280,8 +280,9 @@ class Modules(ProbeCase):
         listed = json.loads(run_adrprobe(["rules", "--module", "geo", "-f", "json"], timeout=30).stdout)
         self.assertEqual((listed["module"], listed["version"]), ("geo", "1.0.2"))
         self.assertEqual(tuple(r["id"] for r in listed["rules"]), self.GEO_RULES)
-        self.assertEqual(listed["editions"], ["2.0.0 (/core/geospatial)", "2.1.0 (/core/geospatial)",
-                                              "2.2.0 (/core/modules/geospatial)"])
+        self.assertEqual(listed["editions"], [{"edition": "2.0.0", "rule": "/core/geospatial"},
+                                              {"edition": "2.1.0", "rule": "/core/geospatial"},
+                                              {"edition": "2.2.0", "rule": "/core/modules/geospatial"}])
         run = run_adrprobe(["rules", "--module", "signing"], timeout=30)
         self.assertEqual(run.rc, 2, run.describe())
         self.assertIn("available: geo", run.stderr)
