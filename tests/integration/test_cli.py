@@ -239,6 +239,150 @@ class Catalogue(ProbeCase):
         self.assertEqual(run.rc, 2, run.describe())
 
 
+class Modules(ProbeCase):
+    """--modules auto|geo|none (CLI.md, module-geo.md), adrprobe rules --module,
+    /geo ids in --rules."""
+
+    GEO_RULES = ("/geo/geojson-request", "/geo/embed-geojson-geometry-request", "/geo/geojson-response",
+                 "/geo/embed-geojson-geometry-response", "/geo/bbox-query-parameter", "/geo/geometric-context",
+                 "/geo/crs-list", "/geo/storage-crs", "/geo/default-crs", "/geo/preferred-crs",
+                 "/geo/ensemble-member-crs", "/geo/crs-query-parameter", "/geo/bbox-crs-query-parameter",
+                 "/geo/filter-crs-query-parameter", "/geo/content-crs-request-header",
+                 "/geo/content-crs-response-header")
+
+    def test_geo_with_edition_1_0_is_a_usage_error_before_any_request(self):
+        with FixtureServer() as srv, tempfile.TemporaryDirectory() as tmp:
+            register = Path(tmp, "targets.yaml")
+            register.write_text("targets:\n  - {name: kvk, base_url: %s, edition: '1.0', modules: geo}\n" % srv.base_url)
+            for args in (["check", srv.base_url, "--edition", "1.0", "--modules", "geo"],
+                         ["lint", "openapi.json", "--edition", "1.0", "--modules", "geo"],
+                         ["batch", str(register), "--out-dir", str(Path(tmp, "out"))]):
+                with self.subTest(cmd=args[0]):
+                    run = run_adrprobe(args, timeout=30)
+                    self.assertEqual(run.rc, 2, run.describe())
+                    self.assertIn("--modules geo with --edition 1.0", run.stderr, run.describe())
+            self.assertEqual(srv.requests(), [], "probed despite a usage error")
+
+    def test_a_wrong_value_names_the_choices(self):
+        for cmd in (["check", "http://127.0.0.1:9/v1"], ["lint", "openapi.json"]):
+            with self.subTest(cmd=cmd[0]):
+                run = run_adrprobe(cmd + ["--modules", "geospatial"], timeout=30)
+                self.assertEqual(run.rc, 2, run.describe())
+                for name in ("auto", "none", "geo"):
+                    self.assertIn(name, run.stderr)
+
+    def test_rules_module_geo_lists_the_module(self):
+        run = run_adrprobe(["rules", "--module", "geo"], timeout=30)
+        self.assertEqual(run.rc, 0, run.describe())
+        self.assertIn("Geospatial 1.0.2", run.stdout)
+        for i in self.GEO_RULES:
+            self.assertIn(i, run.stdout)
+        listed = json.loads(run_adrprobe(["rules", "--module", "geo", "-f", "json"], timeout=30).stdout)
+        self.assertEqual((listed["module"], listed["version"]), ("geo", "1.0.2"))
+        self.assertEqual(tuple(r["id"] for r in listed["rules"]), self.GEO_RULES)
+        self.assertEqual(listed["editions"], [{"edition": "2.0.0", "rule": "/core/geospatial"},
+                                              {"edition": "2.1.0", "rule": "/core/geospatial"},
+                                              {"edition": "2.2.0", "rule": "/core/modules/geospatial"}])
+        run = run_adrprobe(["rules", "--module", "signing"], timeout=30)
+        self.assertEqual(run.rc, 2, run.describe())
+        self.assertIn("available: geo", run.stderr)
+
+    def test_rules_accepts_a_geo_id(self):
+        p = probe(None, "--rules", "/geo/crs-list,/core/semver", "--modules", "none")
+        self.assertNoCrash(p)
+        report = p.json()
+        harness.schema_validator().validate(report)
+        by_id = {r["id"]: r for r in report["rules"]}
+        self.assertNotEqual(by_id["/core/semver"]["summary"], "not selected")
+        self.assertEqual(by_id["/core/no-trailing-slash"]["summary"], "not selected")
+
+    def test_auto_without_geospatial_content_judges_no_module(self):
+        p = probe(None)
+        self.assertNoCrash(p)
+        report = p.json()
+        harness.schema_validator().validate(report)
+        self.assertEqual(report["modules"], [])
+        self.assertFalse([r["id"] for r in report["rules"] if r["id"].startswith("/geo/") or "module" in r])
+        geo = {r["id"]: r for r in report["rules"]}["/core/geospatial"]
+        self.assertEqual((geo["kind"], geo["verdict"]), ("functional", "manual"))
+        self.assertIn("no geospatial content found", geo["hints"])
+        self.assertFalse([r for r in p.requests if r["path"].startswith("/v1/collections")], "sent module requests")
+
+
+    def test_geo_forced_on_an_api_without_it_skips_every_geo_rule(self):
+        p = probe(None, "--modules", "geo", "--edition", "2.2.0")
+        self.assertNoCrash(p)
+        report = p.json()
+        harness.schema_validator().validate(report)
+        self.assertEqual([(m["id"], m["title"], m["version"]) for m in report["modules"]], [("geo", "Geospatial", "1.0.2")])
+        self.assertIn("--modules geo", report["modules"][0]["reason"])
+        geo_rules = [r for r in report["rules"] if r.get("module") == "geo"]
+        self.assertEqual(tuple(r["id"] for r in geo_rules), self.GEO_RULES)
+        self.assertEqual(report["rules"][-len(geo_rules):], geo_rules, "the module's rules follow the edition's")
+        for r in geo_rules:
+            self.assertEqual((r["verdict"], r["summary"]), ("skip", "no geospatial resource found"), r["id"])
+        core = {r["id"]: r for r in report["rules"]}["/core/modules/geospatial"]
+        self.assertEqual((core["kind"], core["verdict"]), ("technical", "skip"))
+        technical = [r for r in report["rules"] if r["kind"] == "technical" and "module" not in r
+                     and r["verdict"] in ("pass", "warn", "fail", "error")]
+        self.assertEqual(report["score"]["applicable"], len(technical))
+
+    def test_batch_takes_modules_from_the_defaults_and_the_target(self):
+        with FixtureServer() as srv, tempfile.TemporaryDirectory() as tmp:
+            register = Path(tmp, "targets.yaml")
+            register.write_text("defaults: {modules: geo}\ntargets:\n  - {name: forced, base_url: %s}\n"
+                                "  - {name: off, base_url: %s, modules: none}\n" % (srv.base_url, srv.base_url))
+            run = run_adrprobe(["batch", str(register), "--out-dir", str(Path(tmp, "out")), "--rate", "0"], timeout=120)
+            self.assertNoCrash(run)
+            forced = json.loads(Path(tmp, "out", "forced.json").read_text())
+            off = json.loads(Path(tmp, "out", "off.json").read_text())
+        self.assertEqual([m["id"] for m in forced["modules"]], ["geo"])
+        self.assertEqual(off["modules"], [])
+        self.assertFalse([r for r in off["rules"] if "module" in r])
+
+    def test_lint_judges_the_documents_part(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            doc = Path(tmp, "openapi.json")
+            doc.write_text(json.dumps(harness.default_doc("/v1", "1.0.0")))
+            run = run_adrprobe(["lint", str(doc), "-f", "json", "--modules", "geo"], timeout=60)
+        self.assertNoCrash(run)
+        report = run.json()
+        harness.schema_validator().validate(report)
+        self.assertEqual([m["id"] for m in report["modules"]], ["geo"])
+        self.assertEqual(len([r for r in report["rules"] if r.get("module") == "geo"]), len(self.GEO_RULES))
+
+    def test_auto_judges_a_documented_collections_api(self):
+        items = {"get": {"parameters": [{"name": "collectionId", "in": "path", "required": True,
+                                         "schema": {"type": "string"}, "example": "gebouwen"}],
+                         "responses": {"200": {"description": "OK",
+                                               "content": {"application/geo+json": {"schema": {"type": "object"}}}}}}}
+        profile = {"doc_patch": {"paths": {"/collections": {"get": {"responses": {"200": {"description": "OK"}}}},
+                                           "/collections/{collectionId}/items": items}},
+                   "files": {"/v1/collections": {"collections": [{"id": "gebouwen"}], "crs": ["EPSG:28992"]}}}
+        p = probe(profile, "--param", "collectionId=gebouwen")
+        self.assertNoCrash(p)
+        report = p.json()
+        harness.schema_validator().validate(report)
+        self.assertEqual([m["id"] for m in report["modules"]], ["geo"])
+        self.assertIn("/collections", report["modules"][0]["reason"])
+        geo_rules = [r for r in report["rules"] if r.get("module") == "geo"]
+        self.assertEqual(tuple(r["id"] for r in geo_rules), self.GEO_RULES)
+        core = {r["id"]: r for r in report["rules"]}["/core/geospatial"]
+        self.assertEqual(core["kind"], "technical")
+        order = ("skip", "pass", "warn", "error", "fail")
+        judged = [r for r in geo_rules if r["verdict"] != "manual"]
+        self.assertEqual(core["verdict"], max((r["verdict"] for r in judged), key=order.index))
+        for r in judged:
+            if r["verdict"] in ("fail", "warn", "error"):
+                self.assertIn(r["id"], core["summary"])
+        # GE-1 read the CRS list the run fetched: "EPSG:28992" is not a URI.
+        self.assertEqual({r["id"]: r for r in geo_rules}["/geo/crs-list"]["verdict"], "fail")
+        self.assertIn(("GET", "/v1/collections"), {(r["method"], r["path"].split("?")[0]) for r in p.requests})
+        technical = [r for r in report["rules"] if r["kind"] == "technical" and "module" not in r
+                     and r["verdict"] in ("pass", "warn", "fail", "error")]
+        self.assertEqual(report["score"]["applicable"], len(technical))
+
+
 class HelpAndVersion(ProbeCase):
     def test_version_names_libraries_and_editions(self):
         run = run_adrprobe(["--version"], timeout=30)

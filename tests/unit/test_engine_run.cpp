@@ -1,63 +1,27 @@
 // Run: orchestration against an API served in-process on 127.0.0.1.
 #include <doctest/doctest.h>
-#include <httplib.h>
-
-#include <chrono>
-#include <map>
-#include <mutex>
-#include <thread>
 
 #include "checks/registry.hpp"
+#include "counting_api.hpp"
 #include "engine/run.hpp"
 
 using namespace adrprobe;
 
 namespace {
-struct TinyApi {
-  httplib::Server server;
-  std::mutex mutex;
-  std::map<std::string, int> seen;  // "METHOD /path" -> count
-  int port = 0;
-  std::thread thread;
-  TinyApi() {
-    std::string doc = R"({"openapi":"3.0.3","info":{"title":"t","version":"1.0.0"},"servers":[{"url":"/v1"}],
+// Serves a document of one path, /gebouwen, and that path.
+struct TinyApi : testing::CountingApi {
+  TinyApi() : CountingApi(answer) {}
+  static void answer(const httplib::Request& req, httplib::Response& res) {
+    static const std::string doc = R"({"openapi":"3.0.3","info":{"title":"t","version":"1.0.0"},"servers":[{"url":"/v1"}],
                           "paths":{"/gebouwen":{"get":{"responses":{"200":{"description":"ok"}}}}}})";
-    server.set_logger([this](const httplib::Request& req, const httplib::Response&) {
-      std::lock_guard<std::mutex> lock(mutex);
-      ++seen[req.method + " " + req.path];
-    });
-    auto answer = [doc](const httplib::Request& req, httplib::Response& res) {
-      res.set_header("API-Version", "1.0.0");
-      if (req.path == "/v1/openapi.json") res.set_content(doc, "application/json");
-      else if (req.path == "/v1" || req.path == "/v1/gebouwen") res.set_content("{}", "application/json");
-      else res.status = 404;
-    };
-    server.Get(".*", answer);
-    server.Options(".*", answer);
-    port = server.bind_to_any_port("127.0.0.1");
-    thread = std::thread([this] { server.listen_after_bind(); });
-    while (!server.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  ~TinyApi() {
-    server.stop();
-    thread.join();
-  }
-  std::string base() const { return "http://127.0.0.1:" + std::to_string(port) + "/v1"; }
-  int count(const std::string& what) {
-    std::lock_guard<std::mutex> lock(mutex);
-    return seen.count(what) ? seen[what] : 0;
+    res.set_header("API-Version", "1.0.0");
+    if (req.path == "/v1/openapi.json") res.set_content(doc, "application/json");
+    else if (req.path == "/v1" || req.path == "/v1/gebouwen") res.set_content("{}", "application/json");
+    else res.status = 404;
   }
 };
 
-engine::Settings settings_for(const std::string& base) {
-  engine::Settings s;
-  s.base_url = base;
-  s.client.rate = 0;
-  s.client.timeout_s = 5;
-  s.deadline_s = 30;
-  s.tool_version = "test";
-  return s;
-}
+engine::Settings settings_for(const std::string& base) { return testing::quick_run(base); }
 }  // namespace
 
 TEST_CASE("run_check: identical requests of different checks are sent once") {
