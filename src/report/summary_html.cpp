@@ -276,11 +276,14 @@ std::string matrix_html(const std::vector<const SummaryTarget*>& rows) {
   if (ids.empty()) return "<p class=\"muted\">No rule verdicts to show.</p>\n";
   std::string out = "<div class=\"mx-scroll\"><table class=\"matrix\">\n<thead>";
   if (groups.size() > 1) {
-    // A module's columns under its heading, beside the edition's.
+    // A module's columns under its heading, beside the edition's. Words wrap
+    // whole over a few narrow columns (a style of its own here: the page of a
+    // register without a module keeps its bytes).
     out += "<tr><th class=\"mx-name\"></th>";
     for (const auto& g : groups)
       if (!g.ids.empty())
-        out += fmt::format("<th class=\"mx-name\" colspan=\"{}\">{}</th>", g.ids.size(),
+        out += fmt::format("<th class=\"mx-name\" colspan=\"{}\" style=\"overflow-wrap:normal;font-size:11px\">{}</th>",
+                           g.ids.size(),
                            g.module.empty() ? std::string("Edition") : esc(g.heading.empty() ? g.module : g.heading));
     out += "</tr>";
   }
