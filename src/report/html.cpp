@@ -209,6 +209,10 @@ class Page {
                                                  : std::string("<span class=\"muted\">none found</span>"));
     }
     out += fact_row("Edition", edition_html(r_));
+    for (std::size_t i = 1; i < sections_.size() && !r_.unreachable; ++i)
+      out += fact_row("Module", fmt::format("<a href=\"#{}\">{}</a> <span class=\"muted\">({})</span>",
+                                            module_anchor(sections_[i]), esc(module_heading(sections_[i].module)),
+                                            esc(sections_[i].module.reason)));
     out += fact_row("Date", fmt::format("{} <span class=\"muted\">({:.1f} s)</span>", esc(r_.generated_at),
                                         r_.duration_ms / 1000.0));
     if (r_.mode == "lint")

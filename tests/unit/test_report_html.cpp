@@ -571,6 +571,10 @@ TEST_CASE("html: a module is a section of its own after the edition's rules: hea
   REQUIRE(functional != std::string::npos);
   CHECK(technical < module);
   CHECK(module < functional);
+  // Among the facts at the top, after the edition: which module, and why.
+  CHECK(page.find("<th scope=\"row\">Module</th><td class=\"wrap\"><a href=\"#module-geo\">Geospatial module 1.0.2</a> "
+                  "<span class=\"muted\">(judged: /collections and application/geo+json in the document)</span>") <
+        technical);
   // In the table of contents, after the technical rules.
   CHECK(page.find("<a href=\"#technical\">Technical rules</a><a href=\"#module-geo\">Geospatial module 1.0.2</a>") !=
         std::string::npos);
