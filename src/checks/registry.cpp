@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "checks/geo.hpp"
 #include "checks/registry.hpp"
 #include "checks/stack.hpp"
 
@@ -23,7 +24,10 @@
   X(kc1) X(kc2)                               /* kebab_case.cpp */ \
   X(qk1)                                      /* query_keys.cpp */ \
   X(dt1) X(dt2) X(dt3) X(dt4) X(dt5)          /* date_time.cpp */ \
-  X(eh1) X(eh2) X(ei1)                        /* error_handling.cpp */
+  X(eh1) X(eh2) X(ei1)                        /* error_handling.cpp */ \
+  X(ge1) X(ge2) X(ge3) X(ge4) X(ge5) X(ge6) X(ge7) /* geo_crs.cpp */ \
+  X(ge8) X(ge9) X(ge10)                       /* geo_bbox.cpp */ \
+  X(ge11) X(ge12) X(ge13) X(ge14) X(ge15)     /* geo_geojson.cpp */
 
 namespace adrprobe::checks {
 
@@ -33,7 +37,7 @@ ADRPROBE_CHECKS(ADRPROBE_DECLARE)
 
 const engine::Registry& registry() {
 #define ADRPROBE_ENTRY(name) &name,
-  static const engine::Registry r{{ADRPROBE_CHECKS(ADRPROBE_ENTRY)}, hint_producers(), stack_advisor};
+  static const engine::Registry r{{ADRPROBE_CHECKS(ADRPROBE_ENTRY)}, hint_producers(), stack_advisor, {{"geo", detect_geo}}};
 #undef ADRPROBE_ENTRY
   return r;
 }
