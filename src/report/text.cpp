@@ -201,7 +201,9 @@ std::string render_text(const Report& r, const RenderOptions& style) {
       if (r.unreachable && c.verdict == Verdict::error && style.verbosity <= 0) show = false;
       if (!show) continue;
       std::string message = style.verbosity > 0 || !style.terminal ? c.message : truncate_utf8(c.message, 400);
-      line(fmt::format("         {:<5}{} {}", E(c.id), paint(to_string(c.verdict), color_of(c.verdict)), E(message)));
+      // A column of 5 for the check id, and a space after a longer one (GE-12).
+      line(fmt::format("         {:<5}{}{} {}", E(c.id), c.id.size() >= 5 ? " " : "",
+                       paint(to_string(c.verdict), color_of(c.verdict)), E(message)));
       bool problem = severity(c.verdict) > severity(Verdict::pass);
       std::size_t max_ev = style.verbosity > 0 ? 5 : (problem ? 1 : 0);
       for (std::size_t i = 0; i < std::min(max_ev, c.exchanges.size()); ++i)

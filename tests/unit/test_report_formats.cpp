@@ -344,6 +344,10 @@ TEST_CASE("text: a module's rules under their own heading, with their count and 
   REQUIRE(heading != std::string::npos);
   CHECK(functional < heading);  // the edition's rules first
   CHECK(out.find("  judged: /collections and application/geo+json in the document\n", heading) != std::string::npos);
+  // A check id of five characters keeps a space before its verdict.
+  r.rules[8].checks[0].id = "GE-12";
+  CHECK(report::render("text", r, {false, 1, report::FailOn::fail}).find("         GE-12 pass every collection") !=
+        std::string::npos);
   std::size_t crs = out.find("  FAIL   /geo/crs-list", heading);
   REQUIRE(crs != std::string::npos);
   CHECK(out.find("GE-1 fail /collections: crs entry EPSG:28992 is no URI", crs) != std::string::npos);
