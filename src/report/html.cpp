@@ -102,6 +102,8 @@ class Page {
     for (const auto& rule : r.rules)
       if (rule.change) with_change_ = true;
     sections_ = rule_sections(r);
+    for (std::size_t i = 1; i < sections_.size(); ++i)
+      for (const RuleResult* rule : sections_[i].rules) module_rules_.emplace_back(esc(rule->id), anchor_.at(rule));
     for (const RuleResult* rule : sections_.front().rules)
       (rule->kind == "functional" ? functional_ : technical_).push_back(rule);
   }
@@ -151,6 +153,7 @@ class Page {
   std::map<const RuleResult*, std::string> anchor_;
   std::vector<const RuleResult*> technical_, functional_;  // the edition's
   std::vector<RuleSection> sections_;  // the edition's, then each module's
+  std::vector<std::pair<std::string, std::string>> module_rules_;  // a module rule's id (escaped) and its card's anchor
   bool with_change_ = false;
 
   static constexpr std::size_t kRowsPerCheck = 6;  // exchanges shown in full under one check
@@ -160,6 +163,33 @@ class Page {
     if (!r_.unreachable) return 0;
     return static_cast<std::size_t>(std::count_if(technical_.begin(), technical_.end(),
                                                   [](const RuleResult* rule) { return rule->verdict == Verdict::fail; }));
+  }
+
+  // A module rule's id in a message (the edition's rule for the module names
+  // the failing ones: "/geo/default-crs") links to that rule's card. Only a
+  // module's ids: a report without a module keeps its page byte for byte.
+  std::string link_module_rules(const std::string& escaped) const {
+    if (module_rules_.empty()) return escaped;
+    auto id_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '/' || c == '_'; };
+    std::string out;
+    std::size_t pos = 0;
+    while (pos < escaped.size()) {
+      // The longest id that starts here and ends at a word boundary.
+      const std::pair<std::string, std::string>* best = nullptr;
+      if (pos == 0 || !id_char(escaped[pos - 1]))
+        for (const auto& entry : module_rules_)
+          if (escaped.compare(pos, entry.first.size(), entry.first) == 0 &&
+              (pos + entry.first.size() == escaped.size() || !id_char(escaped[pos + entry.first.size()])) &&
+              (!best || entry.first.size() > best->first.size()))
+            best = &entry;
+      if (!best) {
+        out += escaped[pos++];
+        continue;
+      }
+      out += fmt::format("<a href=\"#{}\">{}</a>", best->second, best->first);
+      pos += best->first.size();
+    }
+    return out;
   }
 
   std::string rule_ids(const RuleResult& rule) const {
@@ -280,7 +310,7 @@ class Page {
         if (std::string l = rule_text_link(*rule); !l.empty())
           title += fmt::format(" <span class=\"small rule-link\">{}</span>", l);  // on paper: on the rule's card
         if (rule->kind == "technical" && !rule->summary.empty())
-          title += fmt::format("<div class=\"small muted clamp\">{}</div>", esc(rule->summary));
+          title += fmt::format("<div class=\"small muted clamp\">{}</div>", link_module_rules(esc(rule->summary)));
         // On paper the functional rules are the checklist's rows: one line here says so.
         out += fmt::format("<tr{}><td>{}</td><td>{}</td><td class=\"wrap\">{}</td><td>{}</td><td>{}</td>",
                            rule->kind == "functional" ? " class=\"screen-only\"" : "", html::verdict_label(rule->verdict),
@@ -406,7 +436,7 @@ class Page {
   std::string check_block(const RuleResult& rule, const CheckResult& c) {
     std::string out = "<div class=\"check\">\n";
     out += fmt::format("<div class=\"check-head\"><span class=\"cid\">{}</span><span>{}</span><span class=\"msg\">{}</span></div>\n",
-                       esc(c.id), html::verdict_label(c.verdict), esc(c.message));
+                       esc(c.id), html::verdict_label(c.verdict), link_module_rules(esc(c.message)));
     // The complete list behind the message, unless the message already says it all.
     bool in_message = std::all_of(c.details.begin(), c.details.end(),
                                   [&](const std::string& d) { return c.message.find(d) != std::string::npos; });

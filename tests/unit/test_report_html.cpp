@@ -599,6 +599,12 @@ TEST_CASE("html: a module is a section of its own after the edition's rules: hea
   CHECK(page.find("(/geo/crs-list)", page.find("<h2 id=\"evidence\"")) != std::string::npos);
   // Server text in the module's message is escaped.
   CHECK(section.find("<img") == std::string::npos);
+  // The edition's rule for the module names the failing ones: each links to its card (not a longer id, not a part of one).
+  report::Report linked = r;
+  linked.rules[0].checks[0].message = "fails in the module: /geo/crs-list, /geo/crs-list-x and x/geo/crs-list";
+  std::string with_links = report::render("html", linked);
+  CHECK(with_links.find("fails in the module: <a href=\"#rule-8\">/geo/crs-list</a>, /geo/crs-list-x and x/geo/crs-list<") !=
+        std::string::npos);
   // --checklist full: the module's functional rule is a review card in its section.
   report::RenderOptions full;
   full.checklist_full = true;
