@@ -319,5 +319,58 @@ class LintHtml(ProbeCase):
         self.assertNotIn("<script", text)
 
 
+class ModuleHtml(ProbeCase):
+    """--modules geo (module-geo.md): the Geospatial module is a section of its
+    own after the edition's rules, in the table of contents and the facts at
+    the top, in Chromium on screen and on A4 paper."""
+
+    def test_module_section_on_screen_and_paper(self):
+        require_chromium()
+        with tempfile.TemporaryDirectory() as tmp:
+            html_path, json_path = Path(tmp, "report.html"), Path(tmp, "report.json")
+            with FixtureServer(PLANTED) as srv:
+                run = run_adrprobe(harness.check_args(
+                    srv.base_url, ("--edition", "2.2.0", "--modules", "geo", "-o", "html=%s" % html_path,
+                                   "-o", "json=%s" % json_path), fmt="text"))
+            self.assertTrue(html_path.exists() and json_path.exists(), run.describe())
+            report = json.loads(json_path.read_text(encoding="utf-8"))
+            [module] = report["modules"]
+            heading = "%s module %s" % (module["title"], module["version"])
+            # The text report: the heading with its own count, after the edition's rules.
+            self.assertIn("\n " + heading + "  ", run.stdout)
+            self.assertLess(run.stdout.index(" Technical rules"), run.stdout.index(heading))
+            rc, out, err = chromium("--dump-dom", html_path.as_uri(), user_data_dir=Path(tmp, "profile-dom"))
+            dom = parse_dom(out)
+            self.assertEqual(dom.find_all("script"), [])
+            [h2] = dom.find_all("h2", id="module-geo")
+            self.assertEqual(h2.text(), heading)
+            self.assertIn("#module-geo", dom.find_all("nav", cls="toc")[0].hrefs())
+            page = " ".join(dom.find_all("body")[0].text().split())
+            self.assertIn(" ".join(module["reason"].split()), page)
+            # Every rule of the module in its own table, none in the edition's.
+            tables = dom.find_all("table", cls="rules")
+            self.assertEqual(len(tables), 2)
+            listed = lambda table: [a.text() for a in table.find_all("a", cls="mono")]
+            geo = [r for r in report["rules"] if r.get("module") == "geo"]
+            self.assertEqual(listed(tables[1]), [r["id"] for kind in ("technical", "functional")
+                                                 for r in geo if r["kind"] == kind])
+            self.assertFalse([i for i in listed(tables[0]) if i.startswith("/geo/")])
+            png = Path(tmp, "report.png")
+            chromium("--screenshot=%s" % png, "--window-size=1280,2400", "--hide-scrollbars", html_path.as_uri(),
+                     user_data_dir=Path(tmp, "profile-png"))
+            self.assertEqual(png.read_bytes()[:8], b"\x89PNG\r\n\x1a\n")
+            pdf = Path(tmp, "report.pdf")
+            chromium("--no-pdf-header-footer", "--print-to-pdf=%s" % pdf, html_path.as_uri(),
+                     user_data_dir=Path(tmp, "profile-pdf"))
+            boxes = re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", pdf.read_bytes())
+            self.assertTrue(boxes)
+            for w, h in boxes:
+                self.assertEqual((round(float(w)), round(float(h))), (595, 842), "a page that is not A4")
+            keep = os.environ.get("ADRPROBE_KEEP_SCREENSHOTS")
+            if keep:
+                shutil.copy(png, Path(keep) / "report-geo.png")
+                shutil.copy(pdf, Path(keep) / "report-geo.pdf")
+
+
 if __name__ == "__main__":
     harness.main()

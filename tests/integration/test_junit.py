@@ -93,6 +93,21 @@ class JUnit(ProbeCase):
             field = name.split(".", 1)[1]
             self.assertEqual(value, conclusion[field] if field == "text" else str(conclusion[field]), name)
 
+    def test_a_module_s_rules_are_cases_of_a_class_of_their_own(self):
+        """--modules geo (module-geo.md, CLI.md): one test case per technical
+        rule of the module, after the edition's, of class <target>.geo; the
+        suite's properties name the module; the file validates (run_junit)."""
+        run, text, report = self.run_junit({}, "--modules", "geo")
+        [module] = report["modules"]
+        geo = [r for r in report["rules"] if r.get("module") == "geo" and r["kind"] == "technical"]
+        self.assertTrue(geo)
+        cases = list(self.parse(text))
+        edition = cases[0].classname
+        self.assertEqual([(c.name.split(" ")[0], c.classname) for c in cases[-len(geo):]],
+                         [(r["id"], edition + ".geo") for r in geo])
+        self.assertEqual({c.classname for c in cases[:-len(geo)]}, {edition})
+        self.assertIn('<property name="module.geo" value="%s module %s"' % (module["title"], module["version"]), text)
+
     def test_warn_is_a_failure_only_under_fail_on_warn(self):
         # HM-0: a documented OPTIONS operation is outside the rule's method table (warn).
         warn_profile = {"doc_patch": {"paths": {"/gebouwen": {"options": {"responses": {"200": {"description": "OK"}}}}}}}

@@ -75,6 +75,24 @@ class Markdown(ProbeCase):
         self.assertRegex(md.splitlines()[2], r"^### adrprobe check: .* · score \d+\.\d %$")
         self.assertRegex(md, r"GET http\\:\u2060//127\.0\.0\.1\\:\d+/v1/gebouwen/ → 301")  # a word joiner after :
 
+    def test_a_module_after_the_edition_under_its_heading(self):
+        """--modules geo: the module's rules in a table of their own under
+        "### Geospatial module 1.0.2", after the edition's."""
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer(PLANTED) as srv:
+            report = Path(tmp, "r.json")
+            run = run_adrprobe(harness.check_args(srv.base_url, ("-o", "json=%s" % report, "--modules", "geo"),
+                                                  edition="2.2.0", fmt="markdown"))
+            self.assertNoCrash(run)
+            report = json.loads(report.read_text())
+        md = run.stdout
+        [module] = report["modules"]
+        heading = "\n### %s module %s\n" % (module["title"], module["version"])
+        self.assertIn(heading, md)
+        edition_part, module_part = md.split(heading)
+        geo = [r for r in report["rules"] if r.get("module") == "geo" and r["kind"] == "technical"]
+        self.assertEqual([row[0] for row in table(module_part)[2:]], [r["id"] for r in geo])
+        self.assertFalse([row for row in table(edition_part)[2:] if row[0].startswith("/geo/")])
+
     def test_planted_markup_is_inert(self):
         for edition in ("2.1.0", "2.2.0"):
             with self.subTest(edition=edition):

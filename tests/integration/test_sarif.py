@@ -118,6 +118,18 @@ class Sarif(ProbeCase):
         self.assertIn(conclusion["conforms"], (True, False, None))
         self.assertTrue(conclusion["text"])
 
+    def test_a_module_s_results_validate(self):
+        """--modules geo: the run names the module judged; each result of a
+        module rule carries properties.module; the log validates."""
+        p = harness.probe({}, "--modules", "geo", edition="2.2.0", fmt="sarif")
+        self.assertNoCrash(p)
+        log = self.validate(p.stdout)
+        run = log["runs"][0]
+        [module] = run["properties"]["modules"]
+        self.assertEqual((module["id"], module["title"]), ("geo", "Geospatial"))
+        for result in run["results"]:
+            self.assertEqual(result["properties"].get("module") == "geo", result["properties"]["rule"].startswith("/geo/"))
+
     def test_down_target_is_one_result(self):
         """A target that is down (CLI.md, "Nightly monitoring"): one result, level
         error, "target down: <cause>", not the transport error once per check."""
