@@ -11,7 +11,6 @@ appears, so that a new recording differs only where the servers do.
 
 import json
 import os
-import re
 import sys
 import urllib.error
 import urllib.parse
