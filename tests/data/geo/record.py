@@ -109,7 +109,9 @@ def record(stack):
         if other:
             keep("items-bbox-crs", q(bbox=numbers(b), **{"bbox-crs": CRS84, "crs": other[0]}), GEOJSON)
         keep("items-bbox-crs-unregistered", q(bbox=numbers(b), **{"bbox-crs": UNREGISTERED}), GEOJSON)
-        keep("items-bbox-crs-4258", q(bbox=numbers([b[1], b[0], b[3], b[2]]), **{"bbox-crs": ETRS89}), GEOJSON)
+        # A listed CRS is named as the server lists it (EPSG/9.6.2/4258, say).
+        etrs89 = next((c for c in listed if c.rstrip("/").endswith("/4258")), ETRS89)
+        keep("items-bbox-crs-4258", q(bbox=numbers([b[1], b[0], b[3], b[2]]), **{"bbox-crs": etrs89}), GEOJSON)
     finally:
         server.stop()
     with open(os.path.join(out, "index.json"), "w", encoding="utf-8") as f:
