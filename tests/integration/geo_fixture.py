@@ -6,7 +6,7 @@ both shapes, each variant wrong in one way:
         fx.url          # http://127.0.0.1:PORT/v1 (its document at /v1/openapi.json)
         fx.requests()   # [(method, path and query), ...]
 
-The data is the made-up Dutch data of tests/data/geo/: five buildings
+The data is the made-up Dutch data of tests/data/geo/: six buildings
 (polygons) and six addresses (points), each in CRS84 and in RD (EPSG:28992,
 transformed by ogr2ogr). ETRS89 (EPSG:4258) and its member ETRF2000 (EPSG:9067)
 are served as CRS84 with the axes in their order, latitude first (the
