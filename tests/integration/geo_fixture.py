@@ -4,7 +4,7 @@ both shapes, each variant wrong in one way:
 
     with GeoFixture("administrative", "bbox-ignored") as fx:
         fx.url          # http://127.0.0.1:PORT/v1 (its document at /v1/openapi.json)
-        fx.requests()   # [(method, path and query), ...]
+        fx.requests()   # [(method, path), ...]
 
 The data is the made-up Dutch data of tests/data/geo/: six buildings
 (polygons) and six addresses (points), each in CRS84 and in RD (EPSG:28992,
@@ -25,14 +25,13 @@ module asks. A variant whose response is hostile (`huge`, `many-features`,
 """
 
 import copy
-import http.server
 import json
 import math
 import re
-import socketserver
-import threading
 import urllib.parse
 from pathlib import Path
+
+from side_server import SideServer
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "geo"
 
@@ -489,81 +488,39 @@ class Api:
         return status, {"Content-Type": "application/problem+json"}, body, len(body)
 
 
-class _Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class GeoFixture(SideServer):
+    """A shape and variant served on 127.0.0.1 (side_server's plumbing, every path answered by Api)."""
 
-    def log_message(self, fmt, *args):
-        pass
-
-    def do_GET(self):
-        fx = self.server.fixture
-        parts = urllib.parse.urlsplit(self.path)
-        query = dict(urllib.parse.parse_qsl(parts.query, keep_blank_values=True))
-        with fx.lock:
-            fx.log.append(("GET", self.path))
-        status, headers, body, length = fx.api.answer(parts.path, query)
-        self.send_response(status)
-        headers = dict({"API-Version": "1.0.0"}, **headers)
-        for k, v in headers.items():
-            self.send_header(k, v)
-        self.send_header("Content-Length", str(length))
-        self.end_headers()
-        try:
-            if isinstance(body, bytes):
-                self.wfile.write(body)
-            else:
-                for chunk in body:
-                    self.wfile.write(chunk)
-        except (BrokenPipeError, ConnectionResetError):
-            self.close_connection = True
-
-    def do_HEAD(self):
-        self.send_response(405)
-        self.send_header("Allow", "GET")
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-
-
-class _Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request, client_address):
-        pass  # a client that hangs up on a hostile answer is expected
-
-
-class GeoFixture:
     def __init__(self, shape, variant="good"):
+        super().__init__(max_seconds=900, fallback=self.answer)
         self.shape, self.variant = shape, variant
-        self.lock = threading.Lock()
-        self.log = []
-        self.httpd = None
 
     def start(self):
-        self.httpd = _Server(("127.0.0.1", 0), _Handler)
-        self.httpd.fixture = self
-        self.origin = "http://127.0.0.1:%d" % self.httpd.server_address[1]
+        super().start()
         self.url = self.origin + "/v1"
         self.api = Api(self.shape, self.variant, self.origin)
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-        self.thread.start()
         return self
 
-    def requests(self):
-        with self.lock:
-            return list(self.log)
-
-    def stop(self):
-        if self.httpd is not None:
-            httpd, self.httpd = self.httpd, None
-            httpd.shutdown()
-            httpd.server_close()
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.stop()
-        return False
+    def answer(self, handler):
+        if handler.command != "GET":
+            status, headers, body, length = 405, {"Allow": "GET"}, b"", 0
+        else:
+            parts = urllib.parse.urlsplit(handler.path)
+            query = dict(urllib.parse.parse_qsl(parts.query, keep_blank_values=True))
+            status, headers, body, length = self.api.answer(parts.path, query)
+        handler.send_response(status)
+        for k, v in dict({"API-Version": "1.0.0"}, **headers).items():
+            handler.send_header(k, v)
+        handler.send_header("Content-Length", str(length))
+        handler.end_headers()
+        try:
+            if isinstance(body, bytes):
+                handler.wfile.write(body)
+            else:
+                for chunk in body:
+                    handler.wfile.write(chunk)
+        except (BrokenPipeError, ConnectionResetError):
+            handler.close_connection = True  # a client that hangs up on a hostile answer is expected
 
 
 if __name__ == "__main__":  # serve one variant by hand: geo_fixture.py ogc bbox-ignored
