@@ -10,7 +10,7 @@ import sys
 # Lowest first. Folders on one line are beside each other: neither includes the other.
 LAYERS = [
     ["util", "verdict", "demo"],
-    ["catalogue", "oas", "batch"],
+    ["catalogue", "oas", "batch", "geo"],
     ["http", "tls"],
     ["report"],
     ["engine"],

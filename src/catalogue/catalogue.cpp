@@ -255,6 +255,39 @@ Stack parse_stack(const Tree& doc, const std::string& file) {
   return s;
 }
 
+// probes/module-*.yaml: a module's own rules, listed whole (no extends).
+Module parse_module(const Tree& doc, const std::string& file) {
+  known_keys(doc, {"module", "title", "version", "name", "source", "required_by", "absent", "not_judged", "rules"}, file);
+  Module m;
+  m.id = text(doc, "module", true, file);
+  m.title = text(doc, "title", true, file);
+  m.version = text(doc, "version", true, file);
+  m.name = text(doc, "name", true, file);
+  m.source = text(doc, "source", true, file);
+  m.required_by = text(doc, "required_by", true, file);
+  m.absent = text(doc, "absent", true, file);
+  m.not_judged = text(doc, "not_judged", true, file);
+  const Tree* rules = field(doc, "rules");
+  if (!rules || !rules->is_array() || rules->empty()) throw std::runtime_error(file + ": 'rules' must be a list of rules");
+  std::set<std::string> ids;
+  for (const auto& r : *rules) {
+    m.rules.push_back(parse_rule(r, file));
+    Rule& rule = m.rules.back();
+    if (!ids.insert(rule.id).second) throw std::runtime_error(fmt::format("{}: rule {} is listed twice", file, rule.id));
+    if (rule.url.empty()) rule.url = m.source + "#" + rule.id;
+  }
+  return m;
+}
+
+// The edition's rule that requires the module: its id or one of its aliases is required_by.
+const Rule* requiring_rule(const Edition& e, const Module& m) {
+  for (const auto& r : e.rules)
+    if (r.id == m.required_by ||
+        std::find(r.aliases.begin(), r.aliases.end(), m.required_by) != r.aliases.end())
+      return &r;
+  return nullptr;
+}
+
 }  // namespace
 
 Catalogue Catalogue::load(const std::vector<std::pair<std::string, std::string>>& files) {
@@ -345,6 +378,12 @@ Catalogue Catalogue::load_trees(std::vector<std::pair<std::string, Tree>> files)
       continue;
     }
     if (!doc.is_object()) throw std::runtime_error(fmt::format("{}: a catalogue file is a mapping", name));
+    if (field(doc, "module")) {
+      Module m = parse_module(doc, name);
+      if (cat.module(m.id)) throw std::runtime_error(fmt::format("{}: module {} is defined twice", name, m.id));
+      cat.modules_.push_back(std::move(m));
+      continue;
+    }
     if (!field(doc, "edition")) continue;  // other tables
     std::string edition = text(doc, "edition", true, name);
     if (raw.count(edition)) throw std::runtime_error(fmt::format("{}: edition {} is defined twice", name, edition));
@@ -388,6 +427,16 @@ Catalogue Catalogue::load_trees(std::vector<std::pair<std::string, Tree>> files)
       throw std::runtime_error(fmt::format("{}: no NCSC TLS table of version {}", file, e.ncsc));
     cat.editions_.push_back(std::move(e));
   }
+  // Each edition carries the modules one of its rules requires, that rule named.
+  for (auto& e : cat.editions_)
+    for (const auto& m : cat.modules_)
+      if (const Rule* r = requiring_rule(e, m)) {
+        e.modules.push_back(m);
+        e.modules.back().rule = r->id;
+        for (const auto& rule : m.rules)
+          if (std::any_of(e.rules.begin(), e.rules.end(), [&](const Rule& own) { return own.id == rule.id; }))
+            throw std::runtime_error(fmt::format("module {}: rule {} is also a rule of edition {}", m.id, rule.id, e.edition));
+      }
   // Every name --edition accepts means one edition.
   std::vector<std::string> names{"latest"};
   for (const auto& e : cat.editions_) {
@@ -408,6 +457,12 @@ const Catalogue& Catalogue::builtin() {
     return load_trees(std::move(files));
   }();
   return cat;
+}
+
+const Module* Catalogue::module(std::string_view id) const {
+  for (const auto& m : modules_)
+    if (m.id == id) return &m;
+  return nullptr;
 }
 
 const Edition* Catalogue::edition(const std::string& name) const {

@@ -32,6 +32,24 @@ struct Rule {
   bool technical() const { return kind == "technical"; }
 };
 
+// A module of the rules (probes/module-*.yaml: the Geospatial module): rules
+// judged beside an edition whose rule `required_by` (or a rule with it among
+// its aliases) requires the module, when the run judges the module (--modules).
+struct Module {
+  std::string id;       // "geo"
+  std::string title;    // "Geospatial"
+  std::string version;  // "1.0.2"
+  std::string name;     // "API Design rules Module: Geospatial 1.0.2"
+  std::string source;
+  std::string required_by;  // "/core/geospatial"
+  // In an edition's copy: the id of the edition's rule that requires it
+  // (2.2.0: "/core/modules/geospatial"); "" in Catalogue::modules().
+  std::string rule;
+  std::string absent;      // every rule's skip when forced on an API that shows none
+  std::string not_judged;  // the requiring rule's hint when the module is not judged
+  std::vector<Rule> rules;
+};
+
 struct Edition {
   std::string edition;  // "2.0.0"
   std::string extends;  // the edition this one was derived from ("" for none)
@@ -44,6 +62,13 @@ struct Edition {
   std::string aliases_note;
   SemverGrammar semver = SemverGrammar::full;
   std::vector<Rule> rules;
+  // The modules one of its rules requires (Module::rule set), in file order.
+  std::vector<Module> modules;
+  const Module* module(std::string_view id) const {
+    for (const auto& m : modules)
+      if (m.id == id) return &m;
+    return nullptr;
+  }
 };
 
 // The NCSC TLS guideline levels (probes/ncsc-tls-*.yaml): good, sufficient,
@@ -148,6 +173,9 @@ class Catalogue {
   std::vector<std::string> edition_names() const;
   // Every name resolve() accepts: the editions, their aliases, "latest".
   std::vector<std::string> accepted_names() const;
+  // Every module (probes/module-*.yaml), and the one of that id (nullptr when none).
+  const std::vector<Module>& modules() const { return modules_; }
+  const Module* module(std::string_view id) const;
   // The NCSC TLS table of that version, or the newest when version is empty
   // (nullptr when there is none).
   const NcscTable* ncsc(const std::string& version = "") const;
@@ -163,6 +191,7 @@ class Catalogue {
   std::map<std::string, NcscTable> ncsc_;  // by version
   std::vector<ChangeRule> baseline_;
   std::vector<Edition> editions_;
+  std::vector<Module> modules_;
 };
 
 }  // namespace adrprobe::catalogue

@@ -8,6 +8,7 @@
 #include <regex>
 #include <set>
 
+#include "checks/geo.hpp"
 #include "checks/registry.hpp"
 #include "oas/pointer.hpp"
 #include "util/strings.hpp"
@@ -339,6 +340,7 @@ const std::vector<HintProducer>& hint_producers() {
       {"sensitive-uris", sensitive_uris},
       {"http-methods", http_methods_hints, {"HM-0", "HM-1", "HM-2", "HM-3"}},
       {"timezone", timezone_hints, {"DT-1", "DT-5"}},
+      {"geometric-context", geometric_context_hints},
   };
   return producers;
 }

@@ -35,7 +35,11 @@ const HintProducer* find_hints(std::string_view name);
 // Ties the catalogue to the code: every check id of every edition has exactly
 // one implementation, every hint producer exists,
 // every edition parameter is one its check understands. Returns the problems.
+// A module (probes/module-*.yaml) is checked when the registry has its
+// detector (Registry::modules): without one it is not offered at all.
 std::vector<std::string> validate(const catalogue::Catalogue& catalogue);
+// The same against another registry (a test's).
+std::vector<std::string> validate(const catalogue::Catalogue& catalogue, const engine::Registry& registry);
 
 // Whether the start of an error body reads like a stack trace (Python's
 // traceback, a Java or .NET exception, PHP's "Stack trace:", SQLSTATE[, an

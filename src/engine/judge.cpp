@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <exception>
 #include <locale>
+#include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -47,6 +49,10 @@ std::string rule_summary(const report::RuleResult& r) {
   return "";
 }
 
+bool selected(const Settings& s, const catalogue::Rule& rule, const catalogue::Module* module) {
+  return s.selected(rule.id) || (module && s.selected(module->rule));
+}
+
 report::RuleResult rule_result(const catalogue::Rule& rule) {
   report::RuleResult r;
   r.id = rule.id;
@@ -69,6 +75,7 @@ struct Work {
   const Check* check = nullptr;  // with ref; else producer
   const CheckRef* ref = nullptr;
   const HintProducer* producer = nullptr;
+  bool from_document = false;  // lint: the live check's judge_static
   // A check's result: given when the work is planned (unjudged()), else evaluated.
   std::optional<CheckResult> result;
   std::vector<std::string> hints;
@@ -79,7 +86,10 @@ struct Work {
 // (evaluate): lint skips a live check; a stop (a certificate not trusted, a
 // client certificate refused) is the error of every check but the handshake's.
 std::optional<CheckResult> unjudged(const Check& check, const CheckRef& ref, const Evidence& ev, Mode mode) {
-  if (mode == Mode::lint && !check.is_static()) return CheckResult{ref.id, Verdict::skip, kNeedsLive, {}};
+  if (mode == Mode::lint && !check.is_static()) {
+    if (check.judge_static) return std::nullopt;  // what the document alone shows of it
+    return CheckResult{ref.id, Verdict::skip, kNeedsLive, {}};
+  }
   if (check.handshake_only()) return std::nullopt;
   if (ev.untrusted_stop)
     return CheckResult{ref.id, Verdict::error, "TLS certificate not trusted: rerun with --ca-file or --insecure", {}};
@@ -87,24 +97,45 @@ std::optional<CheckResult> unjudged(const Check& check, const CheckRef& ref, con
   return std::nullopt;
 }
 
+// A rule the report lists: the edition's, then those of each module the run
+// judges (module set). Not judged: a module forced on an API that shows none
+// of what it is about (JudgedModule::shape ""): its rules skip.
+struct Listed {
+  const catalogue::Rule* rule;
+  const catalogue::Module* module = nullptr;
+  bool judged = true;
+};
+
+std::vector<Listed> listed_rules(const Evidence& ev, const catalogue::Edition& edition) {
+  std::vector<Listed> out;
+  for (const auto& rule : edition.rules) out.push_back({&rule});
+  for (const auto& judged : ev.modules)
+    if (const catalogue::Module* m = edition.module(judged.id))
+      for (const auto& rule : m->rules) out.push_back({&rule, m, !judged.shape.empty()});
+  return out;
+}
+
 // The work of the selected rules, in order: every check of a technical rule
 // (the ones not judged too, so the rules are put together from it alone) and
 // every hint producer of a functional one.
-std::vector<Work> plan_work(const Evidence& ev, const catalogue::Edition& edition, const Registry& registry, Mode mode) {
+std::vector<Work> plan_work(const Evidence& ev, const std::vector<Listed>& listed, const Registry& registry, Mode mode) {
   std::vector<Work> work;
-  for (const auto& rule : edition.rules) {
-    if (!ev.settings.selected(rule.id)) continue;
+  for (const auto& [rule_ptr, module, judged] : listed) {
+    const catalogue::Rule& rule = *rule_ptr;
+    if (!selected(ev.settings, rule, module) || !judged) continue;
     if (rule.technical()) {
       for (const auto& ref : rule.checks) {
         const Check* check = registry.find_check(ref.id);
         if (!check) throw std::logic_error("check " + ref.id + " has no implementation");  // validate() forbids it
-        work.push_back({check, &ref, nullptr, unjudged(*check, ref, ev, mode), {}, {}});
+        auto given = unjudged(*check, ref, ev, mode);
+        bool from_document = mode == Mode::lint && !check->is_static() && !given;
+        work.push_back({check, &ref, nullptr, from_document, std::move(given), {}, {}});
       }
     } else {
       for (const auto& name : rule.hints) {
         const HintProducer* producer = registry.find_hints(name);
         if (!producer) throw std::logic_error("hint producer " + name + " does not exist");  // validate() forbids it
-        work.push_back({nullptr, nullptr, producer, {}, {}, {}});
+        work.push_back({nullptr, nullptr, producer, false, {}, {}, {}});
       }
     }
   }
@@ -136,7 +167,7 @@ void do_work(std::vector<Work>& work, const Evidence& ev, const Registry& regist
         if (i == 0) {  // the advice reads every record: one piece, begun first
           if (registry.advisor) advice = registry.advisor(ev);
         } else if (Work& w = work[i - 1]; w.check) {
-          if (!w.result) w.result = w.check->evaluate(ev, *w.ref);
+          if (!w.result) w.result = w.from_document ? w.check->judge_static(ev, *w.ref) : w.check->evaluate(ev, *w.ref);
         } else {
           w.hints = w.producer->produce(ev);
         }
@@ -164,11 +195,49 @@ void do_work(std::vector<Work>& work, const Evidence& ev, const Registry& regist
   for (auto& h : helpers) h.join();
 }
 
+// The edition's rule that requires a module (/core/geospatial), once the
+// module's rules are judged: technical with their worst verdict (manual ones
+// aside) when the run judged the module, naming those that do not pass; else
+// it stays manual, with one more hint saying why the module was not judged.
+void judge_requiring_rule(std::vector<report::RuleResult>& rules, const catalogue::Module& m, const Evidence& ev) {
+  auto it = std::find_if(rules.begin(), rules.end(), [&](const auto& r) { return r.id == m.rule && r.module.empty(); });
+  if (it == rules.end() || it->summary == kNotSelected) return;
+  report::RuleResult& r = *it;
+  if (!ev.module(m.id)) {
+    r.hints.push_back(ev.settings.modules == "none" ? fmt::format("the {} module was not judged (--modules none)", m.title)
+                                                    : m.not_judged);
+    r.summary = fmt::format("needs a reviewer; {}", plural(r.hints.size(), "hint", "hints"));
+    return;
+  }
+  r.kind = "technical";
+  r.hints.clear();
+  r.review.clear();
+  Verdict verdict = Verdict::skip;
+  std::map<Verdict, std::vector<std::string>> by_verdict;
+  std::size_t judged = 0;
+  for (const auto& rule : rules) {
+    if (rule.module != m.id || rule.verdict == Verdict::manual || rule.summary == kNotSelected) continue;
+    verdict = report::worst(verdict, rule.verdict);
+    by_verdict[rule.verdict].push_back(rule.id);
+    if (rule.verdict != Verdict::skip) ++judged;
+  }
+  r.verdict = verdict;
+  std::string module = fmt::format("{} module {}", m.title, m.version);
+  std::vector<std::string> parts;
+  for (Verdict v : {Verdict::fail, Verdict::error, Verdict::warn})
+    if (by_verdict.count(v)) parts.push_back(fmt::format("{}: {}", report::to_string(v), join(by_verdict[v], ", ")));
+  if (!parts.empty()) r.summary = fmt::format("{}: {}", module, join(parts, "; "));
+  else if (judged) r.summary = fmt::format("{}: every judged rule passes ({} of them)", module, judged);
+  else if (ev.module(m.id)->shape.empty()) r.summary = fmt::format("{}: {}", module, m.absent);
+  else r.summary = fmt::format("{}: no rule of it could be judged", module);
+}
+
 }  // namespace
 
 std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Edition& edition, const Registry& registry,
                                       Mode mode, Observer* observer) {
-  std::vector<Work> work = plan_work(ev, edition, registry, mode);
+  std::vector<Listed> listed = listed_rules(ev, edition);
+  std::vector<Work> work = plan_work(ev, listed, registry, mode);
   Registry::Advice advice;  // what to change for a failing check (none without an advisor)
   std::exception_ptr advice_error;
   do_work(work, ev, registry, advice, advice_error, judge_threads(ev));
@@ -181,12 +250,14 @@ std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Editi
   };
 
   std::vector<report::RuleResult> out;
-  for (const auto& rule : edition.rules) {
+  for (const auto& [rule_ptr, module, judged] : listed) {
+    const catalogue::Rule& rule = *rule_ptr;
     report::RuleResult r = rule_result(rule);
-    if (!ev.settings.selected(rule.id)) {
+    if (module) r.module = module->id;
+    if (!selected(ev.settings, rule, module) || !judged) {
       // --rules: listed, not judged; counted nowhere (score, conclusion).
       r.verdict = Verdict::skip;
-      r.summary = kNotSelected;
+      r.summary = judged ? kNotSelected : module->absent;
       out.push_back(std::move(r));
       continue;
     }
@@ -220,6 +291,7 @@ std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Editi
     }
     out.push_back(std::move(r));
   }
+  for (const auto& m : edition.modules) judge_requiring_rule(out, m, ev);
   return out;
 }
 

@@ -15,6 +15,10 @@ namespace adrprobe::engine {
 // others are skip ("needs a live API").
 enum class Mode { check, lint };
 
+// Whether --rules selects the rule: by its id, or a module's rule (module
+// given) by the id of the edition's rule that requires the module.
+bool selected(const Settings& settings, const catalogue::Rule& rule, const catalogue::Module* module = nullptr);
+
 // A rule of the catalogue as the report shows it, before any verdict (skip).
 report::RuleResult rule_result(const catalogue::Rule& rule);
 

@@ -46,6 +46,10 @@ struct Settings {
   // others are `skip` ("not selected").
   std::set<std::string> rules;
   bool selected(const std::string& rule_id) const { return rules.empty() || rules.count(rule_id) > 0; }
+  // --modules: "auto" judges a module of the rules (probes/module-*.yaml) when
+  // its detector sees what it is about, "none" never, a module's id ("geo")
+  // always (its rules skip on an API that shows none of it).
+  std::string modules = "auto";
 
   bool live() const { return !base_url.empty(); }
 };

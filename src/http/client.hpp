@@ -117,6 +117,9 @@ class Client {
   const std::deque<Exchange>& exchanges() const { return exchanges_; }
   // Hands the recorded exchanges over (the client is done with them).
   std::deque<Exchange> release_exchanges() { return std::move(exchanges_); }
+  // Takes back what release_exchanges() gave, to go on sending: a run's
+  // follow-up rounds lend the records to the checks between two sends.
+  void restore_exchanges(std::deque<Exchange> exchanges) { exchanges_ = std::move(exchanges); }
   const ClientSettings& settings() const { return settings_; }
   bool deadline_passed() const { return Clock::now() >= settings_.deadline; }
 

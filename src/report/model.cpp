@@ -18,7 +18,8 @@ Verdict aggregate(const std::vector<CheckResult>& checks) {
 Score compute_score(const std::vector<RuleResult>& rules) {
   Score s;
   for (const auto& r : rules) {
-    if (r.kind != "technical") continue;
+    // A module's rules count once, through the edition's rule for the module.
+    if (r.kind != "technical" || !r.module.empty()) continue;
     switch (r.verdict) {
       case Verdict::pass: ++s.pass; break;
       case Verdict::warn: ++s.warn; break;
@@ -37,6 +38,7 @@ Conclusion conclude(const Report& report) {
   Conclusion c;
   std::vector<std::string> error_ids, warn_ids;
   for (const auto& r : report.rules) {
+    if (!r.module.empty()) continue;  // counted through the edition's rule for the module
     if (r.kind != "technical") {
       if (r.verdict == Verdict::manual) ++c.functional_pending;
       continue;

@@ -323,3 +323,57 @@ TEST_CASE("edition 2.2.0: the security-headers title as fixed upstream; 2.1.0 ke
   CHECK(a->level == b->level);
   CHECK(a->checks.size() == b->checks.size());
 }
+
+TEST_CASE("the Geospatial module is built in: 16 /geo rules, carried by the editions that require it") {
+  const auto& cat = catalogue::Catalogue::builtin();
+  const auto* geo = cat.module("geo");
+  REQUIRE(geo);
+  CHECK(geo->title == "Geospatial");
+  CHECK(geo->version == "1.0.2");
+  REQUIRE(geo->rules.size() == 16);
+  int technical = 0;
+  for (const auto& r : geo->rules) {
+    CHECK(r.id.rfind("/geo/", 0) == 0);
+    CHECK(r.url == geo->source + "#" + r.id);
+    if (!r.technical()) continue;
+    ++technical;
+    REQUIRE(r.checks.size() == 1);
+    CHECK(r.checks[0].id.rfind("GE-", 0) == 0);
+  }
+  CHECK(technical == 15);
+  // 1.0 has no geospatial rule; 2.2.0 names it /core/modules/geospatial (its alias /core/geospatial).
+  CHECK(cat.edition("1.0")->modules.empty());
+  REQUIRE(cat.edition("2.0.0")->module("geo"));
+  CHECK(cat.edition("2.0.0")->module("geo")->rule == "/core/geospatial");
+  CHECK(cat.edition("2.1.0")->module("geo")->rule == "/core/geospatial");
+  CHECK(cat.edition("2.2.0")->module("geo")->rule == "/core/modules/geospatial");
+  CHECK(cat.module("geo")->rule.empty());
+}
+
+TEST_CASE("a module file: unknown keys, a module twice, a rule listed twice or also the edition's are errors") {
+  const std::string edition = R"(edition: "9"
+name: Nine
+source: https://nine.example
+semver: full
+rules:
+  - {id: /core/geospatial, kind: functional, level: MUST, title: G, review: r}
+)";
+  auto module = [](const std::string& extra, const std::string& rules) {
+    return "module: m\ntitle: M\nversion: '1'\nname: M 1\nsource: https://m.example\nrequired_by: /core/geospatial\n"
+           "absent: none here\nnot_judged: not shown\n" + extra + "rules:\n" + rules;
+  };
+  const std::string rule = "  - {id: /m/a, kind: technical, level: MUST, title: A, checks: [X-1]}\n";
+  auto ok = catalogue::Catalogue::load({{"e.yaml", edition}, {"m.yaml", module("", rule)}});
+  REQUIRE(ok.edition("9")->module("m"));
+  CHECK(ok.edition("9")->module("m")->rules.at(0).url == "https://m.example#/m/a");
+  CHECK_THROWS_WITH(catalogue::Catalogue::load({{"m.yaml", module("colour: red\n", rule)}}),
+                    doctest::Contains("unknown key 'colour'"));
+  CHECK_THROWS_WITH(catalogue::Catalogue::load({{"m.yaml", module("", rule)}, {"n.yaml", module("", rule)}}),
+                    doctest::Contains("module m is defined twice"));
+  CHECK_THROWS_WITH(catalogue::Catalogue::load({{"m.yaml", module("", rule + rule)}}),
+                    doctest::Contains("rule /m/a is listed twice"));
+  CHECK_THROWS_WITH(catalogue::Catalogue::load(
+                        {{"e.yaml", edition},
+                         {"m.yaml", module("", "  - {id: /core/geospatial, kind: technical, level: MUST, title: A, checks: [X-1]}\n")}}),
+                    doctest::Contains("also a rule of edition 9"));
+}

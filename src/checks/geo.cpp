@@ -1,0 +1,632 @@
+// The Geospatial module: its detector, the requests its checks share and
+// what they read of the answers (checks/geo.hpp).
+#include "checks/geo.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "http/media_type.hpp"
+#include "oas/parse.hpp"
+#include "oas/pointer.hpp"
+#include "oas/walk.hpp"
+#include "util/strings.hpp"
+#include "util/url.hpp"
+
+namespace adrprobe::checks {
+namespace geo_checks {
+namespace {
+
+using oas::Node;
+using oas::Walker;
+
+// The GeoJSON geometry names a schema or schema file may be named after.
+bool geometry_name(std::string_view ref) {
+  std::string name = to_lower(ref.substr(ref.find_last_of("/#") == std::string_view::npos ? 0 : ref.find_last_of("/#") + 1));
+  if (auto dot = name.find('.'); dot != std::string::npos) name.resize(dot);
+  if (name.find("geojson") != std::string::npos) return true;
+  static const std::set<std::string> names{"geometry", "point", "multipoint", "linestring", "multilinestring",
+                                           "polygon", "multipolygon", "geometrycollection"};
+  return names.count(name) > 0;
+}
+
+// A schema's own `type` property enum names GeoJSON geometry types, beside coordinates or geometries.
+bool geometry_shape(const Walker& w, const Node& schema) {
+  Node props = w.member(schema, "properties");
+  if (!props.is_object()) return false;
+  Node type = w.member(props, "type");
+  if (!type.is_object() || (!props.value->contains("coordinates") && !props.value->contains("geometries"))) return false;
+  Node en = w.member(type, "enum");
+  if (!en.value || !en.value->is_array()) return false;
+  for (const auto& v : *en.value)
+    if (v.is_string() && geo::is_geometry_type(v.get_ref<const std::string&>())) return true;
+  return false;
+}
+
+bool nullable(const Walker& w, const Node& schema) {
+  if (!schema.is_object()) return false;
+  const auto& o = *schema.value;
+  if (auto it = o.find("nullable"); it != o.end() && it->is_boolean() && it->get<bool>()) return true;
+  if (auto it = o.find("type"); it != o.end() && it->is_array())
+    for (const auto& t : *it)
+      if (t == "null") return true;
+  for (const char* k : {"oneOf", "anyOf"}) {
+    Node alts = w.member(schema, k);
+    if (alts.value && alts.value->is_array())
+      for (std::size_t i = 0; i < alts.value->size(); ++i) {
+        Node a = w.deref(w.item(alts, i));
+        if (a.is_object() && a.value->value("type", "") == "null") return true;
+      }
+  }
+  return false;
+}
+
+// Where geometry stands in a schema: member names from the root, "[]" for
+// array elements. Bounded: 6 levels, 200 places.
+struct Places {
+  const Walker& w;
+  std::vector<std::vector<std::string>> found;
+  std::vector<bool> nulls;
+  void walk(const Node& raw, std::vector<std::string>& at, int depth) {
+    if (depth > 6 || found.size() >= 200 || !raw) return;
+    Node s = w.deref(raw);
+    if (is_geometry_schema(w, raw)) {
+      found.push_back(at);
+      nulls.push_back(nullable(w, s));
+      return;
+    }
+    if (!s.is_object()) return;
+    for (const char* k : {"allOf", "oneOf", "anyOf"}) {
+      Node alts = w.member(s, k);
+      if (alts.value && alts.value->is_array())
+        for (std::size_t i = 0; i < alts.value->size() && i < 20; ++i) walk(w.item(alts, i), at, depth + 1);
+    }
+    Node items = w.child(s, "items");
+    if (items) {
+      at.push_back("[]");
+      walk(items, at, depth + 1);
+      at.pop_back();
+    }
+    Node props = w.member(s, "properties");
+    if (props.is_object())
+      for (auto it = props.value->begin(); it != props.value->end(); ++it) {
+        at.push_back(it.key());
+        walk(w.entry(props, it), at, depth + 1);
+        at.pop_back();
+      }
+  }
+};
+
+// The schema of an operation's 200 JSON response (the first JSON content), or a null node.
+Node response_schema(const Walker& w, const Node& op) {
+  Node responses = w.member(op, "responses");
+  if (!responses.is_object()) return {};
+  Node r = w.member(responses, "200");
+  if (!r.is_object()) return {};
+  Node content = w.member(r, "content");
+  if (!content.is_object()) return {};
+  for (auto it = content.value->begin(); it != content.value->end(); ++it)
+    if (http::is_json_media_type(it.key())) return w.child(w.deref(w.entry(content, it)), "schema");
+  return {};
+}
+
+bool has_query_parameter(const Walker& w, const oas::Operation& op, std::string_view name) {
+  for (const auto& p : oas::effective_parameters(w, op))
+    if (p.in == "query" && p.name == name) return true;
+  return false;
+}
+
+struct GeoPaths {
+  std::vector<GeoPath> paths;
+  explicit GeoPaths(const oas::DocumentSet& docs) {
+    Walker w(docs);
+    for (const auto& op : oas::operations(w)) {
+      if (op.method != "get" || paths.size() >= 200) continue;
+      Node schema = response_schema(w, op.op);
+      if (!schema) continue;
+      Places places{w, {}, {}};
+      std::vector<std::string> at;
+      places.walk(schema, at, 0);
+      if (places.found.empty()) continue;
+      GeoPath g;
+      g.path = op.path;
+      g.places = std::move(places.found);
+      g.nullable = std::move(places.nulls);
+      for (const auto& p : g.places) g.is_collection = g.is_collection || std::count(p.begin(), p.end(), "[]") > 0;
+      g.documents_bbox = has_query_parameter(w, op, "bbox");
+      paths.push_back(std::move(g));
+    }
+  }
+};
+
+std::string shown_path(const std::string& p) { return escape_control(truncate_utf8(p, 120)); }
+
+}  // namespace
+
+bool is_geometry_schema(const Walker& w, const Node& raw) {
+  if (!raw) return false;
+  // A $ref named after GeoJSON geometry counts even when its file is not at hand (geometryGeoJSON.yaml of OGC).
+  if (raw.value && raw.value->is_object()) {
+    if (const std::string* ref = oas::string_member(raw.value, "$ref"); ref && geometry_name(*ref)) return true;
+  }
+  Node s = w.deref(raw);
+  if (!s.is_object()) return false;
+  if (geometry_shape(w, s)) return true;
+  for (const char* k : {"allOf", "oneOf", "anyOf"}) {
+    Node alts = w.member(s, k);
+    if (!alts.value || !alts.value->is_array()) continue;
+    std::size_t geometry = 0, other = 0;
+    for (std::size_t i = 0; i < alts.value->size() && i < 20; ++i) {
+      Node a = w.item(alts, i);
+      Node d = w.deref(a);
+      if (d.is_object() && d.value->value("type", "") == "null") continue;
+      if (const std::string* ref = a.value && a.value->is_object() ? oas::string_member(a.value, "$ref") : nullptr;
+          (ref && geometry_name(*ref)) || (d.is_object() && geometry_shape(w, d)))
+        ++geometry;
+      else ++other;
+    }
+    // oneOf Point, Polygon, ... (or with null); allOf extending a geometry.
+    if (geometry > 0 && (other == 0 || std::string_view(k) == "allOf")) return true;
+  }
+  return false;
+}
+
+const std::vector<GeoPath>& geo_paths(const Evidence& ev) {
+  static const std::vector<GeoPath> none;
+  return ev.document.docs ? ev.document.docs->derived<GeoPaths>().paths : none;
+}
+
+std::string shape(const Evidence& ev) {
+  const engine::JudgedModule* m = ev.module("geo");
+  return m ? m->shape : "";
+}
+
+std::optional<CheckResult> not_for(const Evidence& ev, const CheckRef& ref, std::string_view wanted) {
+  std::string s = shape(ev);
+  if (s.empty()) return CheckResult{ref.id, Verdict::skip, "no geospatial resource found", {}};
+  if (!wanted.empty() && s != wanted)
+    return CheckResult{ref.id, Verdict::skip, wanted == "ogc" ? "OGC API Features only" : "administrative APIs only", {}};
+  return std::nullopt;
+}
+
+RequestSpec get_json(const std::string& url, std::string_view accept) {
+  RequestSpec s = engine::probe_request("GET", url);
+  s.extra_headers.emplace_back("Accept", std::string(accept));
+  // Feature collections are larger than a probe's 8 KiB: read up to the
+  // document limit (32 MiB); the validator reads them in one pass.
+  s.body = engine::BodyLimit::document;
+  return s;
+}
+RequestSpec collections_spec(const engine::Settings& s) { return get_json(s.base_url + "/collections", "application/json"); }
+RequestSpec conformance_spec(const engine::Settings& s) { return get_json(s.base_url + "/conformance", "application/json"); }
+RequestSpec crss_spec(const engine::Settings& s) { return get_json(s.base_url + "/crss", "application/json"); }
+RequestSpec collection_spec(const engine::Settings& s, const std::string& id) {
+  return get_json(s.base_url + "/collections/" + percent_encode(id), "application/json");
+}
+RequestSpec queryables_spec(const engine::Settings& s, const std::string& id) {
+  return get_json(s.base_url + "/collections/" + percent_encode(id) + "/queryables", "application/schema+json, application/json");
+}
+std::string items_url(const engine::Settings& s, const std::string& id) {
+  return s.base_url + "/collections/" + percent_encode(id) + "/items";
+}
+RequestSpec feature_spec(const engine::Settings& s, const std::string& id, const std::string& feature_id) {
+  return get_json(items_url(s, id) + "/" + percent_encode(feature_id), "application/geo+json");
+}
+
+RequestSpec default_spec(const engine::Settings& s, const GeoCollection& c) {
+  if (c.ogc) return get_json(c.url + "?limit=10", "application/geo+json");
+  return get_json(c.url, "application/json");
+}
+RequestSpec query_spec(const engine::Settings& s, const GeoCollection& c, const std::string& query) {
+  (void)s;
+  if (c.ogc) return get_json(c.url + "?limit=10&" + query, "application/geo+json");
+  return get_json(c.url + (c.url.find('?') == std::string::npos ? "?" : "&") + query, "application/json");
+}
+std::string crs_query(std::string_view uri) { return "crs=" + percent_encode(uri); }
+
+bool unanswered(Findings& f, const Evidence& ev, const RequestSpec& spec) {
+  const http::Exchange* e = ev.last(spec);
+  if (!e) f.add(Verdict::error, fmt::format("GET {} was not sent (deadline or --max-requests)", escape_control(url_path(spec.url))));
+  else if (e->error) f.add_error(*e);
+  return !e || e->error;
+}
+
+std::string shown(std::string_view s) { return "'" + escape_control(truncate_utf8(s, 80)) + "'"; }
+
+std::string request_text(const http::Exchange& e) {
+  std::string path = url_path(e.url);
+  auto q = e.url.find('?');
+  if (q != std::string::npos) path += e.url.substr(q);
+  return fmt::format("{} {}", e.method, escape_control(truncate_utf8(percent_decode(path), 200)));
+}
+
+JsonBody json_body(const Evidence& ev, const RequestSpec& spec) {
+  JsonBody out;
+  out.exchange = ev.last(spec);
+  if (!out.exchange) {
+    out.problem = fmt::format("GET {} was not sent", url_path(spec.url));
+    return out;
+  }
+  const http::Exchange& e = *out.exchange;
+  if (e.error) {
+    out.problem = fmt::format("{}: {}", request_text(e), engine::transport_cause(*e.error));
+    return out;
+  }
+  if (*e.status != 200) {
+    out.problem = fmt::format("{} → {}", request_text(e), *e.status);
+    return out;
+  }
+  if (e.body_truncated) {
+    out.problem = fmt::format("{}: the body is larger than {} MiB", request_text(e), ev.settings.limits.max_document_bytes >> 20);
+    return out;
+  }
+  oas::Limits limits = ev.settings.limits;
+  auto parsed = oas::parse_json(e.judged_body(), limits);
+  if (!parsed.ok) {
+    out.problem = fmt::format("{}: not JSON ({})", request_text(e), escape_control(truncate_utf8(parsed.error, 120)));
+    return out;
+  }
+  out.value = std::move(parsed.value);
+  return out;
+}
+
+namespace {
+
+// The supported list of a collection object (its crs, "#/crs" standing for the global list).
+void supported_list(const oas::json& collection, const View& v, GeoCollection& c) {
+  auto it = collection.find("crs");
+  if (it == collection.end() || !it->is_array()) {
+    c.crs = v.global;
+    c.listed = v.global_listed;
+    return;
+  }
+  geo::CrsList own = geo::read_crs_list(*it);
+  geo::CrsList out;
+  out.total = own.total;
+  out.first_bad = own.first_bad;
+  out.bad_text = own.bad_text;
+  for (const auto& e : own.entries) {
+    if (e == "#/crs") {
+      for (const auto& g : v.global.entries)
+        if (!out.contains(g) && out.entries.size() < geo::CrsList::kKeptEntries) out.entries.push_back(g);
+    } else if (!out.contains(e) && out.entries.size() < geo::CrsList::kKeptEntries) {
+      out.entries.push_back(e);
+    }
+  }
+  c.crs = std::move(out);
+  c.listed = true;
+}
+
+std::optional<geo::Envelope> extent_of(const oas::json& collection) {
+  const oas::json* p = &collection;
+  for (const char* k : {"extent", "spatial", "bbox"}) {
+    if (!p->is_object()) return std::nullopt;
+    auto it = p->find(k);
+    if (it == p->end()) return std::nullopt;
+    p = &*it;
+  }
+  if (!p->is_array() || p->empty() || !(*p)[0].is_array()) return std::nullopt;
+  const auto& b = (*p)[0];
+  std::vector<double> values;
+  for (const auto& n : b) {
+    if (!n.is_number()) return std::nullopt;
+    values.push_back(n.get<double>());
+  }
+  return geo::envelope_of_bbox(values.data(), values.size());
+}
+
+// The value at a place in a response, each element of an array for "[]": visits every geometry value.
+template <typename Visit>
+void at_place(const oas::json& v, const std::vector<std::string>& place, std::size_t i, std::string& pointer,
+              std::size_t& budget, Visit& visit) {
+  if (budget == 0) return;
+  if (i == place.size()) {
+    --budget;
+    visit(v, pointer);
+    return;
+  }
+  std::size_t len = pointer.size();
+  if (place[i] == "[]") {
+    if (!v.is_array()) return;
+    for (std::size_t k = 0; k < v.size() && budget; ++k) {
+      pointer += "/" + std::to_string(k);
+      at_place(v[k], place, i + 1, pointer, budget, visit);
+      pointer.resize(len);
+    }
+    return;
+  }
+  if (!v.is_object()) return;
+  auto it = v.find(place[i]);
+  if (it == v.end()) return;
+  std::string token = replace_all(replace_all(place[i], "~", "~0"), "/", "~1");
+  pointer += "/" + token;
+  at_place(*it, place, i + 1, pointer, budget, visit);
+  pointer.resize(len);
+}
+
+// A resource of an administrative collection, named by its id (or
+// identificatie) when it has one, else by its pointer: two answers name the
+// same resource alike (GE-9).
+std::string resource_id(const oas::json& root, const std::string& pointer) {
+  auto tokens = oas::pointer_tokens(pointer);
+  const oas::json* r = tokens ? oas::lookup(root, *tokens) : nullptr;
+  if (r && r->is_object())
+    for (const char* k : {"id", "identificatie"})
+      if (auto it = r->find(k); it != r->end() && (it->is_string() || it->is_number_integer()))
+        return truncate_utf8(it->is_string() ? it->get<std::string>() : it->dump(), 200);
+  return pointer;
+}
+
+}  // namespace
+
+bool View::any_list() const {
+  if (global_listed) return true;
+  for (const auto& c : probed)
+    if (c.listed) return true;
+  return false;
+}
+
+geo::Validation features_of(const GeoCollection& c, const http::Exchange& e) {
+  geo::ValidateOptions options;
+  const std::string* crs = e.header("content-crs");
+  options.crs84 = !crs || geo::is_crs84(geo::content_crs_name(*crs));
+  if (c.ogc) return geo::validate_geojson(e.judged_body(), geo::Expect::feature_collection, options);
+  // Administrative: each resource of the collection with the envelope of its embedded geometry.
+  geo::Validation out;
+  auto parsed = oas::parse_json(e.judged_body());
+  if (!parsed.ok) {
+    out.fault = geo::Fault{"", "not JSON: " + escape_control(truncate_utf8(parsed.error, 120)), true};
+    return out;
+  }
+  std::size_t budget = 100000;
+  for (std::size_t p = 0; p < c.places.size(); ++p) {
+    const auto& place = c.places[p];
+    // The resource is the value at the place's last "[]" (or the root).
+    auto last = std::find(place.rbegin(), place.rend(), "[]");
+    std::size_t member_depth = last == place.rend() ? 0 : static_cast<std::size_t>(place.rend() - last);
+    std::string pointer;
+    auto visit = [&](const oas::json& g, const std::string& at) {
+      if (g.is_null() && c.nullable[p]) return;
+      geo::Validation one = geo::validate_geojson(g.dump(-1, ' ', false, oas::json::error_handler_t::replace),
+                                                  geo::Expect::geometry, options);
+      if (one.fault && !out.fault) out.fault = geo::Fault{at + one.fault->pointer, one.fault->what, false};
+      // The resource: the pointer up to its element index.
+      std::string member;
+      std::size_t slashes = 0;
+      for (std::size_t k = 0; k < at.size() && member_depth; ++k)
+        if (at[k] == '/' && ++slashes == member_depth + 1) {
+          member = at.substr(0, k);
+          break;
+        }
+      member = resource_id(parsed.value, member);
+      auto it = std::find_if(out.kept.begin(), out.kept.end(), [&](const geo::FeatureFacts& f) { return f.id == member; });
+      if (it == out.kept.end()) {
+        out.kept.push_back({member, {}});
+        it = out.kept.end() - 1;
+        ++out.features;
+      }
+      it->envelope.add(one.envelope);
+      out.envelope.add(one.envelope);
+    };
+    at_place(parsed.value, place, 0, pointer, budget, visit);
+  }
+  return out;
+}
+
+View view(const Evidence& ev) {
+  View v;
+  v.shape = shape(ev);
+  const auto& s = ev.settings;
+  if (v.shape == "ogc") {
+    v.collections = json_body(ev, collections_spec(s));
+    if (!v.collections.value) return v;
+    const oas::json& root = *v.collections.value;
+    if (root.is_object()) {
+      if (auto it = root.find("crs"); it != root.end() && it->is_array()) {
+        v.global = geo::read_crs_list(*it);
+        v.global_listed = true;
+      }
+    }
+    const oas::json* list = nullptr;
+    if (root.is_object())
+      if (auto it = root.find("collections"); it != root.end() && it->is_array()) list = &*it;
+    if (!list) return v;
+    v.collections_total = list->size();
+    for (const auto& entry : *list) {
+      if (v.probed.size() >= kCollections) break;
+      if (!entry.is_object()) continue;
+      const std::string* id = oas::string_member(&entry, "id");
+      if (!id || id->empty()) continue;
+      GeoCollection c;
+      c.name = *id;
+      c.url = items_url(s, *id);
+      // The collection's own resource when it answered, else its entry in /collections.
+      JsonBody detail = json_body(ev, collection_spec(s, *id));
+      const oas::json& obj = detail.value && detail.value->is_object() ? *detail.value : entry;
+      supported_list(obj, v, c);
+      c.extent = extent_of(obj);
+      v.probed.push_back(std::move(c));
+    }
+  } else if (v.shape == "administrative") {
+    v.collections = json_body(ev, crss_spec(s));
+    if (v.collections.value && v.collections.value->is_object())
+      if (auto it = v.collections.value->find("crs"); it != v.collections.value->end() && it->is_array()) {
+        v.global = geo::read_crs_list(*it);
+        v.global_listed = true;
+      }
+    for (const auto& g : geo_paths(ev))
+      for (const auto& t : ev.targets)
+        if (!t.is_base && t.path.template_path == g.path) {
+          GeoCollection c;
+          c.ogc = false;
+          c.name = g.path;
+          c.url = t.url;
+          c.places = g.places;
+          c.nullable = g.nullable;
+          c.is_collection = g.is_collection;
+          c.documents_bbox = g.documents_bbox;
+          c.crs = v.global;
+          c.listed = v.global_listed;
+          v.probed.push_back(std::move(c));
+          break;
+        }
+  }
+  for (std::size_t i = 0; i < v.probed.size(); ++i) {
+    const GeoCollection& c = v.probed[i];
+    if (!c.is_collection) continue;
+    const http::Exchange* e = ev.last(default_spec(s, c));
+    if (!e || e->error || *e->status != 200 || e->body_truncated) continue;
+    geo::Validation page = features_of(c, *e);
+    if (page.features == 0) continue;
+    v.first_with_features = static_cast<int>(i);
+    v.first_page = std::move(page);
+    break;
+  }
+  return v;
+}
+
+std::vector<std::string> crs_asked(const View& v) {
+  const GeoCollection* c = v.subject();
+  std::vector<std::string> out;
+  if (!c || !c->listed) return {std::string(geo::kCrs84)};
+  auto take = [&](auto pred) {
+    for (const auto& e : c->crs.entries)
+      if (out.size() < kCrsAsked && geo::is_http_uri(e) && pred(e) &&
+          std::none_of(out.begin(), out.end(), [&](const std::string& o) { return geo::same_crs(o, e); }))
+        out.push_back(e);
+  };
+  take([](const std::string& e) { return geo::is_crs84(e); });
+  take([](const std::string& e) { long c = geo::epsg_code(e); return c == 4258 || c == 4937; });
+  take([](const std::string& e) { long c = geo::epsg_code(e); return c == 28992 || c == 7415; });
+  take([](const std::string&) { return true; });
+  return out;
+}
+
+std::optional<geo::Envelope> box(const View& v) {
+  const GeoCollection* c = v.subject();
+  if (!c) return std::nullopt;
+  if (c->extent) return geo::central_quarter(*c->extent);
+  if (v.first_page.envelope.empty) return std::nullopt;
+  return geo::central_quarter(v.first_page.envelope);
+}
+
+std::string other_crs(const View& v) {
+  for (const auto& e : crs_asked(v))
+    if (!geo::is_crs84(e)) return e;
+  return "";
+}
+
+void plan_documented(Planner& p, const PlanInput& in, std::string_view by) {
+  if (in.phase != 2 || !in.settings.live()) return;
+  for (const auto& t : in.targets) {
+    const std::string& path = t.path.template_path;
+    if (path == "/collections") p.add(collections_spec(in.settings), by);
+    else if (path == "/conformance") p.add(conformance_spec(in.settings), by);
+    else if (path == "/crss") p.add(crss_spec(in.settings), by);
+  }
+}
+
+void plan_collections(Planner& p, const Evidence& ev, std::string_view by) {
+  const auto& s = ev.settings;
+  std::string sh = shape(ev);
+  if (sh.empty() || !s.live()) return;
+  p.add(sh == "ogc" ? collections_spec(s) : crss_spec(s), by);
+  View v = view(ev);
+  for (const auto& c : v.probed) {
+    if (c.ogc) p.add(collection_spec(s, c.name), by);
+    p.add(default_spec(s, c), by);
+  }
+}
+
+void plan_run_documented(Planner& p, const PlanInput& in, const CheckRef& ref) { plan_documented(p, in, ref.id); }
+void plan_followup_collections(Planner& p, const Evidence& ev, const CheckRef& ref, int) { plan_collections(p, ev, ref.id); }
+
+}  // namespace geo_checks
+
+using namespace geo_checks;
+
+std::optional<engine::JudgedModule> detect_geo(const Evidence& ev) {
+  const oas::json* paths = ev.doc_paths();
+  if (!paths) return std::nullopt;
+  Walker w(*ev.document.docs);
+  bool geo_json = false;
+  std::vector<oas::Operation> ops = oas::operations(w);
+  auto mentions_geo_json = [&](const Node& op) {
+    std::string text = op.value ? op.value->dump(-1, ' ', false, oas::json::error_handler_t::replace) : "";
+    return text.find("application/geo+json") != std::string::npos;
+  };
+  for (const auto& op : ops)
+    if (!geo_json && mentions_geo_json(op.op)) geo_json = true;
+  // 1. OGC: /collections and /collections/<segment>/items.
+  if (paths->contains("/collections"))
+    for (auto it = paths->begin(); it != paths->end(); ++it) {
+      const std::string& p = it.key();
+      constexpr std::string_view head = "/collections/", tail = "/items";
+      if (p.size() > head.size() + tail.size() && p.rfind(head, 0) == 0 && p.compare(p.size() - tail.size(), tail.size(), tail) == 0 &&
+          p.find('/', head.size()) == p.size() - tail.size())
+        return engine::JudgedModule{"geo",
+                                    fmt::format("judged: /collections and {} in the document{}", shown_path(p),
+                                                geo_json ? " and application/geo+json" : ""),
+                                    "ogc"};
+    }
+  // 2. Administrative: geometry in a GET response, a bbox/crs/bbox-crs query
+  // parameter, a Content-Crs header, or application/geo+json.
+  const auto& geo = geo_paths(ev);
+  if (!geo.empty())
+    return engine::JudgedModule{"geo", fmt::format("judged: GeoJSON geometry in the response of GET {}", shown_path(geo.front().path)),
+                                "administrative"};
+  for (const auto& op : ops) {
+    for (const auto& p : oas::effective_parameters(w, op)) {
+      bool query = p.in == "query" && (p.name == "bbox" || p.name == "crs" || p.name == "bbox-crs");
+      bool header = p.in == "header" && iequals(p.name, "Content-Crs");
+      if (query || header)
+        return engine::JudgedModule{"geo", fmt::format("judged: {} {} parameter of {} {}", escape_control(p.name), p.in,
+                                                       op.upper_method(), shown_path(op.path)),
+                                    "administrative"};
+    }
+    std::string text = op.op.value->dump(-1, ' ', false, oas::json::error_handler_t::replace);
+    if (text.find("\"Content-Crs\"") != std::string::npos || text.find("\"content-crs\"") != std::string::npos)
+      return engine::JudgedModule{"geo", fmt::format("judged: Content-Crs header of {} {}", op.upper_method(), shown_path(op.path)),
+                                  "administrative"};
+    if (mentions_geo_json(op.op))
+      return engine::JudgedModule{"geo", fmt::format("judged: application/geo+json in {} {}", op.upper_method(), shown_path(op.path)),
+                                  "administrative"};
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> geometric_context_hints(const Evidence& ev) {
+  std::vector<std::string> out;
+  if (!ev.document.docs) return out;
+  Walker w(*ev.document.docs);
+  for (const auto& op : oas::operations(w)) {
+    std::string lower = to_lower(op.path);
+    if (lower.find("_zoek") == std::string::npos && lower.find("search") == std::string::npos) continue;
+    Node schema = w.deref(response_schema(w, op.op));
+    // Members: the array itself, or the first array member of the object.
+    Node items;
+    if (schema.is_object()) {
+      items = w.member(schema, "items");
+      Node props = w.member(schema, "properties");
+      if (!items && props.is_object())
+        for (auto it = props.value->begin(); it != props.value->end() && !items; ++it) {
+          Node p = w.deref(w.entry(props, it));
+          if (p.is_object()) items = w.member(p, "items");
+        }
+    }
+    if (!items.is_object()) continue;
+    for (const char* k : {"oneOf", "anyOf"}) {
+      Node alts = w.member(items, k);
+      if (alts.value && alts.value->is_array() && alts.value->size() > 1) {
+        out.push_back(fmt::format("{} {} returns members of {} types: say in each result which geometry it is (its geometric context)",
+                                  op.upper_method(), shown_path(op.path), alts.value->size()));
+        break;
+      }
+    }
+    if (out.size() >= 10) break;
+  }
+  return out;
+}
+
+}  // namespace adrprobe::checks
