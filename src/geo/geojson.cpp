@@ -50,6 +50,7 @@ struct Members {
   // each depth, by pointer (empty: none).
   int position_depth = -1;
   std::string short2, short4, unclosed;
+  std::size_t short2_n = 0, short4_n = 0;
   std::array<std::string, 4> empty_at;
 };
 
@@ -573,8 +574,8 @@ class Validator {
       if (f.depth == position_depth(g.type) - 1) judge_list(g, count, closed_ring, [&] { return here_of_closing(); });
       return;
     }
-    if (count < 2 && g.short2.empty()) g.short2 = here_of_closing();
-    if (count < 4 && g.short4.empty()) g.short4 = here_of_closing();
+    if (count < 2 && g.short2.empty()) g.short2 = here_of_closing(), g.short2_n = count;
+    if (count < 4 && g.short4.empty()) g.short4 = here_of_closing(), g.short4_n = count;
     if (!closed_ring && g.unclosed.empty()) g.unclosed = here_of_closing();
   }
   // The pointer of the container being closed (frames_.back()).
@@ -647,8 +648,8 @@ class Validator {
     // Lists seen before the type was known.
     bool lines = g.type == "LineString" || g.type == "MultiLineString";
     bool rings = g.type == "Polygon" || g.type == "MultiPolygon";
-    if (lines && !g.short2.empty()) fault(g.short2, "a LineString has at least 2 positions, this one fewer");
-    if (rings && !g.short4.empty()) fault(g.short4, "a ring has at least 4 positions, this one fewer");
+    if (lines && !g.short2.empty()) fault(g.short2, fmt::format("a LineString has at least 2 positions, this one {}", g.short2_n));
+    if (rings && !g.short4.empty()) fault(g.short4, fmt::format("a ring has at least 4 positions, this one {}", g.short4_n));
     else if (rings && !g.unclosed.empty()) fault(g.unclosed, "a ring is not closed: its last position differs from its first");
   }
 
