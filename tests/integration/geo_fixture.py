@@ -21,7 +21,7 @@ difference, under a metre, does not matter here).
 
 `VARIANTS` names what each variant changes; `good` is right in every way the
 module asks. A variant whose response is hostile (`huge`, `many-features`,
-`deep`, `nan`, `crs-many`, `content-crs-1mb`, `crs-not-utf8`) streams it.
+`deep`, `nan`, `crs-many`, `content-crs-1mb`, `crs-not-utf8`, `crs-planted`) streams it.
 """
 
 import copy
@@ -83,6 +83,7 @@ VARIANTS = {
     "crs-many": {"hostile": "crs-many"},            # a crs list of 10^6 entries
     "content-crs-1mb": {"hostile": "content-crs-1mb"},  # a Content-Crs of 1 MB
     "crs-not-utf8": {"hostile": "crs-not-utf8"},    # crs entries not UTF-8, with escapes and markup
+    "crs-planted": {"hostile": "crs-planted"},      # valid JSON, an entry with a terminal escape and markup
 }
 
 # Server text the reports must show escaped (crs-not-utf8): a terminal escape, markup, a Markdown link.
@@ -367,7 +368,7 @@ class Api:
                 "http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/oas30",
                 "http://www.opengis.net/spec/ogcapi-features-2/1.0/conf/crs"]})
         if rest == "/collections":
-            if hostile in ("crs-many", "crs-not-utf8"):
+            if hostile in ("crs-many", "crs-not-utf8", "crs-planted"):
                 return self.hostile_crs_list(prefix=b'{"collections":[' + json.dumps(
                     self.collection_info("gebouwen")).encode() + b'],"crs":', suffix=b"}")
             body = {"collections": [self.collection_info(c) for c in self.collections]}
@@ -394,7 +395,7 @@ class Api:
 
     def administrative(self, rest, query, media, hostile):
         if rest == "/crss":
-            if hostile in ("crs-many", "crs-not-utf8"):
+            if hostile in ("crs-many", "crs-not-utf8", "crs-planted"):
                 return self.hostile_crs_list(prefix=b'{"crs":', suffix=b"}")
             if self.crs_list is None:
                 return self.problem(404, "Not Found")
@@ -462,6 +463,8 @@ class Api:
         if self.v["hostile"] == "crs-many":
             entries = [b'"http://www.opengis.net/def/crs/EPSG/0/%d"' % n for n in range(10 ** 6)]
             body = prefix + b"[" + b",".join(entries) + b"]" + suffix
+        elif self.v["hostile"] == "crs-planted":
+            body = prefix + json.dumps([CRS84, PLANTED]).encode() + suffix
         else:
             bad = [b'"http://www.opengis.net/def/crs/EPSG/0/28992\xff\xfe"',
                    b'"\xc3\x28' + json.dumps(PLANTED).strip('"').encode() + b'"',
