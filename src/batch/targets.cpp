@@ -18,7 +18,8 @@ namespace adrprobe::batch {
 const std::vector<std::string>& option_keys() {
   static const std::vector<std::string> keys{"edition",    "openapi",  "timeout",      "rate",
                                              "concurrency", "max_paths", "max_requests", "deadline", "ca_file",
-                                             "insecure",   "allow_unsafe", "user_agent", "ref_hosts"};
+                                             "insecure",   "allow_unsafe", "user_agent", "ref_hosts",
+                                             "modules"};
   return keys;
 }
 

@@ -42,7 +42,7 @@ namespace adrprobe::cli {
 namespace {
 
 struct BatchArgs {
-  std::string file, out_dir, shard, baseline_dir, edition, fail_on = "fail";
+  std::string file, out_dir, shard, baseline_dir, edition, fail_on = "fail", modules = "auto";
   std::vector<std::string> formats;
   bool no_color = false, quiet = false, verbose = false;
   ProbeArgs probe;
@@ -174,6 +174,11 @@ Job make_job(const BatchArgs& a, const batch::Target& t, const std::vector<const
     throw UsageError(fmt::format("{}: {}", where, e.what()));
   }
   job.output.edition_asked = edition;
+  try {
+    job.settings.modules = job.output.modules = modules_or_throw(*job.output.edition, text_option(t, "modules", a.modules));
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("{}: {}", where, e.what()));
+  }
   job.output.fail_on = parse_fail_on(a.fail_on);
   job.output.format = nullptr;
   job.output.file = report::RenderOptions{false, a.verbose ? 1 : 0, job.output.fail_on};
@@ -496,6 +501,7 @@ Command batch_command(CLI::App& parent) {
       ->check(edition_validator())
       ->default_str("2.0.0");
   a->edition = "2.0.0";
+  add_modules_option(cmd, a->modules, "Modules of targets that name none (the file's modules: key)");
   cmd->add_option("-o,--output", a->formats,
                   fmt::format("Also write this format per target (repeatable): {}", report::format_names()));
   cmd->add_option("--fail-on", a->fail_on,

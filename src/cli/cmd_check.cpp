@@ -18,6 +18,7 @@ Command check_command(CLI::App& parent) {
   auto* cmd = parent.add_subcommand("check", "Probe one API and print a conformance report");
   cmd->add_option("BASE_URL", a->base_url, "Base URL with the major version, e.g. https://api.example.nl/v1")->required();
   add_output_options(cmd, a->out);
+  add_modules_option(cmd, a->out.modules);
   add_probe_options(cmd, a->probe);
   return {cmd, [a] {
             // Everything is validated before the first request.

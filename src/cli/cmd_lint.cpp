@@ -22,6 +22,7 @@ Command lint_command(CLI::App& parent) {
       "lint", "Run the static checks on a description document (a file or URL, JSON or YAML) without a live API");
   cmd->add_option("DOCUMENT", a->document, "OpenAPI document: a file, or an http(s) URL")->required();
   add_output_options(cmd, a->out);
+  add_modules_option(cmd, a->out.modules);
   add_fetch_options(cmd, a->fetch);
   return {cmd, [a] {
             Output output = to_output(a->out);

@@ -39,6 +39,15 @@ CLI::Validator edition_validator() {
                 [](const std::string& v) { edition_or_throw(v); });
 }
 
+void add_modules_option(CLI::App* cmd, std::string& modules, const std::string& help_prefix) {
+  std::vector<std::string> choices{"auto", "none"};
+  for (const auto& m : catalogue::Catalogue::builtin().modules()) choices.push_back(m.id);
+  cmd->add_option("--modules", modules,
+                  help_prefix + ": auto (default) judges the Geospatial module when the document shows geospatial "
+                                "content, geo always (its rules skip on an API without any), none never")
+      ->check(CLI::IsMember(choices));
+}
+
 void add_output_options(CLI::App* cmd, OutputArgs& out) {
   cmd->add_option("--edition", out.edition, fmt::format("Rule edition to judge by: {} (default 2.0.0)", edition_help()))
       ->check(edition_validator());

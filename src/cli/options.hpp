@@ -33,6 +33,9 @@ void add_oauth2_options(CLI::App* cmd, OAuth2Args& args);
 void add_push_options(CLI::App* cmd, PushArgs& args, const std::string& register_default);
 // --edition's check: the choices in --help, "unknown edition ..." for a wrong one.
 CLI::Validator edition_validator();
+// --modules auto|none|<module> (check, lint; batch has its own help text).
+void add_modules_option(CLI::App* cmd, std::string& modules,
+                        const std::string& help_prefix = "Modules of the rules judged beside the edition");
 
 // A number option's transform (->transform: before every check; an int, long
 // long or double option): decimal, and within its type (parse_decimal), else a

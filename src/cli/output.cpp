@@ -120,6 +120,7 @@ int run_and_report(const std::string& command, Engine run, const engine::Setting
   TerminalProgress progress(output, redactor);
   engine::Settings selected = settings;
   selected.rules = std::set<std::string>(output.rules.begin(), output.rules.end());  // --rules
+  selected.modules = output.modules;
   report::Report rep = run(selected, edition, checks::registry(), &progress);
   if (token) token->on_renewed = nullptr;  // the run is over: nothing renews
   rep.run = run_info(command, settings, output);

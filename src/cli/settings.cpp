@@ -14,6 +14,7 @@
 #include <fstream>
 #include <set>
 
+#include "checks/registry.hpp"
 #include "report/json.hpp"
 #include "report/redact.hpp"
 #include "tls/client_cert.hpp"
@@ -154,6 +155,7 @@ Output to_output(const OutputArgs& args) {
     throw UsageError(fmt::format("--checklist {}: give compact or full", escape_control(args.checklist)));
   out.terminal.checklist_full = out.file.checklist_full = args.checklist == "full";
   if (!args.rules.empty()) out.rules = select_rules(*out.edition, args.rules);
+  out.modules = modules_or_throw(*out.edition, args.modules);
   return out;
 }
 
@@ -163,14 +165,16 @@ std::vector<std::string> select_rules(const catalogue::Edition& edition, const s
     std::string name = trim(part);
     if (name.empty()) continue;
     const catalogue::Rule* found = nullptr;
-    for (const auto& rule : edition.rules) {
-      bool match = iequals(rule.id, name);
-      for (const auto& alias : rule.aliases) match = match || iequals(alias, name);
-      if (match) {
-        found = &rule;
-        break;
+    auto find_in = [&](const std::vector<catalogue::Rule>& rules) {
+      for (const auto& rule : rules) {
+        bool match = iequals(rule.id, name);
+        for (const auto& alias : rule.aliases) match = match || iequals(alias, name);
+        if (match) return &rule;
       }
-    }
+      return static_cast<const catalogue::Rule*>(nullptr);
+    };
+    found = find_in(edition.rules);
+    for (const auto& m : edition.modules) found = found ? found : find_in(m.rules);
     if (!found)
       throw UsageError(fmt::format("--rules: edition {} has no rule '{}' (adrprobe rules --edition {} lists them)",
                                    edition.edition, escape_control(name), edition.edition));
@@ -180,7 +184,28 @@ std::vector<std::string> select_rules(const catalogue::Edition& edition, const s
   std::vector<std::string> out;
   for (const auto& rule : edition.rules)
     if (chosen.count(rule.id)) out.push_back(rule.id);
+  for (const auto& m : edition.modules)
+    for (const auto& rule : m.rules)
+      if (chosen.count(rule.id)) out.push_back(rule.id);
   return out;
+}
+
+std::string modules_or_throw(const catalogue::Edition& edition, const std::string& value) {
+  if (value == "auto" || value == "none") return value;
+  const auto& cat = catalogue::Catalogue::builtin();
+  const catalogue::Module* m = cat.module(value);
+  if (!m) {
+    std::vector<std::string> choices{"auto", "none"};
+    for (const auto& known : cat.modules()) choices.push_back(known.id);
+    throw UsageError(fmt::format("--modules {}: give {}", escape_control(value), join(choices, ", ")));
+  }
+  if (!edition.module(m->id))
+    throw UsageError(fmt::format("--modules {} with --edition {}: edition {} has no rule {} requiring the {} module",
+                                 m->id, edition.edition, edition.edition, m->required_by, m->title));
+  const auto& detectors = checks::registry().modules;
+  if (std::none_of(detectors.begin(), detectors.end(), [&](const auto& d) { return d.module == m->id; }))
+    throw UsageError(fmt::format("--modules {}: the {} module's checks are not in this build", m->id, m->title));
+  return value;
 }
 
 namespace {

@@ -32,6 +32,7 @@ struct OutputArgs {
   bool verbose = false;
   std::string baseline;  // --baseline OLD.json
   std::string rules;      // --rules ID,...: judge only these (ids or aliases of the edition)
+  std::string modules = "auto";  // --modules auto|none|<module> (check, lint, batch)
   std::string checklist = "compact";  // --checklist compact|full (html)
 };
 
@@ -79,14 +80,16 @@ struct Output {
   bool quiet = false, verbose = false;
   std::optional<report::Report> baseline;  // --baseline, read and checked
   std::vector<std::string> rules;  // --rules, as the edition's ids, in the edition's order (empty: all)
+  std::string modules = "auto";    // --modules, checked against the edition (engine::Settings::modules)
   // A character device or FIFO at a file's name: -o's paths are the user's
   // (/dev/null, a named pipe: written into); batch's are its own (refused).
   NonRegular non_regular = NonRegular::write_into;
 };
 Output to_output(const OutputArgs& args);
 // --rules: the edition's ids of the rules named (ids or aliases, any case,
-// comma-separated), in the edition's order; UsageError for a name the edition
-// does not know or an empty list.
+// comma-separated; a module's rule ids too, /geo/...), in the edition's order
+// and then its modules'; UsageError for a name the edition does not know or an
+// empty list.
 std::vector<std::string> select_rules(const catalogue::Edition& edition, const std::string& list);
 // The command line as given (main() records it after parsing): each argument
 // shell-quoted where needed, every secret option value (`secrets`: each as
@@ -106,6 +109,10 @@ bool color_wanted(bool no_color);
 report::Report read_baseline(const std::string& path, const std::string& what);
 // The edition --edition names: an edition, an alias of one, or "latest".
 const catalogue::Edition& edition_or_throw(const std::string& name);
+// --modules: auto, none, or a module of the catalogue that the edition carries
+// (edition 1.0 has no geospatial rule: --modules geo with it is a usage error)
+// and whose checks the build has; else UsageError. Returns the value.
+std::string modules_or_throw(const catalogue::Edition& edition, const std::string& value);
 // The report format of that name (-f, -o), one the build renders; else UsageError.
 const report::Format& format_or_throw(const std::string& name);
 

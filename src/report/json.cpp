@@ -290,6 +290,10 @@ json to_json(const Report& r) {
   }
   if (!r.moved_from.empty()) j["target"]["moved_from"] = r.moved_from;
   j["edition"] = r.edition;
+  // The modules judged beside the edition (CLI.md): empty when none.
+  j["modules"] = json::array();
+  for (const auto& m : r.modules)
+    j["modules"].push_back({{"id", m.id}, {"title", m.title}, {"version", m.version}, {"reason", m.reason}});
   j["generated_at"] = r.generated_at;
   j["duration_ms"] = r.duration_ms;
   // CLI.md, "Nightly monitoring": up, or down (with why); against a baseline,
@@ -303,9 +307,11 @@ json to_json(const Report& r) {
   if (r.compared) j["state_change"] = {{"down", r.went_down}, {"back_up", r.came_back}};
   if (r.last_up) {
     json verdicts = json::array();
-    for (const auto& rule : r.last_up->rules)
+    for (const auto& rule : r.last_up->rules) {
       verdicts.push_back({{"id", rule.id}, {"aliases", rule.aliases}, {"kind", rule.kind}, {"verdict", to_string(rule.verdict)},
                           {"failing_since", since_json(rule)}});
+      if (!rule.module.empty()) verdicts.back()["module"] = rule.module;
+    }
     j["last_up"] = {{"generated_at", r.last_up->generated_at}, {"edition", r.last_up->edition},
                     {"base_url", r.last_up->base_url}, {"rules", verdicts}};
   }
@@ -314,6 +320,7 @@ json to_json(const Report& r) {
   for (const auto& rule : r.rules) {
     json jr;
     jr["id"] = rule.id;
+    if (!rule.module.empty()) jr["module"] = rule.module;  // a module's rule; the edition's have none
     jr["aliases"] = rule.aliases;
     jr["title"] = rule.title;
     jr["kind"] = rule.kind;
@@ -524,6 +531,7 @@ Report parse_json_report(const std::string& text) {
     rule.id = member<std::string>(jr, "id", "", "rule");
     if (rule.id.empty()) throw std::runtime_error("a rule without an id");
     std::string where = "rule " + rule.id;
+    rule.module = member<std::string>(jr, "module", "", where);  // absent before modules, and on the edition's rules
     rule.aliases = member<std::vector<std::string>>(jr, "aliases", {}, where);
     rule.title = member<std::string>(jr, "title", "", where);
     rule.kind = member<std::string>(jr, "kind", "", where);
@@ -558,6 +566,14 @@ Report parse_json_report(const std::string& text) {
     }
     r.rules.push_back(std::move(rule));
   }
+  // Absent in reports of earlier versions (0.5): no module judged.
+  if (auto modules = j.find("modules"); modules != j.end() && modules->is_array())
+    for (const auto& jm : *modules) {
+      if (!jm.is_object()) continue;
+      ModuleInfo m{member<std::string>(jm, "id", "", "module"), member<std::string>(jm, "title", "", "module"),
+                   member<std::string>(jm, "version", "", "module"), member<std::string>(jm, "reason", "", "module")};
+      if (!m.id.empty()) r.modules.push_back(std::move(m));
+    }
   r.notes = member<std::vector<std::string>>(j, "notes", {}, "report");
   r.unreachable = member<std::string>(j, "state", "up", "report") == "down";
   // Absent in reports of earlier versions: date_streaks then dates from generated_at.
@@ -580,6 +596,7 @@ Report parse_json_report(const std::string& text) {
         if (rule.id.empty() || !verdict) continue;
         rule.aliases = member<std::vector<std::string>>(jr, "aliases", {}, "last_up rule");
         rule.kind = member<std::string>(jr, "kind", "", "last_up rule");
+        rule.module = member<std::string>(jr, "module", "", "last_up rule");
         rule.verdict = *verdict;
         rule.failing_since = since_of(jr, "last_up rule");
         l.rules.push_back(std::move(rule));

@@ -239,6 +239,75 @@ class Catalogue(ProbeCase):
         self.assertEqual(run.rc, 2, run.describe())
 
 
+class Modules(ProbeCase):
+    """--modules auto|geo|none (CLI.md, module-geo.md), adrprobe rules --module,
+    /geo ids in --rules."""
+
+    GEO_RULES = ("/geo/geojson-request", "/geo/embed-geojson-geometry-request", "/geo/geojson-response",
+                 "/geo/embed-geojson-geometry-response", "/geo/bbox-query-parameter", "/geo/geometric-context",
+                 "/geo/crs-list", "/geo/storage-crs", "/geo/default-crs", "/geo/preferred-crs",
+                 "/geo/ensemble-member-crs", "/geo/crs-query-parameter", "/geo/bbox-crs-query-parameter",
+                 "/geo/filter-crs-query-parameter", "/geo/content-crs-request-header",
+                 "/geo/content-crs-response-header")
+
+    def test_geo_with_edition_1_0_is_a_usage_error_before_any_request(self):
+        with FixtureServer() as srv, tempfile.TemporaryDirectory() as tmp:
+            register = Path(tmp, "targets.yaml")
+            register.write_text("targets:\n  - {name: kvk, base_url: %s, edition: '1.0', modules: geo}\n" % srv.base_url)
+            for args in (["check", srv.base_url, "--edition", "1.0", "--modules", "geo"],
+                         ["lint", "openapi.json", "--edition", "1.0", "--modules", "geo"],
+                         ["batch", str(register), "--out-dir", str(Path(tmp, "out"))]):
+                with self.subTest(cmd=args[0]):
+                    run = run_adrprobe(args, timeout=30)
+                    self.assertEqual(run.rc, 2, run.describe())
+                    self.assertIn("--modules geo with --edition 1.0", run.stderr, run.describe())
+            self.assertEqual(srv.requests(), [], "probed despite a usage error")
+
+    def test_a_wrong_value_names_the_choices(self):
+        for cmd in (["check", "http://127.0.0.1:9/v1"], ["lint", "openapi.json"]):
+            with self.subTest(cmd=cmd[0]):
+                run = run_adrprobe(cmd + ["--modules", "geospatial"], timeout=30)
+                self.assertEqual(run.rc, 2, run.describe())
+                for name in ("auto", "none", "geo"):
+                    self.assertIn(name, run.stderr)
+
+    def test_rules_module_geo_lists_the_module(self):
+        run = run_adrprobe(["rules", "--module", "geo"], timeout=30)
+        self.assertEqual(run.rc, 0, run.describe())
+        self.assertIn("Geospatial 1.0.2", run.stdout)
+        for i in self.GEO_RULES:
+            self.assertIn(i, run.stdout)
+        listed = json.loads(run_adrprobe(["rules", "--module", "geo", "-f", "json"], timeout=30).stdout)
+        self.assertEqual((listed["module"], listed["version"]), ("geo", "1.0.2"))
+        self.assertEqual(tuple(r["id"] for r in listed["rules"]), self.GEO_RULES)
+        self.assertEqual(listed["editions"], ["2.0.0 (/core/geospatial)", "2.1.0 (/core/geospatial)",
+                                              "2.2.0 (/core/modules/geospatial)"])
+        run = run_adrprobe(["rules", "--module", "signing"], timeout=30)
+        self.assertEqual(run.rc, 2, run.describe())
+        self.assertIn("available: geo", run.stderr)
+
+    def test_rules_accepts_a_geo_id(self):
+        p = probe(None, "--rules", "/geo/crs-list,/core/semver", "--modules", "none")
+        self.assertNoCrash(p)
+        report = p.json()
+        harness.schema_validator().validate(report)
+        by_id = {r["id"]: r for r in report["rules"]}
+        self.assertNotEqual(by_id["/core/semver"]["summary"], "not selected")
+        self.assertEqual(by_id["/core/no-trailing-slash"]["summary"], "not selected")
+
+    def test_auto_without_geospatial_content_judges_no_module(self):
+        p = probe(None)
+        self.assertNoCrash(p)
+        report = p.json()
+        harness.schema_validator().validate(report)
+        self.assertEqual(report["modules"], [])
+        self.assertFalse([r["id"] for r in report["rules"] if r["id"].startswith("/geo/") or "module" in r])
+        geo = {r["id"]: r for r in report["rules"]}["/core/geospatial"]
+        self.assertEqual((geo["kind"], geo["verdict"]), ("functional", "manual"))
+        self.assertIn("no geospatial content found", geo["hints"])
+        self.assertFalse([r for r in p.requests if r["path"].startswith("/v1/collections")], "sent module requests")
+
+
 class HelpAndVersion(ProbeCase):
     def test_version_names_libraries_and_editions(self):
         run = run_adrprobe(["--version"], timeout=30)

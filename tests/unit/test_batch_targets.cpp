@@ -78,7 +78,7 @@ targets:
 TEST_CASE("batch targets: mistakes name the file, the target and the key") {
   CHECK(error_of("targets:\n  - {base_url: http://h/v1}\n  - {name: kvk, base_url: http://h/v2, rat: 5}\n") ==
         "targets.yaml: targets[1]: unknown key 'rat' (known: name, base_url, owner, labels, headers, params, oauth2, don_adr_score, edition, openapi, "
-        "timeout, rate, concurrency, max_paths, max_requests, deadline, ca_file, insecure, allow_unsafe, user_agent, ref_hosts)");
+        "timeout, rate, concurrency, max_paths, max_requests, deadline, ca_file, insecure, allow_unsafe, user_agent, ref_hosts, modules)");
   CHECK(error_of("defaults: {ratee: 1}\ntargets:\n  - {base_url: http://h/v1}\n")
             .find("targets.yaml: defaults: unknown key 'ratee'") == 0);
   CHECK(error_of("defaults: {base_url: http://h/v1}\ntargets:\n  - {name: a}\n") ==

@@ -296,3 +296,18 @@ TEST_CASE("the command line as given: quoted for a shell, every -H value masked 
   cli::record_command_line(static_cast<int>(argv.size()), argv.data(), secrets);
   CHECK(cli::command_line() == "adrprobe check https://api.example.nl/v1 --user-agent 'X-Key: v2'");
 }
+
+TEST_CASE("--rules takes a module's rule ids after the edition's; --modules geo needs an edition with its rule") {
+  const auto& cat = catalogue::Catalogue::builtin();
+  const auto& e = *cat.edition("2.2.0");
+  CHECK(cli::select_rules(e, "/GEO/crs-list,/core/semver") == std::vector<std::string>{"/core/semver", "/geo/crs-list"});
+  CHECK_THROWS_WITH_AS(cli::select_rules(*cat.edition("1.0"), "/geo/crs-list"), doctest::Contains("has no rule"),
+                       cli::UsageError);
+  CHECK(cli::modules_or_throw(e, "auto") == "auto");
+  CHECK(cli::modules_or_throw(*cat.edition("1.0"), "none") == "none");
+  CHECK_THROWS_WITH_AS(cli::modules_or_throw(*cat.edition("1.0"), "geo"),
+                       "--modules geo with --edition 1.0: edition 1.0 has no rule /core/geospatial requiring the "
+                       "Geospatial module",
+                       cli::UsageError);
+  CHECK_THROWS_WITH_AS(cli::modules_or_throw(e, "signing"), "--modules signing: give auto, none, geo", cli::UsageError);
+}

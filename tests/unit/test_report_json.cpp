@@ -390,3 +390,46 @@ TEST_CASE("json report: invisible characters come out as \\u escapes, beyond the
   CHECK(nlohmann::ordered_json::parse(report::dump_json(names)) == names);
   CHECK(report::dump_json(names).find("\u200B") == std::string::npos);
 }
+
+TEST_CASE("json report: modules[] and rules[].module read back; a report of 0.5 without them reads as one without a module") {
+  auto r = json_sample();
+  CHECK(nlohmann::json::parse(report::render("json", r))["modules"] == nlohmann::json::array());  // none: empty, not absent
+  report::RuleResult crs;
+  crs.id = "/geo/crs-list";
+  crs.module = "geo";
+  crs.title = "Provide a list of all CRSs that are supported by the API";
+  crs.kind = "technical";
+  crs.level = "MUST";
+  crs.verdict = Verdict::fail;
+  crs.checks = {{"GE-1", Verdict::fail, "GET /v1/collections: no crs"}};
+  r.rules.push_back(crs);
+  r.modules = {{"geo", "Geospatial", "1.0.2", "judged: /collections and application/geo+json in the document"}};
+  r.unreachable = true;
+  r.last_up = report::LastUp{"2026-11-20T02:00:00Z", "2.0.0", r.base_url, {crs}};
+  auto text = report::render("json", r);
+  auto j = nlohmann::json::parse(text);
+  REQUIRE(j["modules"].size() == 1);
+  CHECK(j["modules"][0] == nlohmann::json{{"id", "geo"}, {"title", "Geospatial"}, {"version", "1.0.2"},
+                                          {"reason", "judged: /collections and application/geo+json in the document"}});
+  CHECK(j["rules"][2]["module"] == "geo");
+  CHECK_FALSE(j["rules"][0].contains("module"));  // the edition's rules have none
+  CHECK(j["last_up"]["rules"][0]["module"] == "geo");
+  auto back = report::parse_json_report(text);
+  REQUIRE(back.modules.size() == 1);
+  CHECK(back.modules[0].version == "1.0.2");
+  CHECK(back.modules[0].reason == r.modules[0].reason);
+  CHECK(back.rules[2].module == "geo");
+  CHECK(back.rules[0].module.empty());
+  CHECK(back.last_up->rules[0].module == "geo");
+  // 0.5 wrote neither.
+  j.erase("modules");
+  j["rules"].erase(2);
+  j["last_up"]["rules"][0].erase("module");
+  back = report::parse_json_report(j.dump());
+  CHECK(back.modules.empty());
+  for (const auto& rule : back.rules) CHECK(rule.module.empty());
+  CHECK(back.last_up->rules[0].module.empty());
+  // A wrong type is said, as for any member.
+  j["rules"][0]["module"] = 7;
+  CHECK_THROWS_WITH_AS(report::parse_json_report(j.dump()), doctest::Contains("module"), std::runtime_error);
+}
