@@ -14,6 +14,7 @@ Every server is started once for the suite and every run is made once
 import json
 import os
 import re
+import shutil
 import tempfile
 import unittest
 
@@ -439,6 +440,7 @@ class BadInput(Case):
 
     def hostile_run(self, shape, variant):
         out = tempfile.mkdtemp(prefix="adrprobe-geo-hostile-")
+        self.addCleanup(shutil.rmtree, out, True)
         args = harness.check_args(fixture(shape, variant).url, [
             "--deadline", str(DEADLINE), "-o", "text=%s/r.txt" % out, "-o", "html=%s/r.html" % out,
             "-o", "markdown=%s/r.md" % out], EDITION)
