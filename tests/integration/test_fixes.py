@@ -186,7 +186,8 @@ class Server:
         self.marked = len(marked)
         for target, content in files.items():
             with open(target, "w", encoding="utf-8") as f:
-                f.write(content.replace("{{PORT}}", str(self.port)).replace("{{DIR}}", self.dir))
+                f.write(content.replace("{{PORT}}", str(self.port)).replace("{{DIR}}", self.dir)
+                        .replace("{{DATA}}", str(harness.TEST_DATA)))
 
     def requirement(self):
         """require_tool / require_module for the stack (fails, or skips where it is not packaged)."""
@@ -196,6 +197,8 @@ class Server:
             harness.require_module(self.spec["module"], self.spec["package"])
         for module, package in self.spec.get("also", {}).items():  # a framework's extension the app uses
             harness.require_module(module, package)
+        for tool, package in self.spec.get("also_tools", {}).items():  # what its start needs (ogr2ogr, apache2)
+            harness.require_tool(tool, package)
         if "npm" in self.spec:
             assert (APPS / "node_modules" / self.spec["npm"]).is_dir(), \
                 "tests/fixes/node_modules/%s is missing: run ./dev setup (npm ci --prefix tests/fixes)" % self.spec["npm"]
@@ -219,7 +222,7 @@ class Server:
             while self.proc and self.proc.poll() is None and time.monotonic() < deadline:
                 try:
                     with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                        return True
+                        return self.ready(deadline)
                 except OSError:
                     time.sleep(0.1)
             # Another process took the port between free_port() and the
@@ -248,8 +251,28 @@ class Server:
 
     def url(self):
         """The API's base URL: /v1, or the shape's `base` (FastAPI's routes with their /v1 in the document
-        the server's root serves)."""
+        the server's root serves; a geospatial server's OGC API)."""
         return "%s://127.0.0.1:%d%s" % ("https" if self.tls() else "http", self.port, self.spec.get("base", "/v1"))
+
+    def args(self):
+        """--openapi for a stack whose document is not at {base}/openapi.json (stack.json `openapi`)."""
+        return ["--openapi", "http://127.0.0.1:%d%s" % (self.port, self.spec["openapi"])] if "openapi" in self.spec else []
+
+    def ready(self, deadline):
+        """The port answers; a stack with `ready` (a server that listens before it has loaded its
+        project) is ready when that URL answers 200."""
+        if "ready" not in self.spec:
+            return True
+        import urllib.request
+        while self.proc.poll() is None and time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen("http://127.0.0.1:%d%s" % (self.port, self.spec["ready"]), timeout=2) as r:
+                    if r.status == 200:
+                        return True
+            except OSError:
+                pass
+            time.sleep(0.1)
+        return False
 
     def server_log(self):
         try:
@@ -408,8 +431,8 @@ def run_on(server, edition=EDITION):
         assert server.proc and server.proc.poll() is None, "the %s server did not start:\n%s" % (
             server.shape, server.server_log())
         out = tempfile.mkdtemp(prefix="adrprobe-fix-report-")
-        args = harness.check_args(server.url(), ["-o", "text=%s/r.txt" % out, "-o", "markdown=%s/r.md" % out,
-                                                 "-o", "html=%s/r.html" % out]
+        args = harness.check_args(server.url(), server.args() + [
+            "-o", "text=%s/r.txt" % out, "-o", "markdown=%s/r.md" % out, "-o", "html=%s/r.html" % out]
                                   + (["--ca-file", str(PKI["ca"])] if server.tls() else []), edition)
         run = harness.run_adrprobe(args, timeout=60)
         REPORTS[(id(server), edition)] = (run, run.json(), out)
