@@ -511,7 +511,11 @@ class EveryFailureAdvised(harness.ProbeCase):
                 self.assertNoCrash(run)
                 unadvised = [c["id"] for r in report["rules"] for c in r.get("checks", [])
                              if c["verdict"] == "fail" and not c.get("fix")]
-                self.assertEqual(unadvised, [])
+                # What the shape's server cannot be configured to do (a version without the feature)
+                # is named with the reason in its stack.json (`unadvised`), never left out silently.
+                known = SHAPES[shape].get("unadvised", {})
+                self.assertTrue(all(known.values()), "tests/fixes/%s/stack.json: unadvised without a reason" % shape)
+                self.assertEqual(sorted(set(unadvised) - set(known)), [])
 
 
 class Conditions(harness.ProbeCase):
@@ -553,6 +557,9 @@ class DataFiles(unittest.TestCase):
     def test_every_shape_is_of_a_stack(self):
         for shape, spec in SHAPES.items():
             with self.subTest(shape=shape):
+                if spec.get("fixes_pending"):  # a server the integration suites start, its fixes not yet proven: why
+                    self.assertNotIn(spec["stack"], STACKS)
+                    continue
                 self.assertIn(spec["stack"], STACKS, "tests/fixes/%s/stack.json: no probes/fixes/ file has its stack" % shape)
                 checks = {e["check"] for e in STACKS[spec["stack"]]["fixes"]}
                 for check, why in spec.get("without", {}).items():
@@ -564,6 +571,8 @@ class DataFiles(unittest.TestCase):
         for stack in STACKS:
             with self.subTest(stack=stack):
                 shapes = [shape for shape, spec in SHAPES.items() if spec["stack"] == stack]
+                if len(shapes) == 1 and SHAPES[shapes[0]].get("one_shape"):
+                    continue  # a server configured, not programmed: its stack.json says why one shape is all there is
                 self.assertGreaterEqual(len(shapes), 2, shapes)
                 self.assertTrue(all(SHAPES[shape].get("shape") for shape in shapes[1:]), shapes)
 
