@@ -63,8 +63,11 @@ struct JsonBody {
   const http::Exchange* exchange = nullptr;  // the last of the request's chain; nullptr: not sent
   std::optional<oas::json> value;            // when the answer was 200 with a JSON body
   std::string problem;                       // else why: "GET /collections → 404", "not JSON: ..."
+  bool invalid_utf8 = false;                 // read with invalid UTF-8 replaced (lenient_utf8)
 };
-JsonBody json_body(const Evidence& ev, const RequestSpec& spec);
+// lenient_utf8: a body that is no UTF-8 is read with each invalid sequence
+// replaced by U+FFFD (and says so), so a CRS list's entries can be named.
+JsonBody json_body(const Evidence& ev, const RequestSpec& spec, bool lenient_utf8 = false);
 
 // A request not sent (error) or without an answer (its transport error) as a finding; true when so.
 bool unanswered(Findings& f, const Evidence& ev, const RequestSpec& spec);
@@ -103,6 +106,11 @@ struct View {
   bool global_listed = false;    // it has one
   std::vector<GeoCollection> probed;  // OGC: the first 10 collections; administrative: the paths with geometry
   std::size_t collections_total = 0;  // OGC: collections listed
+  std::vector<std::string> left_out;  // OGC: the ids of the collections after the first 10 (at most 1,000)
+  // "40 more collections not probed (the first 10 are)", "" when none; and the
+  // detail line naming them, for the checks that probe each collection.
+  std::string left_out_note() const;
+  void name_left_out(CheckResult& r) const;
   int first_with_features = -1;       // index into probed, -1 when none (yet)
   geo::Validation first_page;         // its default response, validated (OGC) or read (administrative)
   bool any_list() const;              // a supported list exists somewhere
@@ -161,6 +169,14 @@ struct GeoPath {
   bool documents_bbox = false;
 };
 const std::vector<GeoPath>& geo_paths(const Evidence& ev);
+
+// OGC API Features paths as a document writes them, after any prefix it
+// repeats from its server URL (QGIS Server documents /wfs3/collections with
+// server http://host/wfs3/): the prefix before "/collections" when the path is
+// <prefix>/collections, else nullopt.
+std::optional<std::string> collections_prefix(std::string_view path);
+// <prefix>/collections/<segment>/items (and with /{featureId} after it: feature).
+bool is_items_path(std::string_view path, bool feature = false);
 
 // Static reading of the document (GE-13..15, lint).
 // Whether a schema (a Walker node, after $ref) is a GeoJSON geometry schema.

@@ -130,8 +130,7 @@ CheckResult static_ge8(const Evidence& ev, const CheckRef& ref) {
   for (const auto& op : oas::operations(w)) {
     if (op.method != "get") continue;
     bool collection = false;
-    if (ogc) collection = op.path.rfind("/collections/", 0) == 0 && op.path.size() > 6 &&
-                          op.path.compare(op.path.size() - 6, 6, "/items") == 0;
+    if (ogc) collection = is_items_path(op.path);
     else
       for (const auto& g : geo_paths(ev)) collection = collection || (g.path == op.path && g.is_collection);
     if (!collection) continue;
