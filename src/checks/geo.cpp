@@ -252,10 +252,7 @@ bool unanswered(Findings& f, const Evidence& ev, const RequestSpec& spec) {
 std::string shown(std::string_view s) { return "'" + escape_control(truncate_utf8(s, 80)) + "'"; }
 
 std::string request_text(const http::Exchange& e) {
-  std::string path = url_path(e.url);
-  auto q = e.url.find('?');
-  if (q != std::string::npos) path += e.url.substr(q);
-  return fmt::format("{} {}", e.method, escape_control(truncate_utf8(percent_decode(path), 200)));
+  return fmt::format("{} {}", e.method, escape_control(truncate_utf8(percent_decode(url_path(e.url)), 200)));
 }
 
 JsonBody json_body(const Evidence& ev, const RequestSpec& spec, bool lenient_utf8) {
