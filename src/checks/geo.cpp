@@ -235,10 +235,11 @@ RequestSpec default_spec(const engine::Settings& s, const GeoCollection& c) {
   if (c.ogc) return get_json(c.url + "?limit=10", "application/geo+json");
   return get_json(c.url, "application/json");
 }
-RequestSpec query_spec(const engine::Settings& s, const GeoCollection& c, const std::string& query) {
-  (void)s;
-  if (c.ogc) return get_json(c.url + "?limit=10&" + query, "application/geo+json");
-  return get_json(c.url + (c.url.find('?') == std::string::npos ? "?" : "&") + query, "application/json");
+RequestSpec query_spec(const engine::Settings&, const GeoCollection& c, const std::string& query, bool body) {
+  RequestSpec spec = c.ogc ? get_json(c.url + "?limit=10&" + query, "application/geo+json")
+                           : get_json(c.url + (c.url.find('?') == std::string::npos ? "?" : "&") + query, "application/json");
+  if (!body) spec.body = engine::BodyLimit::probe;
+  return spec;
 }
 std::string crs_query(std::string_view uri) { return "crs=" + percent_encode(uri); }
 

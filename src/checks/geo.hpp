@@ -123,7 +123,10 @@ View view(const Evidence& ev);
 // The default (no crs) geospatial request of a collection: items?limit=10 (OGC, geo+json) or the path (administrative, json).
 RequestSpec default_spec(const engine::Settings& s, const GeoCollection& c);
 // The same with more query parameters (already encoded: "crs=http%3A...").
-RequestSpec query_spec(const engine::Settings& s, const GeoCollection& c, const std::string& query);
+// body: false for a request judged by its status and headers alone (the CRS
+// requests, the ones expecting 400), read as a probe (8 KiB kept), so a
+// hostile server's large answers are kept only where a body is judged.
+RequestSpec query_spec(const engine::Settings& s, const GeoCollection& c, const std::string& query, bool body = true);
 // crs=<uri> for a query.
 std::string crs_query(std::string_view uri);
 

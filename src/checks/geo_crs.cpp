@@ -270,8 +270,8 @@ std::vector<CrsRequested> ge5_requests(const Evidence& ev, const View& v) {
   const GeoCollection* c = v.subject();
   if (!c) return {};
   std::vector<CrsRequested> out;
-  for (const auto& crs : crs_asked(v)) out.push_back({query_spec(ev.settings, *c, crs_query(crs)), crs});
-  out.push_back({query_spec(ev.settings, *c, crs_query(geo::kUnregistered)), std::string(geo::kUnregistered)});
+  for (const auto& crs : crs_asked(v)) out.push_back({query_spec(ev.settings, *c, crs_query(crs), false), crs});
+  out.push_back({query_spec(ev.settings, *c, crs_query(geo::kUnregistered), false), std::string(geo::kUnregistered)});
   return out;
 }
 }  // namespace geo_checks
