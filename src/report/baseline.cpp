@@ -52,6 +52,7 @@ LastUp last_up_of(const Report& report) {
   for (const auto& r : report.rules) {
     RuleResult slim;
     slim.id = r.id;
+    slim.module = r.module;
     slim.aliases = r.aliases;
     slim.kind = r.kind;
     slim.verdict = r.verdict;

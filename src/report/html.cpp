@@ -14,6 +14,7 @@
 
 #include "report/formats.hpp"
 #include "report/html_page.hpp"
+#include "report/sections.hpp"
 #include "util/strings.hpp"
 
 namespace adrprobe::report {
@@ -98,10 +99,11 @@ class Page {
       ids_.insert(e.id);
     }
     for (std::size_t i = 0; i < r.rules.size(); ++i) anchor_[&r.rules[i]] = fmt::format("rule-{}", i + 1);
-    for (const auto& rule : r.rules) {
+    for (const auto& rule : r.rules)
       if (rule.change) with_change_ = true;
-      (rule.kind == "functional" ? functional_ : technical_).push_back(&rule);
-    }
+    sections_ = rule_sections(r);
+    for (const RuleResult* rule : sections_.front().rules)
+      (rule->kind == "functional" ? functional_ : technical_).push_back(rule);
   }
 
   std::string render() {
@@ -122,6 +124,7 @@ class Page {
     } else {
       body += summary_table();
       body += technical_rules();
+      for (std::size_t i = 1; i < sections_.size(); ++i) body += module_section(sections_[i]);
     }
     body += tls_section();
     if (!r_.unreachable) body += functional_rules();
@@ -146,7 +149,8 @@ class Page {
   std::set<int> evidence_;
   std::map<int, std::vector<std::string>> cited_by_;
   std::map<const RuleResult*, std::string> anchor_;
-  std::vector<const RuleResult*> technical_, functional_;
+  std::vector<const RuleResult*> technical_, functional_;  // the edition's
+  std::vector<RuleSection> sections_;  // the edition's, then each module's
   bool with_change_ = false;
 
   static constexpr std::size_t kRowsPerCheck = 6;  // exchanges shown in full under one check
@@ -205,6 +209,10 @@ class Page {
                                                  : std::string("<span class=\"muted\">none found</span>"));
     }
     out += fact_row("Edition", edition_html(r_));
+    for (std::size_t i = 1; i < sections_.size() && !r_.unreachable; ++i)
+      out += fact_row("Module", fmt::format("<a href=\"#{}\">{}</a> <span class=\"muted\">({})</span>",
+                                            module_anchor(sections_[i]), esc(module_heading(sections_[i].module)),
+                                            esc(sections_[i].module.reason)));
     out += fact_row("Date", fmt::format("{} <span class=\"muted\">({:.1f} s)</span>", esc(r_.generated_at),
                                         r_.duration_ms / 1000.0));
     if (r_.mode == "lint")
@@ -243,6 +251,9 @@ class Page {
     out += r_.unreachable ? "<nav class=\"toc\"><a href=\"#summary\">Down</a>"
                           : "<nav class=\"toc\"><a href=\"#summary\">Summary</a>";
     if (!r_.unreachable || failed_down()) out += "<a href=\"#technical\">Technical rules</a>";
+    if (!r_.unreachable)
+      for (std::size_t i = 1; i < sections_.size(); ++i)
+        out += fmt::format("<a href=\"#{}\">{}</a>", module_anchor(sections_[i]), esc(module_heading(sections_[i].module)));
     if (r_.tls) out += "<a href=\"#tls\">TLS</a>";
     if (!functional_.empty() && !r_.unreachable) out += "<a href=\"#functional\">Reviewer checklist</a>";
     out += "<a href=\"#run\">Run options</a>";
@@ -252,11 +263,18 @@ class Page {
   }
 
   std::string summary_table() {
-    std::string out = "<h2 id=\"summary\">Summary of the rules</h2>\n<table class=\"rules\">\n<thead><tr><th>Verdict</th>"
+    return "<h2 id=\"summary\">Summary of the rules</h2>\n" + rules_table(technical_, functional_, "#functional");
+  }
+
+  // The table of a section's rules: technical first, then functional (on
+  // paper one line that points to the checklist at `checklist_href`).
+  std::string rules_table(const std::vector<const RuleResult*>& technical, const std::vector<const RuleResult*>& functional,
+                          const std::string& checklist_href) const {
+    std::string out = "<table class=\"rules\">\n<thead><tr><th>Verdict</th>"
                       "<th>Rule</th><th>Title</th><th>Kind</th><th>Level</th>";
     if (with_change_) out += "<th>Change</th>";
     out += "</tr></thead>\n<tbody>\n";
-    for (const auto* list : {&technical_, &functional_})
+    for (const auto* list : {&technical, &functional})
       for (const RuleResult* rule : *list) {
         std::string title = esc(rule->title);
         if (std::string l = rule_text_link(*rule); !l.empty())
@@ -270,11 +288,41 @@ class Page {
         if (with_change_) out += fmt::format("<td>{}</td>", rule->change ? esc(*rule->change) : "");
         out += "</tr>\n";
       }
-    if (!functional_.empty())
-      out += fmt::format("<tr class=\"print-only\"><td colspan=\"{}\">{}: see the <a href=\"#functional\">reviewer "
+    if (!functional.empty())
+      out += fmt::format("<tr class=\"print-only\"><td colspan=\"{}\">{}: see the <a href=\"{}\">reviewer "
                          "checklist</a></td></tr>\n",
-                         with_change_ ? 6 : 5, plural(functional_.size(), "functional rule", "functional rules"));
+                         with_change_ ? 6 : 5, plural(functional.size(), "functional rule", "functional rules"),
+                         checklist_href);
     out += "</tbody>\n</table>\n";
+    return out;
+  }
+
+  static std::string module_anchor(const RuleSection& section) { return "module-" + html::esc(section.module.id); }
+
+  // A module judged beside the edition (module-geo.md): its own heading, why
+  // it was judged, its own count, its rules' table and cards, and the
+  // checklist of its functional rules. Existing classes only: a report
+  // without a module keeps its page byte for byte.
+  std::string module_section(const RuleSection& section) {
+    std::string anchor = module_anchor(section);
+    std::vector<const RuleResult*> technical, functional;
+    for (const RuleResult* rule : section.rules) (rule->kind == "functional" ? functional : technical).push_back(rule);
+    std::string out = fmt::format("<h2 id=\"{}\">{}</h2>\n", anchor, esc(module_heading(section.module)));
+    if (!section.module.reason.empty()) out += fmt::format("<p class=\"wrap\">{}</p>\n", esc(section.module.reason));
+    const Score& s = section.score;
+    out += fmt::format("<p>{} {} · {} {} · {} {} · {} {} <span class=\"muted\">of {} applicable technical rules of the "
+                       "module{}; they count in the score only through the edition's rule for the module</span></p>\n",
+                       s.pass, html::verdict_label(Verdict::pass), s.warn, html::verdict_label(Verdict::warn), s.fail,
+                       html::verdict_label(Verdict::fail), s.error, html::verdict_label(Verdict::error), s.applicable,
+                       functional.empty() ? "" : "; " + plural(functional.size(), "functional rule", "functional rules") +
+                                                     " for a reviewer");
+    out += rules_table(technical, functional, "#" + anchor + "-checklist");
+    out += rule_cards(technical);
+    if (!functional.empty()) {
+      out += fmt::format("<h3 id=\"{}-checklist\" class=\"keep-next\">{}: reviewer checklist</h3>\n", anchor,
+                         esc(module_heading(section.module)));
+      out += full_checklist_ ? review_sections(functional) : checklist_table(functional);
+    }
     return out;
   }
 
@@ -436,7 +484,13 @@ class Page {
     // No page break of its own: the cards never split, so they may follow the summary on its page.
     std::string out = "<h2 id=\"technical\">Technical rules: checks and evidence</h2>\n";
     if (technical_.empty()) out += "<p class=\"muted\">This edition has no technical rules.</p>\n";
-    for (const RuleResult* rule : technical_) {
+    return out + rule_cards(technical_);
+  }
+
+  // A card per technical rule: its checks, their evidence, its hints.
+  std::string rule_cards(const std::vector<const RuleResult*>& rules) {
+    std::string out;
+    for (const RuleResult* rule : rules) {
       if (r_.unreachable && rule->verdict != Verdict::fail) continue;  // down: said once, above
       out += fmt::format("<section class=\"rule {}\" id=\"{}\">\n", to_string(rule->verdict), anchor_.at(rule));
       out += rule_head(*rule) + rule_meta(*rule);
@@ -563,8 +617,17 @@ class Page {
                        "<code>--checklist full</code> for the full text on paper), weigh the tool's hints and mark one "
                        "box.</p>\n",
                        functional_.size());
-    out += "<table class=\"checklist\"><thead><tr><th>Rule</th><th>Hints</th><th>Conclusion</th></tr></thead><tbody>\n";
-    for (const RuleResult* rule : functional_) {
+    out += checklist_table(functional_);
+    out += "<div class=\"conclusion sign-off\"><div class=\"small muted\">Findings:</div><div class=\"line\"></div>"
+           "<div class=\"line\"></div><div class=\"sign\"><span>Reviewer</span><span>Date</span></div></div>\n";
+    return out;
+  }
+
+  // One row per functional rule with its boxes (compact checklist).
+  std::string checklist_table(const std::vector<const RuleResult*>& rules) {
+    std::string out =
+        "<table class=\"checklist\"><thead><tr><th>Rule</th><th>Hints</th><th>Conclusion</th></tr></thead><tbody>\n";
+    for (const RuleResult* rule : rules) {
       bool judged = rule->verdict == Verdict::manual;
       out += fmt::format("<tr class=\"review-row\" id=\"{}\"><td class=\"wrap\"><details><summary><span class=\"mono\">{}"
                          "</span> {}</summary>",
@@ -585,8 +648,6 @@ class Page {
       out += "</tr>\n";
     }
     out += "</tbody></table>\n";
-    out += "<div class=\"conclusion sign-off\"><div class=\"small muted\">Findings:</div><div class=\"line\"></div>"
-           "<div class=\"line\"></div><div class=\"sign\"><span>Reviewer</span><span>Date</span></div></div>\n";
     return out;
   }
 
@@ -596,7 +657,13 @@ class Page {
     std::string out = "<h2 id=\"functional\" class=\"page\">Functional rules: reviewer checklist</h2>\n";
     out += "<p>A tool cannot judge these rules. For each, read the rule and what to look at, weigh the tool's "
            "hints, and mark one conclusion.</p>\n";
-    for (const RuleResult* rule : functional_) {
+    return out + review_sections(functional_);
+  }
+
+  // --checklist full: a card per functional rule, with room to write.
+  std::string review_sections(const std::vector<const RuleResult*>& rules) {
+    std::string out;
+    for (const RuleResult* rule : rules) {
       out += fmt::format("<section class=\"review\" id=\"{}\">\n", anchor_.at(rule));
       out += rule_head(*rule) + rule_meta(*rule);
       if (!rule->statement.empty()) out += "<h4>Rule</h4>" + paragraphs(rule->statement) + "\n";

@@ -11,6 +11,11 @@
 // <system-out>. Every case names its change and failing_since in <properties>
 // (as pytest and Jenkins' keepProperties write them) and in its message.
 //
+// A module's rules (module-geo.md) are test cases like the edition's, after
+// them, in a class of their own (`<target>.geo`), so the platform's test view
+// groups them under the module; the suite's properties and <system-out> name
+// each module, its version, why it was judged and its own count.
+//
 // Functional rules are no test cases: they never get a verdict (a reviewer
 // judges them), so as <skipped/> they would be the same N skipped tests in every
 // pipeline and hide the technical rules that were really skipped. The suite's
@@ -22,6 +27,7 @@
 #include <sstream>
 
 #include "report/formats.hpp"
+#include "report/sections.hpp"
 #include "util/strings.hpp"
 
 namespace adrprobe::report {
@@ -142,6 +148,12 @@ std::string render_junit(const Report& r, const RenderOptions& options) {
   for (const auto& [key, value] : r.labels) property(("label." + X(key)).c_str(), X(value));
   if (!r.moved_from.empty()) property("moved_from", X(r.moved_from));
   if (r.unreachable && !r.down_since.empty()) property("down_since", X(r.down_since));
+  std::vector<RuleSection> sections = rule_sections(r);
+  for (std::size_t i = 1; i < sections.size(); ++i) {
+    const std::string prefix = "module." + X(sections[i].module.id);
+    property(prefix.c_str(), X(module_heading(sections[i].module)));
+    if (!sections[i].module.reason.empty()) property((prefix + ".reason").c_str(), X(sections[i].module.reason));
+  }
   bool regressed_only = options.fail_on == FailOn::regressed;
 
   if (r.unreachable) {
@@ -173,7 +185,7 @@ std::string render_junit(const Report& r, const RenderOptions& options) {
     for (int n = 2; !names.insert(name).second; ++n) name = fmt::format("{} {} ({})", X(rule.id), X(rule.title), n);
     auto tc = suite.append_child("testcase");
     tc.append_attribute("name") = name.c_str();
-    tc.append_attribute("classname") = classname.c_str();
+    tc.append_attribute("classname") = (rule.module.empty() ? classname : classname + "." + X(rule.module)).c_str();
     ++tests;
     case_properties(tc, {{"change", rule.change ? X(*rule.change) : ""}, {"failing_since", X(rule.failing_since.value_or(""))}});
     bool worse = rule.change == "new-fail" || rule.change == "regressed";
@@ -249,6 +261,10 @@ std::string render_junit(const Report& r, const RenderOptions& options) {
     out.push_back(fmt::format("score {}: {} pass, {} warn, {} fail, {} error of {} applicable technical rules",
                               r.score.percent ? fmt::format("{:.1f} %", *r.score.percent) : "n/a", r.score.pass,
                               r.score.warn, r.score.fail, r.score.error, r.score.applicable));
+  for (std::size_t i = 1; i < sections.size() && !r.unreachable; ++i)
+    out.push_back(fmt::format("{}: {} (in the score only through the edition's rule for it){}",
+                              X(module_heading(sections[i].module)), module_counts(sections[i]),
+                              sections[i].module.reason.empty() ? "" : "; " + X(sections[i].module.reason)));
   suite.append_child("system-out").text() = join(out, "\n").c_str();
 
   std::ostringstream s;

@@ -7,6 +7,7 @@
 
 #include "report/formats.hpp"
 #include "report/markdown_text.hpp"
+#include "report/sections.hpp"
 #include "util/strings.hpp"
 
 namespace adrprobe::report {
@@ -43,6 +44,22 @@ std::string render_markdown(const Report& r, const RenderOptions&) {
                    percent));
   line("");
   int functional = 0;
+  std::vector<RuleSection> sections = rule_sections(r);
+  const std::vector<const RuleResult*>& edition_rules = sections.front().rules;
+  bool changes = false;
+  for (const auto& rule : r.rules) changes = changes || (rule.kind == "technical" && rule.change);
+  // A table of technical rules: one row each, the change against a baseline when there is one.
+  auto table = [&](const std::vector<const RuleResult*>& rules) {
+    line(changes ? "| Rule | Verdict | Summary | Change |" : "| Rule | Verdict | Summary |");
+    line(changes ? "|---|---|---|---|" : "|---|---|---|");
+    for (const RuleResult* rule : rules) {
+      if (rule->kind != "technical") continue;
+      std::string row = fmt::format("| {} | {} {} | {} |", markdown_text(rule->id), icon(rule->verdict),
+                                    to_string(rule->verdict), markdown_text(truncate_utf8(rule->summary, 200)));
+      if (changes) row += fmt::format(" {} |", rule->change ? markdown_text(*rule->change) : "");
+      line(row);
+    }
+  };
   if (r.unreachable) {
     // Down (CLI.md, "Nightly monitoring"): one entry, no table of rules that
     // could not run; only what failed without an answer (TS-1 on http://) follows.
@@ -59,68 +76,61 @@ std::string render_markdown(const Report& r, const RenderOptions&) {
     if (!r.headline.empty()) line("\n**" + markdown_text(r.headline) + "**");
     for (std::size_t i = 0; i < std::min(r.leading_notes, r.notes.size()); ++i) line("\n**" + markdown_text(r.notes[i]) + "**");
 
-    bool changes = false;
-    for (const auto& rule : r.rules) changes = changes || (rule.kind == "technical" && rule.change);
     line("");
-    line(changes ? "| Rule | Verdict | Summary | Change |" : "| Rule | Verdict | Summary |");
-    line(changes ? "|---|---|---|---|" : "|---|---|---|");
-    for (const auto& rule : r.rules) {
-      if (rule.kind != "technical") {
-        ++functional;
-        continue;
-      }
-      std::string row = fmt::format("| {} | {} {} | {} |", markdown_text(rule.id), icon(rule.verdict),
-                                    to_string(rule.verdict), markdown_text(truncate_utf8(rule.summary, 200)));
-      if (changes) row += fmt::format(" {} |", rule.change ? markdown_text(*rule.change) : "");
-      line(row);
-    }
+    table(edition_rules);
+    for (const RuleResult* rule : edition_rules) functional += rule->kind != "technical";
   }
 
-  // The checks that did not pass, worst rules first as the table lists them.
-  std::vector<std::string> problems;
-  for (Verdict v : {Verdict::fail, Verdict::error, Verdict::warn}) {
-    for (const auto& rule : r.rules) {
-      if (rule.kind != "technical" || rule.verdict != v) continue;
-      for (const auto& c : rule.checks) {
-        if (severity(c.verdict) <= severity(Verdict::pass)) continue;
-        // The unreachable target is said once at the top: its errors need no line each.
-        if (r.unreachable && c.verdict == Verdict::error) continue;
-        std::string item = fmt::format("- {} **{}** {} {}: {}", icon(c.verdict), markdown_text(c.id), to_string(c.verdict),
-                                       markdown_text(rule.id), markdown_text(truncate_utf8(c.message, 400)));
-        // Every place (one per distinct field, a field in another file with its own).
-        for (std::size_t i = 0; i < std::min<std::size_t>(c.locations.size(), kShownPlaces); ++i) {
-          const auto& l = c.locations[i];
-          item += fmt::format("\n  - at {}{}{}", markdown_text(l.pointer), l.target.empty() ? "" : " → " + markdown_text(l.target),
-                              l.line ? fmt::format(" (line {})", *l.line) : "");
-        }
-        if (c.locations.size() > kShownPlaces)
-          item += fmt::format("\n  - (+{} more places: JSON, SARIF)", c.locations.size() - kShownPlaces);
-        if (c.fix) {
-          // The change as a fenced block, its fence longer than any backtick run in it.
-          std::size_t run = 0, longest = 0;
-          for (char ch : c.fix->text) longest = std::max(longest, run = ch == '`' ? run + 1 : 0);
-          std::string fence(std::max<std::size_t>(3, longest + 1), '`');
-          // The documentation's URL (the catalogue's own, https, no backtick) as a code span: readable, not a link.
-          item += fmt::format("\n  - fix{}, see `{}`:\n\n    {}\n", c.fix->name.empty() ? "" : " for " + markdown_text(c.fix->name),
-                              escape_control(c.fix->source), fence);
-          // Tabs stay tabs: the code is pasted from here (Go is indented with them).
-          for (const auto& l : split(trim(c.fix->text), '\n')) item += "    " + escape_control(l, Tabs::kept) + "\n";
-          item += "    " + fence + "\n";
-        }
-        std::size_t shown = 0;
-        for (int id : c.exchanges) {
-          if (shown == 2) break;
-          if (const auto* e = find_exchange(r, id)) {
-            std::string judged = judged_headers_line(*e, c.judged_headers);
-            item += "\n  - " + markdown_text(exchange_line(*e)) + (judged.empty() ? "" : " · " + markdown_text(judged));
-            ++shown;
+  // The checks that did not pass, worst rules first.
+  auto problems_of = [&](const std::vector<const RuleResult*>& rules) {
+    std::vector<std::string> problems;
+    for (Verdict v : {Verdict::fail, Verdict::error, Verdict::warn}) {
+      for (const RuleResult* rule_of : rules) {
+        const RuleResult& rule = *rule_of;
+        if (rule.kind != "technical" || rule.verdict != v) continue;
+        for (const auto& c : rule.checks) {
+          if (severity(c.verdict) <= severity(Verdict::pass)) continue;
+          // The unreachable target is said once at the top: its errors need no line each.
+          if (r.unreachable && c.verdict == Verdict::error) continue;
+          std::string item = fmt::format("- {} **{}** {} {}: {}", icon(c.verdict), markdown_text(c.id), to_string(c.verdict),
+                                         markdown_text(rule.id), markdown_text(truncate_utf8(c.message, 400)));
+          // Every place (one per distinct field, a field in another file with its own).
+          for (std::size_t i = 0; i < std::min<std::size_t>(c.locations.size(), kShownPlaces); ++i) {
+            const auto& l = c.locations[i];
+            item += fmt::format("\n  - at {}{}{}", markdown_text(l.pointer), l.target.empty() ? "" : " → " + markdown_text(l.target),
+                                l.line ? fmt::format(" (line {})", *l.line) : "");
           }
+          if (c.locations.size() > kShownPlaces)
+            item += fmt::format("\n  - (+{} more places: JSON, SARIF)", c.locations.size() - kShownPlaces);
+          if (c.fix) {
+            // The change as a fenced block, its fence longer than any backtick run in it.
+            std::size_t run = 0, longest = 0;
+            for (char ch : c.fix->text) longest = std::max(longest, run = ch == '`' ? run + 1 : 0);
+            std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+            // The documentation's URL (the catalogue's own, https, no backtick) as a code span: readable, not a link.
+            item += fmt::format("\n  - fix{}, see `{}`:\n\n    {}\n", c.fix->name.empty() ? "" : " for " + markdown_text(c.fix->name),
+                                escape_control(c.fix->source), fence);
+            // Tabs stay tabs: the code is pasted from here (Go is indented with them).
+            for (const auto& l : split(trim(c.fix->text), '\n')) item += "    " + escape_control(l, Tabs::kept) + "\n";
+            item += "    " + fence + "\n";
+          }
+          std::size_t shown = 0;
+          for (int id : c.exchanges) {
+            if (shown == 2) break;
+            if (const auto* e = find_exchange(r, id)) {
+              std::string judged = judged_headers_line(*e, c.judged_headers);
+              item += "\n  - " + markdown_text(exchange_line(*e)) + (judged.empty() ? "" : " · " + markdown_text(judged));
+              ++shown;
+            }
+          }
+          if (c.exchanges.size() > shown && shown) item += fmt::format(" (+{} more)", c.exchanges.size() - shown);
+          problems.push_back(std::move(item));
         }
-        if (c.exchanges.size() > shown && shown) item += fmt::format(" (+{} more)", c.exchanges.size() - shown);
-        problems.push_back(std::move(item));
       }
     }
-  }
+    return problems;
+  };
+  std::vector<std::string> problems = problems_of(edition_rules);
   if (!problems.empty()) {
     line("");
     line("#### What did not pass");
@@ -131,6 +141,32 @@ std::string render_markdown(const Report& r, const RenderOptions&) {
     line("");
     line(fmt::format("{} for a reviewer.", plural(static_cast<std::size_t>(functional), "functional rule",
                                                   "functional rules")));
+  }
+  // Each module judged beside the edition (module-geo.md), after it: its
+  // heading, why it was judged, its own count, its table and what did not pass.
+  for (std::size_t i = 1; i < sections.size() && !r.unreachable; ++i) {
+    const RuleSection& s = sections[i];
+    line("");
+    line("### " + markdown_text(module_heading(s.module)));
+    line("");
+    if (!s.module.reason.empty()) line(markdown_text(s.module.reason) + "\n");
+    line(module_counts(s) + " of the module (they count in the score only through the edition's rule for it)");
+    line("");
+    table(s.rules);
+    std::vector<std::string> module_problems = problems_of(s.rules);
+    if (!module_problems.empty()) {
+      line("");
+      line("#### What did not pass in the " + markdown_text(module_heading(s.module)));
+      line("");
+      for (const auto& p : module_problems) line(p);
+    }
+    std::size_t module_functional = static_cast<std::size_t>(
+        std::count_if(s.rules.begin(), s.rules.end(), [](const RuleResult* rule) { return rule->kind != "technical"; }));
+    if (module_functional) {
+      line("");
+      line(fmt::format("{} of the module for a reviewer.",
+                       plural(module_functional, "functional rule", "functional rules")));
+    }
   }
   return out;
 }

@@ -3,7 +3,10 @@
 // its counts; score, verdict counts, days until the
 // certificate expires, reachable, when it ran, regressions) and one gauge per
 // technical rule, so a dashboard can alert on a regression or an expiring
-// certificate. Only gauges, which the Prometheus text format and OpenMetrics
+// certificate. A module's rules (module-geo.md) carry a `module` label
+// ("geo"), and adrprobe_rules counts them apart with it; the edition's rules
+// have no such label, so their series are those of a report without a
+// module. Only gauges, which the Prometheus text format and OpenMetrics
 // both read; ends with "# EOF".
 #include <fmt/format.h>
 
@@ -117,17 +120,35 @@ std::string render_summary_openmetrics(const Summary& summary) {
           family("adrprobe_conclusion_rules").samples.push_back(with({{"outcome", outcome}}) + " " + std::to_string(n));
     }
     if (t.score.percent) family("adrprobe_score_percent").samples.push_back(labels(target) + " " + number(*t.score.percent));
+    // A rule's labels: a module's rule names its module (the edition's name none).
+    auto rule_labels = [&](const std::string& id) {
+      const SummaryModule* m = module_of(t, id);
+      return m ? std::vector<std::pair<std::string, std::string>>{{"module", m->id}, {"rule", id}}
+               : std::vector<std::pair<std::string, std::string>>{{"rule", id}};
+    };
     std::map<Verdict, int> counts{{Verdict::pass, t.score.pass}, {Verdict::warn, t.score.warn},
                                   {Verdict::fail, t.score.fail}, {Verdict::error, t.score.error}, {Verdict::skip, 0}};
-    for (const auto& [id, v] : t.verdicts)
-      if (v == Verdict::skip) ++counts[Verdict::skip];
+    std::map<std::string, std::map<Verdict, int>> module_counts;
+    for (const auto& m : t.modules) module_counts[m.id];
+    for (const auto& [id, v] : t.verdicts) {
+      if (const SummaryModule* m = module_of(t, id)) ++module_counts[m->id][v];
+      else if (v == Verdict::skip) ++counts[Verdict::skip];
+    }
     // A down target has no verdicts (one state, not per-rule noise).
-    if (t.reachable)
+    if (t.reachable) {
       for (Verdict v : {Verdict::pass, Verdict::warn, Verdict::fail, Verdict::error, Verdict::skip})
         family("adrprobe_rules").samples.push_back(with({{"verdict", to_string(v)}}) + " " + std::to_string(counts[v]));
+      for (auto& [module, by_verdict] : module_counts)
+        for (Verdict v : {Verdict::pass, Verdict::warn, Verdict::fail, Verdict::error, Verdict::skip})
+          family("adrprobe_rules").samples.push_back(with({{"module", module}, {"verdict", to_string(v)}}) + " " +
+                                                     std::to_string(by_verdict[v]));
+    }
     for (const auto& [id, v] : t.verdicts) {
-      family("adrprobe_rule_verdict").samples.push_back(with({{"rule", id}, {"verdict", to_string(v)}}) + " 1");
-      family("adrprobe_rule_failing").samples.push_back(with({{"rule", id}}) + (v == Verdict::fail ? " 1" : " 0"));
+      auto rule = rule_labels(id);
+      auto with_verdict = rule;
+      with_verdict.emplace_back("verdict", to_string(v));
+      family("adrprobe_rule_verdict").samples.push_back(with(with_verdict) + " 1");
+      family("adrprobe_rule_failing").samples.push_back(with(rule) + (v == Verdict::fail ? " 1" : " 0"));
     }
     if (t.change) {
       for (auto [name, list] : {std::pair{"new-fail", &t.change->new_fail}, std::pair{"regressed", &t.change->regressed},
@@ -137,8 +158,11 @@ std::string render_summary_openmetrics(const Summary& summary) {
       family("adrprobe_changes").samples.push_back(with({{"change", "back-up"}}) + (t.change->back_up ? " 1" : " 0"));
       for (auto [name, list] : {std::pair{"new-fail", &t.change->new_fail}, std::pair{"regressed", &t.change->regressed},
                                 std::pair{"fixed", &t.change->fixed}})
-        for (const auto& id : *list)
-          family("adrprobe_rule_change").samples.push_back(with({{"rule", id}, {"change", name}}) + " 1");
+        for (const auto& id : *list) {
+          auto labels = rule_labels(id);
+          labels.emplace_back("change", name);
+          family("adrprobe_rule_change").samples.push_back(with(labels) + " 1");
+        }
     }
     if (t.cert_days_left)
       family("adrprobe_certificate_days_left").samples.push_back(labels(target) + " " + std::to_string(*t.cert_days_left));

@@ -11,6 +11,11 @@
 // the results: it is no result (a code scanning service would open an alert
 // for it). A down target is one result (ruleId adrprobe/down, level error,
 // "target down: <cause>"), not the same transport error once per check.
+//
+// A module's rules (module-geo.md) give results like the edition's: their
+// rule ids are the module's (`/geo/...`, in `name` and properties.rule), and
+// properties.module ("geo") on the reporting descriptor and the result says
+// which module; the run's properties list the modules judged (JSON `modules`).
 #include <nlohmann/json.hpp>
 
 #include <map>
@@ -81,6 +86,7 @@ std::string render_sarif(const Report& r, const RenderOptions&) {
         if (!rule.statement.empty()) d["fullDescription"] = {{"text", trim(rule.statement)}};
         if (!rule.url.empty()) d["helpUri"] = rule.url;
         d["properties"] = {{"rule", rule.id}};
+        if (!rule.module.empty()) d["properties"]["module"] = rule.module;
         if (!rule.level.empty()) d["properties"]["level"] = rule.level;
         rules.push_back(std::move(d));
       }
@@ -110,6 +116,7 @@ std::string render_sarif(const Report& r, const RenderOptions&) {
       result["locations"] = std::move(locations);
       result["partialFingerprints"] = {{"adrprobeFinding/v1", fingerprint(rule.id, c)}};
       json properties{{"rule", rule.id}, {"verdict", to_string(c.verdict)}};
+      if (!rule.module.empty()) properties["module"] = rule.module;
       if (!c.locations.empty()) properties["pointer"] = c.locations.front().pointer;
       std::vector<std::string> evidence;
       for (int id : c.exchanges)
@@ -134,6 +141,12 @@ std::string render_sarif(const Report& r, const RenderOptions&) {
   // The conclusion first: before the artifacts and the results.
   run["properties"] = {{"conclusion", conclusion_json(conclude(r))}, {"edition", r.edition}, {"mode", r.mode},
                        {"state", state_of(r)}};
+  if (!r.modules.empty()) {
+    json modules = json::array();
+    for (const auto& m : r.modules)
+      modules.push_back({{"id", m.id}, {"title", m.title}, {"version", m.version}, {"reason", m.reason}});
+    run["properties"]["modules"] = std::move(modules);
+  }
   if (!uri.empty()) run["artifacts"] = json::array({{{"location", {{"uri", uri}}}}});
   run["results"] = std::move(results);
   json log{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};

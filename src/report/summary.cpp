@@ -11,6 +11,7 @@
 #include "oas/parse.hpp"
 #include "report/baseline.hpp"
 #include "report/json.hpp"
+#include "report/sections.hpp"
 #include "report/summary.hpp"
 #include "util/strings.hpp"
 
@@ -25,12 +26,22 @@ SummaryTarget summarize(const Report& r, const std::string& name, const std::str
   t.edition = r.edition;
   t.report = report_file;
   t.score = r.score;
-  for (const auto& rule : r.rules) {
-    if (rule.kind != "technical") continue;
-    t.verdicts.emplace_back(rule.id, rule.verdict);
-    if (rule.verdict == Verdict::fail) t.failing.push_back(rule.id);
-    if (rule.verdict == Verdict::fail && rule.failing_since) t.failing_since.emplace_back(rule.id, *rule.failing_since);
-    if (rule.verdict == Verdict::error) t.erroring.push_back(rule.id);
+  std::vector<RuleSection> sections = rule_sections(r);
+  for (const RuleResult* rule : sections.front().rules) {
+    if (rule->kind != "technical") continue;
+    t.verdicts.emplace_back(rule->id, rule->verdict);
+    if (rule->verdict == Verdict::fail) t.failing.push_back(rule->id);
+    if (rule->verdict == Verdict::fail && rule->failing_since) t.failing_since.emplace_back(rule->id, *rule->failing_since);
+    if (rule->verdict == Verdict::error) t.erroring.push_back(rule->id);
+  }
+  for (std::size_t i = 1; i < sections.size(); ++i) {
+    SummaryModule m{sections[i].module.id, module_heading(sections[i].module), {}};
+    for (const RuleResult* rule : sections[i].rules) {
+      if (rule->kind != "technical") continue;
+      t.verdicts.emplace_back(rule->id, rule->verdict);
+      m.rules.push_back(rule->id);
+    }
+    t.modules.push_back(std::move(m));
   }
   t.change = changes(r);
   if (r.tls && !r.tls->chain.empty()) t.cert_days_left = static_cast<int>(r.tls->chain.front().days_left);
@@ -51,8 +62,15 @@ SummaryTarget summarize(const Report& r, const std::string& name, const std::str
     t.failing_since.clear();
     t.erroring.clear();
     t.verdicts.clear();
+    t.modules.clear();
   }
   return t;
+}
+
+const SummaryModule* module_of(const SummaryTarget& t, const std::string& rule_id) {
+  for (const auto& m : t.modules)
+    if (std::find(m.rules.begin(), m.rules.end(), rule_id) != m.rules.end()) return &m;
+  return nullptr;
 }
 
 HistoryPoint history_point(const SummaryTarget& t, const std::string& fallback_time) {
@@ -195,6 +213,13 @@ std::string render_summary_json(const Summary& summary) {
     json verdicts = json::object();
     for (const auto& [id, v] : t.verdicts) verdicts[id] = to_string(v);
     jt["verdicts"] = verdicts;
+    // The modules judged beside the edition, and which of `verdicts` are theirs
+    // (absent when none: a summary without one reads as before).
+    if (!t.modules.empty()) {
+      json modules = json::array();
+      for (const auto& m : t.modules) modules.push_back({{"id", m.id}, {"heading", m.heading}, {"rules", m.rules}});
+      jt["modules"] = std::move(modules);
+    }
     targets.push_back(std::move(jt));
   }
   j["targets"] = targets;
@@ -454,6 +479,14 @@ Summary parse_summary_json(const std::string& text, const HistoryWanted& wanted)
       for (const auto& [id, v] : object(jt, "verdicts").items())
         if (v.is_string())
           if (auto verdict = verdict_from_string(v.get<std::string>())) t.verdicts.emplace_back(id, *verdict);
+      if (auto modules = jt.find("modules"); modules != jt.end() && modules->is_array())
+        for (std::size_t k = 0; k < modules->size(); ++k) {
+          std::string at = fmt::format("{}.modules[{}]", where, k);
+          const json& m = (*modules)[k];
+          if (!m.is_object()) throw std::runtime_error(at + " is not an object");
+          t.modules.push_back({member<std::string>(m, "id", "", at), member<std::string>(m, "heading", "", at),
+                               member<std::vector<std::string>>(m, "rules", {}, at)});
+        }
       s.targets.push_back(std::move(t));
     }
     s.previous_generated_at = member<std::string>(j, "previous_generated_at", "", "summary");

@@ -29,6 +29,14 @@ struct HistoryPoint {
 };
 constexpr std::size_t max_history = 30;
 
+// A module judged beside the edition (Report::modules): what summary.html's
+// matrix heads its columns with and summary.prom labels its rules' series by.
+struct SummaryModule {
+  std::string id;       // "geo"
+  std::string heading;  // "Geospatial module 1.0.2"
+  std::vector<std::string> rules;  // its technical rules' ids, in `verdicts` after the edition's
+};
+
 struct SummaryTarget {
   std::string name;
   std::string base_url;  // passwords masked
@@ -55,8 +63,12 @@ struct SummaryTarget {
   std::optional<double> don_adr_score;  // from the register (DON's static score), when it has one
   std::string moved_from;              // the baseline's base URL, when the API moved
   std::string generated_at;            // of the target's report
-  // Every technical rule with its verdict, in the edition's order (per-rule gauges).
+  // Every technical rule with its verdict, in the edition's order (per-rule
+  // gauges), then each module's: compared by `diff` like the edition's. A
+  // module's rules are in `score`, `failing` and `erroring` only through the
+  // edition's rule for the module.
   std::vector<std::pair<std::string, Verdict>> verdicts;
+  std::vector<SummaryModule> modules;
   // The report's conclusion (CLI.md): what summary.prom's first gauges say.
   // None: a row of a summary.json written before it was kept.
   std::optional<Conclusion> conclusion;
@@ -108,6 +120,9 @@ std::string nights_since(const Summary& summary, const std::string& name, const 
 // began, the oldest first; those without one (a row of an earlier version) under "".
 std::map<std::string, std::vector<std::string>> failing_by_since(const SummaryTarget& t,
                                                                  const std::vector<std::string>& except = {});
+
+// The module of one of a row's `verdicts`: nullptr for the edition's rules.
+const SummaryModule* module_of(const SummaryTarget& t, const std::string& rule_id);
 
 // A target's row, from its finished report (secrets already masked):
 // `report_file` is the JSON report's name relative to the summary.

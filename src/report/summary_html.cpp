@@ -243,20 +243,55 @@ const char* verdict_icon(Verdict v) {
   return "";
 }
 
+// The matrix's columns: the edition's rules, then each module's (module-geo.md)
+// as a group of its own, its heading above it; each group's heads leave out
+// its own common prefix ("/core/", "/geo/").
+struct ColumnGroup {
+  std::string module, heading;  // "" for the edition's rules
+  std::vector<std::string> ids;
+  std::string prefix;
+};
+
+std::vector<ColumnGroup> column_groups(const std::vector<const SummaryTarget*>& rows) {
+  std::vector<ColumnGroup> groups(1);
+  for (const auto* t : rows)
+    for (const auto& [id, v] : t->verdicts) {
+      const SummaryModule* m = module_of(*t, id);
+      std::string module = m ? m->id : "";
+      auto g = std::find_if(groups.begin(), groups.end(), [&](const ColumnGroup& c) { return c.module == module; });
+      if (g == groups.end()) g = groups.insert(groups.end(), ColumnGroup{module, m->heading, {}, {}});
+      if (std::find(g->ids.begin(), g->ids.end(), id) == g->ids.end()) g->ids.push_back(id);
+    }
+  for (auto& g : groups) g.prefix = common_prefix(g.ids);
+  return groups;
+}
+
 // Targets × technical rules: one icon per cell (told apart by shape, titled
 // with the rule and verdict), the change mark beside it; a down target one
 // cell across the row.
 std::string matrix_html(const std::vector<const SummaryTarget*>& rows) {
+  std::vector<ColumnGroup> groups = column_groups(rows);
   std::vector<std::string> ids;
-  for (const auto* t : rows)
-    for (const auto& [id, v] : t->verdicts)
-      if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+  for (const auto& g : groups) ids.insert(ids.end(), g.ids.begin(), g.ids.end());
   if (ids.empty()) return "<p class=\"muted\">No rule verdicts to show.</p>\n";
-  std::string prefix = common_prefix(ids);
-  std::string out = "<div class=\"mx-scroll\"><table class=\"matrix\">\n<thead><tr><th class=\"mx-name\">Target</th>";
-  for (std::size_t i = 0; i < ids.size(); ++i)
-    out += fmt::format("<th class=\"rot\" title=\"{}\"><div><span>{}</span></div></th>", esc(ids[i]),
-                       esc(std::string_view(ids[i]).substr(prefix.size())));
+  std::string out = "<div class=\"mx-scroll\"><table class=\"matrix\">\n<thead>";
+  if (groups.size() > 1) {
+    // A module's columns under its heading, beside the edition's. Words wrap
+    // whole over a few narrow columns (a style of its own here: the page of a
+    // register without a module keeps its bytes).
+    out += "<tr><th class=\"mx-name\"></th>";
+    for (const auto& g : groups)
+      if (!g.ids.empty())
+        out += fmt::format("<th class=\"mx-name\" colspan=\"{}\" style=\"overflow-wrap:normal;font-size:11px\">{}</th>",
+                           g.ids.size(),
+                           g.module.empty() ? std::string("Edition") : esc(g.heading.empty() ? g.module : g.heading));
+    out += "</tr>";
+  }
+  out += "<tr><th class=\"mx-name\">Target</th>";
+  for (const auto& g : groups)
+    for (const auto& id : g.ids)
+      out += fmt::format("<th class=\"rot\" title=\"{}\"><div><span>{}</span></div></th>", esc(id),
+                         esc(std::string_view(id).substr(g.prefix.size())));
   out += "</tr></thead>\n<tbody>\n";
   for (const auto* t : rows) {
     out += fmt::format("<tr><th class=\"mx-name\" scope=\"row\">{}</th>", esc(t->name));
@@ -266,28 +301,36 @@ std::string matrix_html(const std::vector<const SummaryTarget*>& rows) {
       continue;
     }
     std::map<std::string, Verdict> by_id(t->verdicts.begin(), t->verdicts.end());
-    for (const auto& id : ids) {
-      auto it = by_id.find(id);
-      if (it == by_id.end()) {
-        out += fmt::format("<td class=\"mx\" title=\"{}: not in edition {}\"></td>", esc(id), esc(t->edition));
-        continue;
+    for (const auto& g : groups)
+      for (const auto& id : g.ids) {
+        auto it = by_id.find(id);
+        if (it == by_id.end()) {
+          out += g.module.empty()
+                     ? fmt::format("<td class=\"mx\" title=\"{}: not in edition {}\"></td>", esc(id), esc(t->edition))
+                     : fmt::format("<td class=\"mx\" title=\"{}: {} not judged\"></td>", esc(id), esc(g.heading));
+          continue;
+        }
+        std::string mark, what;
+        if (t->change) {
+          auto has = [&](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), id) != v.end(); };
+          if (has(t->change->new_fail)) mark = "▼", what = ", new fail";
+          else if (has(t->change->regressed)) mark = "▽", what = ", regressed";
+          else if (has(t->change->fixed)) mark = "▲", what = ", fixed";
+        }
+        std::string word = to_string(it->second);
+        out += fmt::format("<td class=\"mx v-{}{}\" title=\"{}: {}{}\">{}{}</td>", word, mark.empty() ? "" : " chg", esc(id), word,
+                           what, verdict_icon(it->second), mark.empty() ? "" : "<span class=\"mk\">" + mark + "</span>");
       }
-      std::string mark, what;
-      if (t->change) {
-        auto has = [&](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), id) != v.end(); };
-        if (has(t->change->new_fail)) mark = "▼", what = ", new fail";
-        else if (has(t->change->regressed)) mark = "▽", what = ", regressed";
-        else if (has(t->change->fixed)) mark = "▲", what = ", fixed";
-      }
-      std::string word = to_string(it->second);
-      out += fmt::format("<td class=\"mx v-{}{}\" title=\"{}: {}{}\">{}{}</td>", word, mark.empty() ? "" : " chg", esc(id), word,
-                         what, verdict_icon(it->second), mark.empty() ? "" : "<span class=\"mk\">" + mark + "</span>");
-    }
     out += "</tr>\n";
   }
   out += "</tbody>\n</table></div>\n";
   out += "<p class=\"small legend\">";
-  if (!prefix.empty()) out += fmt::format("Rule ids under <code>{}</code>. ", esc(prefix));
+  std::vector<std::string> under;
+  for (const auto& g : groups)
+    if (!g.prefix.empty())
+      under.push_back(g.module.empty() ? fmt::format("<code>{}</code>", esc(g.prefix))
+                                       : fmt::format("<code>{}</code> ({})", esc(g.prefix), esc(g.heading)));
+  if (!under.empty()) out += fmt::format("Rule ids under {}. ", join(under, ", "));
   out += "<span class=\"v-pass\">✔ pass</span> · <span class=\"v-warn\">⚠ warn</span> · <span class=\"v-fail\">✖ "
          "fail</span> · <span class=\"v-error\">! error</span> · <span class=\"v-skip\">– skip</span> · <span "
          "class=\"v-manual\">☐ manual</span> · empty: not in the target's edition. Since the previous run: ▼ new fail · ▽ "

@@ -5,6 +5,7 @@
 
 #include "report/baseline.hpp"
 #include "report/formats.hpp"
+#include "report/sections.hpp"
 #include "util/strings.hpp"
 
 namespace adrprobe::report {
@@ -61,8 +62,6 @@ std::string render_text(const Report& r, const RenderOptions& style) {
   std::string out;
   // Every piece of report data in a line has passed through E() (see above).
   auto line = [&](const std::string& s) { out += s + "\n"; };
-  std::size_t width = 0;
-  for (const auto& rule : r.rules) width = std::max(width, rule.id.size());
 
   // The edition as asked (an alias, "latest") and the catalogue that judged it.
   std::string edition = r.edition_name.empty() ? "edition " + r.edition : r.edition_name;
@@ -168,63 +167,95 @@ std::string render_text(const Report& r, const RenderOptions& style) {
                      plural(technical, "technical rule", "technical rules"),
                      plural(functional, "functional rule", "functional rules")));
   }
+  // One rule's line, and under it its checks and evidence (technical) or its hints (functional).
+  auto rule_lines = [&](const RuleResult& rule, std::size_t width) {
+    bool technical = rule.kind == "technical";
+    bool ok = rule.verdict == Verdict::pass || rule.verdict == Verdict::skip;
+    if (style.verbosity < 0 && ok) return;
+    // A rule that passes shows why on its line; one that does not shows its
+    // title, with the checks that give the reason on the lines below.
+    std::string reason = technical && ok ? rule.summary : rule.title;
+    if (style.verbosity <= 0 && style.terminal) reason = truncate_utf8(reason, 110);
+    // Against a baseline: what changed, before the reason (unchanged says nothing).
+    std::string change = rule.change && *rule.change != "unchanged"
+                             ? paint("[" + *rule.change + "] ", *rule.change == "fixed" ? "32" : "1;31")
+                             : "";
+    line(fmt::format("  {} {:<{}}  {}{}", label(rule.verdict, paint), E(rule.id), width, change, E(reason)));
+    if (technical && ok && style.verbosity > 0) line(fmt::format("         {}", E(rule.title)));
+    if (style.verbosity > 0 && (!rule.level.empty() || !rule.url.empty()))
+      line(fmt::format("         {}{}{}", E(rule.level), !rule.level.empty() && !rule.url.empty() ? " · " : "",
+                       E(rule.url)));
+    if (!technical) {
+      std::size_t shown = style.verbosity > 0 ? rule.hints.size() : std::min<std::size_t>(rule.hints.size(), 3);
+      for (std::size_t i = 0; i < shown; ++i) line(fmt::format("         hint: {}", E(rule.hints[i])));
+      if (shown < rule.hints.size())
+        line(fmt::format("         ({} more {}: -v)", rule.hints.size() - shown,
+                         rule.hints.size() - shown == 1 ? "hint" : "hints"));
+      if (style.verbosity > 0 && !rule.review.empty()) line(fmt::format("         review: {}", E(trim(rule.review))));
+      return;
+    }
+    for (const auto& c : rule.checks) {
+      bool show = style.verbosity > 0 || severity(c.verdict) > severity(Verdict::pass) ||
+                  (c.verdict == Verdict::skip && style.verbosity >= 0 && !ok);
+      // Unreachable: the line at the top says why these could not run (-v shows each).
+      if (r.unreachable && c.verdict == Verdict::error && style.verbosity <= 0) show = false;
+      if (!show) continue;
+      std::string message = style.verbosity > 0 || !style.terminal ? c.message : truncate_utf8(c.message, 400);
+      line(fmt::format("         {:<5}{} {}", E(c.id), paint(to_string(c.verdict), color_of(c.verdict)), E(message)));
+      bool problem = severity(c.verdict) > severity(Verdict::pass);
+      std::size_t max_ev = style.verbosity > 0 ? 5 : (problem ? 1 : 0);
+      for (std::size_t i = 0; i < std::min(max_ev, c.exchanges.size()); ++i)
+        if (const auto* e = id_of(c.exchanges[i]))
+          line(paint(fmt::format("              {}", evidence_line(*e, c.judged_headers)), "2"));
+      // What to change comes after what proves it.
+      if (c.fix && style.verbosity >= 0) {
+        // Where it is documented, then the whole change: a few lines, which a
+        // reader pastes, so tabs stay tabs (it is the tool's text, not a server's).
+        std::string who = c.fix->name.empty() ? "fix:" : "fix (" + c.fix->name + "):";
+        line(fmt::format("              {} {}", E(who), E(c.fix->source)));
+        for (const auto& l : split(trim(c.fix->text), '\n'))
+          line(l.empty() ? "" : "                " + escape_control(l, Tabs::kept));
+      }
+    }
+  };
+  auto id_width = [](const std::vector<const RuleResult*>& rules) {
+    std::size_t width = 0;
+    for (const RuleResult* rule : rules) width = std::max(width, rule->id.size());
+    return width;
+  };
+  std::vector<RuleSection> sections = rule_sections(r);
+  const std::vector<const RuleResult*>& edition_rules = sections.front().rules;
+  std::size_t width = id_width(edition_rules);
   for (const char* kind : {"technical", "functional"}) {
     bool technical = std::string(kind) == "technical";
     if (!technical && style.verbosity < 0) continue;
-    if (one_entry && std::none_of(r.rules.begin(), r.rules.end(),
-                                  [&](const auto& rule) { return rule.kind == kind && listed(rule); }))
+    if (one_entry && std::none_of(edition_rules.begin(), edition_rules.end(),
+                                  [&](const auto* rule) { return rule->kind == kind && listed(*rule); }))
       continue;
     line("");
     line(paint(technical ? " Technical rules" : " Functional rules (manual review)", "1"));
-    for (const auto& rule : r.rules) {
-      if (rule.kind != kind || !listed(rule)) continue;
-      bool ok = rule.verdict == Verdict::pass || rule.verdict == Verdict::skip;
-      if (style.verbosity < 0 && ok) continue;
-      // A rule that passes shows why on its line; one that does not shows its
-      // title, with the checks that give the reason on the lines below.
-      std::string reason = technical && ok ? rule.summary : rule.title;
-      if (style.verbosity <= 0 && style.terminal) reason = truncate_utf8(reason, 110);
-      // Against a baseline: what changed, before the reason (unchanged says nothing).
-      std::string change = rule.change && *rule.change != "unchanged"
-                               ? paint("[" + *rule.change + "] ", *rule.change == "fixed" ? "32" : "1;31")
-                               : "";
-      line(fmt::format("  {} {:<{}}  {}{}", label(rule.verdict, paint), E(rule.id), width, change, E(reason)));
-      if (technical && ok && style.verbosity > 0) line(fmt::format("         {}", E(rule.title)));
-      if (style.verbosity > 0 && (!rule.level.empty() || !rule.url.empty()))
-        line(fmt::format("         {}{}{}", E(rule.level), !rule.level.empty() && !rule.url.empty() ? " · " : "",
-                         E(rule.url)));
-      if (!technical) {
-        std::size_t shown = style.verbosity > 0 ? rule.hints.size() : std::min<std::size_t>(rule.hints.size(), 3);
-        for (std::size_t i = 0; i < shown; ++i) line(fmt::format("         hint: {}", E(rule.hints[i])));
-        if (shown < rule.hints.size())
-          line(fmt::format("         ({} more {}: -v)", rule.hints.size() - shown,
-                           rule.hints.size() - shown == 1 ? "hint" : "hints"));
-        if (style.verbosity > 0 && !rule.review.empty()) line(fmt::format("         review: {}", E(trim(rule.review))));
-        continue;
-      }
-      for (const auto& c : rule.checks) {
-        bool show = style.verbosity > 0 || severity(c.verdict) > severity(Verdict::pass) ||
-                    (c.verdict == Verdict::skip && style.verbosity >= 0 && !ok);
-        // Unreachable: the line at the top says why these could not run (-v shows each).
-        if (r.unreachable && c.verdict == Verdict::error && style.verbosity <= 0) show = false;
-        if (!show) continue;
-        std::string message = style.verbosity > 0 || !style.terminal ? c.message : truncate_utf8(c.message, 400);
-        line(fmt::format("         {:<5}{} {}", E(c.id), paint(to_string(c.verdict), color_of(c.verdict)), E(message)));
-        bool problem = severity(c.verdict) > severity(Verdict::pass);
-        std::size_t max_ev = style.verbosity > 0 ? 5 : (problem ? 1 : 0);
-        for (std::size_t i = 0; i < std::min(max_ev, c.exchanges.size()); ++i)
-          if (const auto* e = id_of(c.exchanges[i]))
-            line(paint(fmt::format("              {}", evidence_line(*e, c.judged_headers)), "2"));
-        // What to change comes after what proves it.
-        if (c.fix && style.verbosity >= 0) {
-          // Where it is documented, then the whole change: a few lines, which a
-          // reader pastes, so tabs stay tabs (it is the tool's text, not a server's).
-          std::string who = c.fix->name.empty() ? "fix:" : "fix (" + c.fix->name + "):";
-          line(fmt::format("              {} {}", E(who), E(c.fix->source)));
-          for (const auto& l : split(trim(c.fix->text), '\n'))
-            line(l.empty() ? "" : "                " + escape_control(l, Tabs::kept));
-        }
-      }
+    for (const RuleResult* rule : edition_rules)
+      if (rule->kind == kind && listed(*rule)) rule_lines(*rule, width);
+  }
+  // Each module judged beside the edition (module-geo.md): its heading, its own
+  // count and why it was judged, then its rules as the edition's are shown,
+  // technical first. They count in the score only through the edition's rule
+  // for the module, which the conclusion and score below say.
+  for (std::size_t i = 1; i < sections.size(); ++i) {
+    const RuleSection& s = sections[i];
+    // -q: only what does not pass, so a module with nothing to show is left out.
+    if (style.verbosity < 0 && std::all_of(s.rules.begin(), s.rules.end(), [](const RuleResult* rule) {
+          return rule->verdict == Verdict::pass || rule->verdict == Verdict::skip || rule->kind != "technical";
+        }))
+      continue;
+    line("");
+    line(fmt::format(" {}  {}", paint(E(module_heading(s.module)), "1"), module_counts(s)));
+    if (!s.module.reason.empty() && style.verbosity >= 0) line("  " + E(s.module.reason));
+    std::size_t module_width = id_width(s.rules);
+    for (const char* kind : {"technical", "functional"}) {
+      if (std::string(kind) == "functional" && style.verbosity < 0) continue;
+      for (const RuleResult* rule : s.rules)
+        if (rule->kind == kind && listed(*rule)) rule_lines(*rule, module_width);
     }
   }
   if (r.notes.size() > leading && style.verbosity >= 0) {

@@ -7,7 +7,8 @@
 
 A route maps a path to a JSON-able value (served as application/json), to a
 Response, or to a callable(handler) that writes the whole answer itself (for
-slow, compressed or malformed answers). Unknown paths get 404. The server
+slow, compressed or malformed answers). Unknown paths get 404, or the answer
+of `fallback`, a callable(handler) like a route's (an API of many paths). The server
 binds to a loopback address only and stops after max_seconds.
 """
 
@@ -44,6 +45,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         with srv.lock:
             srv.log.append((self.command, path))
         route = srv.routes.get(path)
+        if route is None:
+            route = srv.fallback
         if callable(route):
             return route(self)
         if route is None:
@@ -69,10 +72,11 @@ class _Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
 
 
 class SideServer:
-    def __init__(self, routes=None, host="127.0.0.1", headers=None, max_seconds=120):
+    def __init__(self, routes=None, host="127.0.0.1", headers=None, max_seconds=120, fallback=None):
         if not (host.startswith("127.") or host == "::1"):
             raise ValueError("tests only listen on loopback")
         self.routes = dict(routes or {})
+        self.fallback = fallback  # a callable(handler) for every path no route names, else 404
         self.host = host
         self.headers = dict(headers or {})  # on every response
         self.max_seconds = max_seconds

@@ -1,7 +1,7 @@
 """Every snippet of probes/fixes/<stack>.yaml is complete: pasted where its
 advice says, into the smallest file of that stack, the stack's own checker
 accepts it (go vet, python3 -m py_compile and pyflakes' undefined names,
-node --check, nginx -t, apache2 -t, caddy validate).
+node --check, nginx -t, apache2 -t, caddy validate, xmllint for a QGIS project).
 
 The file around a snippet holds only what the advice says is already there
 (the app object, the ServeMux, the router the routes are on): an import the
@@ -93,6 +93,14 @@ def apache_file(text, d):
             "DocumentRoot \"%s\"\n%s\n") % (d, d, d, d, d, text.rstrip("\n"))
 
 
+def qgs_file(text):
+    """A QGIS project's properties with the snippet among the values of its CRS restrictions, where the
+    advice puts it."""
+    return ("<!DOCTYPE qgis PUBLIC 'http://mrcc.com/qgis.dtd' 'SYSTEM'>\n<qgis version=\"3.22.16\">\n <properties>\n"
+            "  <WMSCrsList type=\"QStringList\">\n   <value>EPSG:28992</value>\n%s\n  </WMSCrsList>\n </properties>\n"
+            "</qgis>\n") % indent(text, "   ")
+
+
 def caddy_file(text):
     return "http://127.0.0.1:8080 {\n%s\n\trespond /v1 `{}` 200\n}\n" % indent(text, "\t")
 
@@ -115,7 +123,8 @@ PLACES = {("go-net-http", "HM-1"): "handler", ("go-net-http", "HM-3"): "handler"
 class SnippetsCompile(unittest.TestCase):
     def check(self, stack, check, text):
         with tempfile.TemporaryDirectory(prefix="adrprobe-snippet-") as d:
-            lang = {"go-net-http": "go", "nginx": "nginx", "apache-httpd": "apache", "caddy": "caddy"}.get(
+            lang = {"go-net-http": "go", "nginx": "nginx", "apache-httpd": "apache", "caddy": "caddy",
+                    "mapserver": "apache", "qgis-server": "qgs"}.get(
                 stack, "python" if stack in PYTHON_PROLOGUE else "js")
             env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
             if lang == "go":
@@ -139,6 +148,10 @@ class SnippetsCompile(unittest.TestCase):
                 harness.require_tool("/usr/sbin/apache2", "apache2")
                 name, content = "httpd.conf", apache_file(text, d)
                 commands = [["/usr/sbin/apache2", "-t", "-f", os.path.join(d, "httpd.conf")]]
+            elif lang == "qgs":
+                harness.require_tool("xmllint", "libxml2-utils")
+                name, content = "geo.qgs", qgs_file(text)
+                commands = [["xmllint", "--noout", "geo.qgs"]]
             else:
                 harness.require_tool("caddy", "caddy")
                 name, content = "Caddyfile", caddy_file(text)

@@ -111,7 +111,8 @@ class Server:
                     marked += 1
                 except AssertionError as e:  # the text does not fit the app's marks: prove() says so
                     self.apply_error = str(e)
-            content = content.replace("{{PORT}}", str(self.port)).replace("{{DIR}}", self.dir)
+            content = (content.replace("{{PORT}}", str(self.port)).replace("{{DIR}}", self.dir)
+                       .replace("{{DATA}}", str(harness.TEST_DATA)))
             with open(os.path.join(self.dir, path.name), "w", encoding="utf-8") as f:
                 f.write(content)
         self.marked = marked
@@ -125,6 +126,8 @@ class Server:
             harness.require_module(self.spec["module"], self.spec["package"])
         for module, package in self.spec.get("also", {}).items():  # a framework's extension the app uses
             harness.require_module(module, package)
+        for tool, package in self.spec.get("also_tools", {}).items():  # what its start needs (ogr2ogr, apache2)
+            harness.require_tool(tool, package)
         if "npm" in self.spec:
             assert (APPS / "node_modules" / self.spec["npm"]).is_dir(), \
                 "tests/fixes/node_modules/%s is missing: run ./dev setup (npm ci --prefix tests/fixes)" % self.spec["npm"]
@@ -148,7 +151,7 @@ class Server:
             while self.proc and self.proc.poll() is None and time.monotonic() < deadline:
                 try:
                     with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                        return True
+                        return self.ready(deadline)
                 except OSError:
                     time.sleep(0.1)
             # Another process took the port between free_port() and the
@@ -171,7 +174,28 @@ class Server:
         return "address already in use" in log or "eaddrinuse" in log
 
     def url(self):
-        return "http://127.0.0.1:%d/v1" % self.port
+        """The API's base URL: /v1, or the stack's `path` (a geospatial server's OGC API)."""
+        return "http://127.0.0.1:%d%s" % (self.port, self.spec.get("path", "/v1"))
+
+    def args(self):
+        """--openapi for a stack whose document is not at {base}/openapi.json (stack.json `openapi`)."""
+        return ["--openapi", "http://127.0.0.1:%d%s" % (self.port, self.spec["openapi"])] if "openapi" in self.spec else []
+
+    def ready(self, deadline):
+        """The port answers; a stack with `ready` (a server that listens before it has loaded its
+        project) is ready when that URL answers 200."""
+        if "ready" not in self.spec:
+            return True
+        import urllib.request
+        while self.proc.poll() is None and time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen("http://127.0.0.1:%d%s" % (self.port, self.spec["ready"]), timeout=2) as r:
+                    if r.status == 200:
+                        return True
+            except OSError:
+                pass
+            time.sleep(0.1)
+        return False
 
     def server_log(self):
         try:
@@ -281,8 +305,8 @@ def run_on(server, edition=EDITION):
         assert server.proc and server.proc.poll() is None, "the %s server did not start:\n%s" % (
             server.stack, server.server_log())
         out = tempfile.mkdtemp(prefix="adrprobe-fix-report-")
-        args = harness.check_args(server.url(), ["-o", "text=%s/r.txt" % out, "-o", "markdown=%s/r.md" % out,
-                                                 "-o", "html=%s/r.html" % out], edition)
+        args = harness.check_args(server.url(), server.args() + [
+            "-o", "text=%s/r.txt" % out, "-o", "markdown=%s/r.md" % out, "-o", "html=%s/r.html" % out], edition)
         run = harness.run_adrprobe(args, timeout=60)
         REPORTS[(id(server), edition)] = (run, run.json(), out)
     return REPORTS[(id(server), edition)]

@@ -82,13 +82,19 @@ class OpenMetrics(ProbeCase):
         else:
             self.assertEqual(len(percent), 1)
             self.assertAlmostEqual(percent[0], score["percent"], places=1)
-        counts = {l["verdict"]: v for l, v in self.of(families, "adrprobe_rules", target=target)}
+        # The edition's rules have no module label; a module's rules (rules[].module) carry theirs.
+        edition = [r for r in technical if not r.get("module")]
+        counts = {l["verdict"]: v for l, v in self.of(families, "adrprobe_rules", target=target) if "module" not in l}
         self.assertEqual(set(counts), set(VERDICTS))
         for verdict in ("pass", "warn", "fail", "error"):
             self.assertEqual(counts[verdict], score[verdict], verdict)
-        self.assertEqual(sum(counts.values()), len(technical))
-        verdicts = {l["rule"]: l["verdict"] for l, v in self.of(families, "adrprobe_rule_verdict", target=target)}
-        self.assertEqual(verdicts, {r["id"]: r["verdict"] for r in technical})
+        self.assertEqual(sum(counts.values()), len(edition))
+        for module in {r["module"] for r in technical if r.get("module")}:
+            counts = {l["verdict"]: v for l, v in self.of(families, "adrprobe_rules", target=target, module=module)}
+            self.assertEqual(sum(counts.values()), len([r for r in technical if r.get("module") == module]), module)
+        verdicts = {(l.get("module", ""), l["rule"]): l["verdict"]
+                    for l, v in self.of(families, "adrprobe_rule_verdict", target=target)}
+        self.assertEqual(verdicts, {(r.get("module") or "", r["id"]): r["verdict"] for r in technical})
         self.assertTrue(all(v == 1 for _, v in self.of(families, "adrprobe_rule_verdict", target=target)))
         failing = {l["rule"]: v for l, v in self.of(families, "adrprobe_rule_failing", target=target)}
         self.assertEqual(failing, {r["id"]: 1 if r["verdict"] == "fail" else 0 for r in technical})
@@ -189,6 +195,40 @@ class OpenMetrics(ProbeCase):
                 for labels, _ in samples:
                     if labels.get("target") == "plain":
                         self.assertEqual((labels.get("owner"), labels.get("domain")), ('Team "Basis"', "adressen"), name)
+
+    def test_summary_of_a_target_with_a_module(self):
+        """A row with the Geospatial module (summary.json `modules`): its rules'
+        series carry module="geo" and are counted apart; the edition's series
+        are those of a row without it. Both parsers read the merged summary.prom."""
+        row = {"name": "kaart", "base_url": "https://kaart.example.nl/v1", "edition": "2.2.0", "report": "kaart.json",
+               "state": "up", "score": {"pass": 1, "warn": 0, "fail": 1, "error": 0, "applicable": 2, "percent": 50.0},
+               "failing": ["/core/geospatial"], "generated_at": "2026-11-23T02:00:00Z",
+               "verdicts": {"/core/no-trailing-slash": "pass", "/core/geospatial": "fail", "/geo/crs-list": "fail",
+                            "/geo/storage-crs": "pass", "/geo/filter-crs-query-parameter": "skip"},
+               "modules": [{"id": "geo", "heading": "Geospatial module 1.0.2",
+                            "rules": ["/geo/crs-list", "/geo/storage-crs", "/geo/filter-crs-query-parameter"]}]}
+        with tempfile.TemporaryDirectory() as tmp:
+            shard = Path(tmp, "shard")
+            shard.mkdir()
+            (shard / "summary.json").write_text(json.dumps({"schema": "adrprobe-summary/1", "tool": {"version": "0.5.0"},
+                                                            "generated_at": "2026-11-23T02:00:00Z", "targets": [row]}),
+                                                encoding="utf-8")
+            out = Path(tmp, "out")
+            run = run_adrprobe(["summary", "--out-dir", out, shard])
+            self.assertNoCrash(run)
+            families = self.parse((out / "summary.prom").read_text(encoding="utf-8"))
+            verdicts = {(l.get("module"), l["rule"]): l["verdict"] for l, v in families["adrprobe_rule_verdict"]}
+            self.assertEqual(verdicts, {(None, "/core/no-trailing-slash"): "pass", (None, "/core/geospatial"): "fail",
+                                        ("geo", "/geo/crs-list"): "fail", ("geo", "/geo/storage-crs"): "pass",
+                                        ("geo", "/geo/filter-crs-query-parameter"): "skip"})
+            edition = {l["verdict"]: v for l, v in families["adrprobe_rules"] if "module" not in l}
+            self.assertEqual(edition, {"pass": 1, "warn": 0, "fail": 1, "error": 0, "skip": 0})
+            geo = {l["verdict"]: v for l, v in families["adrprobe_rules"] if l.get("module") == "geo"}
+            self.assertEqual(geo, {"pass": 1, "warn": 0, "fail": 1, "error": 0, "skip": 1})
+            # The merged summary.json keeps which rules are the module's.
+            merged = load(out / "summary.json")
+            self.assertEqual(merged["targets"][0]["modules"], row["modules"])
+            self.assertEqual(merged["targets"][0]["verdicts"], row["verdicts"])
 
 
 if __name__ == "__main__":

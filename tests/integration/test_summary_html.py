@@ -259,6 +259,55 @@ class SummaryHtml(unittest.TestCase):
         if keep:
             shutil.copy(pdf, Path(keep) / "summary.pdf")
 
+    def test_a_module_is_a_column_group_of_its_own(self):
+        """A row with the Geospatial module (summary.json `modules`): its rules
+        are columns after the edition's, under the module's heading; a row
+        without it has empty cells there, titled so. On paper the matrix is
+        still one landscape page."""
+        night = Path(self.tmp, "geo")
+        night.mkdir()
+        geo_rules = ["/geo/crs-list", "/geo/default-crs", "/geo/bbox-query-parameter"]
+        with_geo = target(0, "kaart", change(new_fail=["/geo/default-crs"]))
+        with_geo["verdicts"].update({"/geo/crs-list": "pass", "/geo/default-crs": "fail", "/geo/bbox-query-parameter": "skip"})
+        with_geo["modules"] = [{"id": "geo", "heading": "Geospatial module 1.0.2", "rules": geo_rules}]
+        rows = [with_geo, target(1, "zaken", change())]
+        for t in rows:
+            for f in t["files"].values():
+                (night / f).write_text("{}", encoding="utf-8")
+        data = {"schema": "adrprobe-summary/1", "tool": {"name": "adrprobe", "version": "0.5.0"},
+                "generated_at": "2026-11-23T02:30:00Z", "targets": rows}
+        (night / "summary.json").write_text(json.dumps(data), encoding="utf-8")
+        run = run_adrprobe(["summary", "--out-dir", night, night], timeout=60)
+        page = night / "summary.html"
+        self.assertTrue(page.exists(), run.describe())
+        rc, out, err = chromium("--dump-dom", page.as_uri(), user_data_dir=Path(self.tmp, "profile-geo"))
+        dom = parse_dom(out)
+        [matrix] = dom.find_all("table", cls="matrix")
+        head_rows = matrix.find_all("thead")[0].find_all("tr")
+        self.assertEqual(len(head_rows), 2)
+        groups = [(th.text(), th.attrs.get("colspan")) for th in head_rows[0].find_all("th")]
+        self.assertEqual(groups, [("", None), ("Edition", "30"), ("Geospatial module 1.0.2", "3")])
+        self.assertEqual([h.attrs.get("title") for h in matrix.find_all("th", cls="rot")], RULES + geo_rules)
+        body = {r.find_all("th")[0].text(): r.find_all("td") for r in matrix.find_all("tbody")[0].find_all("tr")}
+        self.assertEqual([c.attrs.get("title") for c in body["kaart"][30:]],
+                         ["/geo/crs-list: pass", "/geo/default-crs: fail, new fail", "/geo/bbox-query-parameter: skip"])
+        self.assertEqual([c.attrs.get("title") for c in body["zaken"][30:]],
+                         [r + ": Geospatial module 1.0.2 not judged" for r in geo_rules])
+        self.assertIn("<code>/geo/</code> (Geospatial module 1.0.2)", page.read_text(encoding="utf-8"))
+        png = Path(self.tmp, "summary-geo.png")
+        chromium("--screenshot=%s" % png, "--window-size=1280,1400", "--hide-scrollbars", page.as_uri(),
+                 user_data_dir=Path(self.tmp, "profile-geo-png"))
+        self.assertEqual(png_size(png), (1280, 1400))
+        pdf = Path(self.tmp, "summary-geo.pdf")
+        chromium("--no-pdf-header-footer", "--print-to-pdf=%s" % pdf, page.as_uri(),
+                 user_data_dir=Path(self.tmp, "profile-geo-pdf"))
+        boxes = re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", pdf.read_bytes())
+        self.assertEqual([(round(float(w)), round(float(h))) for w, h in boxes].count((842, 595)), 1, boxes)
+        keep = os.environ.get("ADRPROBE_KEEP_SCREENSHOTS")
+        if keep:
+            shutil.copy(png, Path(keep) / "summary-geo.png")
+            shutil.copy(pdf, Path(keep) / "summary-geo.pdf")
+
 
 if __name__ == "__main__":
     harness.main()

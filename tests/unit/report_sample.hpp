@@ -82,4 +82,31 @@ inline report::Report down(report::Report r) {
   return r;
 }
 
+// `r` with the Geospatial module judged beside its edition (module-geo.md):
+// its ModuleInfo, two technical /geo rules (one fails on server text, one
+// passes) and the functional /geo/geometric-context, after the edition's
+// rules. The score stays the edition's: a module's rules are not in it one by one.
+inline report::Report with_geo(report::Report r) {
+  using report::Verdict;
+  r.modules.push_back({"geo", "Geospatial", "1.0.2", "judged: /collections and application/geo+json in the document"});
+  auto geo = [](std::string id, Verdict v, std::vector<report::CheckResult> checks) {
+    report::RuleResult rule = technical(std::move(id), v, std::move(checks));
+    rule.module = "geo";
+    rule.level = "MUST";
+    return rule;
+  };
+  r.rules.push_back(geo("/geo/crs-list", Verdict::fail,
+                        {{"GE-1", Verdict::fail, "/collections: crs entry EPSG:28992 is no URI " + kHostile, {1}}}));
+  r.rules.push_back(geo("/geo/storage-crs", Verdict::pass, {{"GE-2", Verdict::pass, "every collection has storageCrs", {1}}}));
+  report::RuleResult context;
+  context.id = "/geo/geometric-context";
+  context.module = "geo";
+  context.title = "Geometric context";
+  context.kind = "functional";
+  context.verdict = Verdict::manual;
+  context.hints = {"/zoek returns members of 2 types"};
+  r.rules.push_back(context);
+  return r;
+}
+
 }  // namespace adrprobe::test

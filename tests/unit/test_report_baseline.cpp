@@ -383,3 +383,62 @@ TEST_CASE("baseline: two reports of 20,000 rules are matched by id and by alias 
   CHECK(index.find(now.rules[4])->id == "/core/r4");
   CHECK(index.find(now.rules.back()) == nullptr);
 }
+
+TEST_CASE("baseline: a module's rules are marked like the edition's; one absent from the baseline is compared as absent") {
+  auto geo = [](const std::string& id, Verdict v) {
+    auto rule = baseline_rule(id, v);
+    rule.module = "geo";
+    return rule;
+  };
+  report::Report before;
+  before.rules = {baseline_rule("/core/geospatial", Verdict::pass), geo("/geo/crs-list", Verdict::pass),
+                  geo("/geo/bbox-query-parameter", Verdict::fail)};
+  report::Report now;
+  now.rules = {baseline_rule("/core/geospatial", Verdict::fail), geo("/geo/crs-list", Verdict::fail),
+               geo("/geo/bbox-query-parameter", Verdict::pass), geo("/geo/default-crs", Verdict::fail)};
+  report::apply_baseline(now, before, table());
+  CHECK(now.rules[1].change == "new-fail");
+  CHECK(now.rules[2].change == "fixed");
+  CHECK(now.rules[3].change == change(Verdict::fail, std::nullopt));  // absent before, as an edition's new rule
+  auto c = report::changes(now);
+  REQUIRE(c);
+  CHECK(c->fixed == std::vector<std::string>{"/geo/bbox-query-parameter"});
+  CHECK(c->new_fail == std::vector<std::string>{"/core/geospatial", "/geo/crs-list", "/geo/default-crs"});
+  // A baseline of an earlier version, without the module: every module rule is absent there.
+  report::Report old;
+  old.rules = {baseline_rule("/core/geospatial", Verdict::manual, {}, "functional")};
+  report::Report again = now;
+  report::apply_baseline(again, old, table());
+  for (std::size_t i = 1; i < again.rules.size(); ++i)
+    CHECK(again.rules[i].change == change(again.rules[i].verdict, std::nullopt));
+  // Failing streaks of a module's rules are dated like the edition's.
+  now.generated_at = "2026-11-23T02:00:00Z";
+  before.generated_at = "2026-11-22T02:00:00Z";
+  before.rules[2].failing_since = "2026-11-20T02:00:00Z";
+  now.rules[2].verdict = Verdict::fail;
+  report::date_streaks(now, &before);
+  CHECK(now.rules[2].failing_since == "2026-11-20T02:00:00Z");
+  CHECK(now.rules[1].failing_since == "2026-11-23T02:00:00Z");
+  // A down report carries the module of each rule in last_up.
+  CHECK(report::last_up_of(now).rules[1].module == "geo");
+}
+
+TEST_CASE("diff: a module's rules of two summaries are compared like the edition's") {
+  report::SummaryTarget old_row;
+  old_row.name = "bag";
+  old_row.base_url = "https://api.example.nl/v1";
+  old_row.verdicts = {{"/core/geospatial", Verdict::pass}, {"/geo/crs-list", Verdict::pass}, {"/geo/default-crs", Verdict::fail}};
+  old_row.modules = {{"geo", "Geospatial module 1.0.2", {"/geo/crs-list", "/geo/default-crs"}}};
+  report::SummaryTarget new_row = old_row;
+  new_row.verdicts = {{"/core/geospatial", Verdict::fail}, {"/geo/crs-list", Verdict::fail}, {"/geo/default-crs", Verdict::pass},
+                      {"/geo/bbox-query-parameter", Verdict::fail}};
+  report::Summary before, now;
+  before.targets = {old_row};
+  now.targets = {new_row};
+  auto d = report::diff_summaries(before, now, table());
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].changes.new_fail ==
+        std::vector<std::string>{"/core/geospatial", "/geo/crs-list", "/geo/bbox-query-parameter"});
+  CHECK(d[0].changes.fixed == std::vector<std::string>{"/geo/default-crs"});
+  CHECK(d[0].changes.regressed.empty());
+}

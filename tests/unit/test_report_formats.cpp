@@ -334,3 +334,43 @@ TEST_CASE("fix: the change prints whole and as written (tabs, lines) in text, ma
   CHECK(html.find("with\\x09a tab") != std::string::npos);
   CHECK(html.find("\\x09w.WriteHeader") == std::string::npos);
 }
+
+TEST_CASE("text: a module's rules under their own heading, with their count and reason, after the edition's") {
+  report::Report r = test::with_geo(test::ci_sample());
+  std::string out = report::render("text", r, {false, 0, report::FailOn::fail});
+  std::size_t functional = out.find(" Functional rules (manual review)");
+  std::size_t heading = out.find("\n Geospatial module 1.0.2  1 pass · 0 warn · 1 fail · 0 error of 2 applicable rules\n");
+  REQUIRE(functional != std::string::npos);
+  REQUIRE(heading != std::string::npos);
+  CHECK(functional < heading);  // the edition's rules first
+  CHECK(out.find("  judged: /collections and application/geo+json in the document\n", heading) != std::string::npos);
+  std::size_t crs = out.find("  FAIL   /geo/crs-list", heading);
+  REQUIRE(crs != std::string::npos);
+  CHECK(out.find("GE-1 fail /collections: crs entry EPSG:28992 is no URI", crs) != std::string::npos);
+  CHECK(out.find("#1 GET https://api.example.nl/v1/a/ → 200", crs) != std::string::npos);  // its evidence
+  CHECK(out.find("  PASS   /geo/storage-crs", heading) != std::string::npos);
+  CHECK(out.find("  MANUAL /geo/geometric-context", heading) != std::string::npos);
+  CHECK(out.find("hint: /zoek returns members of 2 types", heading) != std::string::npos);
+  CHECK(out.find("\x1b]0;pwned") == std::string::npos);  // server text in a module's message is escaped too
+  // The edition's lines are as wide as its own ids, not the module's longer ones.
+  CHECK(out.find("  PASS   /core/passing   summary of /core/passing") != std::string::npos);
+  // The score is the edition's.
+  CHECK(out.find(" Score  40.0 %  1 pass · 1 warn · 2 fail · 1 error of 5 applicable technical rules") != std::string::npos);
+  // -q: the failing module rule with its heading; -q without a failing module rule: no heading.
+  std::string quiet = report::render("text", r, {false, -1, report::FailOn::fail});
+  CHECK(quiet.find("Geospatial module 1.0.2") != std::string::npos);
+  CHECK(quiet.find("/geo/storage-crs") == std::string::npos);
+  r.rules[7].verdict = Verdict::pass;
+  CHECK(report::render("text", r, {false, -1, report::FailOn::fail}).find("Geospatial module") == std::string::npos);
+}
+
+TEST_CASE("text, markdown, junit, sarif, gitlab, openmetrics, html: a report without a module renders as before") {
+  // Only a listed module (or a rule naming one) adds to the output: no trace of modules otherwise.
+  report::Report r = test::ci_sample();
+  for (const char* format : {"text", "markdown", "junit", "sarif", "gitlab", "openmetrics", "html"}) {
+    CAPTURE(format);
+    std::string out = report::render(format, r);
+    CHECK(out.find("module") == std::string::npos);
+    CHECK(out.find("Geospatial") == std::string::npos);
+  }
+}

@@ -124,3 +124,14 @@ TEST_CASE("gitlab: a conforming target gets no conclusion finding; a down target
   down.notes = {"could not reach https://api.example.nl/v1: timed out"};
   CHECK(nlohmann::json::parse(report::render("gitlab", down))[0]["fingerprint"] == print);
 }
+
+TEST_CASE("gitlab: a module's failing check is a finding like the edition's, named by its /geo rule") {
+  auto j = nlohmann::json::parse(report::render("gitlab", test::with_geo(test::ci_sample())));
+  REQUIRE(j.size() == 6);  // the five of the edition's sample, then GE-1 of /geo/crs-list
+  const auto& f = j[5];
+  CHECK(f["check_name"] == "GE-1");
+  CHECK(f["severity"] == "major");
+  CHECK(f["description"].get<std::string>().rfind("/geo/crs-list GE-1: /collections: crs entry EPSG:28992 is no URI", 0) == 0);
+  CHECK(f["fingerprint"].get<std::string>().size() == 64);
+  for (std::size_t i = 0; i < 5; ++i) CHECK(f["fingerprint"] != j[i]["fingerprint"]);
+}

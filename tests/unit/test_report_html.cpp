@@ -9,6 +9,7 @@
 #include "report/formats.hpp"
 #include "report/html_page.hpp"
 #include "report/summary.hpp"
+#include "report_sample.hpp"
 
 using namespace adrprobe;
 using report::Verdict;
@@ -557,4 +558,51 @@ TEST_CASE("html: the command line as given; the header a check judged on its evi
   CHECK(out.find("Rules selected (--rules)") != std::string::npos);
   CHECK(out.find("<span class=\"key judged\"><b>content-type:</b> application/json</span>") != std::string::npos);
   CHECK(out.find("<span class=\"key judged\"><b>x-frame-options:</b> (none)</span>") != std::string::npos);
+}
+
+TEST_CASE("html: a module is a section of its own after the edition's rules: heading, reason, count, table, cards, checklist") {
+  report::Report r = test::with_geo(test::ci_sample());
+  std::string page = report::render("html", r);
+  std::size_t technical = page.find("<h2 id=\"technical\">");
+  std::size_t module = page.find("<h2 id=\"module-geo\">Geospatial module 1.0.2</h2>");
+  std::size_t functional = page.find("<h2 id=\"functional\"");
+  REQUIRE(technical != std::string::npos);
+  REQUIRE(module != std::string::npos);
+  REQUIRE(functional != std::string::npos);
+  CHECK(technical < module);
+  CHECK(module < functional);
+  // Among the facts at the top, after the edition: which module, and why.
+  CHECK(page.find("<th scope=\"row\">Module</th><td class=\"wrap\"><a href=\"#module-geo\">Geospatial module 1.0.2</a> "
+                  "<span class=\"muted\">(judged: /collections and application/geo+json in the document)</span>") <
+        technical);
+  // In the table of contents, after the technical rules.
+  CHECK(page.find("<a href=\"#technical\">Technical rules</a><a href=\"#module-geo\">Geospatial module 1.0.2</a>") !=
+        std::string::npos);
+  std::string section = page.substr(module, functional - module);
+  CHECK(section.find("<p class=\"wrap\">judged: /collections and application/geo+json in the document</p>") != std::string::npos);
+  CHECK(section.find("1 <span class=\"v v-pass\">") != std::string::npos);  // its own pass count
+  CHECK(section.find("of 2 applicable technical rules of the module; 1 functional rule for a reviewer") != std::string::npos);
+  // Its table, its cards (with their evidence), its checklist: the module's rules and no edition's.
+  CHECK(section.find("<table class=\"rules\">") != std::string::npos);
+  CHECK(section.find("<section class=\"rule fail\"") != std::string::npos);
+  CHECK(section.find("<h3><span class=\"id\">/geo/crs-list</span>") != std::string::npos);
+  CHECK(section.find("GE-1") != std::string::npos);
+  CHECK(section.find("<a href=\"#x1\">#1</a>") != std::string::npos);
+  CHECK(section.find("<h3 id=\"module-geo-checklist\"") != std::string::npos);
+  CHECK(section.find("<span class=\"mono\">/geo/geometric-context</span>") != std::string::npos);
+  CHECK(section.find("/core/") == std::string::npos);
+  // The edition's summary table and reviewer checklist hold none of the module's rules.
+  std::size_t summary = page.find("<h2 id=\"summary\">");
+  CHECK(page.substr(summary, module - summary).find("/geo/") == std::string::npos);
+  CHECK(page.substr(functional).find("/geo/geometric-context</span>") == std::string::npos);
+  // The evidence a module's check cites is in the appendix, cited by its rule.
+  CHECK(page.find("(/geo/crs-list)", page.find("<h2 id=\"evidence\"")) != std::string::npos);
+  // Server text in the module's message is escaped.
+  CHECK(section.find("<img") == std::string::npos);
+  // --checklist full: the module's functional rule is a review card in its section.
+  report::RenderOptions full;
+  full.checklist_full = true;
+  std::string paper = report::render("html", r, full);
+  std::size_t at = paper.find("<h2 id=\"module-geo\">");
+  CHECK(paper.find("<section class=\"review\"", at) < paper.find("<h2 id=\"functional\"", at));
 }

@@ -250,3 +250,33 @@ TEST_CASE("junit: a down target's one case says since when; under regressed it f
   CHECK(std::string(tc.child("properties").find_child_by_attribute("property", "name", "change").attribute("value").value()) ==
         "down");
 }
+
+TEST_CASE("junit: a module's rules are test cases of class <target>.geo after the edition's; the suite names the module") {
+  report::Report r = test::with_geo(test::ci_sample());
+  r.name = "bag";
+  pugi::xml_document doc;
+  std::string text = report::render("junit", r);
+  REQUIRE(doc.load_string(text.c_str()));
+  auto suite = doc.child("testsuites").child("testsuite");
+  std::vector<std::pair<std::string, std::string>> cases;
+  for (auto tc : suite.children("testcase")) cases.emplace_back(tc.attribute("name").value(), tc.attribute("classname").value());
+  REQUIRE(cases.size() == 8);  // 6 technical rules of the edition, 2 of the module; functional rules are no cases
+  CHECK(cases[5].second == "adrprobe.bag");
+  CHECK(cases[6] == std::pair<std::string, std::string>{"/geo/crs-list Title of /geo/crs-list", "adrprobe.bag.geo"});
+  CHECK(cases[7] == std::pair<std::string, std::string>{"/geo/storage-crs Title of /geo/storage-crs", "adrprobe.bag.geo"});
+  auto crs = suite.find_child_by_attribute("testcase", "classname", "adrprobe.bag.geo");
+  CHECK(std::string(crs.child("failure").attribute("message").value()).rfind("GE-1: /collections: crs entry", 0) == 0);
+  CHECK(suite.attribute("tests").as_int() == 8);
+  CHECK(suite.attribute("failures").as_int() == 3);
+  auto property = [&](const char* name) {
+    return std::string(suite.child("properties").find_child_by_attribute("property", "name", name).attribute("value").value());
+  };
+  CHECK(property("module.geo") == "Geospatial module 1.0.2");
+  CHECK(property("module.geo.reason") == "judged: /collections and application/geo+json in the document");
+  std::string out = suite.child("system-out").text().get();
+  CHECK(out.find("2 functional rules for a reviewer (not test cases)") != std::string::npos);
+  CHECK(out.find("Geospatial module 1.0.2: 1 pass · 0 warn · 1 fail · 0 error of 2 applicable rules") != std::string::npos);
+  // Without a name: adrprobe.<edition>.geo.
+  r.name.reset();
+  CHECK(report::render("junit", r).find("classname=\"adrprobe.2.2.0.geo\"") != std::string::npos);
+}

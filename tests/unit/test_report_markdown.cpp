@@ -69,3 +69,25 @@ TEST_CASE("markdown: no autolink trigger survives in server text") {
   r.base_url = "https://api.example.nl:8443/v1";
   CHECK(has_text(report::render("markdown", r), "https\\:\u2060//api.example.nl\\:8443/v1"));
 }
+
+TEST_CASE("markdown: a module's rules after the edition's, under their heading, with reason, count, table and problems") {
+  std::string md = report::render("markdown", test::with_geo(test::ci_sample()));
+  std::size_t edition_problems = md.find("#### What did not pass\n");
+  std::size_t heading = md.find("\n### Geospatial module 1.0.2\n");
+  REQUIRE(edition_problems != std::string::npos);
+  REQUIRE(heading != std::string::npos);
+  CHECK(edition_problems < heading);
+  // The edition's table and problems hold none of the module's rules (the conclusion
+  // above them is the engine's: it names the rule for the module).
+  std::size_t table = md.find("| Rule | Verdict |");
+  CHECK(md.substr(table, heading - table).find("/geo/") == std::string::npos);
+  CHECK(has_text(md, "judged\\: /collections and application/geo+json in the document"));
+  CHECK(has_text(md, "1 pass · 0 warn · 1 fail · 0 error of 2 applicable rules of the module"));
+  CHECK(md.find("| /geo/crs-list | ❌ fail | summary of /geo/crs-list |", heading) != std::string::npos);
+  CHECK(md.find("| /geo/storage-crs | ✅ pass |", heading) != std::string::npos);
+  std::size_t problems = md.find("#### What did not pass in the Geospatial module 1.0.2", heading);
+  REQUIRE(problems != std::string::npos);
+  CHECK(md.find("- ❌ **GE-1** fail /geo/crs-list: /collections\\: crs entry EPSG\\:28992 is no URI", problems) != std::string::npos);
+  CHECK(md.find("1 functional rule of the module for a reviewer.", problems) != std::string::npos);
+  CHECK_FALSE(has_text(md, "<img"));  // server text in the module's message is no markup
+}

@@ -266,3 +266,48 @@ TEST_CASE("openmetrics: no register label may be named as a label summary.prom w
     CHECK_FALSE(batch::label_name(name));
   }
 }
+
+TEST_CASE("openmetrics: a module's rules carry module=\"geo\", counted apart; the edition's series are unchanged") {
+  report::Summary plain;
+  plain.targets.push_back(target("bag"));
+  std::string before = report::render_summary_openmetrics(plain);
+  report::Summary s = plain;
+  auto& t = s.targets[0];
+  t.verdicts.emplace_back("/geo/crs-list", Verdict::fail);
+  t.verdicts.emplace_back("/geo/storage-crs", Verdict::skip);
+  t.modules.push_back({"geo", "Geospatial module 1.0.2", {"/geo/crs-list", "/geo/storage-crs"}});
+  t.change = report::Changes{{"/core/b", "/geo/crs-list"}, {}, {}, false, false};
+  std::string out = report::render_summary_openmetrics(s);
+  CHECK(has_line(out, "adrprobe_rule_verdict{target=\"bag\",module=\"geo\",rule=\"/geo/crs-list\",verdict=\"fail\"} 1"));
+  CHECK(has_line(out, "adrprobe_rule_failing{target=\"bag\",module=\"geo\",rule=\"/geo/crs-list\"} 1"));
+  CHECK(has_line(out, "adrprobe_rule_failing{target=\"bag\",module=\"geo\",rule=\"/geo/storage-crs\"} 0"));
+  CHECK(has_line(out, "adrprobe_rules{target=\"bag\",module=\"geo\",verdict=\"fail\"} 1"));
+  CHECK(has_line(out, "adrprobe_rules{target=\"bag\",module=\"geo\",verdict=\"skip\"} 1"));
+  CHECK(has_line(out, "adrprobe_rule_change{target=\"bag\",module=\"geo\",rule=\"/geo/crs-list\",change=\"new-fail\"} 1"));
+  CHECK(has_line(out, "adrprobe_rule_change{target=\"bag\",rule=\"/core/b\",change=\"new-fail\"} 1"));
+  // The edition's series are those of the target without the module: no module label, the
+  // same skip count (the module's skipped rule is counted under module="geo" alone).
+  CHECK(has_line(out, "adrprobe_rules{target=\"bag\",verdict=\"skip\"} 1"));
+  CHECK(has_line(out, "adrprobe_rule_verdict{target=\"bag\",rule=\"/core/b\",verdict=\"fail\"} 1"));
+  for (const auto& line : lines_of(before))
+    if (line.rfind("adrprobe_changes", 0) != 0 && line.rfind("adrprobe_rule_change", 0) != 0) CHECK(has_line(out, line));
+  CHECK(count_prefix(out, "adrprobe_rule_verdict{") == 6);
+}
+
+TEST_CASE("openmetrics: -o openmetrics of a report with a module labels its rules from the report") {
+  report::Report r;
+  r.base_url = "https://api.example.nl/v1";
+  r.edition = "2.2.0";
+  report::RuleResult core;
+  core.id = "/core/geospatial";
+  core.kind = "technical";
+  core.verdict = Verdict::fail;
+  report::RuleResult geo = core;
+  geo.id = "/geo/crs-list";
+  geo.module = "geo";
+  r.rules = {core, geo};
+  r.modules.push_back({"geo", "Geospatial", "1.0.2", "judged: /collections in the document"});
+  std::string out = report::render("openmetrics", r);
+  CHECK(has_line(out, "adrprobe_rule_failing{target=\"https://api.example.nl/v1\",rule=\"/core/geospatial\"} 1"));
+  CHECK(has_line(out, "adrprobe_rule_failing{target=\"https://api.example.nl/v1\",module=\"geo\",rule=\"/geo/crs-list\"} 1"));
+}

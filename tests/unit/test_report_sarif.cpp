@@ -91,3 +91,35 @@ TEST_CASE("sarif: a down target is one result, level error, target down: <cause>
   CHECK(nlohmann::json::parse(report::render("sarif", r))["runs"][0]["results"][0]["partialFingerprints"]["adrprobeFinding/v1"] !=
         print);
 }
+
+TEST_CASE("sarif: a module's failing check is a result like the edition's, its rule /geo/..., properties.module geo") {
+  auto j = nlohmann::json::parse(report::render("sarif", test::with_geo(test::ci_sample())));
+  const auto& run = j["runs"][0];
+  const auto& rules = run["tool"]["driver"]["rules"];
+  REQUIRE(rules.size() == 5);
+  const auto& d = rules[4];
+  CHECK(d["id"] == "GE-1");
+  CHECK(d["name"] == "/geo/crs-list");
+  CHECK(d["properties"]["rule"] == "/geo/crs-list");
+  CHECK(d["properties"]["module"] == "geo");
+  CHECK(d["properties"]["level"] == "MUST");
+  CHECK_FALSE(rules[0]["properties"].contains("module"));  // the edition's rules name no module
+  const auto& results = run["results"];
+  REQUIRE(results.size() == 5);
+  const auto& r = results[4];
+  CHECK(r["ruleId"] == "GE-1");
+  CHECK(r["ruleIndex"] == 4);
+  CHECK(r["level"] == "error");
+  CHECK(r["properties"]["rule"] == "/geo/crs-list");
+  CHECK(r["properties"]["module"] == "geo");
+  CHECK(r["properties"]["evidence"][0] == "GET https://api.example.nl/v1/a/ → 200");
+  CHECK_FALSE(results[0]["properties"].contains("module"));
+  // The run names the module judged, its version and why.
+  REQUIRE(run["properties"]["modules"].size() == 1);
+  CHECK(run["properties"]["modules"][0] == nlohmann::json{{"id", "geo"},
+                                                           {"title", "Geospatial"},
+                                                           {"version", "1.0.2"},
+                                                           {"reason", "judged: /collections and application/geo+json in the document"}});
+  // Without one, no `modules` property.
+  CHECK_FALSE(nlohmann::json::parse(report::render("sarif", test::ci_sample()))["runs"][0]["properties"].contains("modules"));
+}

@@ -582,3 +582,49 @@ TEST_CASE("summary rows: still down, the order a reader needs, and the runs of a
   CHECK(by_since == std::map<std::string, std::vector<std::string>>{
                         {"", {"/core/d"}}, {"2026-11-01T02:00:00Z", {"/core/b"}}, {"2026-11-22T02:00:00Z", {"/core/a"}}});
 }
+
+TEST_CASE("summarize, summary.json: a module's rules in verdicts after the edition's, named as the module's; read back") {
+  auto r = summary_sample();
+  r.modules.push_back({"geo", "Geospatial", "1.0.2", "judged: /collections in the document"});
+  auto geo = [](const std::string& id, Verdict v, const std::string& kind = "technical") {
+    auto rule = summary_rule(id, v, kind);
+    rule.module = "geo";
+    return rule;
+  };
+  r.rules.push_back(geo("/geo/crs-list", Verdict::fail));
+  r.rules.push_back(geo("/geo/storage-crs", Verdict::error));
+  r.rules.push_back(geo("/geo/geometric-context", Verdict::manual, "functional"));
+  auto t = report::summarize(r, "bag", "bag.json", report::FailOn::fail);
+  REQUIRE(t.verdicts.size() == 8);
+  CHECK(t.verdicts[6] == std::pair<std::string, Verdict>{"/geo/crs-list", Verdict::fail});
+  CHECK(t.verdicts[7] == std::pair<std::string, Verdict>{"/geo/storage-crs", Verdict::error});
+  REQUIRE(t.modules.size() == 1);
+  CHECK(t.modules[0].id == "geo");
+  CHECK(t.modules[0].heading == "Geospatial module 1.0.2");
+  CHECK(t.modules[0].rules == std::vector<std::string>{"/geo/crs-list", "/geo/storage-crs"});
+  CHECK(report::module_of(t, "/geo/crs-list") == &t.modules[0]);
+  CHECK(report::module_of(t, "/core/a") == nullptr);
+  // In the score, failing and erroring only through the edition's rule for the module.
+  CHECK(t.failing == std::vector<std::string>{"/core/b", "/core/d"});
+  CHECK(t.erroring == std::vector<std::string>{"/core/c"});
+
+  report::Summary s;
+  s.targets.push_back(t);
+  std::string text = report::render_summary_json(s);
+  auto j = nlohmann::json::parse(text);
+  CHECK(j["targets"][0]["verdicts"]["/geo/crs-list"] == "fail");
+  CHECK(j["targets"][0]["modules"] ==
+        nlohmann::json::parse(R"([{"id": "geo", "heading": "Geospatial module 1.0.2", "rules": ["/geo/crs-list", "/geo/storage-crs"]}])"));
+  auto back = report::parse_summary_json(text);
+  REQUIRE(back.targets[0].modules.size() == 1);
+  CHECK(back.targets[0].modules[0].rules == t.modules[0].rules);
+  CHECK(back.targets[0].modules[0].heading == "Geospatial module 1.0.2");
+  CHECK(back.targets[0].verdicts == t.verdicts);
+  // A row without a module writes no `modules`, as before.
+  report::Summary plain;
+  plain.targets.push_back(report::summarize(summary_sample(), "bag", "bag.json", report::FailOn::fail));
+  CHECK_FALSE(nlohmann::json::parse(report::render_summary_json(plain))["targets"][0].contains("modules"));
+  // A wrong `modules` is refused with its place.
+  j["targets"][0]["modules"] = nlohmann::json::array({"geo"});
+  CHECK_THROWS_WITH(report::parse_summary_json(j.dump()), doctest::Contains("targets[0].modules[0] is not an object"));
+}

@@ -284,3 +284,26 @@ TEST_CASE("summary html: hostile names, owners, labels, notes and rule ids stay 
     CHECK(name != "iframe");
   }
 }
+
+TEST_CASE("summary html: a module's rules are a column group of their own, under its heading, after the edition's") {
+  report::Summary s = sum_night();
+  auto& mid = s.targets[2];
+  mid.verdicts.emplace_back("/geo/crs-list", Verdict::fail);
+  mid.verdicts.emplace_back("/geo/storage-crs", Verdict::pass);
+  mid.modules.push_back({"geo", "Geospatial module 1.0.2", {"/geo/crs-list", "/geo/storage-crs"}});
+  mid.change->new_fail.push_back("/geo/crs-list");
+  std::string out = report::render_summary_html(s);
+  std::string matrix = sum_between(out, "<table class=\"matrix\">", "</table>");
+  std::string head = sum_between(matrix, "<thead>", "</thead>");
+  CHECK(head.find("colspan=\"4\" style=\"overflow-wrap:normal;font-size:11px\">Edition</th><th class=\"mx-name\" "
+                  "colspan=\"2\" style=\"overflow-wrap:normal;font-size:11px\">Geospatial module 1.0.2</th>") !=
+        std::string::npos);
+  CHECK(sum_pos(head, "title=\"/core/d\"") < sum_pos(head, "title=\"/geo/crs-list\""));
+  CHECK(head.find("<span>a</span>") != std::string::npos);  // each group leaves out its own prefix
+  CHECK(head.find("<span>crs-list</span>") != std::string::npos);
+  CHECK(out.find("Rule ids under <code>/core/</code>, <code>/geo/</code> (Geospatial module 1.0.2).") != std::string::npos);
+  std::string row = sum_between(matrix, ">mid<", "</tr>");
+  CHECK(row.find("title=\"/geo/crs-list: fail, new fail\">✖<span class=\"mk\">▼</span>") != std::string::npos);
+  std::string alpha = sum_between(matrix, ">alpha<", "</tr>");
+  CHECK(alpha.find("title=\"/geo/crs-list: Geospatial module 1.0.2 not judged\"></td>") != std::string::npos);
+}

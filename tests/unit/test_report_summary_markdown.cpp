@@ -177,3 +177,13 @@ TEST_CASE("summary md: hostile names, owners, notes and ids stay text") {
   CHECK(md.find("#### &lt;img src=x onerror=alert\\(1\\)&gt;\\]\\(javascript\\:alert\\(1\\)\\) \\@\u2060all \\#1") !=
         std::string::npos);
 }
+
+TEST_CASE("summary md: a module's rule that fails tonight is named like the edition's") {
+  report::Summary s = digest_night();
+  s.targets[0].change->new_fail.push_back("/geo/crs-list");
+  s.targets[0].verdicts.emplace_back("/geo/crs-list", Verdict::fail);
+  s.targets[0].modules.push_back({"geo", "Geospatial module 1.0.2", {"/geo/crs-list"}});
+  std::string md = report::render_summary_markdown(s);
+  std::size_t at = digest_at(md, "gebouwen");
+  CHECK(md.find("/geo/crs-list", at) != std::string::npos);
+}
