@@ -4,6 +4,9 @@
 // round after round, as the engine sends them (module-geo.md).
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <set>
 
@@ -189,6 +192,8 @@ const std::vector<std::string> kGe{"GE-1", "GE-2", "GE-3", "GE-4", "GE-5", "GE-6
 struct GeoRun : FakeRun {
   std::vector<std::string> sent;  // "GET <url>" in order
 
+  // A run whose document and answers the caller gives (Replay).
+  explicit GeoRun(const std::string& base) : FakeRun(base) {}
   explicit GeoRun(const Behaviour& b, bool live = true) : FakeRun(live ? kBase : "") {
     document(b.shape == "ogc" ? ogc_document(b) : admin_document(b));
     if (live) probe_paths();
@@ -415,4 +420,112 @@ TEST_CASE("geometric-context: a search returning members of several types") {
   auto hints = checks::geometric_context_hints(run.ev);
   REQUIRE(hints.size() == 1);
   CHECK(hints[0] == "POST /_zoek returns members of 2 types: say in each result which geometry it is (its geometric context)");
+}
+
+// ---------------------------------------------------------------------------
+// What the real servers sent (tests/data/geo/<server>/, tests/data/geo/README.md):
+// each planned request is answered by the recording of the same path whose
+// query names the same parameters (limit aside), with the same CRSs and
+// boxes; a request nobody recorded gets 404.
+
+namespace {
+
+struct Recording {
+  std::string path, accept;
+  std::map<std::string, std::string> query;
+  Answer answer;
+};
+
+std::vector<Recording> recordings(const std::string& server, std::string& document) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::path(ADRPROBE_TEST_DATA) / "geo" / server;
+  REQUIRE_MESSAGE(fs::is_directory(dir), "recordings missing: " << dir.string());
+  std::vector<Recording> out;
+  for (const auto& f : fs::directory_iterator(dir)) {
+    if (f.path().extension() != ".json" || f.path().filename() == "index.json") continue;
+    std::ifstream in(f.path());
+    json r = json::parse(in);
+    Recording rec;
+    std::string full = r["request"]["path"].get<std::string>();
+    rec.path = full.substr(0, full.find('?'));
+    rec.accept = r["request"].value("accept", "");
+    rec.query = query_of(full);
+    rec.answer.status = r["status"].get<int>();
+    for (auto it = r["headers"].begin(); it != r["headers"].end(); ++it) rec.answer.headers[to_lower(it.key())] = it->get<std::string>();
+    rec.answer.body = r["body"].is_string() ? r["body"].get<std::string>() : r["body"].dump();
+    if (f.path().filename() == "openapi.json") document = rec.answer.body;
+    out.push_back(std::move(rec));
+  }
+  return out;
+}
+
+bool same_value(const std::string& name, const std::string& a, const std::string& b) {
+  if (name == "crs" || name == "bbox-crs" || name == "filter-crs") return geo::same_crs(a, b);
+  if (name == "bbox") {
+    auto x = split(a, ','), y = split(b, ',');
+    if (x.size() != y.size()) return false;
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (std::abs(std::stod(x[i]) - std::stod(y[i])) > 1e-8) return false;
+    return true;
+  }
+  return a == b;
+}
+
+// A run against a server's recordings; origin: how the recordings write it.
+struct Replay : GeoRun {
+  Replay(const std::string& server, const std::string& base_path) : GeoRun("http://127.0.0.1:8080" + base_path) {
+    std::string text;
+    auto recorded = recordings(server, text);
+    REQUIRE(!text.empty());
+    document(json::parse(text));
+    probe_paths();
+    auto m = checks::detect_geo(ev);
+    REQUIRE(m);
+    ev.modules.push_back(*m);
+    const std::string origin = "http://127.0.0.1:8080";
+    serve([&](const std::string& url) {
+      std::string full = url.substr(origin.size());
+      std::string path = full.substr(0, full.find('?'));
+      auto q = query_of(full);
+      q.erase("limit");
+      for (const auto& r : recorded) {
+        auto rq = r.query;
+        rq.erase("limit");
+        if (r.path != path || rq.size() != q.size()) continue;
+        bool same = true;
+        for (const auto& [k, v] : q) same = same && rq.count(k) && same_value(k, v, rq.at(k));
+        // Items asked for as JSON and as GeoJSON: the checks ask for GeoJSON.
+        if (same && (r.accept == "application/geo+json" || r.path.find("/items") == std::string::npos)) return r.answer;
+      }
+      return Answer{};
+    });
+  }
+};
+
+}  // namespace
+
+TEST_CASE("QGIS Server 3.22, as recorded: a CRS list and crs= served, no Content-Crs, no storageCrs") {
+  Replay qgis("qgis-server", "/wfs3");
+  CHECK(qgis.ev.module("geo")->shape == "ogc");
+  expect(qgis.judge("GE-1"), Verdict::pass, {"/collections lists 3 CRSs"});
+  expect(qgis.judge("GE-2"), Verdict::fail, {"collection 'gebouwen' has no storageCrs"});
+  expect(qgis.judge("GE-3"), Verdict::fail, {"GET /wfs3/collections/gebouwen/items?limit=10: no Content-Crs"});
+  expect(qgis.judge("GE-4"), Verdict::fail, {"no Content-Crs"});
+  expect(qgis.judge("GE-5"), Verdict::fail, {"no Content-Crs"});
+  expect(qgis.judge("GE-6"), Verdict::pass);
+  expect(qgis.judge("GE-7"), Verdict::warn, {"ETRS89 (EPSG:4258) without ETRF2000 (EPSG:9067)"});
+  expect(qgis.judge("GE-8"), Verdict::warn, {"bbox=0,91,1,92 → 200"});
+  expect(qgis.judge("GE-10"), Verdict::skip, {"no spatial filter offered"});
+  expect(qgis.judge("GE-11"), Verdict::pass, {"items of 2 collections and 2 features"});
+  expect(qgis.judge("GE-12"), Verdict::skip, {"administrative APIs only"});
+}
+
+TEST_CASE("MapServer 8.0, as recorded: no CRS list, application/json items, bbox honoured") {
+  Replay mapserver("mapserver", "/cgi-bin/mapserv/geo/ogcapi");
+  CHECK(mapserver.ev.module("geo")->shape == "ogc");
+  expect(mapserver.judge("GE-1"), Verdict::fail, {"no crs array"});
+  for (const char* id : {"GE-6", "GE-7", "GE-9"}) expect(mapserver.judge(id), Verdict::skip, {"no CRS list"});
+  expect(mapserver.judge("GE-2"), Verdict::fail, {"has no storageCrs"});
+  expect(mapserver.judge("GE-3"), Verdict::fail, {"no Content-Crs"});
+  expect(mapserver.judge("GE-11"), Verdict::fail, {"Content-Type 'application/json", "not application/geo+json"});
 }
