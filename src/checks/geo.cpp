@@ -382,11 +382,18 @@ std::string resource_id(const oas::json& root, const std::string& pointer) {
 
 std::string View::left_out_note() const {
   if (collections_total <= probed.size()) return "";
-  return fmt::format("; {} more not probed (the first {} are)", collections_total - probed.size(), kCollections);
+  // The first three left out and the last: all of them in the details.
+  std::vector<std::string> named(left_out.begin(), left_out.begin() + static_cast<long>(std::min<std::size_t>(3, left_out.size())));
+  std::string names = join(named, ", ");
+  if (left_out.size() > 4 || (left_out.size() == 4 && left_out_last != left_out.back())) names += ", …";
+  if (left_out.size() > 3) names += ", " + left_out_last;
+  return fmt::format("; {} more not probed (the first {} are): {}", collections_total - probed.size(), kCollections, names);
 }
 
 void View::name_left_out(CheckResult& r) const {
   if (left_out.empty()) return;
+  // A pass message has the note already; a finding's message gets it at its end.
+  if (r.verdict != Verdict::pass) r.message += left_out_note();
   r.details.push_back(fmt::format("collections not probed (module-geo.md: the first {} are): {}", kCollections,
                                   join(left_out, ", ")));
 }
@@ -469,7 +476,8 @@ View view(const Evidence& ev) {
       const std::string* id = oas::string_member(&entry, "id");
       if (!id || id->empty()) continue;
       if (v.probed.size() >= kCollections) {
-        if (v.left_out.size() < 1000) v.left_out.push_back(escape_control(truncate_utf8(*id, 80)));
+        v.left_out_last = escape_control(truncate_utf8(*id, 80));
+        if (v.left_out.size() < 1000) v.left_out.push_back(v.left_out_last);
         continue;
       }
       GeoCollection c;

@@ -107,8 +107,10 @@ struct View {
   std::vector<GeoCollection> probed;  // OGC: the first 10 collections; administrative: the paths with geometry
   std::size_t collections_total = 0;  // OGC: collections listed
   std::vector<std::string> left_out;  // OGC: the ids of the collections after the first 10 (at most 1,000)
+  std::string left_out_last;          // and the last of them
   // "40 more collections not probed (the first 10 are)", "" when none; and the
-  // detail line naming them, for the checks that probe each collection.
+  // detail line naming them (and the note at the end of a finding's message),
+  // for the checks that probe each collection.
   std::string left_out_note() const;
   void name_left_out(CheckResult& r) const;
   int first_with_features = -1;       // index into probed, -1 when none (yet)

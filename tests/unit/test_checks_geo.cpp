@@ -205,7 +205,7 @@ struct GeoRun : FakeRun {
   }
   void serve(const std::function<Answer(const std::string&)>& answer) {
     engine::Planner planner(ev.settings);
-    std::vector<engine::Target> documented(ev.targets.begin() + 1, ev.targets.end());
+    std::vector<engine::Target> documented(ev.targets.begin() + (ev.base() ? 1 : 0), ev.targets.end());
     checks::PlanInput two{ev.settings, ev.origin, 2, documented};
     for (const auto& id : kGe) {
       const checks::Check* c = checks::find_check(id);
@@ -528,4 +528,24 @@ TEST_CASE("MapServer 8.0, as recorded: no CRS list, application/json items, bbox
   expect(mapserver.judge("GE-2"), Verdict::fail, {"has no storageCrs"});
   expect(mapserver.judge("GE-3"), Verdict::fail, {"no Content-Crs"});
   expect(mapserver.judge("GE-11"), Verdict::fail, {"Content-Type 'application/json", "not application/geo+json"});
+}
+
+TEST_CASE("at most 10 collections are probed; the others are named") {
+  Behaviour b;
+  GeoRun run(b, false);
+  run.ev.settings.base_url = kBase;
+  run.serve([&](const std::string& url) {
+    if (path_of(url) != "/collections") return Server(b)(url);
+    json list = json::array();
+    for (int i = 1; i <= 50; ++i) list.push_back({{"id", "laag-" + std::to_string(i)}});
+    return Answer{200, {{"content-type", "application/json"}}, json{{"collections", list}, {"crs", {kCrs84}}}.dump()};
+  });
+  std::set<std::string> probed;
+  for (const auto& s : run.sent)
+    if (auto at = s.find("/collections/"); at != std::string::npos) probed.insert(s.substr(at + 13, s.find_first_of("/?", at + 13) - at - 13));
+  CHECK(probed.size() == 10);
+  auto r = run.judge("GE-11");
+  expect(r, Verdict::fail, {"40 more not probed (the first 10 are): laag-11, laag-12, laag-13, …, laag-50"});
+  REQUIRE(r.details.size() == 1);
+  CHECK(r.details[0].find("laag-49, laag-50") != std::string::npos);
 }
