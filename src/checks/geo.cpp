@@ -144,6 +144,21 @@ std::string shown_path(const std::string& p) { return escape_control(truncate_ut
 
 }  // namespace
 
+std::optional<std::string> collections_prefix(std::string_view path) {
+  constexpr std::string_view tail = "/collections";
+  if (path.size() < tail.size() || path.substr(path.size() - tail.size()) != tail) return std::nullopt;
+  return std::string(path.substr(0, path.size() - tail.size()));
+}
+
+bool is_items_path(std::string_view path, bool feature) {
+  std::vector<std::string> parts = split(path, '/');
+  // ..., "collections", <segment>, "items"[, <feature>]
+  std::size_t n = parts.size(), items = feature ? n - 2 : n - 1;
+  if (n < 4 + (feature ? 1 : 0)) return false;
+  return parts[items] == "items" && parts[items - 2] == "collections" && !parts[items - 1].empty() &&
+         (!feature || !parts[n - 1].empty());
+}
+
 bool is_geometry_schema(const Walker& w, const Node& raw) {
   if (!raw) return false;
   // A $ref named after GeoJSON geometry counts even when its file is not at hand (geometryGeoJSON.yaml of OGC).
@@ -186,7 +201,9 @@ std::optional<CheckResult> not_for(const Evidence& ev, const CheckRef& ref, std:
   std::string s = shape(ev);
   if (s.empty()) return CheckResult{ref.id, Verdict::skip, "no geospatial resource found", {}};
   if (!wanted.empty() && s != wanted)
-    return CheckResult{ref.id, Verdict::skip, wanted == "ogc" ? "OGC API Features only" : "administrative APIs only", {}};
+    return CheckResult{ref.id, Verdict::skip,
+                       wanted == "ogc" ? "OGC API Features only (this API is administrative)"
+                                       : "administrative APIs only (this API is OGC API Features)", {}};
   return std::nullopt;
 }
 
@@ -218,10 +235,11 @@ RequestSpec default_spec(const engine::Settings& s, const GeoCollection& c) {
   if (c.ogc) return get_json(c.url + "?limit=10", "application/geo+json");
   return get_json(c.url, "application/json");
 }
-RequestSpec query_spec(const engine::Settings& s, const GeoCollection& c, const std::string& query) {
-  (void)s;
-  if (c.ogc) return get_json(c.url + "?limit=10&" + query, "application/geo+json");
-  return get_json(c.url + (c.url.find('?') == std::string::npos ? "?" : "&") + query, "application/json");
+RequestSpec query_spec(const engine::Settings&, const GeoCollection& c, const std::string& query, bool body) {
+  RequestSpec spec = c.ogc ? get_json(c.url + "?limit=10&" + query, "application/geo+json")
+                           : get_json(c.url + (c.url.find('?') == std::string::npos ? "?" : "&") + query, "application/json");
+  if (!body) spec.body = engine::BodyLimit::probe;
+  return spec;
 }
 std::string crs_query(std::string_view uri) { return "crs=" + percent_encode(uri); }
 
@@ -235,13 +253,10 @@ bool unanswered(Findings& f, const Evidence& ev, const RequestSpec& spec) {
 std::string shown(std::string_view s) { return "'" + escape_control(truncate_utf8(s, 80)) + "'"; }
 
 std::string request_text(const http::Exchange& e) {
-  std::string path = url_path(e.url);
-  auto q = e.url.find('?');
-  if (q != std::string::npos) path += e.url.substr(q);
-  return fmt::format("{} {}", e.method, escape_control(truncate_utf8(percent_decode(path), 200)));
+  return fmt::format("{} {}", e.method, escape_control(truncate_utf8(percent_decode(url_path(e.url)), 200)));
 }
 
-JsonBody json_body(const Evidence& ev, const RequestSpec& spec) {
+JsonBody json_body(const Evidence& ev, const RequestSpec& spec, bool lenient_utf8) {
   JsonBody out;
   out.exchange = ev.last(spec);
   if (!out.exchange) {
@@ -261,8 +276,13 @@ JsonBody json_body(const Evidence& ev, const RequestSpec& spec) {
     out.problem = fmt::format("{}: the body is larger than {} MiB", request_text(e), ev.settings.limits.max_document_bytes >> 20);
     return out;
   }
-  oas::Limits limits = ev.settings.limits;
-  auto parsed = oas::parse_json(e.judged_body(), limits);
+  const std::string& body = e.judged_body();
+  std::string replaced;
+  if (lenient_utf8 && !is_valid_utf8(body)) {
+    replaced = replace_invalid_utf8(body, "\xEF\xBF\xBD");
+    out.invalid_utf8 = true;
+  }
+  auto parsed = oas::parse_json(out.invalid_utf8 ? std::string_view(replaced) : std::string_view(body), ev.settings.limits);
   if (!parsed.ok) {
     out.problem = fmt::format("{}: not JSON ({})", request_text(e), escape_control(truncate_utf8(parsed.error, 120)));
     return out;
@@ -360,6 +380,24 @@ std::string resource_id(const oas::json& root, const std::string& pointer) {
 
 }  // namespace
 
+std::string View::left_out_note() const {
+  if (collections_total <= probed.size()) return "";
+  // The first three left out and the last: all of them in the details.
+  std::vector<std::string> named(left_out.begin(), left_out.begin() + static_cast<long>(std::min<std::size_t>(3, left_out.size())));
+  std::string names = join(named, ", ");
+  if (left_out.size() > 4 || (left_out.size() == 4 && left_out_last != left_out.back())) names += ", …";
+  if (left_out.size() > 3) names += ", " + left_out_last;
+  return fmt::format("; {} more not probed (the first {} are): {}", collections_total - probed.size(), kCollections, names);
+}
+
+void View::name_left_out(CheckResult& r) const {
+  if (left_out.empty()) return;
+  // A pass message has the note already; a finding's message gets it at its end.
+  if (r.verdict != Verdict::pass) r.message += left_out_note();
+  r.details.push_back(fmt::format("collections not probed (module-geo.md: the first {} are): {}", kCollections,
+                                  join(left_out, ", ")));
+}
+
 bool View::any_list() const {
   if (global_listed) return true;
   for (const auto& c : probed)
@@ -419,7 +457,7 @@ View view(const Evidence& ev) {
   v.shape = shape(ev);
   const auto& s = ev.settings;
   if (v.shape == "ogc") {
-    v.collections = json_body(ev, collections_spec(s));
+    v.collections = json_body(ev, collections_spec(s), true);
     if (!v.collections.value) return v;
     const oas::json& root = *v.collections.value;
     if (root.is_object()) {
@@ -434,10 +472,14 @@ View view(const Evidence& ev) {
     if (!list) return v;
     v.collections_total = list->size();
     for (const auto& entry : *list) {
-      if (v.probed.size() >= kCollections) break;
       if (!entry.is_object()) continue;
       const std::string* id = oas::string_member(&entry, "id");
       if (!id || id->empty()) continue;
+      if (v.probed.size() >= kCollections) {
+        v.left_out_last = escape_control(truncate_utf8(*id, 80));
+        if (v.left_out.size() < 1000) v.left_out.push_back(v.left_out_last);
+        continue;
+      }
       GeoCollection c;
       c.name = *id;
       c.url = items_url(s, *id);
@@ -449,7 +491,7 @@ View view(const Evidence& ev) {
       v.probed.push_back(std::move(c));
     }
   } else if (v.shape == "administrative") {
-    v.collections = json_body(ev, crss_spec(s));
+    v.collections = json_body(ev, crss_spec(s), true);
     if (v.collections.value && v.collections.value->is_object())
       if (auto it = v.collections.value->find("crs"); it != v.collections.value->end() && it->is_array()) {
         v.global = geo::read_crs_list(*it);
@@ -520,10 +562,12 @@ std::string other_crs(const View& v) {
 void plan_documented(Planner& p, const PlanInput& in, std::string_view by) {
   if (in.phase != 2 || !in.settings.live()) return;
   for (const auto& t : in.targets) {
-    const std::string& path = t.path.template_path;
-    if (path == "/collections") p.add(collections_spec(in.settings), by);
-    else if (path == "/conformance") p.add(conformance_spec(in.settings), by);
-    else if (path == "/crss") p.add(crss_spec(in.settings), by);
+    // As documented, after any prefix the document repeats from its server URL.
+    std::string_view path = t.path.template_path;
+    auto ends = [&](std::string_view tail) { return path.size() >= tail.size() && path.substr(path.size() - tail.size()) == tail; };
+    if (ends("/collections")) p.add(collections_spec(in.settings), by);
+    else if (ends("/conformance")) p.add(conformance_spec(in.settings), by);
+    else if (ends("/crss")) p.add(crss_spec(in.settings), by);
   }
 }
 
@@ -558,18 +602,22 @@ std::optional<engine::JudgedModule> detect_geo(const Evidence& ev) {
   };
   for (const auto& op : ops)
     if (!geo_json && mentions_geo_json(op.op)) geo_json = true;
-  // 1. OGC: /collections and /collections/<segment>/items.
-  if (paths->contains("/collections"))
+  // 1. OGC: /collections and /collections/<segment>/items (after the same
+  // prefix, for a document that repeats its server's path in its paths).
+  for (auto c = paths->begin(); c != paths->end(); ++c) {
+    auto prefix = collections_prefix(c.key());
+    if (!prefix) continue;
     for (auto it = paths->begin(); it != paths->end(); ++it) {
       const std::string& p = it.key();
-      constexpr std::string_view head = "/collections/", tail = "/items";
-      if (p.size() > head.size() + tail.size() && p.rfind(head, 0) == 0 && p.compare(p.size() - tail.size(), tail.size(), tail) == 0 &&
-          p.find('/', head.size()) == p.size() - tail.size())
-        return engine::JudgedModule{"geo",
-                                    fmt::format("judged: /collections and {} in the document{}", shown_path(p),
-                                                geo_json ? " and application/geo+json" : ""),
-                                    "ogc"};
+      if (p.rfind(*prefix + "/collections/", 0) != 0 || !is_items_path(p) ||
+          std::count(p.begin() + static_cast<long>(prefix->size()), p.end(), '/') != 3)
+        continue;
+      return engine::JudgedModule{"geo",
+                                  fmt::format("judged: {} and {} in the document{}", shown_path(c.key()), shown_path(p),
+                                              geo_json ? " and application/geo+json" : ""),
+                                  "ogc"};
     }
+  }
   // 2. Administrative: geometry in a GET response, a bbox/crs/bbox-crs query
   // parameter, a Content-Crs header, or application/geo+json.
   const auto& geo = geo_paths(ev);

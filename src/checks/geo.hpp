@@ -63,8 +63,11 @@ struct JsonBody {
   const http::Exchange* exchange = nullptr;  // the last of the request's chain; nullptr: not sent
   std::optional<oas::json> value;            // when the answer was 200 with a JSON body
   std::string problem;                       // else why: "GET /collections → 404", "not JSON: ..."
+  bool invalid_utf8 = false;                 // read with invalid UTF-8 replaced (lenient_utf8)
 };
-JsonBody json_body(const Evidence& ev, const RequestSpec& spec);
+// lenient_utf8: a body that is no UTF-8 is read with each invalid sequence
+// replaced by U+FFFD (and says so), so a CRS list's entries can be named.
+JsonBody json_body(const Evidence& ev, const RequestSpec& spec, bool lenient_utf8 = false);
 
 // A request not sent (error) or without an answer (its transport error) as a finding; true when so.
 bool unanswered(Findings& f, const Evidence& ev, const RequestSpec& spec);
@@ -103,6 +106,13 @@ struct View {
   bool global_listed = false;    // it has one
   std::vector<GeoCollection> probed;  // OGC: the first 10 collections; administrative: the paths with geometry
   std::size_t collections_total = 0;  // OGC: collections listed
+  std::vector<std::string> left_out;  // OGC: the ids of the collections after the first 10 (at most 1,000)
+  std::string left_out_last;          // and the last of them
+  // "40 more collections not probed (the first 10 are)", "" when none; and the
+  // detail line naming them (and the note at the end of a finding's message),
+  // for the checks that probe each collection.
+  std::string left_out_note() const;
+  void name_left_out(CheckResult& r) const;
   int first_with_features = -1;       // index into probed, -1 when none (yet)
   geo::Validation first_page;         // its default response, validated (OGC) or read (administrative)
   bool any_list() const;              // a supported list exists somewhere
@@ -115,7 +125,10 @@ View view(const Evidence& ev);
 // The default (no crs) geospatial request of a collection: items?limit=10 (OGC, geo+json) or the path (administrative, json).
 RequestSpec default_spec(const engine::Settings& s, const GeoCollection& c);
 // The same with more query parameters (already encoded: "crs=http%3A...").
-RequestSpec query_spec(const engine::Settings& s, const GeoCollection& c, const std::string& query);
+// body: false for a request judged by its status and headers alone (the CRS
+// requests, the ones expecting 400), read as a probe (8 KiB kept), so a
+// hostile server's large answers are kept only where a body is judged.
+RequestSpec query_spec(const engine::Settings& s, const GeoCollection& c, const std::string& query, bool body = true);
 // crs=<uri> for a query.
 std::string crs_query(std::string_view uri);
 
@@ -161,6 +174,14 @@ struct GeoPath {
   bool documents_bbox = false;
 };
 const std::vector<GeoPath>& geo_paths(const Evidence& ev);
+
+// OGC API Features paths as a document writes them, after any prefix it
+// repeats from its server URL (QGIS Server documents /wfs3/collections with
+// server http://host/wfs3/): the prefix before "/collections" when the path is
+// <prefix>/collections, else nullopt.
+std::optional<std::string> collections_prefix(std::string_view path);
+// <prefix>/collections/<segment>/items (and with /{featureId} after it: feature).
+bool is_items_path(std::string_view path, bool feature = false);
 
 // Static reading of the document (GE-13..15, lint).
 // Whether a schema (a Walker node, after $ref) is a GeoJSON geometry schema.

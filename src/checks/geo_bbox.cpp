@@ -54,12 +54,12 @@ std::map<Which, CrsRequested> requests_of(const Evidence& ev, const View& v) {
   if (!s.c) return out;
   const auto& set = ev.settings;
   out[box8] = {query_spec(set, *s.c, bbox_query(s.b)), ""};
-  out[beyond8] = {query_spec(set, *s.c, bbox_query(kBeyondLatitudes)), ""};
+  out[beyond8] = {query_spec(set, *s.c, bbox_query(kBeyondLatitudes), false), ""};
   std::string other = other_crs(v);
   if (other.empty()) return out;
   std::string crs84 = "bbox-crs=" + percent_encode(crs84_of(*s.c));
-  out[crs9] = {query_spec(set, *s.c, bbox_query(s.b) + "&" + crs84 + "&" + crs_query(other)), other};
-  out[unregistered9] = {query_spec(set, *s.c, bbox_query(s.b) + "&bbox-crs=" + percent_encode(geo::kUnregistered)),
+  out[crs9] = {query_spec(set, *s.c, bbox_query(s.b) + "&" + crs84 + "&" + crs_query(other), false), other};
+  out[unregistered9] = {query_spec(set, *s.c, bbox_query(s.b) + "&bbox-crs=" + percent_encode(geo::kUnregistered), false),
                         std::string(geo::kUnregistered)};
   if (std::string etrs = etrs89_of(*s.c); !etrs.empty())
     out[swapped9] = {query_spec(set, *s.c, bbox_query(geo::swap_axes(s.b)) + "&bbox-crs=" + percent_encode(etrs)), ""};
@@ -130,8 +130,7 @@ CheckResult static_ge8(const Evidence& ev, const CheckRef& ref) {
   for (const auto& op : oas::operations(w)) {
     if (op.method != "get") continue;
     bool collection = false;
-    if (ogc) collection = op.path.rfind("/collections/", 0) == 0 && op.path.size() > 6 &&
-                          op.path.compare(op.path.size() - 6, 6, "/items") == 0;
+    if (ogc) collection = is_items_path(op.path);
     else
       for (const auto& g : geo_paths(ev)) collection = collection || (g.path == op.path && g.is_collection);
     if (!collection) continue;
@@ -242,8 +241,8 @@ std::vector<RequestSpec> filter_requests(const Evidence& ev, const View& v) {
   if (!c || !c->ogc || !b || !ev.last(queryables_spec(ev.settings, c->name))) return {};
   std::string filter = fmt::format("S_INTERSECTS({},BBOX({}))", geometry_property(ev, *c), geo::bbox_value(*b));
   std::string common = "filter-lang=cql2-text&filter=" + percent_encode(filter) + "&filter-crs=";
-  return {query_spec(ev.settings, *c, common + percent_encode(crs84_of(*c))),
-          query_spec(ev.settings, *c, common + percent_encode(geo::kUnregistered))};
+  return {query_spec(ev.settings, *c, common + percent_encode(crs84_of(*c)), false),
+          query_spec(ev.settings, *c, common + percent_encode(geo::kUnregistered), false)};
 }
 
 void plan_ge10(Planner& p, const Evidence& ev, const CheckRef& ref, int round) {

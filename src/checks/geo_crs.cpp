@@ -35,10 +35,19 @@ CheckResult judge_ge1(const Evidence& ev, const CheckRef& ref) {
     return {ref.id, Verdict::fail, fmt::format("{}: no crs array (OGC API Features part 2 lists the supported CRSs there)",
                                                request_text(*b.exchange)), ids};
   if (v.global.total == 0) return {ref.id, Verdict::fail, fmt::format("{}: the crs array is empty", request_text(*b.exchange)), ids};
-  if (v.global.has_bad())
-    return {ref.id, Verdict::fail, fmt::format("{}: crs entry {} {} is not an http(s) URI (a CRS is named by its URI, "
-                                               "e.g. http://www.opengis.net/def/crs/EPSG/0/28992)",
-                                               request_text(*b.exchange), v.global.first_bad, shown(v.global.bad_text)), ids};
+  std::string utf8 = b.invalid_utf8 ? " (the body is not UTF-8: invalid bytes shown as U+FFFD)" : "";
+  if (v.global.has_bad()) {
+    std::vector<std::string> bad;
+    for (const auto& [i, text] : v.global.bad) bad.push_back(fmt::format("{} {}", i, shown(text)));
+    std::size_t more = v.global.bad_count - v.global.bad.size();
+    return {ref.id, Verdict::fail,
+            fmt::format("{}: crs {} {}{} {} no http(s) URI (a CRS is named by its URI, e.g. "
+                        "http://www.opengis.net/def/crs/EPSG/0/28992){}",
+                        request_text(*b.exchange), v.global.bad_count == 1 ? "entry" : "entries", join(bad, ", "),
+                        more ? fmt::format(" and {} more", more) : "", v.global.bad_count == 1 ? "is" : "are", utf8),
+            ids};
+  }
+  if (b.invalid_utf8) return {ref.id, Verdict::fail, fmt::format("{}: the body is not UTF-8 (RFC 8259)", request_text(*b.exchange)), ids};
   std::vector<std::string> first;
   for (std::size_t i = 0; i < v.global.entries.size() && i < 3; ++i) first.push_back(escape_control(truncate_utf8(v.global.entries[i], 80)));
   return {ref.id, Verdict::pass, fmt::format("{} lists {} ({}{}); {}", resource, plural(v.global.total, "CRS", "CRSs"),
@@ -70,10 +79,10 @@ CheckResult judge_ge2(const Evidence& ev, const CheckRef& ref) {
       f.add(Verdict::fail, fmt::format("collection {}: storageCrs {} is not in its crs list", name, shown(*storage)), ids);
     else f.add(Verdict::pass, "", ids);
   }
-  std::string more = v.collections_total > v.probed.size()
-                         ? fmt::format(" ({} more not probed: the first {} are)", v.collections_total - v.probed.size(), kCollections)
-                         : "";
-  return f.result(fmt::format("{} probed name a storageCrs from their crs list{}", plural(v.probed.size(), "collection", "collections"), more));
+  CheckResult r = f.result(fmt::format("{} probed name a storageCrs from their crs list{}",
+                                       plural(v.probed.size(), "collection", "collections"), v.left_out_note()));
+  v.name_left_out(r);
+  return r;
 }
 
 // ---------------------------------------------------------------------------
@@ -154,7 +163,7 @@ CheckResult static_ge4(const Evidence& ev, const CheckRef& ref) {
   for (const auto& op : oas::operations(w)) {
     if (op.method != "get") continue;
     bool geo = false;
-    if (shape(ev) == "ogc") geo = op.path.rfind("/collections/", 0) == 0 && op.path.find("/items") != std::string::npos;
+    if (shape(ev) == "ogc") geo = is_items_path(op.path) || is_items_path(op.path, true);
     else
       for (const auto& g : geo_paths(ev)) geo = geo || g.path == op.path;
     if (!geo) continue;
@@ -261,8 +270,8 @@ std::vector<CrsRequested> ge5_requests(const Evidence& ev, const View& v) {
   const GeoCollection* c = v.subject();
   if (!c) return {};
   std::vector<CrsRequested> out;
-  for (const auto& crs : crs_asked(v)) out.push_back({query_spec(ev.settings, *c, crs_query(crs)), crs});
-  out.push_back({query_spec(ev.settings, *c, crs_query(geo::kUnregistered)), std::string(geo::kUnregistered)});
+  for (const auto& crs : crs_asked(v)) out.push_back({query_spec(ev.settings, *c, crs_query(crs), false), crs});
+  out.push_back({query_spec(ev.settings, *c, crs_query(geo::kUnregistered), false), std::string(geo::kUnregistered)});
   return out;
 }
 }  // namespace geo_checks

@@ -79,8 +79,11 @@ CheckResult judge_ge11(const Evidence& ev, const CheckRef& ref) {
     ++features;
     judge_geojson(f, ev, feature_spec(ev.settings, c.name, fc.kept.front().id), c, geo::Expect::feature, "application/geo+json");
   }
-  return f.result(fmt::format("items of {} and {} are application/geo+json and valid GeoJSON",
-                              plural(v.probed.size(), "collection", "collections"), plural(features, "feature", "features")));
+  CheckResult r = f.result(fmt::format("items of {} and {} are application/geo+json and valid GeoJSON{}",
+                                       plural(v.probed.size(), "collection", "collections"),
+                                       plural(features, "feature", "features"), v.left_out_note()));
+  v.name_left_out(r);
+  return r;
 }
 
 // ---------------------------------------------------------------------------

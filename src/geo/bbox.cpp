@@ -50,7 +50,20 @@ Envelope central_quarter(const Envelope& b) {
 
 Envelope swap_axes(const Envelope& b) { return {b.min_y, b.min_x, b.max_y, b.max_x, b.empty}; }
 
-std::string bbox_value(const Envelope& b) { return fmt::format("{},{},{},{}", b.min_x, b.min_y, b.max_x, b.max_y); }
+namespace {
+// At most 9 decimals (a millimetre in degrees), trailing zeros dropped: the
+// box's edges move by at most 5e-10, within GE-8's tolerance of 1e-9.
+std::string decimal(double v) {
+  std::string s = fmt::format("{:.9f}", v);
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s == "-0" ? "0" : s;
+}
+}  // namespace
+
+std::string bbox_value(const Envelope& b) {
+  return fmt::format("{},{},{},{}", decimal(b.min_x), decimal(b.min_y), decimal(b.max_x), decimal(b.max_y));
+}
 
 std::optional<Envelope> envelope_of_bbox(const double* v, std::size_t count) {
   if (count != 4 && count != 6) return std::nullopt;

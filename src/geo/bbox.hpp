@@ -26,7 +26,7 @@ bool well_outside(const Envelope& a, const Envelope& b, double margin);
 Envelope central_quarter(const Envelope& b);
 // The same box with its axes swapped (lon/lat → lat/lon).
 Envelope swap_axes(const Envelope& b);
-// "minx,miny,maxx,maxy" as a bbox query value (shortest exact decimal form).
+// "minx,miny,maxx,maxy" as a bbox query value (at most 9 decimals).
 std::string bbox_value(const Envelope& b);
 // An OGC extent.spatial.bbox[0] entry: 4 numbers (2D) or 6 (3D: minx, miny,
 // minz, maxx, maxy, maxz), finite, min <= max; nullopt otherwise.

@@ -58,7 +58,7 @@ bool is_http_uri(std::string_view s) {
   std::size_t scheme = scheme_length(s);
   if (!scheme || s.size() == scheme || s[scheme] == '/') return false;
   for (unsigned char c : s)
-    if (c <= 0x20 || c == 0x7f || c == '<' || c == '>' || c == '"') return false;
+    if (c <= 0x20 || c >= 0x7f || c == '<' || c == '>' || c == '"') return false;
   return true;
 }
 
@@ -77,11 +77,15 @@ CrsList read_crs_list(const nlohmann::ordered_json& array) {
     bool good = v.is_string() && is_http_uri(v.get_ref<const std::string&>());
     // "#/crs" stands for the global list (OGC part 2): no URI, not a fault.
     if (v.is_string() && v.get_ref<const std::string&>() == "#/crs") good = true;
-    if (!good && !out.has_bad()) {
-      out.first_bad = i;
-      // At most 200 bytes of the value: a 1 MB entry is not copied whole.
-      out.bad_text = v.is_string() ? truncate_utf8(v.get_ref<const std::string&>(), 200)
-                                   : truncate_utf8(v.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace), 200);
+    if (!good) {
+      ++out.bad_count;
+      if (out.bad.size() < CrsList::kShownBad) {
+        // At most 200 bytes of the value: a 1 MB entry is not copied whole.
+        std::string text = v.is_string() ? truncate_utf8(v.get_ref<const std::string&>(), 200)
+                                         : truncate_utf8(v.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace), 200);
+        out.bad.emplace_back(i, text);
+      }
+      if (!out.has_bad()) out.first_bad = i, out.bad_text = out.bad.front().second;
     }
     if (v.is_string() && out.entries.size() < CrsList::kKeptEntries) out.entries.push_back(v.get_ref<const std::string&>());
     ++i;

@@ -28,7 +28,7 @@ bool same_crs(std::string_view a, std::string_view b);
 bool is_crs84(std::string_view name);
 // The EPSG code of an opengis.net EPSG URI ("…/EPSG/0/28992" → 28992), else 0.
 long epsg_code(std::string_view name);
-// An absolute http(s) URI with a host and no white space or control byte.
+// An absolute http(s) URI with a host: ASCII (RFC 3986), no white space or control byte.
 bool is_http_uri(std::string_view s);
 
 // A crs array as a server gives it (OGC part 2 /collections, or /crss of an
@@ -42,6 +42,10 @@ struct CrsList {
   // string at all): its index and the value as text; npos when none.
   std::size_t first_bad = static_cast<std::size_t>(-1);
   std::string bad_text;
+  // The first kShownBad of them (index, value as text): a message names each.
+  static constexpr std::size_t kShownBad = 3;
+  std::vector<std::pair<std::size_t, std::string>> bad;
+  std::size_t bad_count = 0;
   bool has_bad() const { return first_bad != static_cast<std::size_t>(-1); }
   // Whether a name is in the list (same_crs), among the entries kept.
   bool contains(std::string_view name) const;

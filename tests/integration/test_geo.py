@@ -128,12 +128,7 @@ class Case(harness.ProbeCase):
 # --------------------------------------------------------------------------
 
 # QGIS documents its paths under the base URL's path (servers http://host/wfs3/ and paths
-# /wfs3/collections, ...): the detector looks for /collections itself, finds the bbox and crs
-# parameters instead and judges QGIS as an administrative API (GET /wfs3/crss, items as
-# embedded geometry). Until it reads the paths below the base URL's path, the verdicts the
-# contract gives QGIS are known failures; a test that then passes fails the suite (unittest's
-# unexpected success), so the marks come off with the fix.
-KNOWN_QGIS_PREFIX = unittest.expectedFailure
+# /wfs3/collections, ...): the detector finds /collections and its items below that prefix.
 
 
 class QgisServer(Case):
@@ -142,23 +137,19 @@ class QgisServer(Case):
     def r(self):
         return report("qgis-server")
 
-    @KNOWN_QGIS_PREFIX
     def test_judged_as_ogc(self):
         self.assertJudged(self.r(), "/collections")
         self.assertGE(self.r(), "GE-12", "skip", "administrative APIs only")  # the OGC shape
 
-    @KNOWN_QGIS_PREFIX
     def test_crs_list_and_preferred(self):
         r = self.r()
         self.assertGE(r, "GE-1", "pass")  # /collections crs: URIs (EPSG/9.6.2/...)
         self.assertGE(r, "GE-6", "pass")  # RD and ETRS89 listed (the project's CRS restrictions)
         self.assertGE(r, "GE-7", "warn", "9067")  # ETRS89 without ETRF2000 (probes/fixes/qgis-server.yaml)
 
-    @KNOWN_QGIS_PREFIX
     def test_no_storage_crs(self):
         self.assertGE(self.r(), "GE-2", "fail", "gebouwen")
 
-    @KNOWN_QGIS_PREFIX
     def test_no_content_crs(self):
         r = self.r()
         self.assertGE(r, "GE-3", "fail", "items")
@@ -167,12 +158,10 @@ class QgisServer(Case):
         # bbox-crs with crs=<RD>: no Content-Crs (and EPSG:4258's bbox is read longitude first: a warning beside it).
         self.assertGE(r, "GE-9", "fail")
 
-    @KNOWN_QGIS_PREFIX
     def test_bbox(self):
         # Honoured, but latitudes beyond 90 answer 200 (empty), not 400.
         self.assertGE(self.r(), "GE-8", "warn", "0,91,1,92")
 
-    @KNOWN_QGIS_PREFIX
     def test_geojson_and_static(self):
         r = self.r()
         self.assertGE(r, "GE-10", "skip", "no spatial filter")
@@ -182,7 +171,6 @@ class QgisServer(Case):
             self.assertGE(r, ge, "pass", "no request carries geometry")
         self.assertGE(r, "GE-14", "skip", "administrative")
 
-    @KNOWN_QGIS_PREFIX
     def test_core_geospatial(self):
         self.assertCoreGeo(self.r(), "fail", (GE["GE-2"], GE["GE-3"]))
 
@@ -258,14 +246,12 @@ class OgcFixture(Case):
                   for e in r["exchanges"] if "/collections/" in e["url"]} - {""}  # NT-2's /collections/
         self.assertLessEqual(len(probed), 10, sorted(probed))  # at most 10 collections
 
-    @unittest.expectedFailure  # the checks say "40 more not probed" without naming them
     def test_collections_left_out_are_named(self):
         r = report(("ogc", "fifty-collections"))
         self.assertIn("laag-50", json.dumps([c.get("message") for _, c in harness.all_checks(r)]))
 
 
 class Messages(Case):
-    @unittest.expectedFailure  # the checks append a request's query to a URL that has it: ?bbox=...?bbox=...
     def test_a_request_is_named_with_its_query_once(self):
         for name in (("administrative", "good"), ("ogc", "good"), "mapserver"):
             for rule, c in harness.all_checks(report(name)):
@@ -420,7 +406,6 @@ class Lint(Case):
         self.assertGE(r, "GE-4", "warn")
         self.assertGE(r, "GE-13", "pass", "no request carries geometry")
 
-    @KNOWN_QGIS_PREFIX
     def test_qgis_server_document(self):
         # Content-Crs not documented as a response header; bbox documented on each items path.
         r = self.lint(geo_servers.shared("qgis-server").openapi)

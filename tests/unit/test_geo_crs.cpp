@@ -57,6 +57,7 @@ TEST_CASE("boxes: the central quarter, intersection with a tolerance, the axis s
   CHECK(bbox_value(swap_axes(q)) == "52.25,4.5,52.75,5.5");
   double three_d[] = {4, 52, -10, 6, 53, 100};
   CHECK(bbox_value(*envelope_of_bbox(three_d, 6)) == "4,52,6,53");
+  CHECK(bbox_value({5.2650749999999995, -0.0000000001, 1e-12, 52.123456789}) == "5.265075,0,0,52.123456789");
   double reversed[] = {6, 52, 4, 53};
   CHECK_FALSE(envelope_of_bbox(reversed, 4));
   CHECK_FALSE(envelope_of_bbox(extent, 3));
