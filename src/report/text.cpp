@@ -194,6 +194,8 @@ std::string render_text(const Report& r, const RenderOptions& style) {
       if (style.verbosity > 0 && !rule.review.empty()) line(fmt::format("         review: {}", E(trim(rule.review))));
       return;
     }
+    // A rule judged from other rules (/core/geospatial from the module's): which, under its title.
+    if (!ok && rule.checks.empty() && !rule.summary.empty()) line(fmt::format("         {}", E(rule.summary)));
     for (const auto& c : rule.checks) {
       bool show = style.verbosity > 0 || severity(c.verdict) > severity(Verdict::pass) ||
                   (c.verdict == Verdict::skip && style.verbosity >= 0 && !ok);

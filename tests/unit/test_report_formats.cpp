@@ -378,3 +378,18 @@ TEST_CASE("text, markdown, junit, sarif, gitlab, openmetrics, html: a report wit
     CHECK(out.find("Geospatial") == std::string::npos);
   }
 }
+
+TEST_CASE("text: a rule judged from a module's rules names them under its title") {
+  report::Report r = test::with_geo(test::ci_sample());
+  report::RuleResult geospatial;
+  geospatial.id = "/core/geospatial";
+  geospatial.kind = "technical";
+  geospatial.title = "Apply the geospatial module for geospatial data";
+  geospatial.verdict = Verdict::fail;
+  geospatial.summary = "Geospatial module 1.0.2: fail: /geo/crs-list";
+  r.rules.insert(r.rules.begin(), geospatial);
+  std::string out = report::render("text", r, {false, 0, report::FailOn::fail});
+  std::size_t line = out.find("/core/geospatial");
+  REQUIRE(line != std::string::npos);
+  CHECK(out.find("\n         Geospatial module 1.0.2: fail: /geo/crs-list\n", line) != std::string::npos);
+}
