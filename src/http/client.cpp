@@ -205,6 +205,12 @@ bool framing_failure(CURLcode code) {
 // identical failures (" after 3 ms") is left out, so they read the same; a
 // refused connection says so instead of "Couldn't connect to server".
 std::string transport_error(CURLcode code, const char* errbuf, long os_errno) {
+  // libcurl keeps a response's header lines in a buffer capped at
+  // CURL_MAX_HTTP_HEADER (100 KB), and going over the cap is its "Out of
+  // memory", without a message of its own: a 1 MB Content-Crs line, not a
+  // machine out of memory.
+  if (code == CURLE_OUT_OF_MEMORY && !errbuf[0])
+    return "a response header line over libcurl's 100 KB limit (libcurl: \"Out of memory\")";
   std::string text = errbuf[0] ? std::string(errbuf) : std::string(curl_easy_strerror(code));
   for (auto at = text.find(" after "); at != std::string::npos; at = text.find(" after ", at + 1)) {
     std::size_t digits = at + 7, end = digits;
