@@ -35,5 +35,7 @@ section "live: adrprobe check vs wrk (nginx, one worker)" env CONCS="${CONCS:-1 
 section "large document: adrprobe lint vs python3 json.load" env RUNS="$RUNS" ADRPROBE="$BUILD/adrprobe" bash bench/lint_large.sh 10000
 section "batch: 1,000 targets, two nights" bash bench/batch_memory.sh "$BUILD" 1000 16
 section "lint: adrprobe vs Spectral" env RUNS="$RUNS" ADRPROBE="$BUILD/adrprobe" bash bench/lint_vs_spectral.sh
+section "geospatial: GeoJSON validation vs python3 json.load" bash bench/geojson_vs_python.sh 50 "$RUNS"
+section "geospatial: a 50-collection OGC API" env ADRPROBE="$BUILD/adrprobe" bash bench/geo_collections.sh "$RUNS"
 section "TLS: adrprobe vs sslscan and testssl" env ADRPROBE="$BUILD/adrprobe" bash bench/tls_suites_compare.sh
 exit $status

@@ -237,11 +237,11 @@ class OgcFixture(Case):
     def test_items_as_json(self):
         self.assertGE(report(("ogc", "json-not-geojson")), "GE-11", "fail", "application/json")
 
-    def test_fifty_collections_judged_fast(self):
+    def test_fifty_collections_at_most_ten_probed(self):
+        """How fast is bench/geo_collections.sh's (the target of 2 s is a figure, not a timed test)."""
         report(("ogc", "fifty-collections"))
         run, r = RUNS[(("ogc", "fifty-collections"), (), EDITION)]
         self.assertJudged(r)
-        self.assertLess(run.duration, 2.0 * (4 if os.environ.get("ASAN_OPTIONS") else 1), run.describe())
         probed = {e["url"].split("/collections/")[1].split("/")[0].split("?")[0]
                   for e in r["exchanges"] if "/collections/" in e["url"]} - {""}  # NT-2's /collections/
         self.assertLessEqual(len(probed), 10, sorted(probed))  # at most 10 collections
