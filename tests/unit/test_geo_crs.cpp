@@ -1,8 +1,7 @@
-// geo/crs and geo/bbox: CRS names compared as module-geo.md says, the CRS
-// list read within bounds, and the boxes of GE-8 and GE-9.
+// geo/crs: CRS names compared as module-geo.md says, and the CRS list read
+// within bounds.
 #include <doctest/doctest.h>
 
-#include "geo/bbox.hpp"
 #include "geo/crs.hpp"
 
 using namespace adrprobe::geo;
@@ -46,27 +45,4 @@ TEST_CASE("a crs list: URIs, the first entry that is none, and 10^6 entries kept
   CHECK_FALSE(is_http_uri("http:///a"));
   CHECK_FALSE(is_http_uri("http://a b"));
   CHECK_FALSE(is_http_uri("urn:ogc:def:crs:EPSG::28992"));
-}
-
-TEST_CASE("boxes: the central quarter, intersection with a tolerance, the axis swap") {
-  double extent[] = {4, 52, 6, 53};
-  auto e = envelope_of_bbox(extent, 4);
-  REQUIRE(e);
-  Envelope q = central_quarter(*e);
-  CHECK(bbox_value(q) == "4.5,52.25,5.5,52.75");
-  CHECK(bbox_value(swap_axes(q)) == "52.25,4.5,52.75,5.5");
-  double three_d[] = {4, 52, -10, 6, 53, 100};
-  CHECK(bbox_value(*envelope_of_bbox(three_d, 6)) == "4,52,6,53");
-  CHECK(bbox_value({5.2650749999999995, -0.0000000001, 1e-12, 52.123456789}) == "5.265075,0,0,52.123456789");
-  double reversed[] = {6, 52, 4, 53};
-  CHECK_FALSE(envelope_of_bbox(reversed, 4));
-  CHECK_FALSE(envelope_of_bbox(extent, 3));
-  Envelope point;
-  point.add(5.5 + 1e-10, 52.5);
-  CHECK(intersects(point, q));
-  Envelope outside;
-  outside.add(5.6, 52.5);
-  CHECK_FALSE(intersects(outside, q));
-  CHECK(well_outside(outside, q, 1e-4));
-  CHECK_FALSE(intersects(Envelope{}, q));
 }
