@@ -551,9 +551,11 @@ class SharedGate(ProbeCase):
             # and the next slot's request soon after it: two close together only
             # right after a long gap, never three within two intervals, and no
             # second holds more than RATE (+1 for jitter).
+            # The first request has no gap before it: one the machine delayed arrives just
+            # before the second (seen on a loaded CI); the spans below still bound it.
             for i, gap in enumerate(gaps):
-                if gap < interval * 0.5:
-                    self.assertGreater(gaps[i - 1] if i else 0, interval * 1.5,
+                if gap < interval * 0.5 and i:
+                    self.assertGreater(gaps[i - 1], interval * 1.5,
                                        "requests to one host too close: %s" % gaps)
             spans = [z - x for x, z in zip(times, times[2:])]
             self.assertGreater(min(spans), interval * 1.5, "three requests to one host too close: %s" % gaps)
