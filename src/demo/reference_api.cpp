@@ -424,6 +424,12 @@ std::string ReferenceApi::start(int port) {
     impl->error(req, res, 500, "Er ging iets mis in de server.");
   });
   impl->server().set_keep_alive_max_count(1000);
+  // One worker per connection, kept while the connection is kept alive:
+  // cpp-httplib's default of max(8, cores - 1) workers is taken by a run's
+  // idle keep-alive connections (two senders at --concurrency, TS-3's
+  // handshakes), and the next connection waits for one to time out. Seen as
+  // timeouts in a nightly test on a loaded 2-core CI.
+  impl->server().new_task_queue = [] { return new httplib::ThreadPool(64); };
   // SO_REUSEADDR only: cpp-httplib's default adds SO_REUSEPORT, with which a
   // second server (another `demo --serve --port N`) would share a port in use
   // and the kernel would split the connections between the two.
