@@ -44,7 +44,7 @@ json to_json(const Value& v) {
   return nullptr;
 }
 
-std::string dump(const Value& v) { return to_json(v).dump(); }
+std::string dump(const Value& v) { return to_json(v).dump(-1, ' ', false, json::error_handler_t::replace); }
 
 namespace {
 
