@@ -36,27 +36,30 @@ bool geometry_shape(const Walker& w, const Node& schema) {
   Node props = w.member(schema, "properties");
   if (!props.is_object()) return false;
   Node type = w.member(props, "type");
-  if (!type.is_object() || (!props.value->contains("coordinates") && !props.value->contains("geometries"))) return false;
+  if (!type.is_object() || (!oas::contains(*props.value, "coordinates") && !oas::contains(*props.value, "geometries"))) return false;
   Node en = w.member(type, "enum");
-  if (!en.value || !en.value->is_array()) return false;
-  for (const auto& v : *en.value)
-    if (v.is_string() && geo::is_geometry_type(v.get_ref<const std::string&>())) return true;
+  if (!en.is_array()) return false;
+  for (const auto& v : en.value->GetArray())
+    if (v.IsString() && geo::is_geometry_type(oas::str(v))) return true;
   return false;
 }
 
+// An alternative that is {"type": "null"}.
+bool is_null_type(const Node& schema) { return oas::string_member(schema.value, "type") == "null"; }
+
 bool nullable(const Walker& w, const Node& schema) {
   if (!schema.is_object()) return false;
-  const auto& o = *schema.value;
-  if (auto it = o.find("nullable"); it != o.end() && it->is_boolean() && it->get<bool>()) return true;
-  if (auto it = o.find("type"); it != o.end() && it->is_array())
-    for (const auto& t : *it)
-      if (t == "null") return true;
+  const oas::Value& o = *schema.value;
+  if (const oas::Value* n = oas::find(o, "nullable"); n && n->IsBool() && n->GetBool()) return true;
+  if (const oas::Value* types = oas::find(o, "type"); types && types->IsArray())
+    for (const auto& t : types->GetArray())
+      if (t.IsString() && oas::str(t) == "null") return true;
   for (const char* k : {"oneOf", "anyOf"}) {
     Node alts = w.member(schema, k);
-    if (alts.value && alts.value->is_array())
-      for (std::size_t i = 0; i < alts.value->size(); ++i) {
+    if (alts.is_array())
+      for (std::size_t i = 0; i < alts.value->Size(); ++i) {
         Node a = w.deref(w.item(alts, i));
-        if (a.is_object() && a.value->value("type", "") == "null") return true;
+        if (is_null_type(a)) return true;
       }
   }
   return false;
@@ -79,8 +82,8 @@ struct Places {
     if (!s.is_object()) return;
     for (const char* k : {"allOf", "oneOf", "anyOf"}) {
       Node alts = w.member(s, k);
-      if (alts.value && alts.value->is_array())
-        for (std::size_t i = 0; i < alts.value->size() && i < 20; ++i) walk(w.item(alts, i), at, depth + 1);
+      if (alts.is_array())
+        for (std::size_t i = 0; i < alts.value->Size() && i < 20; ++i) walk(w.item(alts, i), at, depth + 1);
     }
     Node items = w.child(s, "items");
     if (items) {
@@ -90,9 +93,9 @@ struct Places {
     }
     Node props = w.member(s, "properties");
     if (props.is_object())
-      for (auto it = props.value->begin(); it != props.value->end(); ++it) {
-        at.push_back(it.key());
-        walk(w.entry(props, it), at, depth + 1);
+      for (const auto& m : props.value->GetObject()) {
+        at.emplace_back(oas::key_of(m));
+        walk(w.entry(props, m), at, depth + 1);
         at.pop_back();
       }
   }
@@ -106,8 +109,8 @@ Node response_schema(const Walker& w, const Node& op) {
   if (!r.is_object()) return {};
   Node content = w.member(r, "content");
   if (!content.is_object()) return {};
-  for (auto it = content.value->begin(); it != content.value->end(); ++it)
-    if (http::is_json_media_type(it.key())) return w.child(w.deref(w.entry(content, it)), "schema");
+  for (const auto& m : content.value->GetObject())
+    if (http::is_json_media_type(oas::key_of(m))) return w.child(w.deref(w.entry(content, m)), "schema");
   return {};
 }
 
@@ -140,7 +143,7 @@ struct GeoPaths {
   }
 };
 
-std::string shown_path(const std::string& p) { return escape_control(truncate_utf8(p, 120)); }
+std::string shown_path(std::string_view p) { return escape_control(truncate_utf8(p, 120)); }
 
 }  // namespace
 
@@ -162,21 +165,19 @@ bool is_items_path(std::string_view path, bool feature) {
 bool is_geometry_schema(const Walker& w, const Node& raw) {
   if (!raw) return false;
   // A $ref named after GeoJSON geometry counts even when its file is not at hand (geometryGeoJSON.yaml of OGC).
-  if (raw.value && raw.value->is_object()) {
-    if (const std::string* ref = oas::string_member(raw.value, "$ref"); ref && geometry_name(*ref)) return true;
-  }
+  if (auto ref = oas::string_member(raw.value, "$ref"); ref && geometry_name(*ref)) return true;
   Node s = w.deref(raw);
   if (!s.is_object()) return false;
   if (geometry_shape(w, s)) return true;
   for (const char* k : {"allOf", "oneOf", "anyOf"}) {
     Node alts = w.member(s, k);
-    if (!alts.value || !alts.value->is_array()) continue;
+    if (!alts.is_array()) continue;
     std::size_t geometry = 0, other = 0;
-    for (std::size_t i = 0; i < alts.value->size() && i < 20; ++i) {
+    for (std::size_t i = 0; i < alts.value->Size() && i < 20; ++i) {
       Node a = w.item(alts, i);
       Node d = w.deref(a);
-      if (d.is_object() && d.value->value("type", "") == "null") continue;
-      if (const std::string* ref = a.value && a.value->is_object() ? oas::string_member(a.value, "$ref") : nullptr;
+      if (is_null_type(d)) continue;
+      if (auto ref = oas::string_member(a.value, "$ref");
           (ref && geometry_name(*ref)) || (d.is_object() && geometry_shape(w, d)))
         ++geometry;
       else ++other;
@@ -289,6 +290,12 @@ JsonBody json_body(const Evidence& ev, const RequestSpec& spec, bool lenient_utf
   }
   out.value = std::move(parsed.value);
   return out;
+}
+
+const std::string* answer_string(const oas::json* object, const char* key) {
+  if (!object || !object->is_object()) return nullptr;
+  auto it = object->find(key);
+  return it != object->end() && it->is_string() ? &it->get_ref<const std::string&>() : nullptr;
 }
 
 namespace {
@@ -473,7 +480,7 @@ View view(const Evidence& ev) {
     v.collections_total = list->size();
     for (const auto& entry : *list) {
       if (!entry.is_object()) continue;
-      const std::string* id = oas::string_member(&entry, "id");
+      const std::string* id = answer_string(&entry, "id");
       if (!id || id->empty()) continue;
       if (v.probed.size() >= kCollections) {
         v.left_out_last = escape_control(truncate_utf8(*id, 80));
@@ -591,29 +598,29 @@ void plan_followup_collections(Planner& p, const Evidence& ev, const CheckRef& r
 using namespace geo_checks;
 
 std::optional<engine::JudgedModule> detect_geo(const Evidence& ev) {
-  const oas::json* paths = ev.doc_paths();
+  const oas::Value* paths = ev.doc_paths();
   if (!paths) return std::nullopt;
   Walker w(*ev.document.docs);
   bool geo_json = false;
   std::vector<oas::Operation> ops = oas::operations(w);
   auto mentions_geo_json = [&](const Node& op) {
-    std::string text = op.value ? op.value->dump(-1, ' ', false, oas::json::error_handler_t::replace) : "";
+    std::string text = op.value ? oas::dump(*op.value) : "";
     return text.find("application/geo+json") != std::string::npos;
   };
   for (const auto& op : ops)
     if (!geo_json && mentions_geo_json(op.op)) geo_json = true;
   // 1. OGC: /collections and /collections/<segment>/items (after the same
   // prefix, for a document that repeats its server's path in its paths).
-  for (auto c = paths->begin(); c != paths->end(); ++c) {
-    auto prefix = collections_prefix(c.key());
+  for (const auto& c : paths->GetObject()) {
+    auto prefix = collections_prefix(oas::key_of(c));
     if (!prefix) continue;
-    for (auto it = paths->begin(); it != paths->end(); ++it) {
-      const std::string& p = it.key();
-      if (p.rfind(*prefix + "/collections/", 0) != 0 || !is_items_path(p) ||
+    for (const auto& other : paths->GetObject()) {
+      std::string_view p = oas::key_of(other);
+      if (!p.starts_with(*prefix + "/collections/") || !is_items_path(p) ||
           std::count(p.begin() + static_cast<long>(prefix->size()), p.end(), '/') != 3)
         continue;
       return engine::JudgedModule{"geo",
-                                  fmt::format("judged: {} and {} in the document{}", shown_path(c.key()), shown_path(p),
+                                  fmt::format("judged: {} and {} in the document{}", shown_path(oas::key_of(c)), shown_path(p),
                                               geo_json ? " and application/geo+json" : ""),
                                   "ogc"};
     }
@@ -633,7 +640,7 @@ std::optional<engine::JudgedModule> detect_geo(const Evidence& ev) {
                                                        op.upper_method(), shown_path(op.path)),
                                     "administrative"};
     }
-    std::string text = op.op.value->dump(-1, ' ', false, oas::json::error_handler_t::replace);
+    std::string text = oas::dump(*op.op.value);
     if (text.find("\"Content-Crs\"") != std::string::npos || text.find("\"content-crs\"") != std::string::npos)
       return engine::JudgedModule{"geo", fmt::format("judged: Content-Crs header of {} {}", op.upper_method(), shown_path(op.path)),
                                   "administrative"};
@@ -658,17 +665,17 @@ std::vector<std::string> geometric_context_hints(const Evidence& ev) {
       items = w.member(schema, "items");
       Node props = w.member(schema, "properties");
       if (!items && props.is_object())
-        for (auto it = props.value->begin(); it != props.value->end() && !items; ++it) {
-          Node p = w.deref(w.entry(props, it));
+        for (auto it = props.value->MemberBegin(); it != props.value->MemberEnd() && !items; ++it) {
+          Node p = w.deref(w.entry(props, *it));
           if (p.is_object()) items = w.member(p, "items");
         }
     }
     if (!items.is_object()) continue;
     for (const char* k : {"oneOf", "anyOf"}) {
       Node alts = w.member(items, k);
-      if (alts.value && alts.value->is_array() && alts.value->size() > 1) {
+      if (alts.is_array() && alts.value->Size() > 1) {
         out.push_back(fmt::format("{} {} returns members of {} types: say in each result which geometry it is (its geometric context)",
-                                  op.upper_method(), shown_path(op.path), alts.value->size()));
+                                  op.upper_method(), shown_path(op.path), alts.value->Size()));
         break;
       }
     }
