@@ -597,18 +597,52 @@ void plan_followup_collections(Planner& p, const Evidence& ev, const CheckRef& r
 
 using namespace geo_checks;
 
+namespace {
+
+// Does a key or a string value of v (its own text: no $ref followed) pass?
+// What searching v's JSON text found, without writing the text: a needle
+// without a quote or a backslash stands in the JSON text within one key or
+// string, as it stands in the value.
+bool any_text(const oas::Value& v, bool (*pass)(std::string_view)) {
+  std::vector<const oas::Value*> open{&v};
+  while (!open.empty()) {
+    const oas::Value* n = open.back();
+    open.pop_back();
+    if (n->IsString()) {
+      if (pass(oas::str(*n))) return true;
+    } else if (n->IsObject()) {
+      for (const auto& m : n->GetObject()) {
+        if (pass(oas::key_of(m))) return true;
+        open.push_back(&m.value);
+      }
+    } else if (n->IsArray()) {
+      for (const auto& e : n->GetArray()) open.push_back(&e);
+    }
+  }
+  return false;
+}
+
+// "Content-Crs" (or lower case) quoted in the JSON text: the whole key or
+// string, or the end of one after a quote (written \" in the text).
+bool names_content_crs(std::string_view s) {
+  for (std::string_view name : {"Content-Crs", "content-crs"})
+    if (s == name || (s.size() > name.size() && s.ends_with(name) && s[s.size() - name.size() - 1] == '"')) return true;
+  return false;
+}
+
+}  // namespace
+
 std::optional<engine::JudgedModule> detect_geo(const Evidence& ev) {
   const oas::Value* paths = ev.doc_paths();
   if (!paths) return std::nullopt;
   Walker w(*ev.document.docs);
   bool geo_json = false;
-  std::vector<oas::Operation> ops = oas::operations(w);
+  const std::vector<oas::Operation>& ops = oas::all_operations(*ev.document.docs);
   auto mentions_geo_json = [&](const Node& op) {
-    std::string text = op.value ? oas::dump(*op.value) : "";
-    return text.find("application/geo+json") != std::string::npos;
+    return op.value && any_text(*op.value, [](std::string_view s) { return s.find("application/geo+json") != s.npos; });
   };
-  for (const auto& op : ops)
-    if (!geo_json && mentions_geo_json(op.op)) geo_json = true;
+  std::vector<bool> with_geo_json(ops.size());
+  for (std::size_t i = 0; i < ops.size(); ++i) geo_json = (with_geo_json[i] = mentions_geo_json(ops[i].op)) || geo_json;
   // 1. OGC: /collections and /collections/<segment>/items (after the same
   // prefix, for a document that repeats its server's path in its paths).
   for (const auto& c : paths->GetObject()) {
@@ -631,7 +665,8 @@ std::optional<engine::JudgedModule> detect_geo(const Evidence& ev) {
   if (!geo.empty())
     return engine::JudgedModule{"geo", fmt::format("judged: GeoJSON geometry in the response of GET {}", shown_path(geo.front().path)),
                                 "administrative"};
-  for (const auto& op : ops) {
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const oas::Operation& op = ops[i];
     for (const auto& p : oas::effective_parameters(w, op)) {
       bool query = p.in == "query" && (p.name == "bbox" || p.name == "crs" || p.name == "bbox-crs");
       bool header = p.in == "header" && iequals(p.name, "Content-Crs");
@@ -640,11 +675,10 @@ std::optional<engine::JudgedModule> detect_geo(const Evidence& ev) {
                                                        op.upper_method(), shown_path(op.path)),
                                     "administrative"};
     }
-    std::string text = oas::dump(*op.op.value);
-    if (text.find("\"Content-Crs\"") != std::string::npos || text.find("\"content-crs\"") != std::string::npos)
+    if (any_text(*op.op.value, names_content_crs))
       return engine::JudgedModule{"geo", fmt::format("judged: Content-Crs header of {} {}", op.upper_method(), shown_path(op.path)),
                                   "administrative"};
-    if (mentions_geo_json(op.op))
+    if (with_geo_json[i])
       return engine::JudgedModule{"geo", fmt::format("judged: application/geo+json in {} {}", op.upper_method(), shown_path(op.path)),
                                   "administrative"};
   }
