@@ -172,7 +172,7 @@ class Eh1Findings {
   // pointer: where the finding is in the root document (report location).
   void add(const oas::Place& at, const std::string& key_reason, std::string reason, std::string where, const Use& use,
            Verdict v, std::string pointer) {
-    std::string key = at.doc + "#" + at.pointer + "\n" + key_reason;
+    std::string key = std::string(at.doc) + "#" + at.pointer + "\n" + key_reason;
     auto [it, fresh] = index_.try_emplace(key, items_.size());
     if (fresh) items_.push_back({std::move(reason), std::move(where), {}, v, std::move(pointer)});
     Item& item = items_[it->second];

@@ -69,6 +69,12 @@ bool nullable(const Walker& w, const Node& schema) {
 // array elements. Bounded: 6 levels, 200 places.
 struct Places {
   const Walker& w;
+  // Schemas (after $ref) whose members were walked without finding
+  // geometry, with the least depth they were walked at: walked again at that
+  // depth or deeper, they find nothing again. Shared by every response: most
+  // name the same component schemas (10,000 responses of a large document
+  // walked each of them again).
+  std::unordered_map<const oas::Value*, int>& bare;
   std::vector<std::vector<std::string>> found;
   std::vector<bool> nulls;
   void walk(const Node& raw, std::vector<std::string>& at, int depth) {
@@ -80,6 +86,15 @@ struct Places {
       return;
     }
     if (!s.is_object()) return;
+    if (auto known = bare.find(s.value); known != bare.end() && known->second <= depth) return;
+    std::size_t before = found.size();
+    members(s, at, depth);
+    if (found.size() == before) {  // nothing found, and not for lack of room: found is below the cap
+      auto [slot, fresh] = bare.try_emplace(s.value, depth);
+      if (!fresh) slot->second = std::min(slot->second, depth);
+    }
+  }
+  void members(const Node& s, std::vector<std::string>& at, int depth) {
     for (const char* k : {"allOf", "oneOf", "anyOf"}) {
       Node alts = w.member(s, k);
       if (alts.is_array())
@@ -124,11 +139,12 @@ struct GeoPaths {
   std::vector<GeoPath> paths;
   explicit GeoPaths(const oas::DocumentSet& docs) {
     Walker w(docs);
-    for (const auto& op : oas::operations(w)) {
+    std::unordered_map<const oas::Value*, int> bare;
+    for (const auto& op : oas::all_operations(docs)) {
       if (op.method != "get" || paths.size() >= 200) continue;
       Node schema = response_schema(w, op.op);
       if (!schema) continue;
-      Places places{w, {}, {}};
+      Places places{w, bare, {}, {}};
       std::vector<std::string> at;
       places.walk(schema, at, 0);
       if (places.found.empty()) continue;
@@ -630,6 +646,31 @@ bool names_content_crs(std::string_view s) {
   return false;
 }
 
+// A bbox, crs or bbox-crs query parameter or a Content-Crs header parameter
+// among those of the path item and of the operation (the effective ones are
+// some of these): read from the values, without the places
+// effective_parameters() makes for each (most operations have none of them).
+bool may_name_geo_parameter(const oas::DocumentSet& docs, const oas::Operation& op) {
+  for (const Node* owner : {&op.path_item, &op.op}) {
+    const oas::Value* list = oas::find(owner->value, "parameters");
+    if (!list || !list->IsArray()) continue;
+    for (const auto& item : list->GetArray()) {
+      const oas::Value* p = &item;
+      if (oas::find_string(p, "$ref")) {
+        const oas::Resolved* r = docs.resolved(item);
+        if (!r) return true;  // not followed yet (the deadline): effective_parameters() follows it
+        p = r->node;
+      }
+      auto name = oas::string_member(p, "name");
+      auto in = oas::string_member(p, "in");
+      if (!name || !in) continue;
+      if (*in == "query" && (*name == "bbox" || *name == "crs" || *name == "bbox-crs")) return true;
+      if (*in == "header" && iequals(*name, "Content-Crs")) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<engine::JudgedModule> detect_geo(const Evidence& ev) {
@@ -667,7 +708,8 @@ std::optional<engine::JudgedModule> detect_geo(const Evidence& ev) {
                                 "administrative"};
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const oas::Operation& op = ops[i];
-    for (const auto& p : oas::effective_parameters(w, op)) {
+    for (const auto& p : may_name_geo_parameter(*ev.document.docs, op) ? oas::effective_parameters(w, op)
+                                                                        : std::vector<oas::Parameter>{}) {
       bool query = p.in == "query" && (p.name == "bbox" || p.name == "crs" || p.name == "bbox-crs");
       bool header = p.in == "header" && iequals(p.name, "Content-Crs");
       if (query || header)

@@ -215,6 +215,17 @@ Resolved DocumentSet::resolve_ref(const std::string& doc_url, std::string_view r
   return r;
 }
 
+const Resolved* DocumentSet::resolved(const Value& node) const {
+  auto m = memo_.value.at.find(&node);
+  return m == memo_.value.at.end() ? nullptr : &memo_.value.results[m->second];
+}
+
+std::string_view DocumentSet::url(std::string_view doc_url) const {
+  if (auto it = docs_.find(doc_url); it != docs_.end()) return it->first;
+  std::lock_guard lock(index_mutex_.value);
+  return *other_urls_.value.emplace(doc_url).first;
+}
+
 Resolved DocumentSet::deref(const std::string& doc_url, const Value& node) const {
   Resolved cur{doc_url, &node, "", false, ""};
   std::unordered_set<const Value*> seen;

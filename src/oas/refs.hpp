@@ -72,6 +72,12 @@ class DocumentSet {
   // until a value that is not a $ref. Detects chains that loop. After
   // resolve_all, a $ref it walked is answered from its result at once.
   Resolved deref(const std::string& doc_url, const Value& node) const;
+  // What resolve_all found for a $ref object it walked, or nullptr: deref's
+  // answer without copying it (a walk derefs at every step).
+  const Resolved* resolved(const Value& node) const;
+  // A document URL as the set keeps it: a view that lives as long as the set
+  // (a walk's places point at it instead of copying the URL at every step).
+  std::string_view url(std::string_view doc_url) const;
 
   // What readers derive from the documents and several of them read (the
   // static checks' walk of every Schema Object): T(*this) is made on the
@@ -150,7 +156,7 @@ class DocumentSet {
   const Value* child(const Value& object, const std::string& key) const;
 
   std::string root_url_;
-  std::map<std::string, Entry> docs_;
+  std::map<std::string, Entry, std::less<>> docs_;
   Limits limits_;
   std::vector<int> exchanges_;
   // The result of each $ref object resolve_all followed (by address): an
@@ -166,6 +172,9 @@ class DocumentSet {
   mutable Cache<std::unordered_map<const Value*, KeyIndex>> index_;
   mutable Lock index_mutex_;
   mutable Derived derived_;
+  // URLs url() was asked for that name no document of the set (a $ref into a
+  // document that could not be had), under index_mutex_.
+  mutable Cache<std::set<std::string, std::less<>>> other_urls_;
 };
 
 }  // namespace adrprobe::oas

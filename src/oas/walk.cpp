@@ -27,7 +27,7 @@ std::string child_pointer(const std::string& pointer, std::string_view token) {
 Node Walker::root() const {
   Node n;
   n.value = &docs_.root();
-  n.at = {docs_.root_url(), ""};
+  n.at = {docs_.url(docs_.root_url()), ""};
   return n;
 }
 
@@ -61,10 +61,15 @@ Node Walker::item(const Node& n, std::size_t i) const {
 Node Walker::deref(const Node& n) const {
   const Value* ref = find_string(n.value, "$ref");
   if (!ref) return n;
-  Resolved r = docs_.deref(n.at.doc, *n.value);
   Node out;
-  out.value = r.node;
-  out.at = {r.doc_url, r.pointer};
+  if (const Resolved* known = docs_.resolved(*n.value)) {
+    out.value = known->node;
+    out.at = {docs_.url(known->doc_url), known->pointer};
+  } else {
+    Resolved r = docs_.deref(std::string(n.at.doc), *n.value);
+    out.value = r.node;
+    out.at = {docs_.url(r.doc_url), r.pointer};
+  }
   out.via = n.via.empty() ? std::string(str(*ref)) : n.via;
   out.via_at = n.via.empty() ? n.at : n.via_at;
   return out;
@@ -83,8 +88,8 @@ std::string folder(const std::string& url) {
 std::string Walker::show(const Place& p) const {
   if (p.doc == docs_.root_url()) return p.pointer.empty() ? "#" : p.pointer;
   std::string base = folder(docs_.root_url());
-  std::string doc = !base.empty() && p.doc.rfind(base, 0) == 0 ? p.doc.substr(base.size()) : p.doc;
-  return doc + "#" + p.pointer;
+  std::string_view doc = !base.empty() && p.doc.starts_with(base) ? p.doc.substr(base.size()) : p.doc;
+  return std::string(doc) + "#" + p.pointer;
 }
 
 std::string Walker::show_target(const Place& p) const {

@@ -13,7 +13,7 @@ namespace adrprobe::oas {
 
 // Where a value is written: its document (URL) and JSON pointer.
 struct Place {
-  std::string doc;
+  std::string_view doc;  // as the DocumentSet keeps it (DocumentSet::url), which outlives every walk
   std::string pointer;
   bool operator<(const Place& o) const { return doc != o.doc ? doc < o.doc : pointer < o.pointer; }
   bool operator==(const Place& o) const { return doc == o.doc && pointer == o.pointer; }
