@@ -29,22 +29,37 @@ namespace {
 // a string or number whole, before anyone can look at either.
 struct Shape {
   std::size_t depth = 0, longest_stretch = 0;
+  // Something RapidJSON 1.1.0 reads otherwise than nlohmann (parse_json_document):
+  // a number with an exponent (it checks the exponent alone against a double's
+  // range, and 10e308 became -3.09e-308), the number -0 (unsigned there,
+  // signed here), or a UTF-16 surrogate escape (a lone low one is taken).
+  bool unlike_nlohmann = false;
 };
 
 Shape json_shape(std::string_view text) {
   Shape shape;
   std::size_t depth = 0, scalar_start = 0;
-  bool in_string = false, escaped = false, in_scalar = false;
+  bool in_string = false, escaped = false, in_scalar = false, in_number = false;
   auto scalar_starts = [&](std::size_t i) {
     shape.longest_stretch = std::max(shape.longest_stretch, i - scalar_start);
     scalar_start = i;
   };
+  auto number_ends = [&](std::size_t end) {
+    if (in_number && text.substr(scalar_start, end - scalar_start) == "-0") shape.unlike_nlohmann = true;
+  };
   for (std::size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
+      if (escaped) {
+        escaped = false;
+        if (c == 'u' && i + 1 < text.size() && (text[i + 1] == 'd' || text[i + 1] == 'D') && i + 2 < text.size() &&
+            std::strchr("89abcdefABCDEF", text[i + 2]) && text[i + 2] != '\0')
+          shape.unlike_nlohmann = true;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
       continue;
     }
     switch (c) {
@@ -68,12 +83,18 @@ Shape json_shape(std::string_view text) {
       case '\r':
         break;
       default:  // a number or literal goes on to the next structural character or white space
-        if (!in_scalar) scalar_starts(i);
+        if (!in_scalar) {
+          scalar_starts(i);
+          in_number = c == '-' || (c >= '0' && c <= '9');
+        }
+        if (in_number && (c == 'e' || c == 'E')) shape.unlike_nlohmann = true;
         in_scalar = true;
         continue;
     }
-    in_scalar = false;
+    if (in_scalar) number_ends(i);
+    in_scalar = in_number = false;
   }
+  if (in_scalar) number_ends(text.size());
   shape.longest_stretch = std::max(shape.longest_stretch, text.size() - scalar_start);
   return shape;
 }
@@ -581,8 +602,13 @@ ParseResult parse_any(std::string_view text, const Limits& limits) {
 
 DocResult parse_json_document(std::string_view text, const Limits& limits) {
   DocResult r;
-  r.error = refuse(text, limits, text.size() > limits.max_document_bytes ? Shape{} : json_shape(text), "JSON");
+  Shape shape = text.size() > limits.max_document_bytes ? Shape{} : json_shape(text);
+  r.error = refuse(text, limits, shape, "JSON");
   if (!r.error.empty()) return r;
+  // A text RapidJSON would read otherwise (and one that starts with a byte
+  // of a byte order mark, which its UTF-8 stream drops one by one, whole or
+  // not) is read by parse_json: rare in description documents.
+  if (shape.unlike_nlohmann || (!text.empty() && text.front() == '\xEF')) return from_parse(parse_json(text, limits));
   auto doc = std::make_shared<Doc>();
   // Iterative: no recursion (json_shape bounds the depth anyway); full
   // precision: doubles rounded as strtod, and so nlohmann, rounds them.
