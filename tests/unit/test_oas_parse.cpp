@@ -407,3 +407,47 @@ TEST_CASE("documents: YAML goes through parse_any_document, JSON past leading wh
   CHECK(to_json(j.doc->root()) == json{{"a", 2}});
   CHECK(parse_any_document("\n{\"a\": }").error == parse_any("\n{\"a\": }").error);
 }
+
+TEST_CASE("documents: a lone low surrogate escape is refused, as parse_json refuses it") {
+  // A UTF-16 escape stands for a code point only as a whole pair: nlohmann
+  // refuses "\udc00" alone, and a tree may hold valid UTF-8 only.
+  for (const char* text : {R"(["\udc00"])", R"({"\udfff": 1})", R"(["a\ude00b"])"}) {
+    INFO(std::string(text));
+    reads_as_parse_json(text);
+  }
+}
+
+TEST_CASE("documents: a byte order mark is taken whole or refused, as parse_json does") {
+  reads_as_parse_json("\xEF\xBB\xBF{\"a\": 1}");  // a whole one is skipped
+  for (const char* text : {"\xEF\xBB" "16", "\xEF{}", "\xEF\xBB[1]", "\xEF\xBB\xBE{}"}) {
+    INFO(std::string(text));
+    reads_as_parse_json(text);
+  }
+}
+
+TEST_CASE("documents: -0 is a signed integer, as nlohmann reads it") {
+  auto r = parse_json_document("[-0]");
+  REQUIRE(r.ok);
+  json j = to_json(r.doc->root());
+  CHECK(j[0] == 0);
+  CHECK(j[0].is_number_integer());
+  CHECK_FALSE(j[0].is_number_unsigned());
+  reads_as_parse_json("[-0]");
+}
+
+TEST_CASE("documents: a number whose exponent takes it past a double's range is refused, as parse_json refuses it") {
+  // Past the range by the digits before the exponent, not by the exponent alone (1e400).
+  for (const char* text : {"[10e308]", "[2e308]", "[1844674407371e308]", "[17976931348623159e292]"}) {
+    INFO(std::string(text));
+    reads_as_parse_json(text);
+  }
+  reads_as_parse_json("[0.0001e312]");  // 1e308: in range
+}
+
+TEST_CASE("documents: zero with a large exponent is zero, as parse_json reads it") {
+  for (const char* text : {"[0e308]", "[0e-30]", "[0.0e100]", "[-0e40]", "{\"minimum\": 0E+25}"}) {
+    INFO(std::string(text));
+    reads_as_parse_json(text);
+  }
+  reads_as_parse_json("[0e22, 0e-22, 0.000e30]");  // within RapidJSON's fast path
+}
