@@ -22,7 +22,10 @@ json to_json(const Value& v) {
       return std::string(str(v));
     case rapidjson::kNumberType:
       // nlohmann reads a number without fraction or exponent as unsigned when
-      // it is not negative, else signed, and the rest as double.
+      // it is not negative, else signed, and the rest as double. The tree
+      // keeps no sign for an integer that is not negative (RapidJSON flags it
+      // unsigned too): a signed one (-0, YAML's) comes back unsigned, equal
+      // and written alike.
       if (v.IsDouble()) return v.GetDouble();
       if (v.IsUint64()) return v.GetUint64();
       return v.GetInt64();

@@ -229,9 +229,17 @@ TEST_CASE("a stretch between scalars longer than max_stretch_bytes is refused on
 
 namespace {
 // The first place where two trees' values differ in type (a number's kind
-// included: 0 unsigned is not 0 signed), or "" when none does.
+// included: 1.0 is not 1, -1 signed is not 2^64-1 unsigned), or "" when none
+// does. An integer that is not negative is the same whether signed or
+// unsigned: a document's tree keeps no sign for it (oas/doc.hpp), and
+// nlohmann reads every one unsigned but -0.
+bool same_kind(const json& a, const json& b) {
+  if (a.type() == b.type()) return true;
+  auto whole = [](const json& v) { return v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0); };
+  return a.is_number_integer() && b.is_number_integer() && whole(a) && whole(b);
+}
 std::string kind_difference(const json& a, const json& b, const std::string& at = "") {
-  if (a.type() != b.type()) return at.empty() ? "/" : at;
+  if (!same_kind(a, b)) return at.empty() ? "/" : at;
   if (a.is_object() && a.size() == b.size()) {
     auto x = a.begin();
     for (auto y = b.begin(); y != b.end(); ++x, ++y)
@@ -425,13 +433,13 @@ TEST_CASE("documents: a byte order mark is taken whole or refused, as parse_json
   }
 }
 
-TEST_CASE("documents: -0 is a signed integer, as nlohmann reads it") {
+TEST_CASE("documents: -0 is the integer 0, as nlohmann reads it (not a double)") {
   auto r = parse_json_document("[-0]");
   REQUIRE(r.ok);
   json j = to_json(r.doc->root());
   CHECK(j[0] == 0);
   CHECK(j[0].is_number_integer());
-  CHECK_FALSE(j[0].is_number_unsigned());
+  CHECK(dump(r.doc->root()) == "[0]");
   reads_as_parse_json("[-0]");
 }
 
