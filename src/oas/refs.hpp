@@ -110,7 +110,8 @@ class DocumentSet {
     bool ok = false;
   };
   // Caches keyed by node addresses inside docs_: a copy starts without them
-  // (its nodes live elsewhere); a move keeps them (std::map nodes do not move).
+  // (it shares the documents, but its caches are its own to fill); a move
+  // keeps them (the documents do not move).
   template <class T>
   struct Cache {
     T value;
