@@ -31,18 +31,16 @@ using oas::Place;
 using oas::Walker;
 
 using oas::string_member;
-bool has_ref(const Node& n) { return string_member(n.value, "$ref") != nullptr; }
-bool is_extension(const std::string& key) { return key.rfind("x-", 0) == 0; }
-
-// Walker::child for the member an iterator stands on: ordered_json finds a key
-// by looking at every member, which over all members of a large object
-// (100,000 properties) would be quadratic.
+bool has_ref(const Node& n) { return oas::find_string(n.value, "$ref") != nullptr; }
+bool is_extension(std::string_view key) { return key.starts_with("x-"); }
+// A document value that is the string s (nlohmann's v == "s").
+bool is_string(const oas::Value& v, std::string_view s) { return v.IsString() && oas::str(v) == s; }
 
 // ---------------------------------------------------------------------------
 // Every Schema Object of the document (probes.md, scope of DT-1..DT-4).
 
 // A format that names a date or time (any spelling), judged by DT-1.
-bool date_time_format(const std::string& f);
+bool date_time_format(std::string_view f);
 // How strongly a field's name says it holds a date (DT-3, DT-4).
 enum class DateName { none, weak, strong };
 DateName date_name(std::string_view name);
@@ -105,7 +103,7 @@ class Schemas {
   struct Item {
     Kind kind;
     Node node;
-    std::string key;  // a path item's key
+    std::string_view key;  // a path item's key (in the document, which outlives the walk)
   };
 
   // deref() that counts the $ref as a use of its target.
@@ -115,25 +113,28 @@ class Schemas {
     if (d.value && !(d.at == n.at)) uses_[d.at].insert(n.value);
     return d;
   }
-  void push(Kind k, const Node& n, std::string key = "") {
-    if (n.value) queue_.push_back({k, n, std::move(key)});
+  void push(Kind k, const Node& n, std::string_view key = {}) {
+    if (n.value) queue_.push_back({k, n, key});
   }
   void push_each(Kind k, const Node& map, bool skip_extensions = false) {
     if (!map.is_object()) return;
-    for (auto it = map.value->begin(); it != map.value->end(); ++it)
-      if (!skip_extensions || !is_extension(it.key())) push(k, w_.entry(map, it), it.key());
+    for (const auto& m : map.value->GetObject())
+      if (!skip_extensions || !is_extension(oas::key_of(m))) push(k, w_.entry(map, m), oas::key_of(m));
   }
   void push_items(Kind k, const Node& list) {
-    if (!list.value || !list.value->is_array()) return;
-    for (std::size_t i = 0; i < list.value->size(); ++i) push(k, w_.item(list, i));
+    if (!list.is_array()) return;
+    for (std::size_t i = 0; i < list.value->Size(); ++i) push(k, w_.item(list, i));
   }
   // A value stands at one place: its address identifies the place.
   bool first_time(const Node& n) { return n.is_object() && seen_.insert(n.value).second; }
   // w_.child(), or no node for a member n lacks, without making a place for
   // it: most keywords asked of a schema or path item are absent, and each
-  // place is a string or two (a third of the walk of a large document).
-  Node present(const Node& n, const std::string& key) const {
-    return n.value && n.value->is_object() && n.value->contains(key) ? w_.child(n, key) : Node{};
+  // place is a string or two (a third of the walk of a large document). One
+  // lookup: the member found is the one entry() makes the node of.
+  Node present(const Node& n, std::string_view key) const {
+    if (!n.is_object()) return {};
+    auto m = oas::find_member(*n.value, key);
+    return m == n.value->MemberEnd() ? Node{} : w_.entry(n, *m);
   }
 
   void walk() {
@@ -187,15 +188,16 @@ class Schemas {
     if (has_ref(n)) {
       push(Kind::schema, follow(n));
       // OAS 3.1: keywords beside a $ref count too.
-      if (n.value->size() == 1) return;
+      if (n.value->MemberCount() == 1) return;
     }
     if (!schema_seen_.insert(n.value).second) return;
-    if (const std::string* f = string_member(n.value, "format"); f && date_time_format(*f)) formatted.push_back(n);
+    if (auto f = string_member(n.value, "format"); f && date_time_format(*f)) formatted.push_back(n);
     Node props = present(n, "properties");
     if (props.is_object())
-      for (auto it = props.value->begin(); it != props.value->end(); ++it) {
-        Node p = w_.entry(props, it);
-        if (date_name(it.key()) != DateName::none) fields.push_back({it.key(), truncate_utf8(it.key(), 60), p, p, props});
+      for (const auto& m : props.value->GetObject()) {
+        Node p = w_.entry(props, m);
+        std::string_view key = oas::key_of(m);
+        if (date_name(key) != DateName::none) fields.push_back({std::string(key), truncate_utf8(key, 60), p, p, props});
         push(Kind::schema, p);
       }
     push_each(Kind::schema, present(n, "patternProperties"));
@@ -211,14 +213,15 @@ class Schemas {
     if (negated.is_object()) push(Kind::schema, negated);
   }
 
-  void path_item(const Node& n, const std::string& key) {
+  void path_item(const Node& n, std::string_view key) {
     Node item = follow(n);
     if (!first_time(item)) return;
     push_items(Kind::parameter, present(item, "parameters"));
-    auto operation = [&](const std::string& method, const Node& as_written) {
+    auto operation = [&](std::string_view method, const Node& as_written) {
       Node op = follow(as_written);
       if (!first_time(op)) return;
-      for (const auto& p : oas::effective_parameters(w_, oas::Operation{key, method, item, op})) param_field(p);
+      for (const auto& p : oas::effective_parameters(w_, oas::Operation{std::string(key), std::string(method), item, op}))
+        param_field(p);
       push_items(Kind::parameter, present(op, "parameters"));
       push(Kind::request_body, present(op, "requestBody"));
       push_each(Kind::response, w_.member(op, "responses"), true);
@@ -230,16 +233,16 @@ class Schemas {
     }
     Node extra = w_.member(item, "additionalOperations");
     if (extra.is_object())
-      for (auto it = extra.value->begin(); it != extra.value->end(); ++it) operation(it.key(), w_.entry(extra, it));
+      for (const auto& m : extra.value->GetObject()) operation(oas::key_of(m), w_.entry(extra, m));
   }
 
   // HTTP defines the values of headers and cookies: those schemas are left out.
-  static bool http_defined(const std::string& in) { return in == "header" || in == "cookie"; }
+  static bool http_defined(std::string_view in) { return in == "header" || in == "cookie"; }
 
   void parameter(const Node& n) {
     Node p = follow(n);
     if (!first_time(p)) return;
-    const std::string* in = string_member(p.value, "in");
+    auto in = string_member(p.value, "in");
     if (in && http_defined(*in)) return;
     if (swagger2_ && !(in && *in == "body")) {
       push(Kind::schema, p);  // a non-body Swagger 2.0 parameter carries type and format itself
@@ -255,8 +258,8 @@ class Schemas {
     Node schema = swagger2_ ? p.node : w_.child(p.node, "schema");
     if (!schema.value) {
       Node content = w_.member(p.node, "content");
-      if (content.is_object() && !content.value->empty())
-        schema = w_.child(follow(w_.entry(content, content.value->cbegin())), "schema");
+      if (content.is_object() && !content.value->ObjectEmpty())
+        schema = w_.child(follow(w_.entry(content, *content.value->MemberBegin())), "schema");
     }
     fields.push_back({p.name, p.in + " parameter " + truncate_utf8(p.name, 60), p.node, schema, p.node});
   }
@@ -277,8 +280,8 @@ class Schemas {
   Walker w_;
   bool swagger2_;
   std::deque<Item> queue_;
-  std::unordered_set<const json*> seen_, schema_seen_, param_seen_;
-  std::map<Place, std::unordered_set<const json*>> uses_;  // $ref target -> the $ref objects that lead to it
+  std::unordered_set<const oas::Value*> seen_, schema_seen_, param_seen_;
+  std::map<Place, std::unordered_set<const oas::Value*>> uses_;  // $ref target -> the $ref objects that lead to it
 };
 
 // The walk of the evidence's document, made on first use; nullptr without a document.
@@ -289,9 +292,9 @@ const Schemas* schemas_of(const Evidence& ev) {
 // ---------------------------------------------------------------------------
 // DT-1 and DT-2: the formats.
 
-bool allowed_format(const std::string& f) { return f == "date" || f == "date-time" || f == "time-local"; }
+bool allowed_format(std::string_view f) { return f == "date" || f == "date-time" || f == "time-local"; }
 
-bool date_time_format(const std::string& f) {
+bool date_time_format(std::string_view f) {
   static const std::set<std::string> names{
       "date", "date-time", "time-local", "date-time-local", "time", "http-date", "unixtime", "unix-time",
       "timestamp", "datetime", "date_time", "full-date", "full-time", "partial-time", "local-date", "local-time",
@@ -300,13 +303,13 @@ bool date_time_format(const std::string& f) {
 }
 
 struct FormatUse {
-  std::string format;
+  std::string_view format;  // in the document
   Node at;  // the format member
 };
 std::vector<FormatUse> date_time_formats(const Schemas& s) {
   std::vector<FormatUse> out;
   for (const auto& n : s.formatted)
-    if (const std::string* f = string_member(n.value, "format"); f && date_time_format(*f))
+    if (auto f = string_member(n.value, "format"); f && date_time_format(*f))
       out.push_back({*f, s.walker().child(n, "format")});
   return out;
 }
@@ -343,28 +346,28 @@ CheckResult judge_dt2(const Evidence& ev, const CheckRef& ref) {
   std::vector<std::string> details;
   std::size_t judged = 0;
   for (const auto& n : s->formatted) {
-    const std::string* format = string_member(n.value, "format");
+    auto format = string_member(n.value, "format");
     if (!format || !allowed_format(*format)) continue;
     ++judged;
-    auto type = n.value->find("type");
+    const oas::Value* type = oas::find(*n.value, "type");
     std::string line;
     Verdict v = Verdict::fail;
     std::string at = s->walker().pointer(n);
-    if (type == n.value->end()) {
+    if (!type) {
       v = Verdict::warn;
       line = fmt::format("{} without a type at {}", *format, s->place(n));
     } else {
-      bool ok = *type == "string";
-      if (type->is_array()) {
+      bool ok = is_string(*type, "string");
+      if (type->IsArray()) {
         bool string = false, other = false;
-        for (const auto& t : *type) {
-          string = string || t == "string";
-          other = other || !(t == "string" || t == "null");
+        for (const auto& t : type->GetArray()) {
+          string = string || is_string(t, "string");
+          other = other || !(is_string(t, "string") || is_string(t, "null"));
         }
         ok = string && !other;
       }
       if (ok) continue;
-      line = fmt::format("{} on type {} at {}", *format, truncate_utf8(type->dump(), 60), s->place(s->walker().child(n, "type")));
+      line = fmt::format("{} on type {} at {}", *format, truncate_utf8(oas::dump(*type), 60), s->place(s->walker().child(n, "type")));
       at = s->walker().pointer(s->walker().child(n, "type"));
     }
     f.add(v, line, {}, at);
@@ -456,21 +459,21 @@ Shape shape(const Walker& w, const Node& start, std::size_t& budget) {
       if (t.value) stack.push_back(t);
       else out.unresolved = true;
     }
-    const json& s = *n.value;
-    if (auto t = s.find("type"); t != s.end()) {
-      if (t->is_string()) out.types.insert(t->get<std::string>());
-      else if (t->is_array())
-        for (const auto& e : *t)
-          if (e.is_string()) out.types.insert(e.get<std::string>());
+    const oas::Value& s = *n.value;
+    if (const oas::Value* t = oas::find(s, "type")) {
+      if (t->IsString()) out.types.emplace(oas::str(*t));
+      else if (t->IsArray())
+        for (const auto& e : t->GetArray())
+          if (e.IsString()) out.types.emplace(oas::str(e));
     }
-    if (auto p = s.find("properties"); p != s.end() && p->is_object() && !p->empty()) out.properties = true;
-    if (auto i = s.find("items"); i != s.end()) {
-      if (i->is_object()) out.items.push_back(w.child(n, "items"));
+    if (const oas::Value* p = oas::find(s, "properties"); p && p->IsObject() && !p->ObjectEmpty()) out.properties = true;
+    if (const oas::Value* i = oas::find(s, "items")) {
+      if (i->IsObject()) out.items.push_back(w.child(n, "items"));
       else out.items_other = true;
     }
     Node all = w.child(n, "allOf");
-    if (all.value && all.value->is_array())
-      for (std::size_t k = all.value->size(); k-- > 0;) stack.push_back(w.item(all, k));
+    if (all.is_array())
+      for (std::size_t k = all.value->Size(); k-- > 0;) stack.push_back(w.item(all, k));
   }
   out.capped = !stack.empty();
   return out;
@@ -503,7 +506,7 @@ std::optional<Node> string_like(const Walker& w, Node schema, std::size_t& budge
 // $ref, allOf, oneOf and anyOf, recursively; each with the $ref target it
 // came through (doc empty: written in the field's own schema).
 struct Formats {
-  std::vector<std::pair<std::string, Place>> found;
+  std::vector<std::pair<std::string_view, Place>> found;  // the format as written (in the document)
   bool unresolved = false;  // a $ref on the way does not resolve (DO-2 reports it)
   bool capped = false;      // kMaxClosure schema objects were looked at and more were left
 };
@@ -521,11 +524,11 @@ Formats effective_formats(const Walker& w, const Node& start, std::size_t& budge
       if (t.value) stack.push_back({t, t.at});
       else out.unresolved = true;
     }
-    if (const std::string* f = string_member(n.value, "format")) out.found.push_back({*f, via});
+    if (auto f = string_member(n.value, "format")) out.found.push_back({*f, via});
     for (const char* k : {"anyOf", "oneOf", "allOf"}) {
       Node list = w.child(n, k);
-      if (list.value && list.value->is_array())
-        for (std::size_t i = list.value->size(); i-- > 0;) stack.push_back({w.item(list, i), via});
+      if (list.is_array())
+        for (std::size_t i = list.value->Size(); i-- > 0;) stack.push_back({w.item(list, i), via});
     }
   }
   out.capped = !stack.empty();
@@ -592,14 +595,14 @@ struct Group {
   std::vector<std::string> labels;
   std::vector<Location> places;  // every field's, in the root document (report locations)
 };
-void add_to(std::vector<Group>& groups, Verdict v, const std::string& target, const std::string& what,
+void add_to(std::vector<Group>& groups, Verdict v, const std::string& target, std::string_view what,
             const std::string& label, const std::string& parent, Location place) {
   std::string where = target.empty() ? parent : "";
   auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
     return g.verdict == v && g.what == what && g.target == target && g.parent == where;
   });
   if (g == groups.end()) {
-    groups.push_back({v, target, what, where, {label}, {std::move(place)}});
+    groups.push_back({v, target, std::string(what), where, {label}, {std::move(place)}});
   } else {
     g->labels.push_back(label);
     g->places.push_back(std::move(place));
@@ -649,7 +652,7 @@ CheckResult judge_dt4(const Evidence& ev, const CheckRef& ref) {
   std::vector<Group> groups;
   std::vector<std::string> details;
   for (const auto& d : fields.list) {
-    const std::pair<std::string, Place>* hit = nullptr;
+    const std::pair<std::string_view, Place>* hit = nullptr;
     for (const auto& f : d.formats.found)
       if ((f.first == "date-time" || f.first == "date-time-local") && (!hit || (!hit->second.doc.empty() && f.second.doc.empty())))
         hit = &f;  // a format in the field's own schema first
@@ -695,17 +698,19 @@ Node response_schema(const Walker& w, bool swagger2, const std::string& template
     Node responses = w.member(op->op, "responses");
     if (!responses.is_object()) return {};
     Node r = w.member(responses, std::to_string(status));
-    if (!r.is_object())
-      for (auto it = responses.value->begin(); it != responses.value->end(); ++it)
-        if (iequals(it.key(), fmt::format("{}XX", status / 100))) r = w.deref(w.entry(responses, it));
+    if (!r.is_object()) {
+      std::string range = fmt::format("{}XX", status / 100);
+      for (const auto& m : responses.value->GetObject())
+        if (iequals(oas::key_of(m), range)) r = w.deref(w.entry(responses, m));
+    }
     if (!r.is_object()) r = w.member(responses, "default");
     if (!r.is_object()) return {};
     if (swagger2) return w.child(r, "schema");
     Node content = w.member(r, "content");
     if (!content.is_object()) return {};
     for (const std::string& want : {mt, std::string("application/json")})
-      for (auto it = content.value->begin(); it != content.value->end(); ++it)
-        if (media_type_of(it.key()) == want) return w.child(w.deref(w.entry(content, it)), "schema");
+      for (const auto& m : content.value->GetObject())
+        if (media_type_of(oas::key_of(m)) == want) return w.child(w.deref(w.entry(content, m)), "schema");
     return {};
   }
   return {};
@@ -732,16 +737,19 @@ Dt5 dt5_outcomes(const Evidence& ev) {
   if (!ev.document.docs) return out;
   Walker w(*ev.document.docs);
   bool swagger2 = oas::is_swagger2(ev.document.docs->root());
-  // A property of a schema by name; a large properties object gets an index
-  // (ordered_json finds a key by looking at every member).
-  std::map<const json*, std::unordered_map<std::string_view, json::const_iterator>> indexes;
-  auto property = [&](const json& props, const std::string& key) {
-    if (props.size() <= 32) return props.find(key);
+  // A property of a schema by name, or nullptr; a large properties object
+  // gets an index (an object's keys are searched one by one).
+  std::map<const oas::Value*, std::unordered_map<std::string_view, const oas::Member*>> indexes;
+  auto property = [&](const oas::Value& props, std::string_view key) -> const oas::Member* {
+    if (props.MemberCount() <= 32) {
+      auto m = oas::find_member(props, key);
+      return m == props.MemberEnd() ? nullptr : &*m;
+    }
     auto [index, fresh] = indexes.try_emplace(&props);
     if (fresh)
-      for (auto it = props.cbegin(); it != props.cend(); ++it) index->second.emplace(it.key(), it);
+      for (const auto& m : props.GetObject()) index->second.emplace(oas::key_of(m), &m);
     auto hit = index->second.find(key);
-    return hit == index->second.end() ? props.cend() : hit->second;
+    return hit == index->second.end() ? nullptr : hit->second;
   };
   std::set<int> done;
   for (const auto& t : ev.targets) {
@@ -782,7 +790,7 @@ Dt5 dt5_outcomes(const Evidence& ev) {
     };
     std::vector<Work> stack{{&parsed.value, schema, ""}};
     std::set<std::pair<const json*, Place>> seen;
-    std::set<std::pair<std::string, std::string>> judged;  // pointer, format
+    std::set<std::pair<std::string, std::string_view>> judged;  // pointer, format (in the document)
     std::size_t before = out.values;
     while (!stack.empty() && seen.size() < 200000) {
       Work work = std::move(stack.back());
@@ -790,7 +798,7 @@ Dt5 dt5_outcomes(const Evidence& ev) {
       if (!work.schema.is_object() || !seen.insert({work.value, work.schema.at}).second) continue;
       std::vector<Work> next;
       if (has_ref(work.schema)) next.push_back({work.value, w.deref(work.schema), work.pointer});
-      const std::string* format = string_member(work.schema.value, "format");
+      auto format = string_member(work.schema.value, "format");
       if (format && allowed_format(*format) && work.value->is_string() && judged.insert({work.pointer, *format}).second) {
         ++out.values;
         const std::string& v = work.value->get_ref<const std::string&>();
@@ -808,14 +816,14 @@ Dt5 dt5_outcomes(const Evidence& ev) {
         if (!j.offset.empty()) out.offsets.push_back({e.id, request, where, quoted(v), j.offset});
       }
       Node all = w.child(work.schema, "allOf");
-      if (all.value && all.value->is_array())
-        for (std::size_t i = 0; i < all.value->size(); ++i) next.push_back({work.value, w.item(all, i), work.pointer});
+      if (all.is_array())
+        for (std::size_t i = 0; i < all.value->Size(); ++i) next.push_back({work.value, w.item(all, i), work.pointer});
       if (work.value->is_object()) {
         Node props = w.child(work.schema, "properties");
         if (props.is_object())
           for (auto it = work.value->begin(); it != work.value->end(); ++it)
-            if (auto p = property(*props.value, it.key()); p != props.value->end())
-              next.push_back({&it.value(), w.entry(props, p), work.pointer + "/" + oas::escape_token(it.key())});
+            if (const oas::Member* p = property(*props.value, it.key()))
+              next.push_back({&it.value(), w.entry(props, *p), work.pointer + "/" + oas::escape_token(it.key())});
       } else if (work.value->is_array()) {
         Node items = w.child(work.schema, "items");
         if (items.is_object())

@@ -7,27 +7,28 @@
 #include "checks/registry.hpp"
 #include "checks/findings.hpp"
 #include "oas/pointer.hpp"
+#include "oas/walk.hpp"
 #include "util/strings.hpp"
 
 namespace adrprobe::checks {
 namespace {
 
 // A document value for a message: never throws on invalid UTF-8.
-std::string shown(const oas::json& v) { return v.dump(-1, ' ', false, oas::json::error_handler_t::replace); }
+std::string shown(const oas::Value& v) { return oas::dump(v); }
 
 CheckResult judge_do1(const Evidence& ev, const CheckRef& ref) {
-  const oas::json* doc = ev.doc();
+  const oas::Value* doc = ev.doc();
   if (!doc) return ev.prerequisite(ref.id);
-  if (!doc->is_object()) return located({ref.id, Verdict::fail, "the document is not a JSON object", {}}, "");
-  if (auto sw = doc->find("swagger"); sw != doc->end() && !doc->contains("openapi"))
+  if (!doc->IsObject()) return located({ref.id, Verdict::fail, "the document is not a JSON object", {}}, "");
+  if (const oas::Value* sw = oas::find(*doc, "swagger"); sw && !oas::contains(*doc, "openapi"))
     return located({ref.id, Verdict::fail, fmt::format("swagger: {}: Swagger/OpenAPI 2, not OpenAPI 3 or later", shown(*sw)), {}},
                    "/swagger");
-  auto it = doc->find("openapi");
-  if (it == doc->end()) return located({ref.id, Verdict::fail, "no 'openapi' field: not an OpenAPI 3 document", {}}, "");
-  if (!it->is_string())
+  const oas::Value* it = oas::find(*doc, "openapi");
+  if (!it) return located({ref.id, Verdict::fail, "no 'openapi' field: not an OpenAPI 3 document", {}}, "");
+  if (!it->IsString())
     return located({ref.id, Verdict::fail, fmt::format("openapi: {} is not a string", shown(*it)), {}}, "/openapi");
   static const std::regex version(R"(^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$)");
-  const std::string v = it->get<std::string>();
+  const std::string v(oas::str(*it));
   std::smatch m;
   if (v.size() > 32 || !std::regex_match(v, m, version))
     return located({ref.id, Verdict::fail, fmt::format("openapi: \"{}\" is not MAJOR.MINOR.PATCH", v.substr(0, 40)), {}},
@@ -97,48 +98,46 @@ CheckResult judge_do2(const Evidence& ev, const CheckRef& ref) {
 }
 
 CheckResult judge_do3(const Evidence& ev, const CheckRef& ref) {
-  const oas::json* doc = ev.doc();
+  const oas::Value* doc = ev.doc();
   if (!doc) return ev.prerequisite(ref.id);
-  auto it = doc->is_object() ? doc->find("paths") : doc->end();
-  if (!doc->is_object() || it == doc->end()) return located({ref.id, Verdict::fail, "no 'paths' in the document", {}}, "");
-  if (!it->is_object()) return located({ref.id, Verdict::fail, "'paths' is not an object", {}}, "/paths");
-  if (it->empty()) return located({ref.id, Verdict::warn, "'paths' is empty: the API documents no resources", {}}, "/paths");
+  const oas::Value* it = oas::find(*doc, "paths");
+  if (!it) return located({ref.id, Verdict::fail, "no 'paths' in the document", {}}, "");
+  if (!it->IsObject()) return located({ref.id, Verdict::fail, "'paths' is not an object", {}}, "/paths");
+  if (it->ObjectEmpty()) return located({ref.id, Verdict::warn, "'paths' is empty: the API documents no resources", {}}, "/paths");
   std::vector<std::string> bad;
   std::vector<Location> where;
-  for (auto p = it->begin(); p != it->end(); ++p)
-    if (p.key().empty() || p.key().front() != '/') {
-      bad.push_back("'" + p.key() + "'");
-      where.push_back({"/paths/" + oas::escape_token(p.key()), std::nullopt, ""});
+  for (const auto& p : it->GetObject())
+    if (std::string_view key = oas::key_of(p); key.empty() || key.front() != '/') {
+      bad.push_back("'" + std::string(key) + "'");
+      where.push_back({"/paths/" + oas::escape_token(key), std::nullopt, ""});
     }
   if (!bad.empty()) {
     CheckResult out{ref.id, Verdict::fail, fmt::format("paths must begin with '/' (OpenAPI): {}", join(bad, ", ", 10)), {}};
     out.locations = std::move(where);
     return out;
   }
-  return {ref.id, Verdict::pass, fmt::format("{} documented", plural(it->size(), "path", "paths")), {}};
+  return {ref.id, Verdict::pass, fmt::format("{} documented", plural(it->MemberCount(), "path", "paths")), {}};
 }
 
 CheckResult judge_ct1(const Evidence& ev, const CheckRef& ref) {
-  const oas::json* doc = ev.doc();
+  const oas::Value* doc = ev.doc();
   if (!doc) return ev.prerequisite(ref.id);
-  const oas::json* contact = nullptr;
-  if (doc->is_object() && doc->contains("info") && (*doc)["info"].is_object() && (*doc)["info"].contains("contact"))
-    contact = &(*doc)["info"]["contact"];
-  if (!contact || !contact->is_object()) {
-    bool info = doc->is_object() && doc->contains("info") && (*doc)["info"].is_object();
+  const oas::Value* info = oas::find(*doc, "info");
+  bool info_object = info && info->IsObject();
+  const oas::Value* contact = info_object ? oas::find(*info, "contact") : nullptr;
+  if (!contact || !contact->IsObject())
     return located({ref.id, Verdict::fail, "no info.contact in the document", {}},
-                   contact ? "/info/contact" : info ? "/info" : "");
-  }
+                   contact ? "/info/contact" : info_object ? "/info" : "");
   std::vector<std::string> missing;
   for (const char* field : {"name", "url", "email"}) {
-    auto it = contact->find(field);
-    if (it == contact->end() || !it->is_string() || it->get<std::string>().empty()) missing.push_back(field);
+    auto value = oas::string_member(contact, field);
+    if (!value || value->empty()) missing.push_back(field);
   }
   if (!missing.empty())
     return located({ref.id, Verdict::fail, fmt::format("info.contact lacks {}", join(missing, ", ")), {}}, "/info/contact");
   return {ref.id, Verdict::pass,
-          fmt::format("info.contact: {} <{}>, {}", (*contact)["name"].get<std::string>(),
-                      (*contact)["email"].get<std::string>(), (*contact)["url"].get<std::string>()),
+          fmt::format("info.contact: {} <{}>, {}", *oas::string_member(contact, "name"),
+                      *oas::string_member(contact, "email"), *oas::string_member(contact, "url")),
           {}};
 }
 

@@ -53,7 +53,7 @@ CheckResult listed(const std::string& id, const std::vector<Listed>& items, cons
 
 // The responses EH-1 judges: 400-599, 4XX/5XX (the X in either case), default.
 enum class ErrorKey { none, status, fallback };
-ErrorKey error_key(const std::string& key) {
+ErrorKey error_key(std::string_view key) {
   if (key == "default") return ErrorKey::fallback;
   if (key.size() != 3 || (key[0] != '4' && key[0] != '5')) return ErrorKey::none;
   auto digit = [](char c) { return c >= '0' && c <= '9'; };
@@ -64,10 +64,10 @@ ErrorKey error_key(const std::string& key) {
 
 // OAS 3.1 and later: the siblings of a $ref count beside its target. OAS 3.0
 // (also a document without "openapi") and Swagger 2.0 ignore them.
-bool ref_siblings_count(const oas::json& doc) {
-  auto it = doc.find("openapi");
-  if (it == doc.end() || !it->is_string()) return false;
-  const std::string& v = it->get_ref<const std::string&>();
+bool ref_siblings_count(const oas::Value& doc) {
+  const oas::Value* written = oas::find_string(&doc, "openapi");
+  if (!written) return false;
+  std::string_view v = oas::str(*written);
   if (v.size() < 3 || v[1] != '.' || v[0] < '3' || v[0] > '9') return false;
   return v[0] > '3' || (v[2] >= '1' && v[2] <= '9');
 }
@@ -119,25 +119,24 @@ class Members {
     if (!n.is_object() || stack_.size() >= kMaxDepth || ++visits_ > kMaxVisits || ++total_ > kMaxTotalVisits) return alts;
     if (std::find(stack_.begin(), stack_.end(), n.at) != stack_.end()) return alts;
     stack_.push_back(n.at);
-    auto ref = n.value->find("$ref");
-    bool is_ref = ref != n.value->end() && ref->is_string();
+    bool is_ref = oas::find_string(n.value, "$ref") != nullptr;
     if (is_ref) {
       Node target = w_.deref(n);
       if (target.is_object()) alts = of(target);
     }
     if (!is_ref || siblings_) {
-      auto props = n.value->find("properties");
-      if (props != n.value->end() && props->is_object())
+      const oas::Value* props = oas::find(*n.value, "properties");
+      if (props && props->IsObject())
         for (auto& a : alts)
-          for (auto p = props->begin(); p != props->end(); ++p) a.members.insert(p.key());
+          for (const auto& p : props->GetObject()) a.members.emplace(oas::key_of(p));
       Node all = w_.child(n, "allOf");
-      if (all.value && all.value->is_array())
-        for (std::size_t i = 0; i < all.value->size(); ++i) alts = combine(alts, of(w_.item(all, i)));
+      if (all.is_array())
+        for (std::size_t i = 0; i < all.value->Size(); ++i) alts = combine(alts, of(w_.item(all, i)));
       for (const char* key : {"oneOf", "anyOf"}) {
         Node list = w_.child(n, key);
-        if (!list.value || !list.value->is_array() || list.value->empty()) continue;
+        if (!list.is_array() || list.value->Empty()) continue;
         std::vector<Alternative> branches;
-        for (std::size_t i = 0; i < list.value->size(); ++i) {
+        for (std::size_t i = 0; i < list.value->Size(); ++i) {
           Node b = w_.item(list, i);
           std::string label = fmt::format("{} branch {}", key, label_of(b));
           for (auto& a : of(b)) {
@@ -154,8 +153,7 @@ class Members {
 
   // A branch by the $ref it is ("#/components/schemas/B"), else by its place.
   std::string label_of(const Node& b) const {
-    if (b.is_object())
-      if (auto r = b.value->find("$ref"); r != b.value->end() && r->is_string()) return r->get<std::string>();
+    if (const oas::Value* r = oas::find_string(b.value, "$ref")) return std::string(oas::str(*r));
     return w_.show(b.at);
   }
   const Walker& w_;
@@ -174,7 +172,7 @@ class Eh1Findings {
   // pointer: where the finding is in the root document (report location).
   void add(const oas::Place& at, const std::string& key_reason, std::string reason, std::string where, const Use& use,
            Verdict v, std::string pointer) {
-    std::string key = at.doc + "#" + at.pointer + "\n" + key_reason;
+    std::string key = std::string(at.doc) + "#" + at.pointer + "\n" + key_reason;
     auto [it, fresh] = index_.try_emplace(key, items_.size());
     if (fresh) items_.push_back({std::move(reason), std::move(where), {}, v, std::move(pointer)});
     Item& item = items_[it->second];
@@ -234,8 +232,9 @@ struct Eh1 {
     // too and declare members (a description beside it does not).
     bool member_siblings = false;
     if (raw.is_object())
-      for (const char* k : {"properties", "allOf", "oneOf", "anyOf"}) member_siblings = member_siblings || raw.value->contains(k);
-    bool bare_ref = raw.is_object() && raw.value->contains("$ref") && (!siblings || !member_siblings);
+      for (const char* k : {"properties", "allOf", "oneOf", "anyOf"})
+        member_siblings = member_siblings || oas::contains(*raw.value, k);
+    bool bare_ref = raw.is_object() && oas::contains(*raw.value, "$ref") && (!siblings || !member_siblings);
     const Node& judged = bare_ref ? target : raw;
     std::string where = w.where(judged), at = w.pointer(judged);
     // A shared schema is walked once; a boolean schema (OAS 3.1) declares nothing.
@@ -297,22 +296,22 @@ struct Eh1 {
       Node produces = w.child(op.op, "produces");
       if (!produces.value) produces = w.child(w.root(), "produces");
       std::vector<std::string> types;
-      if (produces.value && produces.value->is_array())
-        for (const auto& t : *produces.value)
-          if (t.is_string()) types.push_back(t.get<std::string>());
+      if (produces.is_array())
+        for (const auto& t : produces.value->GetArray())
+          if (t.IsString()) types.emplace_back(oas::str(t));
       auto problems = media_types(types, r.at, w.where(produces), w.pointer(produces.value ? produces : r), use, strict,
                                   "no produces");
       if (!problems.empty()) schema(body, problems.front(), use, strict);
       return;
     }
     Node content = w.child(r, "content");
-    if (!content.is_object() || content.value->empty()) {
+    if (!content.is_object() || content.value->ObjectEmpty()) {
       found.add(r.at, "no error body documented", "no error body documented", w.where(r), use, Verdict::warn,
                 w.pointer(r));
       return;
     }
     std::vector<std::string> types;
-    for (auto it = content.value->begin(); it != content.value->end(); ++it) types.push_back(it.key());
+    for (const auto& m : content.value->GetObject()) types.emplace_back(oas::key_of(m));
     for (const auto& t : media_types(types, content.at, w.where(content), w.pointer(content), use, strict, "")) {
       Node media = w.member(content, t);
       if (!media.is_object()) continue;  // an unresolved $ref (OAS 3.2 media type components): DO-2's
@@ -329,7 +328,7 @@ struct Eh1 {
 
 CheckResult judge_eh1(const Evidence& ev, const CheckRef& ref) {
   if (auto stop = ev.without_paths(ref.id)) return *stop;
-  const oas::json* doc = ev.doc();
+  const oas::Value* doc = ev.doc();
   Walker w(*ev.document.docs);
   Eh1 eh(w, oas::is_swagger2(*doc), ref_siblings_count(*doc));
   std::size_t responses = 0, flagged = 0;  // judged, and with a finding
@@ -338,15 +337,16 @@ CheckResult judge_eh1(const Evidence& ev, const CheckRef& ref) {
     Node list = w.member(op.op, "responses");
     if (!list.is_object()) continue;
     std::string label = op.upper_method() + " " + op.path;
-    for (auto it = list.value->begin(); it != list.value->end(); ++it) {
-      ErrorKey kind = error_key(it.key());
+    for (const auto& m : list.value->GetObject()) {
+      ErrorKey kind = error_key(oas::key_of(m));
       if (kind == ErrorKey::none) continue;
-      Node r = w.deref(w.entry(list, it));
+      Node r = w.deref(w.entry(list, m));
       if (!r.is_object()) continue;  // an unresolved $ref: DO-2's finding
       ++responses;
       operations.insert(label);
       std::size_t before = eh.found.uses();
-      eh.response(op, r, {label, it.key()}, kind == ErrorKey::fallback ? Verdict::warn : Verdict::fail);
+      eh.response(op, r, {label, std::string(oas::key_of(m))},
+                  kind == ErrorKey::fallback ? Verdict::warn : Verdict::fail);
       if (eh.found.uses() > before) ++flagged;
     }
   }
@@ -442,13 +442,13 @@ CheckResult judge_eh2(const Evidence& ev, const CheckRef& ref) {
 
 CheckResult judge_ei1(const Evidence& ev, const CheckRef& ref) {
   if (auto stop = ev.without_paths(ref.id)) return *stop;
-  const oas::json* doc = ev.doc();
+  const oas::Value* doc = ev.doc();
   Walker w(*ev.document.docs);
   bool swagger2 = oas::is_swagger2(*doc);
   std::size_t taking = 0;
   std::vector<Listed> items;
   for (const auto& op : oas::all_operations(w.docs())) {
-    bool input = op.op.value->contains("requestBody");
+    bool input = oas::contains(*op.op.value, "requestBody");
     for (const auto& p : oas::effective_parameters(w, op))
       input = input || p.in == "query" || p.in == "querystring" || (swagger2 && (p.in == "body" || p.in == "formData"));
     if (!input) continue;
@@ -456,8 +456,8 @@ CheckResult judge_ei1(const Evidence& ev, const CheckRef& ref) {
     Node responses = w.member(op.op, "responses");
     bool documented = false;
     if (responses.is_object())
-      for (auto it = responses.value->begin(); it != responses.value->end(); ++it)
-        documented = documented || it.key() == "400" || iequals(it.key(), "4XX");
+      for (const auto& m : responses.value->GetObject())
+        documented = documented || oas::key_of(m) == "400" || iequals(oas::key_of(m), "4XX");
     if (!documented)
       items.push_back({Verdict::fail,
                        fmt::format("{} {} ({})", op.upper_method(), op.path, w.where(w.child(op.op, "responses"))),

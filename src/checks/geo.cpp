@@ -36,27 +36,30 @@ bool geometry_shape(const Walker& w, const Node& schema) {
   Node props = w.member(schema, "properties");
   if (!props.is_object()) return false;
   Node type = w.member(props, "type");
-  if (!type.is_object() || (!props.value->contains("coordinates") && !props.value->contains("geometries"))) return false;
+  if (!type.is_object() || (!oas::contains(*props.value, "coordinates") && !oas::contains(*props.value, "geometries"))) return false;
   Node en = w.member(type, "enum");
-  if (!en.value || !en.value->is_array()) return false;
-  for (const auto& v : *en.value)
-    if (v.is_string() && geo::is_geometry_type(v.get_ref<const std::string&>())) return true;
+  if (!en.is_array()) return false;
+  for (const auto& v : en.value->GetArray())
+    if (v.IsString() && geo::is_geometry_type(oas::str(v))) return true;
   return false;
 }
 
+// An alternative that is {"type": "null"}.
+bool is_null_type(const Node& schema) { return oas::string_member(schema.value, "type") == "null"; }
+
 bool nullable(const Walker& w, const Node& schema) {
   if (!schema.is_object()) return false;
-  const auto& o = *schema.value;
-  if (auto it = o.find("nullable"); it != o.end() && it->is_boolean() && it->get<bool>()) return true;
-  if (auto it = o.find("type"); it != o.end() && it->is_array())
-    for (const auto& t : *it)
-      if (t == "null") return true;
+  const oas::Value& o = *schema.value;
+  if (const oas::Value* n = oas::find(o, "nullable"); n && n->IsBool() && n->GetBool()) return true;
+  if (const oas::Value* types = oas::find(o, "type"); types && types->IsArray())
+    for (const auto& t : types->GetArray())
+      if (t.IsString() && oas::str(t) == "null") return true;
   for (const char* k : {"oneOf", "anyOf"}) {
     Node alts = w.member(schema, k);
-    if (alts.value && alts.value->is_array())
-      for (std::size_t i = 0; i < alts.value->size(); ++i) {
+    if (alts.is_array())
+      for (std::size_t i = 0; i < alts.value->Size(); ++i) {
         Node a = w.deref(w.item(alts, i));
-        if (a.is_object() && a.value->value("type", "") == "null") return true;
+        if (is_null_type(a)) return true;
       }
   }
   return false;
@@ -66,6 +69,12 @@ bool nullable(const Walker& w, const Node& schema) {
 // array elements. Bounded: 6 levels, 200 places.
 struct Places {
   const Walker& w;
+  // Schemas (after $ref) whose members were walked without finding
+  // geometry, with the least depth they were walked at: walked again at that
+  // depth or deeper, they find nothing again. Shared by every response: most
+  // name the same component schemas (10,000 responses of a large document
+  // walked each of them again).
+  std::unordered_map<const oas::Value*, int>& bare;
   std::vector<std::vector<std::string>> found;
   std::vector<bool> nulls;
   void walk(const Node& raw, std::vector<std::string>& at, int depth) {
@@ -77,10 +86,19 @@ struct Places {
       return;
     }
     if (!s.is_object()) return;
+    if (auto known = bare.find(s.value); known != bare.end() && known->second <= depth) return;
+    std::size_t before = found.size();
+    members(s, at, depth);
+    if (found.size() == before) {  // nothing found, and not for lack of room: found is below the cap
+      auto [slot, fresh] = bare.try_emplace(s.value, depth);
+      if (!fresh) slot->second = std::min(slot->second, depth);
+    }
+  }
+  void members(const Node& s, std::vector<std::string>& at, int depth) {
     for (const char* k : {"allOf", "oneOf", "anyOf"}) {
       Node alts = w.member(s, k);
-      if (alts.value && alts.value->is_array())
-        for (std::size_t i = 0; i < alts.value->size() && i < 20; ++i) walk(w.item(alts, i), at, depth + 1);
+      if (alts.is_array())
+        for (std::size_t i = 0; i < alts.value->Size() && i < 20; ++i) walk(w.item(alts, i), at, depth + 1);
     }
     Node items = w.child(s, "items");
     if (items) {
@@ -90,9 +108,9 @@ struct Places {
     }
     Node props = w.member(s, "properties");
     if (props.is_object())
-      for (auto it = props.value->begin(); it != props.value->end(); ++it) {
-        at.push_back(it.key());
-        walk(w.entry(props, it), at, depth + 1);
+      for (const auto& m : props.value->GetObject()) {
+        at.emplace_back(oas::key_of(m));
+        walk(w.entry(props, m), at, depth + 1);
         at.pop_back();
       }
   }
@@ -106,8 +124,8 @@ Node response_schema(const Walker& w, const Node& op) {
   if (!r.is_object()) return {};
   Node content = w.member(r, "content");
   if (!content.is_object()) return {};
-  for (auto it = content.value->begin(); it != content.value->end(); ++it)
-    if (http::is_json_media_type(it.key())) return w.child(w.deref(w.entry(content, it)), "schema");
+  for (const auto& m : content.value->GetObject())
+    if (http::is_json_media_type(oas::key_of(m))) return w.child(w.deref(w.entry(content, m)), "schema");
   return {};
 }
 
@@ -121,11 +139,12 @@ struct GeoPaths {
   std::vector<GeoPath> paths;
   explicit GeoPaths(const oas::DocumentSet& docs) {
     Walker w(docs);
-    for (const auto& op : oas::operations(w)) {
+    std::unordered_map<const oas::Value*, int> bare;
+    for (const auto& op : oas::all_operations(docs)) {
       if (op.method != "get" || paths.size() >= 200) continue;
       Node schema = response_schema(w, op.op);
       if (!schema) continue;
-      Places places{w, {}, {}};
+      Places places{w, bare, {}, {}};
       std::vector<std::string> at;
       places.walk(schema, at, 0);
       if (places.found.empty()) continue;
@@ -140,7 +159,7 @@ struct GeoPaths {
   }
 };
 
-std::string shown_path(const std::string& p) { return escape_control(truncate_utf8(p, 120)); }
+std::string shown_path(std::string_view p) { return escape_control(truncate_utf8(p, 120)); }
 
 }  // namespace
 
@@ -162,21 +181,19 @@ bool is_items_path(std::string_view path, bool feature) {
 bool is_geometry_schema(const Walker& w, const Node& raw) {
   if (!raw) return false;
   // A $ref named after GeoJSON geometry counts even when its file is not at hand (geometryGeoJSON.yaml of OGC).
-  if (raw.value && raw.value->is_object()) {
-    if (const std::string* ref = oas::string_member(raw.value, "$ref"); ref && geometry_name(*ref)) return true;
-  }
+  if (auto ref = oas::string_member(raw.value, "$ref"); ref && geometry_name(*ref)) return true;
   Node s = w.deref(raw);
   if (!s.is_object()) return false;
   if (geometry_shape(w, s)) return true;
   for (const char* k : {"allOf", "oneOf", "anyOf"}) {
     Node alts = w.member(s, k);
-    if (!alts.value || !alts.value->is_array()) continue;
+    if (!alts.is_array()) continue;
     std::size_t geometry = 0, other = 0;
-    for (std::size_t i = 0; i < alts.value->size() && i < 20; ++i) {
+    for (std::size_t i = 0; i < alts.value->Size() && i < 20; ++i) {
       Node a = w.item(alts, i);
       Node d = w.deref(a);
-      if (d.is_object() && d.value->value("type", "") == "null") continue;
-      if (const std::string* ref = a.value && a.value->is_object() ? oas::string_member(a.value, "$ref") : nullptr;
+      if (is_null_type(d)) continue;
+      if (auto ref = oas::string_member(a.value, "$ref");
           (ref && geometry_name(*ref)) || (d.is_object() && geometry_shape(w, d)))
         ++geometry;
       else ++other;
@@ -289,6 +306,12 @@ JsonBody json_body(const Evidence& ev, const RequestSpec& spec, bool lenient_utf
   }
   out.value = std::move(parsed.value);
   return out;
+}
+
+const std::string* answer_string(const oas::json* object, const char* key) {
+  if (!object || !object->is_object()) return nullptr;
+  auto it = object->find(key);
+  return it != object->end() && it->is_string() ? &it->get_ref<const std::string&>() : nullptr;
 }
 
 namespace {
@@ -473,7 +496,7 @@ View view(const Evidence& ev) {
     v.collections_total = list->size();
     for (const auto& entry : *list) {
       if (!entry.is_object()) continue;
-      const std::string* id = oas::string_member(&entry, "id");
+      const std::string* id = answer_string(&entry, "id");
       if (!id || id->empty()) continue;
       if (v.probed.size() >= kCollections) {
         v.left_out_last = escape_control(truncate_utf8(*id, 80));
@@ -590,30 +613,89 @@ void plan_followup_collections(Planner& p, const Evidence& ev, const CheckRef& r
 
 using namespace geo_checks;
 
+namespace {
+
+// Does a key or a string value of v (its own text: no $ref followed) pass?
+// What searching v's JSON text found, without writing the text: a needle
+// without a quote or a backslash stands in the JSON text within one key or
+// string, as it stands in the value.
+bool any_text(const oas::Value& v, bool (*pass)(std::string_view)) {
+  std::vector<const oas::Value*> open{&v};
+  while (!open.empty()) {
+    const oas::Value* n = open.back();
+    open.pop_back();
+    if (n->IsString()) {
+      if (pass(oas::str(*n))) return true;
+    } else if (n->IsObject()) {
+      for (const auto& m : n->GetObject()) {
+        if (pass(oas::key_of(m))) return true;
+        open.push_back(&m.value);
+      }
+    } else if (n->IsArray()) {
+      for (const auto& e : n->GetArray()) open.push_back(&e);
+    }
+  }
+  return false;
+}
+
+// "Content-Crs" (or lower case) quoted in the JSON text: the whole key or
+// string, or the end of one after a quote (written \" in the text).
+bool names_content_crs(std::string_view s) {
+  for (std::string_view name : {"Content-Crs", "content-crs"})
+    if (s == name || (s.size() > name.size() && s.ends_with(name) && s[s.size() - name.size() - 1] == '"')) return true;
+  return false;
+}
+
+// A bbox, crs or bbox-crs query parameter or a Content-Crs header parameter
+// among those of the path item and of the operation (the effective ones are
+// some of these): read from the values, without the places
+// effective_parameters() makes for each (most operations have none of them).
+bool may_name_geo_parameter(const oas::DocumentSet& docs, const oas::Operation& op) {
+  for (const Node* owner : {&op.path_item, &op.op}) {
+    const oas::Value* list = oas::find(owner->value, "parameters");
+    if (!list || !list->IsArray()) continue;
+    for (const auto& item : list->GetArray()) {
+      const oas::Value* p = &item;
+      if (oas::find_string(p, "$ref")) {
+        const oas::Resolved* r = docs.resolved(item);
+        if (!r) return true;  // not followed yet (the deadline): effective_parameters() follows it
+        p = r->node;
+      }
+      auto name = oas::string_member(p, "name");
+      auto in = oas::string_member(p, "in");
+      if (!name || !in) continue;
+      if (*in == "query" && (*name == "bbox" || *name == "crs" || *name == "bbox-crs")) return true;
+      if (*in == "header" && iequals(*name, "Content-Crs")) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 std::optional<engine::JudgedModule> detect_geo(const Evidence& ev) {
-  const oas::json* paths = ev.doc_paths();
+  const oas::Value* paths = ev.doc_paths();
   if (!paths) return std::nullopt;
   Walker w(*ev.document.docs);
   bool geo_json = false;
-  std::vector<oas::Operation> ops = oas::operations(w);
+  const std::vector<oas::Operation>& ops = oas::all_operations(*ev.document.docs);
   auto mentions_geo_json = [&](const Node& op) {
-    std::string text = op.value ? op.value->dump(-1, ' ', false, oas::json::error_handler_t::replace) : "";
-    return text.find("application/geo+json") != std::string::npos;
+    return op.value && any_text(*op.value, [](std::string_view s) { return s.find("application/geo+json") != s.npos; });
   };
-  for (const auto& op : ops)
-    if (!geo_json && mentions_geo_json(op.op)) geo_json = true;
+  std::vector<bool> with_geo_json(ops.size());
+  for (std::size_t i = 0; i < ops.size(); ++i) geo_json = (with_geo_json[i] = mentions_geo_json(ops[i].op)) || geo_json;
   // 1. OGC: /collections and /collections/<segment>/items (after the same
   // prefix, for a document that repeats its server's path in its paths).
-  for (auto c = paths->begin(); c != paths->end(); ++c) {
-    auto prefix = collections_prefix(c.key());
+  for (const auto& c : paths->GetObject()) {
+    auto prefix = collections_prefix(oas::key_of(c));
     if (!prefix) continue;
-    for (auto it = paths->begin(); it != paths->end(); ++it) {
-      const std::string& p = it.key();
-      if (p.rfind(*prefix + "/collections/", 0) != 0 || !is_items_path(p) ||
+    for (const auto& other : paths->GetObject()) {
+      std::string_view p = oas::key_of(other);
+      if (!p.starts_with(*prefix + "/collections/") || !is_items_path(p) ||
           std::count(p.begin() + static_cast<long>(prefix->size()), p.end(), '/') != 3)
         continue;
       return engine::JudgedModule{"geo",
-                                  fmt::format("judged: {} and {} in the document{}", shown_path(c.key()), shown_path(p),
+                                  fmt::format("judged: {} and {} in the document{}", shown_path(oas::key_of(c)), shown_path(p),
                                               geo_json ? " and application/geo+json" : ""),
                                   "ogc"};
     }
@@ -624,8 +706,10 @@ std::optional<engine::JudgedModule> detect_geo(const Evidence& ev) {
   if (!geo.empty())
     return engine::JudgedModule{"geo", fmt::format("judged: GeoJSON geometry in the response of GET {}", shown_path(geo.front().path)),
                                 "administrative"};
-  for (const auto& op : ops) {
-    for (const auto& p : oas::effective_parameters(w, op)) {
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const oas::Operation& op = ops[i];
+    for (const auto& p : may_name_geo_parameter(*ev.document.docs, op) ? oas::effective_parameters(w, op)
+                                                                        : std::vector<oas::Parameter>{}) {
       bool query = p.in == "query" && (p.name == "bbox" || p.name == "crs" || p.name == "bbox-crs");
       bool header = p.in == "header" && iequals(p.name, "Content-Crs");
       if (query || header)
@@ -633,11 +717,10 @@ std::optional<engine::JudgedModule> detect_geo(const Evidence& ev) {
                                                        op.upper_method(), shown_path(op.path)),
                                     "administrative"};
     }
-    std::string text = op.op.value->dump(-1, ' ', false, oas::json::error_handler_t::replace);
-    if (text.find("\"Content-Crs\"") != std::string::npos || text.find("\"content-crs\"") != std::string::npos)
+    if (any_text(*op.op.value, names_content_crs))
       return engine::JudgedModule{"geo", fmt::format("judged: Content-Crs header of {} {}", op.upper_method(), shown_path(op.path)),
                                   "administrative"};
-    if (mentions_geo_json(op.op))
+    if (with_geo_json[i])
       return engine::JudgedModule{"geo", fmt::format("judged: application/geo+json in {} {}", op.upper_method(), shown_path(op.path)),
                                   "administrative"};
   }
@@ -658,17 +741,17 @@ std::vector<std::string> geometric_context_hints(const Evidence& ev) {
       items = w.member(schema, "items");
       Node props = w.member(schema, "properties");
       if (!items && props.is_object())
-        for (auto it = props.value->begin(); it != props.value->end() && !items; ++it) {
-          Node p = w.deref(w.entry(props, it));
+        for (auto it = props.value->MemberBegin(); it != props.value->MemberEnd() && !items; ++it) {
+          Node p = w.deref(w.entry(props, *it));
           if (p.is_object()) items = w.member(p, "items");
         }
     }
     if (!items.is_object()) continue;
     for (const char* k : {"oneOf", "anyOf"}) {
       Node alts = w.member(items, k);
-      if (alts.value && alts.value->is_array() && alts.value->size() > 1) {
+      if (alts.is_array() && alts.value->Size() > 1) {
         out.push_back(fmt::format("{} {} returns members of {} types: say in each result which geometry it is (its geometric context)",
-                                  op.upper_method(), shown_path(op.path), alts.value->size()));
+                                  op.upper_method(), shown_path(op.path), alts.value->Size()));
         break;
       }
     }

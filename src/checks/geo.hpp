@@ -68,6 +68,9 @@ struct JsonBody {
 // lenient_utf8: a body that is no UTF-8 is read with each invalid sequence
 // replaced by U+FFFD (and says so), so a CRS list's entries can be named.
 JsonBody json_body(const Evidence& ev, const RequestSpec& spec, bool lenient_utf8 = false);
+// An answer's object[key] when it is a string, else nullptr (oas::string_member
+// reads the description document).
+const std::string* answer_string(const oas::json* object, const char* key);
 
 // A request not sent (error) or without an answer (its transport error) as a finding; true when so.
 bool unanswered(Findings& f, const Evidence& ev, const RequestSpec& spec);

@@ -6,6 +6,7 @@
 
 #include "checks/findings.hpp"
 #include "checks/geo.hpp"
+#include "oas/pointer.hpp"
 #include "oas/walk.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
@@ -72,8 +73,8 @@ CheckResult judge_ge2(const Evidence& ev, const CheckRef& ref) {
       for (const auto& entry : (*v.collections.value)["collections"])
         if (entry.is_object() && entry.value("id", "") == c.name) obj = &entry, ids = {v.collections.exchange->id};
     std::string name = shown(c.name);
-    const std::string* storage = obj ? oas::string_member(obj, "storageCrs") : nullptr;
-    if (!storage && obj) storage = oas::string_member(obj, "storageCRS");
+    const std::string* storage = answer_string(obj, "storageCrs");
+    if (!storage) storage = answer_string(obj, "storageCRS");
     if (!storage) f.add(Verdict::fail, fmt::format("collection {} has no storageCrs", name), ids);
     else if (!c.crs.contains(*storage))
       f.add(Verdict::fail, fmt::format("collection {}: storageCrs {} is not in its crs list", name, shown(*storage)), ids);
@@ -172,7 +173,7 @@ CheckResult static_ge4(const Evidence& ev, const CheckRef& ref) {
     oas::Node headers = w.member(r, "headers");
     bool documented = false;
     if (headers.is_object())
-      for (auto it = headers.value->begin(); it != headers.value->end(); ++it) documented = documented || iequals(it.key(), "Content-Crs");
+      for (const auto& h : headers.value->GetObject()) documented = documented || iequals(oas::key_of(h), "Content-Crs");
     std::string at = "/paths/" + oas::escape_token(op.path) + "/get";
     if (documented) f.add(Verdict::pass, "", {}, at);
     else f.add_at(Verdict::warn, at, fmt::format("GET {}: Content-Crs not documented as a response header", escape_control(op.path)));

@@ -102,7 +102,7 @@ CheckResult judge_ge12(const Evidence& ev, const CheckRef& ref) {
 // ---------------------------------------------------------------------------
 // GE-13..GE-15: request bodies with geometry, on the document.
 
-bool geometry_named(const std::string& key) {
+bool geometry_named(std::string_view key) {
   std::string k = to_lower(key);
   return k.rfind("geom", 0) == 0 || k == "coordinates" || k == "locatie" || k == "location";
 }
@@ -128,23 +128,24 @@ void scan_schema(const Walker& w, const Node& raw, Body& b, int depth) {
   if (!s.is_object()) return;
   for (const char* k : {"allOf", "oneOf", "anyOf"}) {
     Node alts = w.member(s, k);
-    if (alts.value && alts.value->is_array())
-      for (std::size_t i = 0; i < alts.value->size() && i < 20; ++i) scan_schema(w, w.item(alts, i), b, depth + 1);
+    if (alts.is_array())
+      for (std::size_t i = 0; i < alts.value->Size() && i < 20; ++i) scan_schema(w, w.item(alts, i), b, depth + 1);
   }
   if (Node items = w.child(s, "items")) scan_schema(w, items, b, depth + 1);
   Node props = w.member(s, "properties");
   if (!props.is_object()) return;
-  for (auto it = props.value->begin(); it != props.value->end(); ++it) {
-    if (it.key() == "crs") b.crs_member = true;
-    Node p = w.entry(props, it);
-    if (geometry_named(it.key()) && !is_geometry_schema(w, p)) {
+  for (const auto& m : props.value->GetObject()) {
+    std::string_view key = oas::key_of(m);
+    if (key == "crs") b.crs_member = true;
+    Node p = w.entry(props, m);
+    if (geometry_named(key) && !is_geometry_schema(w, p)) {
       Node d = w.deref(p);
       // A geometry-named object that nests a GeoJSON geometry is judged by its members.
       Body inner;
       scan_schema(w, p, inner, depth + 1);
       if (!inner.geometry) {
         b.geometry = true;
-        b.not_geojson.push_back(escape_control(truncate_utf8(it.key(), 60)));
+        b.not_geojson.push_back(escape_control(truncate_utf8(key, 60)));
         continue;
       }
     }
@@ -163,9 +164,9 @@ std::vector<Body> bodies(const Evidence& ev) {
     Body b;
     b.where = fmt::format("{} {}", op.upper_method(), escape_control(truncate_utf8(op.path, 120)));
     b.pointer = "/paths/" + oas::escape_token(op.path) + "/" + op.method;
-    for (auto it = content.value->begin(); it != content.value->end(); ++it) {
-      if (to_lower(http::media_type(it.key())) == "application/geo+json") b.geo_json_media = b.geometry = true;
-      Node media = w.deref(w.entry(content, it));
+    for (const auto& m : content.value->GetObject()) {
+      if (to_lower(http::media_type(oas::key_of(m))) == "application/geo+json") b.geo_json_media = b.geometry = true;
+      Node media = w.deref(w.entry(content, m));
       scan_schema(w, w.child(media, "schema"), b, 0);
     }
     for (const auto& p : oas::effective_parameters(w, op))

@@ -11,6 +11,7 @@
 #include "checks/geo.hpp"
 #include "checks/registry.hpp"
 #include "oas/pointer.hpp"
+#include "oas/walk.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
@@ -56,9 +57,9 @@ class Seen {
 class ObjectPath {
  public:
   struct Step {
-    const oas::json* node;
+    const oas::Value* node;
     std::size_t left;             // children not yet entered (entered last to first)
-    const std::string* key;       // how this node was reached from its parent: a member key,
+    const oas::Value* key;        // how this node was reached from its parent: a member key,
     std::size_t index;            // or an array index (key == nullptr); neither for the root
   };
   explicit ObjectPath(std::vector<Step>& steps) : steps_(steps) {}
@@ -66,11 +67,11 @@ class ObjectPath {
   std::string pointer() const {
     std::string out;
     for (std::size_t i = 1; i < steps_.size(); ++i)
-      out += "/" + (steps_[i].key ? oas::escape_token(*steps_[i].key) : std::to_string(steps_[i].index));
+      out += "/" + (steps_[i].key ? oas::escape_token(oas::str(*steps_[i].key)) : std::to_string(steps_[i].index));
     return out;
   }
   // The member key this object stands under (nullptr for the root and array items).
-  const std::string* key() const { return steps_.back().key; }
+  const oas::Value* key() const { return steps_.back().key; }
 
  private:
   std::vector<Step>& steps_;
@@ -79,17 +80,17 @@ class ObjectPath {
 // Visits every object of doc, depth first (the children of a node last to
 // first), at most 200,000 objects and arrays; stops early when visit returns
 // false.
-void for_each_object(const oas::json& doc, const std::function<bool(const oas::json&, const ObjectPath&)>& visit) {
+void for_each_object(const oas::Value& doc, const std::function<bool(const oas::Value&, const ObjectPath&)>& visit) {
   std::vector<ObjectPath::Step> steps;
   ObjectPath path(steps);
   std::size_t visited = 0;
   // Enters a node: visits it when it is an object; false to stop.
-  auto enter = [&](const oas::json* n, const std::string* key, std::size_t index) {
+  auto enter = [&](const oas::Value* n, const oas::Value* key, std::size_t index) {
     if (++visited >= 200000) return false;
-    steps.push_back({n, n->size(), key, index});
-    return !n->is_object() || visit(*n, path);
+    steps.push_back({n, oas::size(*n), key, index});
+    return !n->IsObject() || visit(*n, path);
   };
-  if (!doc.is_structured() || !enter(&doc, nullptr, 0)) return;
+  if (!oas::is_structured(doc) || !enter(&doc, nullptr, 0)) return;
   while (!steps.empty()) {
     auto& top = steps.back();
     if (top.left == 0) {
@@ -97,14 +98,13 @@ void for_each_object(const oas::json& doc, const std::function<bool(const oas::j
       continue;
     }
     std::size_t i = --top.left;
-    const oas::json* n = top.node;
+    const oas::Value* n = top.node;
     bool more = true;
-    if (n->is_object()) {
-      const auto& members = static_cast<const oas::json::object_t::Container&>(n->get_ref<const oas::json::object_t&>());
-      auto& member = members[i];
-      if (member.second.is_structured()) more = enter(&member.second, &member.first, 0);
-    } else if ((*n)[i].is_structured()) {
-      more = enter(&(*n)[i], nullptr, i);
+    if (n->IsObject()) {
+      const auto& member = n->MemberBegin()[static_cast<std::ptrdiff_t>(i)];
+      if (oas::is_structured(member.value)) more = enter(&member.value, &member.name, 0);
+    } else if (const auto& item = (*n)[static_cast<rapidjson::SizeType>(i)]; oas::is_structured(item)) {
+      more = enter(&item, nullptr, i);
     }
     if (!more) return;
   }
@@ -233,14 +233,14 @@ std::vector<std::string> geospatial(const Evidence& ev) {
                                               "geom", "crs", "point", "polygon", "multipolygon", "linestring"};
   std::vector<std::string> hints;
   std::set<std::string> seen;
-  const oas::json* doc = ev.doc();
+  const oas::Value* doc = ev.doc();
   if (!doc) return hints;
-  for_each_object(*doc, [&](const oas::json& node, const ObjectPath& path) {
-    if (const std::string* key = path.key(); key && *key == "properties")
-      for (auto it = node.begin(); it != node.end(); ++it)
-        if (geo_keys.count(to_lower(it.key())))
-          add(hints, seen, fmt::format("property '{}' at #{}/{} looks geospatial: apply the geospatial module", it.key(),
-                                       path.pointer(), oas::escape_token(it.key())));
+  for_each_object(*doc, [&](const oas::Value& node, const ObjectPath& path) {
+    if (const oas::Value* key = path.key(); key && oas::str(*key) == "properties")
+      for (const auto& m : node.GetObject())
+        if (geo_keys.count(to_lower(oas::key_of(m))))
+          add(hints, seen, fmt::format("property '{}' at #{}/{} looks geospatial: apply the geospatial module",
+                                       oas::key_of(m), path.pointer(), oas::escape_token(oas::key_of(m))));
     return hints.size() < kMaxHints;
   });
   return hints;
@@ -253,17 +253,14 @@ std::vector<std::string> sensitive_uris(const Evidence& ev) {
     for (const auto& seg : split(p.template_path, '/'))
       if (seg.size() <= 256 && names_sensitive(seg))
         add(hints, seen, fmt::format("'{}' in {} may put sensitive data in the URI", seg, p.template_path));
-  const oas::json* doc = ev.doc();
+  const oas::Value* doc = ev.doc();
   if (!doc) return hints;
   // Parameter objects in the path or query string (anywhere in the document).
-  for_each_object(*doc, [&](const oas::json& n, const ObjectPath&) {
-    auto in = n.find("in");
-    auto name = n.find("name");
-    if (in != n.end() && name != n.end() && in->is_string() && name->is_string() &&
-        (*in == "query" || *in == "path") && name->get_ref<const std::string&>().size() <= 256 &&
-        names_sensitive(name->get_ref<const std::string&>()))
-      add(hints, seen, fmt::format("{} parameter '{}' may put sensitive data in the URI", in->get<std::string>(),
-                                   name->get<std::string>()));
+  for_each_object(*doc, [&](const oas::Value& n, const ObjectPath&) {
+    auto in = oas::string_member(&n, "in");
+    auto name = oas::string_member(&n, "name");
+    if (in && name && (*in == "query" || *in == "path") && name->size() <= 256 && names_sensitive(*name))
+      add(hints, seen, fmt::format("{} parameter '{}' may put sensitive data in the URI", *in, *name));
     return hints.size() < kMaxHints;
   });
   return hints;

@@ -58,12 +58,12 @@ std::string segment_problem(std::string_view s, bool last) {
 
 CheckResult judge_kc1(const Evidence& ev, const CheckRef& ref) {
   if (auto stop = ev.without_paths(ref.id)) return *stop;
-  const oas::json* paths = ev.doc_paths();
+  const oas::Value* paths = ev.doc_paths();
   Findings f(ref.id);
   CheckResult out;
   std::size_t judged = 0;
-  for (auto it = paths->begin(); it != paths->end(); ++it) {
-    const std::string& key = it.key();
+  for (const auto& path : paths->GetObject()) {
+    const std::string key(oas::key_of(path));
     if (key == "/" || key == "/openapi.json" || key == "/openapi.yaml") continue;
     ++judged;
     std::string where = "/paths/" + oas::escape_token(key);
@@ -114,7 +114,7 @@ void judge_url_segments(Findings& f, const std::string& label, const std::string
 }
 
 CheckResult judge_kc2(const Evidence& ev, const CheckRef& ref) {
-  const oas::json* doc = ev.doc();
+  const oas::Value* doc = ev.doc();
   if (!doc) return ev.prerequisite(ref.id);
   Findings f(ref.id);
   std::size_t urls = 0;
@@ -122,8 +122,8 @@ CheckResult judge_kc2(const Evidence& ev, const CheckRef& ref) {
     ++urls;
     judge_url_segments(f, "base URL " + ev.settings.base_url, url_path(ev.settings.base_url));
   }
-  if (auto servers = doc->is_object() ? doc->find("servers") : doc->end(); servers != doc->end() && servers->is_array())
-    for (std::size_t i = 0; i < servers->size(); ++i) {
+  if (const oas::Value* servers = oas::find(*doc, "servers"); servers && servers->IsArray())
+    for (rapidjson::SizeType i = 0; i < servers->Size(); ++i) {
       std::string url = oas::expand_server_url((*servers)[i]);
       if (url.empty()) continue;
       ++urls;

@@ -112,9 +112,11 @@ CheckResult judge_po3(const Evidence& ev, const CheckRef& ref) {
             {id}};
   auto parsed = oas::parse_yaml(e.judged_body(), ev.settings.limits);
   if (!parsed.ok) return {ref.id, Verdict::fail, fmt::format("{}: {}", got, parsed.error), {id}};
-  const oas::json* json_doc = ev.published();
+  const oas::Value* json_doc = ev.published();
   if (!json_doc) return {ref.id, Verdict::skip, "no openapi.json to compare with", {id}};
-  if (auto diff = oas::first_difference(*json_doc, parsed.value))
+  oas::DocPtr yaml_doc = oas::from_json(parsed.value);
+  parsed.value = nullptr;
+  if (auto diff = oas::first_difference(*json_doc, yaml_doc->root()))
     return {ref.id, Verdict::fail,
             fmt::format("{}: differs from openapi.json at '{}'", got, diff->empty() ? "/" : *diff), {id}};
   return {ref.id, Verdict::pass, got + ": the same document as openapi.json", {id}};

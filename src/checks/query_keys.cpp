@@ -44,9 +44,9 @@ struct Key {
 
 class Keys {
  public:
-  void add(const std::string& name, const oas::Node& at) {
+  void add(std::string_view name, const oas::Node& at) {
     auto [it, fresh] = index_.try_emplace(at.at, keys_.size());
-    if (fresh) keys_.push_back({name, at, 0});
+    if (fresh) keys_.push_back({std::string(name), at, 0});
     ++keys_[it->second].uses;
   }
   const std::vector<Key>& all() const { return keys_; }
@@ -60,23 +60,25 @@ class Keys {
 // with properties in form style, exploded (both defaults), gives its property
 // names; deepObject gives name[prop], both judged; otherwise the name.
 void parameter_keys(const oas::Walker& w, const oas::Parameter& p, Keys& keys) {
-  const oas::json& param = *p.node.value;
-  std::string style = param.contains("style") && param["style"].is_string() ? param["style"].get<std::string>() : "form";
-  bool explode = param.contains("explode") && param["explode"].is_boolean() ? param["explode"].get<bool>() : style == "form";
+  const oas::Value* param = p.node.value;
+  std::string_view style = oas::string_member(param, "style").value_or("form");
+  const oas::Value* explode_written = oas::find(param, "explode");
+  bool explode = explode_written && explode_written->IsBool() ? explode_written->GetBool() : style == "form";
   oas::Node schema = w.member(p.node, "schema");
   oas::Node props = schema.is_object() ? w.child(schema, "properties") : oas::Node{};
-  auto type = schema.is_object() ? schema.value->find("type") : oas::json::const_iterator{};
+  auto is_object_name = [](const oas::Value& v) { return v.IsString() && oas::str(v) == "object"; };
+  const oas::Value* type = schema.is_object() ? oas::find(*schema.value, "type") : nullptr;
   bool typed_object = schema.is_object() &&
-                      (type == schema.value->end() || *type == "object" ||
-                       (type->is_array() && std::find(type->begin(), type->end(), oas::json("object")) != type->end()));
+                      (!type || is_object_name(*type) ||
+                       (type->IsArray() && std::any_of(type->Begin(), type->End(), is_object_name)));
   bool object = typed_object && props.is_object();
   if (object && style == "form" && explode) {
-    for (auto it = props.value->begin(); it != props.value->end(); ++it) keys.add(it.key(), w.entry(props, it));
+    for (const auto& m : props.value->GetObject()) keys.add(oas::key_of(m), w.entry(props, m));
     return;
   }
   keys.add(p.name, w.child(p.node, "name"));
   if (object && style == "deepObject")
-    for (auto it = props.value->begin(); it != props.value->end(); ++it) keys.add(it.key(), w.entry(props, it));
+    for (const auto& m : props.value->GetObject()) keys.add(oas::key_of(m), w.entry(props, m));
 }
 
 CheckResult judge_qk1(const Evidence& ev, const CheckRef& ref) {
@@ -88,13 +90,13 @@ CheckResult judge_qk1(const Evidence& ev, const CheckRef& ref) {
       if (p.in == "query" && !p.name.empty()) parameter_keys(w, p, keys);
   oas::Node schemes = w.member(w.member(w.root(), "components"), "securitySchemes");
   if (schemes.is_object())
-    for (auto it = schemes.value->begin(); it != schemes.value->end(); ++it) {
-      oas::Node s = w.deref(w.entry(schemes, it));
-      const std::string* type = oas::string_member(s.value, "type");
-      const std::string* in = oas::string_member(s.value, "in");
+    for (const auto& m : schemes.value->GetObject()) {
+      oas::Node s = w.deref(w.entry(schemes, m));
+      auto type = oas::string_member(s.value, "type");
+      auto in = oas::string_member(s.value, "in");
       if (!type || *type != "apiKey" || !in || *in != "query") continue;
       oas::Node name = w.child(s, "name");
-      if (name.value && name.value->is_string()) keys.add(name.value->get<std::string>(), name);
+      if (name.value && name.value->IsString()) keys.add(oas::str(*name.value), name);
     }
   Findings f(ref.id);
   CheckResult out;

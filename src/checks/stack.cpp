@@ -6,6 +6,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "oas/pointer.hpp"
 #include "util/strings.hpp"
 
 namespace adrprobe::checks {
@@ -60,13 +61,11 @@ bool stack_body_seen(const std::vector<std::string_view>& bodies, const std::str
 }
 
 bool stack_document_has(const engine::Evidence& ev, const std::string& pointer) {
-  const oas::json* doc = ev.doc();
+  const oas::Value* doc = ev.doc();
   if (!doc) return false;
-  try {
-    return doc->contains(oas::json::json_pointer(pointer));
-  } catch (const std::exception&) {
-    return false;  // not a pointer this document can hold (the loader checked its form)
-  }
+  auto tokens = oas::pointer_tokens(pointer);
+  if (!tokens) return false;  // not a pointer this document can hold (the loader checked its form)
+  return oas::lookup(*doc, *tokens) != nullptr;
 }
 
 }  // namespace

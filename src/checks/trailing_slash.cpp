@@ -12,20 +12,20 @@ namespace {
 
 CheckResult judge_nt1(const Evidence& ev, const CheckRef& ref) {
   if (auto stop = ev.without_paths(ref.id)) return *stop;
-  const oas::json* paths = ev.doc_paths();
+  const oas::Value* paths = ev.doc_paths();
   std::vector<std::string> bad;
   std::vector<Location> where;
-  for (auto it = paths->begin(); it != paths->end(); ++it)
-    if (it.key() != "/" && !it.key().empty() && it.key().back() == '/') {
-      bad.push_back(it.key());
-      where.push_back({"/paths/" + oas::escape_token(it.key()), std::nullopt, ""});
+  for (const auto& path : paths->GetObject())
+    if (std::string_view key = oas::key_of(path); key != "/" && !key.empty() && key.back() == '/') {
+      bad.push_back(std::string(key));
+      where.push_back({"/paths/" + oas::escape_token(key), std::nullopt, ""});
     }
   if (!bad.empty()) {
     CheckResult out{ref.id, Verdict::fail, fmt::format("documented paths ending with '/': {}", join(bad, ", ", 10)), {}};
     out.locations = std::move(where);
     return out;
   }
-  return {ref.id, Verdict::pass, fmt::format("none of the {} documented paths ends with '/'", paths->size()), {}};
+  return {ref.id, Verdict::pass, fmt::format("none of the {} documented paths ends with '/'", paths->MemberCount()), {}};
 }
 
 // NT-2: GET {url}/, redirects not followed.

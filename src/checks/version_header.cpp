@@ -58,12 +58,12 @@ CheckResult judge_vh3(const Evidence& ev, const CheckRef& ref) {
   int id = base_get_id(ev);
   const std::string* v = base_header(ev);
   if (!v) return {ref.id, Verdict::skip, "no API-Version header on the base URL response (see VH-1)", {id}};
-  const oas::json* doc = ev.doc();
+  const oas::Value* doc = ev.doc();
   if (!doc) return {ref.id, Verdict::skip, "no description document to compare with", {id}};
-  const std::string* version = engine::info_version(*doc);
+  auto version = engine::info_version(*doc);
   if (!version)
     return {ref.id, Verdict::warn, fmt::format("API-Version \"{}\" cannot be compared: no info.version", trim(*v)), {id}};
-  const std::string& doc_version = *version;
+  const std::string doc_version(*version);
   if (trim(*v) == doc_version)
     return {ref.id, Verdict::pass, fmt::format("API-Version \"{}\" equals info.version", doc_version), {id}};
   return {ref.id, Verdict::warn,

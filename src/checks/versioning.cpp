@@ -42,17 +42,17 @@ UriVersion uri_version(const std::string& url) {
 }
 
 CheckResult judge_sv1(const Evidence& ev, const CheckRef& ref) {
-  const oas::json* doc = ev.doc();
+  const oas::Value* doc = ev.doc();
   if (!doc) return ev.prerequisite(ref.id);
-  auto info = doc->is_object() ? doc->find("info") : doc->end();
-  if (!doc->is_object() || info == doc->end() || !info->is_object() || !info->contains("version"))
-    return located({ref.id, Verdict::fail, "no info.version in the document", {}},
-                   doc->is_object() && info != doc->end() ? "/info" : "");
-  const auto& v = (*info)["version"];
-  if (!v.is_string())
-    return located({ref.id, Verdict::fail, fmt::format("info.version {} is not a string", v.dump(-1, ' ', false, oas::json::error_handler_t::replace)), {}},
+  const oas::Value* info = oas::find(*doc, "info");
+  const oas::Value* version = info && info->IsObject() ? oas::find(*info, "version") : nullptr;
+  if (!version)
+    return located({ref.id, Verdict::fail, "no info.version in the document", {}}, info ? "/info" : "");
+  const auto& v = *version;
+  if (!v.IsString())
+    return located({ref.id, Verdict::fail, fmt::format("info.version {} is not a string", oas::dump(v)), {}},
                    "/info/version");
-  const std::string s = v.get<std::string>();
+  const std::string s(oas::str(v));
   bool core = ev.semver == SemverGrammar::core;
   if (is_semver(s, ev.semver)) return {ref.id, Verdict::pass, fmt::format("info.version \"{}\"", s), {}};
   std::string expected = core ? "MAJOR.MINOR.PATCH (edition 1.0: no pre-release or build)" : "Semantic Versioning 2.0.0";
@@ -70,27 +70,29 @@ CheckResult judge_uv1(const Evidence& ev, const CheckRef& ref) {
 }
 
 CheckResult judge_uv2(const Evidence& ev, const CheckRef& ref) {
-  const oas::json* doc = ev.doc();
+  const oas::Value* doc = ev.doc();
   if (!doc) return ev.prerequisite(ref.id);
   auto base = uri_version(ev.settings.base_url);
-  std::vector<oas::json> servers;
-  if (auto it = doc->find("servers"); it != doc->end()) {
-    if (!it->is_array()) return located({ref.id, Verdict::fail, "'servers' is not an array", {}}, "/servers");
-    servers.assign(it->begin(), it->end());
+  std::vector<const oas::Value*> servers;
+  if (const oas::Value* list = oas::find(*doc, "servers")) {
+    if (!list->IsArray()) return located({ref.id, Verdict::fail, "'servers' is not an array", {}}, "/servers");
+    for (const auto& s : list->GetArray()) servers.push_back(&s);
   }
   bool defaulted = servers.empty();
-  if (defaulted) servers.push_back(oas::json{{"url", "/"}});
+  static const oas::DocPtr default_server = oas::from_json(oas::json{{"url", "/"}});
+  if (defaulted) servers.push_back(&default_server->root());
   Findings f(ref.id);
   for (std::size_t i = 0; i < servers.size(); ++i) {
-    const auto& s = servers[i];
+    const auto& s = *servers[i];
     // Where the finding is: the entry's url, or the document (no servers: the default '/').
     std::string at = defaulted ? "" : fmt::format("/servers/{}", i);
-    if (!s.is_object() || !s.contains("url") || !s["url"].is_string()) {
+    auto url_written = oas::string_member(&s, "url");
+    if (!url_written) {
       f.add_at(Verdict::fail, at, "a servers entry has no url");
       continue;
     }
     if (!defaulted) at += "/url";
-    std::string written = s["url"].get<std::string>();
+    std::string written(*url_written);
     std::string url = oas::expand_server_url(s);
     std::string absolute = resolve_url(ev.document.url, url).value_or(url);
     UriVersion uv = uri_version(absolute);
@@ -107,12 +109,12 @@ CheckResult judge_uv2(const Evidence& ev, const CheckRef& ref) {
 }
 
 // lint: the v<major> segments of the servers urls stand in for the base URL's.
-std::vector<std::string> server_majors(const Evidence& ev, const oas::json& doc) {
+std::vector<std::string> server_majors(const Evidence& ev, const oas::Value& doc) {
   std::vector<std::string> out;
-  auto it = doc.find("servers");
-  if (it == doc.end() || !it->is_array()) return out;
-  for (const auto& s : *it) {
-    if (!s.is_object() || !s.contains("url") || !s["url"].is_string()) continue;
+  const oas::Value* list = oas::find(doc, "servers");
+  if (!list || !list->IsArray()) return out;
+  for (const auto& s : list->GetArray()) {
+    if (!oas::string_member(&s, "url")) continue;
     std::string url = oas::expand_server_url(s);
     auto major = uri_version(resolve_url(ev.document.url, url).value_or(url)).major;
     if (major && std::find(out.begin(), out.end(), *major) == out.end()) out.push_back(*major);
@@ -121,7 +123,7 @@ std::vector<std::string> server_majors(const Evidence& ev, const oas::json& doc)
 }
 
 CheckResult judge_uv3(const Evidence& ev, const CheckRef& ref) {
-  const oas::json* doc = ev.doc();
+  const oas::Value* doc = ev.doc();
   if (!doc) return ev.prerequisite(ref.id);
   std::vector<std::string> majors;
   if (ev.settings.live()) {
@@ -132,9 +134,10 @@ CheckResult judge_uv3(const Evidence& ev, const CheckRef& ref) {
     majors = server_majors(ev, *doc);
     if (majors.empty())
       return located({ref.id, Verdict::fail, "no servers url has a v<major> segment to compare", {}},
-                     doc->contains("servers") ? "/servers" : "");
+                     oas::contains(*doc, "servers") ? "/servers" : "");
   }
-  const std::string* version = engine::info_version(*doc);
+  std::optional<std::string> version;
+  if (auto written = engine::info_version(*doc)) version = std::string(*written);
   if (!version) return located({ref.id, Verdict::fail, "no info.version string to compare with", {}}, "");
   auto major = leading_major(*version);
   if (!major)

@@ -14,7 +14,7 @@ namespace adrprobe::engine {
 RequestSpec published_document(const Settings& settings) { return document_request(settings.base_url + "/openapi.json"); }
 
 DocumentFetch judge_fetch(const std::deque<http::Exchange>& exchanges, const http::Result& result,
-                          const oas::Limits& limits, bool json_only, oas::json* out) {
+                          const oas::Limits& limits, bool json_only, oas::DocPtr* out) {
   DocumentFetch f;
   f.chain = result.chain;
   f.redirects = static_cast<int>(result.chain.size()) - 1;
@@ -47,22 +47,22 @@ DocumentFetch judge_fetch(const std::deque<http::Exchange>& exchanges, const htt
     f.message = fmt::format("{} → {}, but the document is larger than {} bytes", req, *e.status, limits.max_document_bytes);
     return f;
   }
-  auto parsed = json_only ? oas::parse_json(e.body, limits) : oas::parse_any(e.body, limits);
+  auto parsed = json_only ? oas::parse_json_document(e.body, limits) : oas::parse_any_document(e.body, limits);
   const char* format = json_only ? "JSON" : "JSON or YAML";
   if (!parsed.ok) {
     f.outcome = DocumentFetch::Outcome::not_json;
     f.message = fmt::format("{} → {}, but the body is not {} ({})", req, *e.status, format, parsed.error);
     return f;
   }
-  if (!parsed.value.is_object()) {
+  if (!parsed.doc->root().IsObject()) {
     f.outcome = DocumentFetch::Outcome::not_object;
     f.message = fmt::format("{} → {}, but the body is {} {}, not an object", req, *e.status,
-                            json_only ? "JSON" : "a document:", parsed.value.type_name());
+                            json_only ? "JSON" : "a document:", oas::type_name(parsed.doc->root()));
     return f;
   }
   f.outcome = DocumentFetch::Outcome::ok;
   f.message = fmt::format("{} → {}, a JSON object", req, *e.status);
-  if (out) *out = std::move(parsed.value);
+  if (out) *out = std::move(parsed.doc);
   return f;
 }
 
@@ -90,9 +90,9 @@ oas::Fetcher make_fetcher(http::Client& client, const std::string& root_url, con
           doc.error = "refused: a file reference from a document served over HTTP";
           continue;
         }
-        auto r = oas::parse_file(percent_decode(parsed->path), s.limits);
+        auto r = oas::parse_document_file(percent_decode(parsed->path), s.limits);
         doc.ok = r.ok;
-        doc.value = std::move(r.value);
+        doc.value = std::move(r.doc);
         doc.error = r.error;
       } else if (parsed->scheme == "http" || parsed->scheme == "https") {
         // The SSRF guard of a document request holds (build_request): public
@@ -120,9 +120,9 @@ oas::Fetcher make_fetcher(http::Client& client, const std::string& root_url, con
       } else if (e.body_truncated) {
         doc.error = fmt::format("{}: larger than {} bytes", where, s.limits.max_document_bytes);
       } else {
-        auto r = oas::parse_any(e.body, s.limits);
+        auto r = oas::parse_any_document(e.body, s.limits);
         doc.ok = r.ok;
-        doc.value = std::move(r.value);
+        doc.value = std::move(r.doc);
         if (!r.ok) doc.error = fmt::format("{}: {}", where, r.error);
       }
     }
@@ -132,7 +132,7 @@ oas::Fetcher make_fetcher(http::Client& client, const std::string& root_url, con
 
 // The document the checks read; its text is the file's (text) or the body of
 // a fetched document's last exchange (text_exchange), which is not copied.
-void use(Evidence& ev, std::string url, oas::json value, std::string text, int text_exchange = 0) {
+void use(Evidence& ev, std::string url, oas::DocPtr value, std::string text, int text_exchange = 0) {
   auto& doc = ev.document;
   doc.url = std::move(url);
   doc.text = std::move(text);
@@ -140,7 +140,7 @@ void use(Evidence& ev, std::string url, oas::json value, std::string text, int t
   doc.docs.emplace(doc.url, std::move(value), ev.settings.limits);
 }
 
-void use(Evidence& ev, const DocumentFetch& f, oas::json value) {
+void use(Evidence& ev, const DocumentFetch& f, oas::DocPtr value) {
   use(ev, f.final_url, std::move(value), {}, f.last_exchange());
 }
 
@@ -148,11 +148,11 @@ void use(Evidence& ev, const DocumentFetch& f, oas::json value) {
 void read_file(Evidence& ev, const std::string& location) {
   std::string path = location.rfind("file://", 0) == 0 ? percent_decode(location.substr(7)) : location;
   std::string text;
-  auto r = oas::parse_file(path, ev.settings.limits, &text);
-  if (r.ok && r.value.is_object()) {
+  auto r = oas::parse_document_file(path, ev.settings.limits, &text);
+  if (r.ok && r.doc->root().IsObject()) {
     char real[PATH_MAX];
     std::string abs = realpath(path.c_str(), real) ? real : path;
-    use(ev, "file://" + abs, std::move(r.value), std::move(text));
+    use(ev, "file://" + abs, std::move(r.doc), std::move(text));
   } else {
     ev.document.missing_reason = r.ok ? path + " is not an object" : r.error;
   }
@@ -160,7 +160,7 @@ void read_file(Evidence& ev, const std::string& location) {
 
 // A document from a URL, JSON or YAML.
 void read_url(http::Client& client, Evidence& ev, const http::Result& result) {
-  oas::json value;
+  oas::DocPtr value;
   auto f = judge_fetch(client.exchanges(), result, ev.settings.limits, false, &value);
   if (f.ok()) use(ev, f, std::move(value));
   else ev.document.missing_reason = f.message, ev.document.missing_is_error = f.transport();
@@ -184,9 +184,9 @@ void acquire_for_check(http::Client& client, Evidence& ev) {
   const Settings& s = ev.settings;
   auto& doc = ev.document;
   const http::Result* published = ev.result(published_document(s));
-  oas::json published_json;
+  oas::DocPtr published_json;
   if (published) doc.published_fetch = judge_fetch(client.exchanges(), *published, s.limits, true, &published_json);
-  oas::json with_headers;
+  oas::DocPtr with_headers;
   if (doc.published_fetch && !doc.published_fetch->ok() && !doc.published_fetch->transport() && !s.headers.empty()) {
     // It may be behind authentication: ask again with -H (PO-1 says so; the checks may read it).
     RequestSpec spec = published_document(s);

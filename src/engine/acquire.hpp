@@ -22,6 +22,6 @@ void acquire_for_lint(http::Client& client, Evidence& ev);
 // Judges one document fetch (with its redirect chain) and parses the body into *out:
 // json_only for {base}/openapi.json (the rule asks for JSON there), else JSON or YAML.
 DocumentFetch judge_fetch(const std::deque<http::Exchange>& exchanges, const http::Result& result,
-                          const oas::Limits& limits, bool json_only, oas::json* out);
+                          const oas::Limits& limits, bool json_only, oas::DocPtr* out);
 
 }  // namespace adrprobe::engine

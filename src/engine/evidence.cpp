@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "oas/walk.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
@@ -18,8 +19,8 @@ const http::Exchange* Evidence::last(const RequestSpec& spec) const {
   return r ? &ex(r->last()) : nullptr;
 }
 
-const oas::json* Evidence::published() const {
-  if (document.published_other) return &*document.published_other;
+const oas::Value* Evidence::published() const {
+  if (document.published_other) return &document.published_other->root();
   return document.published_fetch && document.published_fetch->ok() ? doc() : nullptr;
 }
 
@@ -28,11 +29,9 @@ CheckResult Evidence::prerequisite(const std::string& id) const {
                      "prerequisite not met: " + document.missing_reason, {}};
 }
 
-const oas::json* Evidence::doc_paths() const {
-  const oas::json* d = doc();
-  if (!d || !d->is_object()) return nullptr;
-  auto it = d->find("paths");
-  return it != d->end() && it->is_object() ? &*it : nullptr;
+const oas::Value* Evidence::doc_paths() const {
+  const oas::Value* paths = oas::find(doc(), "paths");
+  return paths && paths->IsObject() ? paths : nullptr;
 }
 
 std::optional<CheckResult> Evidence::without_paths(const std::string& id) const {
@@ -90,13 +89,8 @@ std::string transport_cause(const std::string& error) {
   return cause;
 }
 
-const std::string* info_version(const oas::json& doc) {
-  if (!doc.is_object()) return nullptr;
-  auto info = doc.find("info");
-  if (info == doc.end() || !info->is_object()) return nullptr;
-  auto v = info->find("version");
-  if (v == info->end() || !v->is_string()) return nullptr;
-  return &v->get_ref<const std::string&>();
+std::optional<std::string_view> info_version(const oas::Value& doc) {
+  return oas::string_member(oas::find(doc, "info"), "version");
 }
 
 }  // namespace adrprobe::engine

@@ -55,7 +55,7 @@ struct Document {
   // ... and again with -H, when that failed for a reason other than transport.
   std::optional<DocumentFetch> published_with_headers;
   // openapi.json as published, when the checks read another document (--openapi).
-  std::optional<oas::json> published_other;
+  oas::DocPtr published_other;
 };
 
 // A documented path that could not be probed, and why ("/gebouwen/{id}: no value for id ...").
@@ -104,13 +104,13 @@ struct Evidence {
   const http::Result* result(const RequestSpec& spec) const;
   // The last exchange of a declared request (after redirects), or nullptr when it was not sent.
   const http::Exchange* last(const RequestSpec& spec) const;
-  const oas::json* doc() const { return document.docs ? &document.docs->root() : nullptr; }
+  const oas::Value* doc() const { return document.docs ? &document.docs->root() : nullptr; }
   // The root document's text as read ("" when there is none).
   std::string_view document_text() const {
     return document.text_exchange > 0 ? std::string_view(ex(document.text_exchange).body) : document.text;
   }
   // {base}/openapi.json as published (PO-3 compares openapi.yaml with it).
-  const oas::json* published() const;
+  const oas::Value* published() const;
   // The base URL target (check only).
   const Target* base() const { return !targets.empty() && targets.front().is_base ? &targets.front() : nullptr; }
 
@@ -118,7 +118,7 @@ struct Evidence {
   // The result for a check that needs the document when there is none.
   CheckResult prerequisite(const std::string& id) const;
   // {oas}.paths when the document has it as an object, else nullptr.
-  const oas::json* doc_paths() const;
+  const oas::Value* doc_paths() const;
   // For a check that reads {oas}.paths: the prerequisite without a document,
   // skip ("no paths in the document (see DO-3)") without paths, else nullopt.
   std::optional<CheckResult> without_paths(const std::string& id) const;
@@ -142,7 +142,7 @@ inline constexpr const char* kWrongBaseUrl = "every documented path answered 404
 // inside is a name and kept as written ("OpenSSL/3.0.13: ...", "SSL ...").
 std::string transport_cause(const std::string& error);
 
-// {oas}.info.version when it is a string, else nullptr.
-const std::string* info_version(const oas::json& doc);
+// {oas}.info.version when it is a string, else nullopt.
+std::optional<std::string_view> info_version(const oas::Value& doc);
 
 }  // namespace adrprobe::engine

@@ -22,40 +22,48 @@ bool uint_equals_double(std::uint64_t u, double d) {
   return static_cast<std::uint64_t>(d) == u;
 }
 
+// A number's kind as nlohmann reads it: without fraction or exponent,
+// unsigned when not negative, else signed; the rest float.
+enum class Kind { unsigned_, signed_, float_ };
+Kind kind(const Value& v) {
+  if (v.IsDouble()) return Kind::float_;
+  return v.IsUint64() ? Kind::unsigned_ : Kind::signed_;
+}
+
 // Numbers compare by exact value across unsigned, signed and float kinds
-// (1 == 1.0; 18446744073709551615 != -1, which nlohmann's == casts to equal);
-// a number never equals a string, a boolean or null.
-bool same_number(const json& a, const json& b) {
-  using V = json::value_t;
-  V ta = a.type(), tb = b.type();
+// (1 == 1.0; 18446744073709551615 != -1); a number never equals a string, a
+// boolean or null.
+bool same_number(const Value& a, const Value& b) {
+  Kind ta = kind(a), tb = kind(b);
   if (ta == tb) {
-    if (ta == V::number_unsigned) return a.get<std::uint64_t>() == b.get<std::uint64_t>();
-    if (ta == V::number_integer) return a.get<std::int64_t>() == b.get<std::int64_t>();
-    return a.get<double>() == b.get<double>();
+    if (ta == Kind::unsigned_) return a.GetUint64() == b.GetUint64();
+    if (ta == Kind::signed_) return a.GetInt64() == b.GetInt64();
+    return a.GetDouble() == b.GetDouble();
   }
-  if (ta == V::number_float) return same_number(b, a);  // the float, if any, second
-  double d = tb == V::number_float ? b.get<double>() : 0;
-  if (ta == V::number_unsigned) {
-    if (tb == V::number_float) return uint_equals_double(a.get<std::uint64_t>(), d);
-    std::int64_t i = b.get<std::int64_t>();
-    return i >= 0 && static_cast<std::uint64_t>(i) == a.get<std::uint64_t>();
+  if (ta == Kind::float_) return same_number(b, a);  // the float, if any, second
+  double d = tb == Kind::float_ ? b.GetDouble() : 0;
+  if (ta == Kind::unsigned_) {
+    if (tb == Kind::float_) return uint_equals_double(a.GetUint64(), d);
+    std::int64_t i = b.GetInt64();
+    return i >= 0 && static_cast<std::uint64_t>(i) == a.GetUint64();
   }
   // a is a signed integer
-  if (tb == V::number_float) return int_equals_double(a.get<std::int64_t>(), d);
+  if (tb == Kind::float_) return int_equals_double(a.GetInt64(), d);
   return same_number(b, a);  // b unsigned
 }
 
-bool same_scalar(const json& a, const json& b) {
-  if (a.is_number() || b.is_number()) return a.is_number() && b.is_number() && same_number(a, b);
-  return a == b;
+bool same_scalar(const Value& a, const Value& b) {
+  if (a.IsNumber() || b.IsNumber()) return a.IsNumber() && b.IsNumber() && same_number(a, b);
+  if (a.GetType() != b.GetType()) return false;
+  return !a.IsString() || str(a) == str(b);
 }
 
 // Iterative depth-first walk in document order: documents may be deep, and
 // the result is the first differing pointer as a reader of `a` meets it.
-std::optional<std::string> walk(const json& a, const json& b) {
+std::optional<std::string> walk(const Value& a, const Value& b) {
   struct Item {
-    const json* a;
-    const json* b;  // nullptr: the key is missing in b
+    const Value* a;
+    const Value* b;  // nullptr: the key is missing in b
     std::string pointer;
     bool extra_keys_check = false;  // after a's keys: does b have keys a lacks?
   };
@@ -67,21 +75,19 @@ std::optional<std::string> walk(const json& a, const json& b) {
     const auto& x = *it.a;
     const auto& y = *it.b;
     if (it.extra_keys_check) {
-      for (auto kv = y.begin(); kv != y.end(); ++kv)
-        if (!x.contains(kv.key())) return it.pointer + "/" + escape_token(kv.key());
+      for (const auto& m : y.GetObject())
+        if (!contains(x, key_of(m))) return it.pointer + "/" + escape_token(key_of(m));
       continue;
     }
-    if (x.is_object() && y.is_object()) {
+    if (x.IsObject() && y.IsObject()) {
       stack.push_back({&x, &y, it.pointer, true});
       std::vector<Item> children;
-      for (auto kv = x.begin(); kv != x.end(); ++kv) {
-        auto other = y.find(kv.key());
-        children.push_back({&kv.value(), other == y.end() ? nullptr : &*other, it.pointer + "/" + escape_token(kv.key()), false});
-      }
+      for (const auto& m : x.GetObject())
+        children.push_back({&m.value, find(y, key_of(m)), it.pointer + "/" + escape_token(key_of(m)), false});
       stack.insert(stack.end(), std::make_move_iterator(children.rbegin()), std::make_move_iterator(children.rend()));
-    } else if (x.is_array() && y.is_array()) {
-      if (x.size() != y.size()) return it.pointer;
-      for (std::size_t i = x.size(); i-- > 0;) stack.push_back({&x[i], &y[i], it.pointer + "/" + std::to_string(i), false});
+    } else if (x.IsArray() && y.IsArray()) {
+      if (x.Size() != y.Size()) return it.pointer;
+      for (auto i = x.Size(); i-- > 0;) stack.push_back({&x[i], &y[i], it.pointer + "/" + std::to_string(i), false});
     } else if (!same_scalar(x, y)) {
       return it.pointer;
     }
@@ -91,6 +97,6 @@ std::optional<std::string> walk(const json& a, const json& b) {
 
 }  // namespace
 
-std::optional<std::string> first_difference(const json& a, const json& b) { return walk(a, b); }
+std::optional<std::string> first_difference(const Value& a, const Value& b) { return walk(a, b); }
 
 }  // namespace adrprobe::oas

@@ -1,6 +1,6 @@
 // Deep equality of two loaded documents (PO-3: openapi.yaml vs openapi.json).
 #pragma once
-#include "oas/json.hpp"
+#include "oas/doc.hpp"
 #include <optional>
 #include <string>
 
@@ -10,6 +10,6 @@ namespace adrprobe::oas {
 // root). Numbers compare by exact value across unsigned, signed and float
 // (1 == 1.0, 18446744073709551615 != -1), key order does not matter, a string
 // never equals a number.
-std::optional<std::string> first_difference(const json& a, const json& b);
+std::optional<std::string> first_difference(const Value& a, const Value& b);
 
 }  // namespace adrprobe::oas

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "util/strings.hpp"
@@ -28,22 +29,37 @@ namespace {
 // a string or number whole, before anyone can look at either.
 struct Shape {
   std::size_t depth = 0, longest_stretch = 0;
+  // Something RapidJSON 1.1.0 reads otherwise than nlohmann (parse_json_document):
+  // a number with an exponent (it checks the exponent alone against a double's
+  // range, and 10e308 became -3.09e-308), the number -0 (unsigned there,
+  // signed here), or a UTF-16 surrogate escape (a lone low one is taken).
+  bool unlike_nlohmann = false;
 };
 
 Shape json_shape(std::string_view text) {
   Shape shape;
   std::size_t depth = 0, scalar_start = 0;
-  bool in_string = false, escaped = false, in_scalar = false;
+  bool in_string = false, escaped = false, in_scalar = false, in_number = false;
   auto scalar_starts = [&](std::size_t i) {
     shape.longest_stretch = std::max(shape.longest_stretch, i - scalar_start);
     scalar_start = i;
   };
+  auto number_ends = [&](std::size_t end) {
+    if (in_number && text.substr(scalar_start, end - scalar_start) == "-0") shape.unlike_nlohmann = true;
+  };
   for (std::size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
+      if (escaped) {
+        escaped = false;
+        if (c == 'u' && i + 1 < text.size() && (text[i + 1] == 'd' || text[i + 1] == 'D') && i + 2 < text.size() &&
+            std::strchr("89abcdefABCDEF", text[i + 2]) && text[i + 2] != '\0')
+          shape.unlike_nlohmann = true;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
       continue;
     }
     switch (c) {
@@ -67,12 +83,18 @@ Shape json_shape(std::string_view text) {
       case '\r':
         break;
       default:  // a number or literal goes on to the next structural character or white space
-        if (!in_scalar) scalar_starts(i);
+        if (!in_scalar) {
+          scalar_starts(i);
+          in_number = c == '-' || (c >= '0' && c <= '9');
+        }
+        if (in_number && (c == 'e' || c == 'E')) shape.unlike_nlohmann = true;
         in_scalar = true;
         continue;
     }
-    in_scalar = false;
+    if (in_scalar) number_ends(i);
+    in_scalar = in_number = false;
   }
+  if (in_scalar) number_ends(text.size());
   shape.longest_stretch = std::max(shape.longest_stretch, text.size() - scalar_start);
   return shape;
 }
@@ -481,17 +503,21 @@ ParseResult parse_yaml(std::string_view text, const Limits& limits) {
   return r;
 }
 
-ParseResult parse_any(std::string_view text, const Limits& limits) {
+namespace {
+
+// Where a JSON text starts (after a byte order mark and white space), or
+// npos when the text is not JSON but YAML.
+std::size_t json_start(std::string_view text) {
   std::size_t i = 0;
   if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
   while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-  if (i < text.size() && (text[i] == '{' || text[i] == '[')) return parse_json(text.substr(i), limits);
-  return parse_yaml(text, limits);
+  return i < text.size() && (text[i] == '{' || text[i] == '[') ? i : std::string_view::npos;
 }
 
-ParseResult parse_file(const std::string& path, const Limits& limits, std::string* read) {
+// Reads a file of at most limits.max_document_bytes + 1 bytes.
+std::optional<std::string> read_limited(const std::string& path, const Limits& limits) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return ParseResult{false, {}, "cannot read " + path};
+  if (!in) return std::nullopt;
   // Read in chunks: one byte past the limit is enough to know the file is too
   // large, and a small file costs no more than its size.
   std::string text;
@@ -505,8 +531,135 @@ ParseResult parse_file(const std::string& path, const Limits& limits, std::strin
     in.read(chunk, static_cast<std::streamsize>(want));
     text.append(chunk, static_cast<std::size_t>(in.gcount()));
   }
-  ParseResult r = parse_any(text, limits);
-  if (read) *read = std::move(text);
+  return text;
+}
+
+// Two members of one object with the same key?
+bool has_repeats(const Value& object) {
+  std::size_t n = object.MemberCount();
+  if (n < 2) return false;
+  auto members = object.MemberBegin();
+  if (n <= 16) {
+    for (std::size_t i = 1; i < n; ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (key_of(members[i]) == key_of(members[j])) return true;
+    return false;
+  }
+  std::unordered_set<std::string_view> seen;
+  seen.reserve(n);
+  for (std::size_t i = 0; i < n; ++i)
+    if (!seen.insert(key_of(members[i])).second) return true;
+  return false;
+}
+
+// A repeated key's last value in its first place, the later members gone:
+// what nlohmann's parser (operator[]) and parse_json's builder make of it.
+void merge_repeats(Value& object) {
+  std::unordered_map<std::string_view, std::size_t> first;
+  std::vector<std::size_t> gone;
+  auto members = object.MemberBegin();
+  for (std::size_t i = 0; i < object.MemberCount(); ++i) {
+    auto [slot, fresh] = first.try_emplace(key_of(members[i]), i);
+    if (fresh) continue;
+    members[slot->second].value = members[i].value;  // a move: the later member is left null
+    gone.push_back(i);
+  }
+  for (auto i = gone.rbegin(); i != gone.rend(); ++i) object.EraseMember(object.MemberBegin() + static_cast<std::ptrdiff_t>(*i));
+}
+
+// RapidJSON keeps every member it reads; a document keeps one per key.
+void keep_one_per_key(Value& root) {
+  std::vector<Value*> open{&root};
+  while (!open.empty()) {
+    Value* v = open.back();
+    open.pop_back();
+    if (v->IsArray()) {
+      for (auto& e : v->GetArray())
+        if (is_structured(e)) open.push_back(&e);
+    } else if (v->IsObject()) {
+      if (has_repeats(*v)) merge_repeats(*v);
+      for (auto& m : v->GetObject())
+        if (is_structured(m.value)) open.push_back(&m.value);
+    }
+  }
+}
+
+DocResult from_parse(ParseResult&& parsed) {
+  DocResult r;
+  r.ok = parsed.ok;
+  r.error = std::move(parsed.error);
+  if (r.ok) r.doc = from_json(parsed.value);
+  return r;
+}
+
+}  // namespace
+
+ParseResult parse_any(std::string_view text, const Limits& limits) {
+  std::size_t start = json_start(text);
+  if (start != std::string_view::npos) return parse_json(text.substr(start), limits);
+  return parse_yaml(text, limits);
+}
+
+DocResult parse_json_document(std::string_view text, const Limits& limits) {
+  DocResult r;
+  Shape shape = text.size() > limits.max_document_bytes ? Shape{} : json_shape(text);
+  r.error = refuse(text, limits, shape, "JSON");
+  if (!r.error.empty()) return r;
+  // A text RapidJSON would read otherwise (and one that starts with a byte
+  // of a byte order mark, which its UTF-8 stream drops one by one, whole or
+  // not) is read by parse_json: rare in description documents.
+  if (shape.unlike_nlohmann || (!text.empty() && text.front() == '\xEF')) return from_parse(parse_json(text, limits));
+  auto doc = std::make_shared<Doc>();
+  // Iterative: no recursion (json_shape bounds the depth anyway); full
+  // precision: doubles rounded as strtod, and so nlohmann, rounds them.
+  constexpr unsigned kFlags = rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag |
+                              rapidjson::kParseFullPrecisionFlag;
+  doc->tree().Parse<kFlags>(text.data(), text.size());
+  if (doc->tree().HasParseError()) return from_parse(parse_json(text, limits));
+  keep_one_per_key(doc->tree());
+  r.ok = true;
+  r.doc = std::move(doc);
+  return r;
+}
+
+DocResult parse_any_document(std::string_view text, const Limits& limits) {
+  std::size_t start = json_start(text);
+  if (start != std::string_view::npos) return parse_json_document(text.substr(start), limits);
+  return from_parse(parse_yaml(text, limits));
+}
+
+DocResult parse_document_file(const std::string& path, const Limits& limits, std::string* read) {
+  auto text = read_limited(path, limits);
+  if (!text) return DocResult{false, {}, "cannot read " + path};
+  DocResult r = parse_any_document(*text, limits);
+  if (read) *read = std::move(*text);
+  return r;
+}
+
+const char* type_name(const Value& v) {
+  switch (v.GetType()) {
+    case rapidjson::kNullType:
+      return "null";
+    case rapidjson::kFalseType:
+    case rapidjson::kTrueType:
+      return "boolean";
+    case rapidjson::kObjectType:
+      return "object";
+    case rapidjson::kArrayType:
+      return "array";
+    case rapidjson::kStringType:
+      return "string";
+    case rapidjson::kNumberType:
+      return "number";
+  }
+  return "null";
+}
+
+ParseResult parse_file(const std::string& path, const Limits& limits, std::string* read) {
+  auto text = read_limited(path, limits);
+  if (!text) return ParseResult{false, {}, "cannot read " + path};
+  ParseResult r = parse_any(*text, limits);
+  if (read) *read = std::move(*text);
   return r;
 }
 

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "oas/doc.hpp"
 #include "oas/json.hpp"
 #include "oas/limits.hpp"
 
@@ -52,6 +53,23 @@ ParseResult parse_json(std::string_view text, const Limits& limits, const Sieve&
 ParseResult parse_yaml(std::string_view text, const Limits& limits = {});
 // JSON when the text starts with '{' or '[', else YAML.
 ParseResult parse_any(std::string_view text, const Limits& limits = {});
+
+// A description document (oas/doc.hpp), read with the refusals, limits and
+// error messages of parse_json and parse_yaml. JSON is read by RapidJSON;
+// what it refuses is read again by parse_json for the message a report shows
+// (and kept when nlohmann reads it: a number beyond a double's range).
+struct DocResult {
+  bool ok = false;
+  DocPtr doc;
+  std::string error;  // when !ok: a one-line reason
+};
+DocResult parse_json_document(std::string_view text, const Limits& limits = {});
+// JSON when the text starts with '{' or '[', else YAML (parse_any's choice).
+DocResult parse_any_document(std::string_view text, const Limits& limits = {});
+// parse_file for a description document.
+DocResult parse_document_file(const std::string& path, const Limits& limits = {}, std::string* text = nullptr);
+// The name of a value's type as nlohmann's type_name() says it ("object", "number").
+const char* type_name(const Value& v);
 
 // Reads a document from disk and parses it with parse_any.
 // text, when given, receives what was read.

@@ -14,51 +14,49 @@ const std::vector<std::string>& operation_keys() {
 
 namespace {
 
-std::optional<std::string> scalar_text(const json& v) {
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_number() || v.is_boolean()) return v.dump();
+std::optional<std::string> scalar_text(const Value& v) {
+  if (v.IsString()) return std::string(str(v));
+  if (v.IsNumber() || v.IsBool()) return dump(v);
   return std::nullopt;
 }
 
 // A value for one parameter object, from its examples or schema.
-std::optional<std::string> example_value(const DocumentSet& docs, const std::string& doc_url, const json& param) {
-  if (auto it = param.find("example"); it != param.end())
-    if (auto s = scalar_text(*it)) return s;
-  if (auto it = param.find("examples"); it != param.end() && it->is_object()) {
-    for (auto ex = it->begin(); ex != it->end(); ++ex) {
-      Resolved r = docs.deref(doc_url, ex.value());
-      if (!r.node || !r.node->is_object()) continue;
-      if (auto v = r.node->find("value"); v != r.node->end())
+std::optional<std::string> example_value(const DocumentSet& docs, const std::string& doc_url, const Value& param) {
+  if (const Value* v = find(param, "example"))
+    if (auto s = scalar_text(*v)) return s;
+  if (const Value* examples = find(param, "examples"); examples && examples->IsObject()) {
+    for (const auto& ex : examples->GetObject()) {
+      Resolved r = docs.deref(doc_url, ex.value);
+      if (const Value* v = r.node && r.node->IsObject() ? find(*r.node, "value") : nullptr)
         if (auto s = scalar_text(*v)) return s;
     }
   }
-  if (auto it = param.find("schema"); it != param.end()) {
+  if (const Value* it = find(param, "schema")) {
     Resolved r = docs.deref(doc_url, *it);
-    if (r.node && r.node->is_object()) {
-      const json& schema = *r.node;
+    if (r.node && r.node->IsObject()) {
+      const Value& schema = *r.node;
       for (const char* key : {"example", "default"})
-        if (auto v = schema.find(key); v != schema.end())
+        if (const Value* v = find(schema, key))
           if (auto s = scalar_text(*v)) return s;
-      if (auto e = schema.find("enum"); e != schema.end() && e->is_array() && !e->empty())
-        if (auto s = scalar_text(e->front())) return s;
-      if (auto e = schema.find("examples"); e != schema.end() && e->is_array() && !e->empty())
-        if (auto s = scalar_text(e->front())) return s;
+      for (const char* key : {"enum", "examples"})
+        if (const Value* e = find(schema, key); e && e->IsArray() && !e->Empty())
+          if (auto s = scalar_text((*e)[0])) return s;
     }
   }
   return std::nullopt;
 }
 
-void gather_path_params(const DocumentSet& docs, const std::string& doc_url, const json& list,
+void gather_path_params(const DocumentSet& docs, const std::string& doc_url, const Value& list,
                         std::map<std::string, std::optional<std::string>>& out) {
-  if (!list.is_array()) return;
-  for (const auto& item : list) {
+  if (!list.IsArray()) return;
+  for (const auto& item : list.GetArray()) {
     Resolved r = docs.deref(doc_url, item);
-    if (!r.node || !r.node->is_object()) continue;
-    const json& p = *r.node;
-    auto in = p.find("in");
-    auto name = p.find("name");
-    if (in == p.end() || name == p.end() || !in->is_string() || !name->is_string() || *in != "path") continue;
-    out[name->get<std::string>()] = example_value(docs, r.doc_url, p);  // operation level overrides path level
+    if (!r.node || !r.node->IsObject()) continue;
+    const Value& p = *r.node;
+    const Value* in = find_string(&p, "in");
+    const Value* name = find_string(&p, "name");
+    if (!in || !name || str(*in) != "path") continue;
+    out[std::string(str(*name))] = example_value(docs, r.doc_url, p);  // operation level overrides path level
   }
 }
 
@@ -66,33 +64,32 @@ void gather_path_params(const DocumentSet& docs, const std::string& doc_url, con
 
 std::vector<PathPlan> enumerate_paths(const DocumentSet& docs, const std::map<std::string, std::string>& params) {
   std::vector<PathPlan> plans;
-  const json& root = docs.root();
-  auto paths = root.find("paths");
-  if (paths == root.end() || !paths->is_object()) return plans;
-  for (auto it = paths->begin(); it != paths->end(); ++it) {
+  const Value* paths = find(docs.root(), "paths");
+  if (!paths || !paths->IsObject()) return plans;
+  for (const auto& path : paths->GetObject()) {
     PathPlan plan;
-    plan.template_path = it.key();
-    Resolved item = docs.deref(docs.root_url(), it.value());
-    if (!item.node || !item.node->is_object()) {
+    plan.template_path = key_of(path);
+    Resolved item = docs.deref(docs.root_url(), path.value);
+    if (!item.node || !item.node->IsObject()) {
       plan.unresolved = true;
       plans.push_back(plan);
       continue;
     }
     for (const auto& key : operation_keys())
-      if (item.node->contains(key)) plan.methods.insert(to_upper(key));
-    if (auto extra = item.node->find("additionalOperations"); extra != item.node->end() && extra->is_object())
-      for (auto op = extra->begin(); op != extra->end(); ++op) plan.methods.insert(to_upper(op.key()));
+      if (contains(*item.node, key)) plan.methods.insert(to_upper(key));
+    if (const Value* extra = find(*item.node, "additionalOperations"); extra && extra->IsObject())
+      for (const auto& op : extra->GetObject()) plan.methods.insert(to_upper(std::string(key_of(op))));
     std::map<std::string, std::optional<std::string>> values;
-    if (auto p = item.node->find("parameters"); p != item.node->end()) gather_path_params(docs, item.doc_url, *p, values);
+    if (const Value* p = find(*item.node, "parameters")) gather_path_params(docs, item.doc_url, *p, values);
     // The GET operation's parameters override the path item's; the other
     // operations' only give values still missing (a POST-only path is probed too).
     for (const auto& key : operation_keys()) {
-      auto it_op = item.node->find(key);
-      if (it_op == item.node->end()) continue;
-      Resolved op = docs.deref(item.doc_url, *it_op);
-      if (!op.node || !op.node->is_object()) continue;
-      auto p = op.node->find("parameters");
-      if (p == op.node->end()) continue;
+      const Value* written = find(*item.node, key);
+      if (!written) continue;
+      Resolved op = docs.deref(item.doc_url, *written);
+      if (!op.node || !op.node->IsObject()) continue;
+      const Value* p = find(*op.node, "parameters");
+      if (!p) continue;
       if (key == "get") {
         gather_path_params(docs, op.doc_url, *p, values);
         continue;

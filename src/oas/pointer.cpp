@@ -30,9 +30,15 @@ std::optional<std::vector<std::string>> fragment_tokens(const std::string& fragm
   return pointer_tokens(percent_decode(fragment));
 }
 
-std::string escape_token(const std::string& token) {
-  if (token.find_first_of("~/") == std::string::npos) return token;  // most are: no pass to replace anything
-  return replace_all(replace_all(token, "~", "~0"), "/", "~1");
+std::string escape_token(std::string_view token) {
+  std::string out;
+  out.reserve(token.size());
+  for (char c : token) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
 }
 
 std::string make_pointer(const std::vector<std::string>& tokens) {
@@ -40,6 +46,17 @@ std::string make_pointer(const std::vector<std::string>& tokens) {
   for (const auto& t : tokens) out += "/" + escape_token(t);
   return out;
 }
+
+namespace {
+
+// An array index as a pointer token writes it ("0", "12"; not "01" or "-1").
+std::optional<std::size_t> index_token(const std::string& t) {
+  if (t.empty() || t.size() > 9 || t.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  if (t.size() > 1 && t[0] == '0') return std::nullopt;
+  return std::stoul(t);
+}
+
+}  // namespace
 
 const json* lookup(const json& doc, const std::vector<std::string>& tokens) {
   const json* node = &doc;
@@ -49,11 +66,26 @@ const json* lookup(const json& doc, const std::vector<std::string>& tokens) {
       if (it == node->end()) return nullptr;
       node = &*it;
     } else if (node->is_array()) {
-      if (t.empty() || t.size() > 9 || t.find_first_not_of("0123456789") != std::string::npos) return nullptr;
-      if (t.size() > 1 && t[0] == '0') return nullptr;
-      std::size_t idx = std::stoul(t);
-      if (idx >= node->size()) return nullptr;
-      node = &(*node)[idx];
+      auto idx = index_token(t);
+      if (!idx || *idx >= node->size()) return nullptr;
+      node = &(*node)[*idx];
+    } else {
+      return nullptr;
+    }
+  }
+  return node;
+}
+
+const Value* lookup(const Value& doc, const std::vector<std::string>& tokens) {
+  const Value* node = &doc;
+  for (const auto& t : tokens) {
+    if (node->IsObject()) {
+      node = find(*node, t);
+      if (!node) return nullptr;
+    } else if (node->IsArray()) {
+      auto idx = index_token(t);
+      if (!idx || *idx >= node->Size()) return nullptr;
+      node = &(*node)[static_cast<rapidjson::SizeType>(*idx)];
     } else {
       return nullptr;
     }

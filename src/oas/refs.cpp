@@ -12,12 +12,8 @@
 namespace adrprobe::oas {
 namespace {
 
-const std::string* ref_of(const json& node) {
-  if (!node.is_object()) return nullptr;
-  auto it = node.find("$ref");
-  if (it == node.end() || !it->is_string()) return nullptr;
-  return &it->get_ref<const std::string&>();
-}
+// The $ref of a Reference Object, or nullptr.
+const Value* ref_of(const Value& node) { return find_string(&node, "$ref"); }
 
 // One $ref as resolve_all found it. A document's $refs are tens of thousands
 // (72,000 in a 10,000-path document): the URL and the $ref value are pointed
@@ -26,8 +22,8 @@ const std::string* ref_of(const json& node) {
 struct Occurrence {
   const std::string* doc_url;
   std::string pointer;  // of the object holding $ref
-  const std::string* ref;
-  const json* node;     // that object
+  std::string_view ref;
+  const Value* node;    // that object
 };
 
 // Is the deadline past? Asks the clock once every 256 calls (and at the first
@@ -56,18 +52,18 @@ class DeadlineCheck {
 
 // Keys whose object value maps names to OAS objects (a schema property may be
 // called "example" or "x-id": under these keys, names are not keywords).
-bool is_named_map(const std::string& key) {
-  static const std::set<std::string> keys{
+bool is_named_map(std::string_view key) {
+  static const std::set<std::string, std::less<>> keys{
       "properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "schemas",
       "parameters", "responses", "requestBodies", "headers", "securitySchemes", "links",
       "callbacks", "pathItems", "paths", "webhooks", "content", "encoding", "variables", "examples"};
-  return keys.count(key) > 0;
+  return keys.find(key) != keys.end();
 }
 
 // Keywords whose value is data, never a Reference Object.
-bool is_data_keyword(const std::string& key) {
+bool is_data_keyword(std::string_view key) {
   return key == "example" || key == "default" || key == "enum" || key == "const" || key == "value" ||
-         key.rfind("x-", 0) == 0;
+         key.substr(0, 2) == "x-";
 }
 
 // Collects every $ref below node in document order, walking the OAS structure:
@@ -75,40 +71,40 @@ bool is_data_keyword(const std::string& key) {
 // Subtrees that are walks of their own (roots) are skipped below another walk's
 // start, so each node is walked once. Linear in the size of the subtree, which
 // Limits bound per document; the deadline is checked between walks.
-using Roots = std::unordered_set<const json*>;
+using Roots = std::unordered_set<const Value*>;
 // The walk goes down one branch at a time and keeps the pointer of where it
 // stands in one string, lengthened and cut as it goes: a pointer is copied
 // only for a $ref (a string per node walked was half the time of resolving).
-void collect(const std::string& doc_url, const json& node, const std::string& pointer, std::deque<Occurrence>& out,
+void collect(const std::string& doc_url, const Value& node, const std::string& pointer, std::deque<Occurrence>& out,
              const Roots& roots) {
   struct Open {
-    const json* node;
+    const Value* node;
     bool names;                    // an object whose keys are names, not keywords
-    json::const_iterator member;   // an object's next member
+    MemberIt member;               // an object's next member
     std::size_t item;              // an array's next item
     std::size_t length;            // of the pointer to node
   };
   std::string at = pointer;
   std::vector<Open> open;
-  auto enter = [&](const json& n, bool names) {
-    if (n.is_object() && !names)
-      if (const std::string* r = ref_of(n)) out.push_back({&doc_url, at, r, &n});
-    open.push_back({&n, names, n.is_object() ? n.cbegin() : json::const_iterator(), 0, at.size()});
+  auto enter = [&](const Value& n, bool names) {
+    if (n.IsObject() && !names)
+      if (const Value* r = ref_of(n)) out.push_back({&doc_url, at, str(*r), &n});
+    open.push_back({&n, names, n.IsObject() ? n.MemberBegin() : MemberIt(), 0, at.size()});
   };
   enter(node, false);
   while (!open.empty()) {
     Open& o = open.back();
     at.resize(o.length);
-    const json* next = nullptr;
+    const Value* next = nullptr;
     bool names = false;
-    if (o.node->is_object()) {
-      for (; !next && o.member != o.node->cend(); ++o.member) {
-        const std::string& key = o.member.key();
-        const json& v = o.member.value();
-        if (!v.is_structured()) continue;
-        if (!o.names && (is_data_keyword(key) || (key == "examples" && v.is_array()))) continue;
+    if (o.node->IsObject()) {
+      for (; !next && o.member != o.node->MemberEnd(); ++o.member) {
+        std::string_view key = key_of(*o.member);
+        const Value& v = o.member->value;
+        if (!is_structured(v)) continue;
+        if (!o.names && (is_data_keyword(key) || (key == "examples" && v.IsArray()))) continue;
         next = &v;
-        names = !o.names && v.is_object() && is_named_map(key);
+        names = !o.names && v.IsObject() && is_named_map(key);
         at += '/';
         for (char c : key) {  // escape_token
           if (c == '~') at += "~0";
@@ -116,9 +112,9 @@ void collect(const std::string& doc_url, const json& node, const std::string& po
           else at += c;
         }
       }
-    } else if (o.node->is_array()) {
-      for (; !next && o.item < o.node->size(); ++o.item)
-        if (const json& v = (*o.node)[o.item]; v.is_structured()) {
+    } else if (o.node->IsArray()) {
+      for (; !next && o.item < o.node->Size(); ++o.item)
+        if (const Value& v = (*o.node)[static_cast<rapidjson::SizeType>(o.item)]; is_structured(v)) {
           next = &v;
           at += '/';
           at += std::to_string(o.item);
@@ -131,16 +127,19 @@ void collect(const std::string& doc_url, const json& node, const std::string& po
 
 }  // namespace
 
-DocumentSet::DocumentSet(std::string root_url, json root, Limits limits)
+DocumentSet::DocumentSet(std::string root_url, DocPtr root, Limits limits)
     : root_url_(std::move(root_url)), limits_(limits) {
   docs_[root_url_] = Entry{true, std::move(root), "", false, {}};
 }
 
-DocumentSet::Target DocumentSet::split_ref(const std::string& doc_url, const std::string& ref) const {
+DocumentSet::DocumentSet(std::string root_url, const json& root, Limits limits)
+    : DocumentSet(std::move(root_url), from_json(root), limits) {}
+
+DocumentSet::Target DocumentSet::split_ref(const std::string& doc_url, std::string_view ref) const {
   Target t;
   auto hash = ref.find('#');
-  std::string location = ref.substr(0, hash);
-  t.fragment = hash == std::string::npos ? "" : ref.substr(hash + 1);
+  std::string location(ref.substr(0, hash));
+  t.fragment = hash == std::string::npos ? "" : std::string(ref.substr(hash + 1));
   if (location.empty()) {
     t.doc_url = doc_url;
     t.ok = true;
@@ -159,27 +158,24 @@ std::string DocumentSet::display(const std::string& doc_url, const std::string& 
   return doc_url + "#" + pointer;
 }
 
-const json* DocumentSet::child(const json& object, const std::string& key) const {
+const Value* DocumentSet::child(const Value& object, const std::string& key) const {
   // Small objects: a linear search is as fast as a hash.
-  if (object.size() < 16) {
-    auto it = object.find(key);
-    return it == object.end() ? nullptr : &*it;
-  }
+  if (object.MemberCount() < 16) return oas::find(object, key);
   std::lock_guard lock(index_mutex_.value);
   auto [slot, fresh] = index_.value.try_emplace(&object);
   KeyIndex& index = slot->second;
   if (fresh) {
-    index.reserve(object.size());
-    for (auto kv = object.begin(); kv != object.end(); ++kv) index.emplace(kv.key(), &kv.value());
+    index.reserve(object.MemberCount());
+    for (const auto& m : object.GetObject()) index.emplace(key_of(m), &m.value);
   }
   auto it = index.find(key);
   return it == index.end() ? nullptr : it->second;
 }
 
-const json* DocumentSet::find(const json& doc, const std::vector<std::string>& tokens) const {
-  const json* node = &doc;
+const Value* DocumentSet::find(const Value& doc, const std::vector<std::string>& tokens) const {
+  const Value* node = &doc;
   for (const auto& t : tokens) {
-    if (node->is_object()) {
+    if (node->IsObject()) {
       node = child(*node, t);
       if (!node) return nullptr;
     } else {
@@ -190,7 +186,7 @@ const json* DocumentSet::find(const json& doc, const std::vector<std::string>& t
   return node;
 }
 
-Resolved DocumentSet::resolve_ref(const std::string& doc_url, const std::string& ref) const {
+Resolved DocumentSet::resolve_ref(const std::string& doc_url, std::string_view ref) const {
   Resolved r;
   Target t = split_ref(doc_url, ref);
   if (!t.ok) {
@@ -213,19 +209,30 @@ Resolved DocumentSet::resolve_ref(const std::string& doc_url, const std::string&
     r.reason = "malformed JSON pointer '" + t.fragment + "'";
     return r;
   }
-  r.node = find(it->second.value, *tokens);
+  r.node = find(it->second.value->root(), *tokens);
   r.pointer = make_pointer(*tokens);
   if (!r.node) r.reason = "no value at '#" + t.fragment + "'";
   return r;
 }
 
-Resolved DocumentSet::deref(const std::string& doc_url, const json& node) const {
+const Resolved* DocumentSet::resolved(const Value& node) const {
+  auto m = memo_.value.at.find(&node);
+  return m == memo_.value.at.end() ? nullptr : &memo_.value.results[m->second];
+}
+
+std::string_view DocumentSet::url(std::string_view doc_url) const {
+  if (auto it = docs_.find(doc_url); it != docs_.end()) return it->first;
+  std::lock_guard lock(index_mutex_.value);
+  return *other_urls_.value.emplace(doc_url).first;
+}
+
+Resolved DocumentSet::deref(const std::string& doc_url, const Value& node) const {
   Resolved cur{doc_url, &node, "", false, ""};
-  std::unordered_set<const json*> seen;
-  while (const std::string* ref = ref_of(*cur.node)) {
+  std::unordered_set<const Value*> seen;
+  while (const Value* ref = ref_of(*cur.node)) {
     if (auto m = memo_.value.at.find(cur.node); m != memo_.value.at.end()) return memo_.value.results[m->second];
     if (!seen.insert(cur.node).second) return Resolved{cur.doc_url, nullptr, "circular $ref chain", false, ""};
-    Resolved next = resolve_ref(cur.doc_url, *ref);
+    Resolved next = resolve_ref(cur.doc_url, str(*ref));
     if (!next.node) return next;
     cur = next;
   }
@@ -253,9 +260,9 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
   struct Walk {
     std::string doc;
     std::string pointer;
-    const json* node;
+    const Value* node;
   };
-  std::vector<Walk> to_walk{{root_url_, "", &docs_.at(root_url_).value}};
+  std::vector<Walk> to_walk{{root_url_, "", &root()}};
   std::map<std::string, std::vector<std::size_t>> waiting;  // document URL -> occurrences that need it
   std::size_t closure_bytes = 0;                            // received for external documents
 
@@ -268,13 +275,13 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
     if (it == docs_.end() || !it->second.loaded) return;
     auto tokens = fragment_tokens(std::string(t.fragment));
     if (!tokens) return;
-    const json* node = &it->second.value;
+    const Value* node = &it->second.value->root();
     if (roots.count(node)) return;
     for (const auto& token : *tokens) {
       node = find(*node, {token});
       if (!node || roots.count(node)) return;
     }
-    if (!node->is_structured()) return;
+    if (!is_structured(*node)) return;
     roots.insert(node);
     to_walk.push_back({*t.doc_url, make_pointer(*tokens), node});
   };
@@ -288,9 +295,9 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
       collect(docs_.find(to_walk[w].doc)->first, *to_walk[w].node, to_walk[w].pointer, occurrences, roots);
       for (std::size_t i = targets.size(); i < occurrences.size(); ++i) {
         const Occurrence& occ = occurrences[i];
-        Target split = split_ref(*occ.doc_url, *occ.ref);
-        auto hash = occ.ref->find('#');
-        std::string_view fragment = hash == std::string::npos ? std::string_view() : std::string_view(*occ.ref).substr(hash + 1);
+        Target split = split_ref(*occ.doc_url, occ.ref);
+        auto hash = occ.ref.find('#');
+        std::string_view fragment = hash == std::string_view::npos ? std::string_view() : occ.ref.substr(hash + 1);
         const std::string* url = !split.ok ? nullptr
                                  : split.doc_url == *occ.doc_url ? occ.doc_url
                                                                  : &*urls.insert(std::move(split.doc_url)).first;
@@ -350,7 +357,7 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
   derived_.value.clear();  // made from fewer documents
   // A result's place in memo_.value.results, by the node it resolves to: the
   // $refs to one target share it (a node has one pointer per spelling of it).
-  std::unordered_map<const json*, std::vector<std::uint32_t>> result_of;
+  std::unordered_map<const Value*, std::vector<std::uint32_t>> result_of;
   auto keep = [&](const Resolved& r) -> std::uint32_t {
     auto& results = memo_.value.results;
     if (r.node)
@@ -364,21 +371,21 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
   // resolve_ref() of each $ref value once per document: many $ref objects
   // name one target ("#/components/parameters/Page").
   std::map<std::string, std::unordered_map<std::string_view, Resolved>, std::less<>> resolved;
-  auto resolve_once = [&](const std::string& doc_url, const std::string& ref) -> const Resolved& {
+  auto resolve_once = [&](const std::string& doc_url, std::string_view ref) -> const Resolved& {
     auto& in_doc = resolved[doc_url];
     auto it = in_doc.find(ref);
     if (it == in_doc.end()) it = in_doc.emplace(ref, resolve_ref(doc_url, ref)).first;  // ref lives in the document
     return it->second;
   };
   std::vector<Unresolved> out;
-  std::unordered_set<const json*> on_path;  // emptied entry by entry: clear() would cost its buckets each time
-  std::vector<const json*> path;
+  std::unordered_set<const Value*> on_path;  // emptied entry by entry: clear() would cost its buckets each time
+  std::vector<const Value*> path;
   for (const auto& occ : occurrences) {
     Resolved result;
     Resolved cur{*occ.doc_url, occ.node, "", false, ""};
     path.clear();
     while (true) {
-      const std::string* ref = ref_of(*cur.node);
+      const Value* ref = ref_of(*cur.node);
       if (!ref) {
         result = cur;
         break;
@@ -396,7 +403,7 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
         result = Resolved{cur.doc_url, nullptr, kDeadline, true, ""};
         break;
       }
-      const Resolved& next = resolve_once(cur.doc_url, *ref);
+      const Resolved& next = resolve_once(cur.doc_url, str(*ref));
       if (!next.node) {
         result = next;
         break;
@@ -405,7 +412,7 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
     }
     if (!path.empty()) {
       std::uint32_t kept = keep(result);
-      for (const json* p : path) {
+      for (const Value* p : path) {
         memo_.value.at[p] = kept;
         on_path.erase(p);
       }
@@ -414,7 +421,7 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
     auto d = result.doc_url.empty() ? docs_.end() : docs_.find(result.doc_url);
     bool document_failed = !result.doc_url.empty() && (d == docs_.end() || !d->second.loaded);
     std::vector<int> failed = d != docs_.end() && !d->second.loaded ? d->second.exchanges : std::vector<int>{};
-    out.push_back({display(*occ.doc_url, occ.pointer + "/$ref"), *occ.ref, result.reason, result.transport_error,
+    out.push_back({display(*occ.doc_url, occ.pointer + "/$ref"), std::string(occ.ref), result.reason, result.transport_error,
                    result.doc_url.empty() ? *occ.doc_url : result.doc_url, document_failed, std::move(failed)});
   }
   return out;

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "oas/doc.hpp"
 #include "oas/json.hpp"
 #include "oas/limits.hpp"
 
@@ -30,7 +31,7 @@ struct Unresolved {
 
 struct FetchedDocument {
   bool ok = false;
-  json value;
+  DocPtr value;
   std::string error;
   bool transport_error = false;  // timeout, reset, DNS: not the API's behaviour
   std::vector<int> exchanges;    // evidence
@@ -41,7 +42,7 @@ using Fetcher = std::function<std::map<std::string, FetchedDocument>(const std::
 
 struct Resolved {
   std::string doc_url;
-  const json* node = nullptr;  // nullptr: does not resolve
+  const Value* node = nullptr;  // nullptr: does not resolve
   std::string reason;          // when node is nullptr
   bool transport_error = false;
   std::string pointer;         // where node stands in doc_url (JSON pointer), when it was reached by a $ref
@@ -51,9 +52,11 @@ class DocumentSet {
  public:
   using Clock = std::chrono::steady_clock;
 
-  DocumentSet(std::string root_url, json root, Limits limits = {});
+  DocumentSet(std::string root_url, DocPtr root, Limits limits = {});
+  // A document made from a tree (tests, and what was read as YAML).
+  DocumentSet(std::string root_url, const json& root, Limits limits = {});
 
-  const json& root() const { return docs_.at(root_url_).value; }
+  const Value& root() const { return docs_.at(root_url_).value->root(); }
   const std::string& root_url() const { return root_url_; }
 
   // Fetches, wave by wave, every external document reachable through $refs,
@@ -64,11 +67,17 @@ class DocumentSet {
   std::vector<Unresolved> resolve_all(const Fetcher& fetch, Clock::time_point deadline = Clock::time_point::max());
 
   // Resolves one $ref string standing in document doc_url (no chain following).
-  Resolved resolve_ref(const std::string& doc_url, const std::string& ref) const;
+  Resolved resolve_ref(const std::string& doc_url, std::string_view ref) const;
   // Follows node while it is a {"$ref": "..."} object, across loaded documents,
   // until a value that is not a $ref. Detects chains that loop. After
   // resolve_all, a $ref it walked is answered from its result at once.
-  Resolved deref(const std::string& doc_url, const json& node) const;
+  Resolved deref(const std::string& doc_url, const Value& node) const;
+  // What resolve_all found for a $ref object it walked, or nullptr: deref's
+  // answer without copying it (a walk derefs at every step).
+  const Resolved* resolved(const Value& node) const;
+  // A document URL as the set keeps it: a view that lives as long as the set
+  // (a walk's places point at it instead of copying the URL at every step).
+  std::string_view url(std::string_view doc_url) const;
 
   // What readers derive from the documents and several of them read (the
   // static checks' walk of every Schema Object): T(*this) is made on the
@@ -90,7 +99,7 @@ class DocumentSet {
  private:
   struct Entry {
     bool loaded = false;
-    json value;
+    DocPtr value;
     std::string error;
     bool transport_error = false;
     std::vector<int> exchanges;  // its fetch
@@ -101,7 +110,8 @@ class DocumentSet {
     bool ok = false;
   };
   // Caches keyed by node addresses inside docs_: a copy starts without them
-  // (its nodes live elsewhere); a move keeps them (std::map nodes do not move).
+  // (it shares the documents, but its caches are its own to fill); a move
+  // keeps them (the documents do not move).
   template <class T>
   struct Cache {
     T value;
@@ -138,31 +148,34 @@ class DocumentSet {
       return *this;
     }
   };
-  using KeyIndex = std::unordered_map<std::string_view, const json*>;
+  using KeyIndex = std::unordered_map<std::string_view, const Value*>;
 
-  Target split_ref(const std::string& doc_url, const std::string& ref) const;
+  Target split_ref(const std::string& doc_url, std::string_view ref) const;
   std::string display(const std::string& doc_url, const std::string& pointer) const;
-  // lookup() with an index for large objects: ordered_json searches keys one by one.
-  const json* find(const json& doc, const std::vector<std::string>& tokens) const;
-  const json* child(const json& object, const std::string& key) const;
+  // lookup() with an index for large objects: an object's keys are searched one by one.
+  const Value* find(const Value& doc, const std::vector<std::string>& tokens) const;
+  const Value* child(const Value& object, const std::string& key) const;
 
   std::string root_url_;
-  std::map<std::string, Entry> docs_;
+  std::map<std::string, Entry, std::less<>> docs_;
   Limits limits_;
   std::vector<int> exchanges_;
   // The result of each $ref object resolve_all followed (by address): an
   // index into the distinct results, since many $refs share one target (a
   // result per $ref took 240 bytes each, 17 MB for 72,000 $refs).
   struct Memo {
-    std::unordered_map<const json*, std::uint32_t> at;
+    std::unordered_map<const Value*, std::uint32_t> at;
     std::vector<Resolved> results;
   };
   Cache<Memo> memo_;
   // Key -> child of each large object looked into (a cache that readers on
   // several threads fill under index_mutex_).
-  mutable Cache<std::unordered_map<const json*, KeyIndex>> index_;
+  mutable Cache<std::unordered_map<const Value*, KeyIndex>> index_;
   mutable Lock index_mutex_;
   mutable Derived derived_;
+  // URLs url() was asked for that name no document of the set (a $ref into a
+  // document that could not be had), under index_mutex_.
+  mutable Cache<std::set<std::string, std::less<>>> other_urls_;
 };
 
 }  // namespace adrprobe::oas

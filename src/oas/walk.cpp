@@ -12,12 +12,12 @@ namespace adrprobe::oas {
 namespace {
 
 // pointer + "/" + escape_token(token), made in one string: a walk makes one for each value it passes.
-std::string child_pointer(const std::string& pointer, const std::string& token) {
+std::string child_pointer(const std::string& pointer, std::string_view token) {
   std::string out;
   out.reserve(pointer.size() + 1 + token.size());
   out += pointer;
   out += '/';
-  if (token.find_first_of("~/") == std::string::npos) out += token;
+  if (token.find_first_of("~/") == std::string_view::npos) out += token;
   else out += escape_token(token);
   return out;
 }
@@ -27,7 +27,7 @@ std::string child_pointer(const std::string& pointer, const std::string& token) 
 Node Walker::root() const {
   Node n;
   n.value = &docs_.root();
-  n.at = {docs_.root_url(), ""};
+  n.at = {docs_.url(docs_.root_url()), ""};
   return n;
 }
 
@@ -36,15 +36,14 @@ Node Walker::child(const Node& n, const std::string& key) const {
   out.at = {n.at.doc, child_pointer(n.at.pointer, key)};
   out.via = n.via;
   out.via_at = n.via_at;
-  if (n.value && n.value->is_object())
-    if (auto it = n.value->find(key); it != n.value->end()) out.value = &*it;
+  if (n.value) out.value = find(*n.value, key);
   return out;
 }
 
-Node Walker::entry(const Node& n, json::const_iterator it) const {
+Node Walker::entry(const Node& n, const Member& m) const {
   Node out;
-  out.value = &it.value();
-  out.at = {n.at.doc, child_pointer(n.at.pointer, it.key())};
+  out.value = &m.value;
+  out.at = {n.at.doc, child_pointer(n.at.pointer, key_of(m))};
   out.via = n.via;
   out.via_at = n.via_at;
   return out;
@@ -55,19 +54,23 @@ Node Walker::item(const Node& n, std::size_t i) const {
   out.at = {n.at.doc, n.at.pointer + "/" + std::to_string(i)};
   out.via = n.via;
   out.via_at = n.via_at;
-  if (n.value && n.value->is_array() && i < n.value->size()) out.value = &(*n.value)[i];
+  if (n.value && n.value->IsArray() && i < n.value->Size()) out.value = &(*n.value)[static_cast<rapidjson::SizeType>(i)];
   return out;
 }
 
 Node Walker::deref(const Node& n) const {
-  if (!n.value || !n.value->is_object()) return n;
-  auto ref = n.value->find("$ref");
-  if (ref == n.value->end() || !ref->is_string()) return n;
-  Resolved r = docs_.deref(n.at.doc, *n.value);
+  const Value* ref = find_string(n.value, "$ref");
+  if (!ref) return n;
   Node out;
-  out.value = r.node;
-  out.at = {r.doc_url, r.pointer};
-  out.via = n.via.empty() ? ref->get<std::string>() : n.via;
+  if (const Resolved* known = docs_.resolved(*n.value)) {
+    out.value = known->node;
+    out.at = {docs_.url(known->doc_url), known->pointer};
+  } else {
+    Resolved r = docs_.deref(std::string(n.at.doc), *n.value);
+    out.value = r.node;
+    out.at = {docs_.url(r.doc_url), r.pointer};
+  }
+  out.via = n.via.empty() ? std::string(str(*ref)) : n.via;
   out.via_at = n.via.empty() ? n.at : n.via_at;
   return out;
 }
@@ -85,8 +88,8 @@ std::string folder(const std::string& url) {
 std::string Walker::show(const Place& p) const {
   if (p.doc == docs_.root_url()) return p.pointer.empty() ? "#" : p.pointer;
   std::string base = folder(docs_.root_url());
-  std::string doc = !base.empty() && p.doc.rfind(base, 0) == 0 ? p.doc.substr(base.size()) : p.doc;
-  return doc + "#" + p.pointer;
+  std::string_view doc = !base.empty() && p.doc.starts_with(base) ? p.doc.substr(base.size()) : p.doc;
+  return std::string(doc) + "#" + p.pointer;
 }
 
 std::string Walker::show_target(const Place& p) const {
@@ -116,18 +119,18 @@ std::vector<Operation> operations(const Walker& w) {
   std::vector<Operation> out;
   Node paths = w.member(w.root(), "paths");
   if (!paths.is_object()) return out;
-  for (auto it = paths.value->begin(); it != paths.value->end(); ++it) {
-    Node item = w.deref(w.entry(paths, it));
+  for (const auto& p : paths.value->GetObject()) {
+    Node item = w.deref(w.entry(paths, p));
     if (!item.is_object()) continue;
     for (const auto& key : operation_keys()) {
       Node op = w.member(item, key);
-      if (op.is_object()) out.push_back({it.key(), key, item, op});
+      if (op.is_object()) out.push_back({std::string(key_of(p)), key, item, op});
     }
     Node extra = w.member(item, "additionalOperations");
     if (extra.is_object())
-      for (auto e = extra.value->begin(); e != extra.value->end(); ++e) {
+      for (const auto& e : extra.value->GetObject()) {
         Node op = w.deref(w.entry(extra, e));
-        if (op.is_object()) out.push_back({it.key(), e.key(), item, op});
+        if (op.is_object()) out.push_back({std::string(key_of(p)), std::string(key_of(e)), item, op});
       }
   }
   return out;
@@ -165,14 +168,12 @@ std::vector<Parameter> effective_parameters(const Walker& w, const Operation& op
   std::map<std::pair<std::string, std::string>, std::size_t> index;  // (name, in) -> position in out
   auto gather = [&](const Node& owner) {
     Node list = w.child(owner, "parameters");
-    if (!list.value || !list.value->is_array()) return;
-    for (std::size_t i = 0; i < list.value->size(); ++i) {
+    if (!list.is_array()) return;
+    for (std::size_t i = 0; i < list.value->Size(); ++i) {
       Node p = w.deref(w.item(list, i));
       if (!p.is_object()) continue;
-      auto name = p.value->find("name");
-      auto in = p.value->find("in");
-      Parameter param{p, name != p.value->end() && name->is_string() ? name->get<std::string>() : "",
-                      in != p.value->end() && in->is_string() ? in->get<std::string>() : ""};
+      Parameter param{p, std::string(string_member(p.value, "name").value_or("")),
+                      std::string(string_member(p.value, "in").value_or(""))};
       auto [slot, fresh] = index.try_emplace({param.name, param.in}, out.size());
       if (fresh) out.push_back(std::move(param));
       else out[slot->second] = std::move(param);
@@ -183,22 +184,21 @@ std::vector<Parameter> effective_parameters(const Walker& w, const Operation& op
   return out;
 }
 
-const std::string* string_member(const json* object, const char* key) {
-  if (!object || !object->is_object()) return nullptr;
-  auto it = object->find(key);
-  return it != object->end() && it->is_string() ? &it->get_ref<const std::string&>() : nullptr;
+std::optional<std::string_view> string_member(const Value* object, std::string_view key) {
+  const Value* v = find_string(object, key);
+  if (!v) return std::nullopt;
+  return str(*v);
 }
 
-std::string expand_server_url(const json& server) {
-  const std::string* written = string_member(&server, "url");
-  std::string url = written ? *written : "";
-  if (auto vars = server.find("variables"); vars != server.end() && vars->is_object())
-    for (auto v = vars->begin(); v != vars->end(); ++v)
-      if (v.value().is_object() && v.value().contains("default") && v.value()["default"].is_string())
-        url = replace_all(url, "{" + v.key() + "}", v.value()["default"].get<std::string>());
+std::string expand_server_url(const Value& server) {
+  std::string url(string_member(&server, "url").value_or(""));
+  if (const Value* vars = find(server, "variables"); vars && vars->IsObject())
+    for (const auto& v : vars->GetObject())
+      if (auto value = string_member(&v.value, "default"))
+        url = replace_all(url, "{" + std::string(key_of(v)) + "}", std::string(*value));
   return url;
 }
 
-bool is_swagger2(const json& root) { return root.is_object() && root.contains("swagger") && !root.contains("openapi"); }
+bool is_swagger2(const Value& root) { return root.IsObject() && contains(root, "swagger") && !contains(root, "openapi"); }
 
 }  // namespace adrprobe::oas

@@ -2,7 +2,9 @@
 // read it: operations, their effective parameters, and values reached through
 // $refs, each with the place it is written for messages.
 #pragma once
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "oas/refs.hpp"
@@ -11,7 +13,7 @@ namespace adrprobe::oas {
 
 // Where a value is written: its document (URL) and JSON pointer.
 struct Place {
-  std::string doc;
+  std::string_view doc;  // as the DocumentSet keeps it (DocumentSet::url), which outlives every walk
   std::string pointer;
   bool operator<(const Place& o) const { return doc != o.doc ? doc < o.doc : pointer < o.pointer; }
   bool operator==(const Place& o) const { return doc == o.doc && pointer == o.pointer; }
@@ -19,12 +21,13 @@ struct Place {
 
 // A value reached by a walk, and the first $ref followed on the way there.
 struct Node {
-  const json* value = nullptr;  // nullptr: missing, or a $ref that does not resolve
+  const Value* value = nullptr;  // nullptr: missing, or a $ref that does not resolve
   Place at;                     // where value is written
   std::string via;              // the first $ref followed on the way, as written ("" when none)
   Place via_at;                 // where that $ref is written
   explicit operator bool() const { return value != nullptr; }
-  bool is_object() const { return value && value->is_object(); }
+  bool is_object() const { return value && value->IsObject(); }
+  bool is_array() const { return value && value->IsArray(); }
 };
 
 class Walker {
@@ -37,8 +40,8 @@ class Walker {
   Node child(const Node& n, const std::string& key) const;
   Node item(const Node& n, std::size_t i) const;
   // child() for a member reached by iterating n's object: no lookup (an
-  // ordered_json object searches its keys one by one).
-  Node entry(const Node& n, json::const_iterator it) const;
+  // object's keys are searched one by one).
+  Node entry(const Node& n, const Member& m) const;
   // Follows n while it is a {"$ref": ...} object; the first $ref is kept in via.
   // value is nullptr when the chain does not resolve or loops (DO-2 reports it).
   Node deref(const Node& n) const;
@@ -91,13 +94,13 @@ struct Parameter {
 // parameter replaces a path-level one with the same name and in.
 std::vector<Parameter> effective_parameters(const Walker& w, const Operation& op);
 
-// object[key] when object is an object and that member a string, else nullptr.
-const std::string* string_member(const json* object, const char* key);
+// object[key] when object is an object and that member a string, else nullopt.
+std::optional<std::string_view> string_member(const Value* object, std::string_view key);
 
 // A servers[] entry's url with its variables replaced by their defaults ("{scheme}://host/v1").
-std::string expand_server_url(const json& server);
+std::string expand_server_url(const Value& server);
 
 // True for a document written for Swagger 2.0 (a "swagger" key and no "openapi").
-bool is_swagger2(const json& root);
+bool is_swagger2(const Value& root);
 
 }  // namespace adrprobe::oas

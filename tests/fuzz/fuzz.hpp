@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "oas/doc.hpp"
 #include "oas/json.hpp"
 #include "oas/parse.hpp"
 #include "oas/refs.hpp"
@@ -60,6 +61,9 @@ inline void assert_dumps(const adrprobe::oas::json& value) {
     std::abort();
   }
 }
+// The same for a description document's value (oas::dump replaces what is
+// not UTF-8, so it would not tell).
+inline void assert_dumps(const adrprobe::oas::Value& value) { assert_dumps(adrprobe::oas::to_json(value)); }
 
 // A set of documents the way the $ref targets see them. The input is
 //   control NUL root NUL d1 NUL d2 ...
@@ -122,10 +126,10 @@ struct Documents {
         // The client stops reading a body at the document size limit.
         f.bytes = std::min(text.size(), l.max_document_bytes + 1);
         fetched_bytes += f.bytes;
-        auto parsed = adrprobe::oas::parse_any(text.substr(0, f.bytes), l);
+        auto parsed = adrprobe::oas::parse_any_document(text.substr(0, f.bytes), l);
         if (parsed.ok) {
           f.ok = true;
-          f.value = std::move(parsed.value);
+          f.value = std::move(parsed.doc);
         } else {
           f.error = parsed.error;
         }

@@ -1,8 +1,11 @@
 // oas/parse: JSON and YAML documents from servers, within Limits. A loaded
 // document is valid UTF-8 (dump() with the strict handler never throws) and
 // equals itself and its own dump read back. Read through a sieve (values
-// taken apart as they are parsed), it is the same document.
+// taken apart as they are parsed), it is the same document. Read as a
+// description document (RapidJSON), it is what parse_json reads, or refused
+// with parse_json's message.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,20 +20,46 @@ using namespace adrprobe::oas;
 
 namespace {
 
+// first_difference of two trees, compared as documents.
+std::optional<std::string> difference(const json& a, const json& b) {
+  DocPtr x = from_json(a), y = from_json(b);
+  return first_difference(x->root(), y->root());
+}
+
+// A dump that never throws: what is compared, not whether it is UTF-8
+// (assert_dumps says that).
+std::string dumped(const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); }
+
 void check(const ParseResult& r) {
   if (!r.ok) {
     FUZZ_ASSERT(!r.error.empty());
     return;
   }
   fuzz::assert_dumps(r.value);
-  FUZZ_ASSERT(!first_difference(r.value, r.value));
+  FUZZ_ASSERT(!difference(r.value, r.value));
   json copy = r.value;
-  FUZZ_ASSERT(!first_difference(r.value, copy));
+  FUZZ_ASSERT(!difference(r.value, copy));
   // What adrprobe writes out (a dump), it reads back as the same document.
   auto again = parse_json(r.value.dump());
   FUZZ_ASSERT(again.ok);
-  FUZZ_ASSERT(!first_difference(r.value, again.value));
-  FUZZ_ASSERT(!first_difference(again.value, r.value));
+  FUZZ_ASSERT(!difference(r.value, again.value));
+  FUZZ_ASSERT(!difference(again.value, r.value));
+}
+
+// A description document is read as parse_json (parse_any) reads the text:
+// both take it or both refuse it, with the same message, and the same tree.
+void check_document(const DocResult& doc, const ParseResult& parsed) {
+  FUZZ_ASSERT(doc.ok == parsed.ok);
+  FUZZ_ASSERT(doc.error == parsed.error);
+  if (!doc.ok) {
+    FUZZ_ASSERT(!doc.doc);
+    return;
+  }
+  FUZZ_ASSERT(doc.doc);
+  fuzz::assert_dumps(doc.doc->root());
+  FUZZ_ASSERT(dumped(to_json(doc.doc->root())) == dumped(parsed.value));
+  FUZZ_ASSERT(dump(doc.doc->root()) == dumped(parsed.value));
+  FUZZ_ASSERT(!first_difference(doc.doc->root(), doc.doc->root()));
 }
 
 // Through a sieve, the same document: kept whole when every value is kept,
@@ -42,7 +71,7 @@ void check_sieve(std::string_view text) {
   FUZZ_ASSERT(kept.ok == plain.ok);
   FUZZ_ASSERT(kept.error == plain.error);
   if (!plain.ok) return;
-  FUZZ_ASSERT(!first_difference(plain.value, kept.value));
+  FUZZ_ASSERT(!difference(plain.value, kept.value));
   std::vector<std::pair<std::string, json>> parts;
   Sieve sieve;
   sieve.route = [](const Sieve::Path& place, const json&) {
@@ -61,22 +90,29 @@ void check_sieve(std::string_view text) {
   } else {
     FUZZ_ASSERT(parts.empty());
   }
-  FUZZ_ASSERT(!first_difference(plain.value, whole));
+  FUZZ_ASSERT(!difference(plain.value, whole));
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text = fuzz::as_text(data, size);
-  check(parse_json(text));
+  auto json_value = parse_json(text);
+  check(json_value);
+  check_document(parse_json_document(text), json_value);
   check_sieve(text);
   check(parse_yaml(text));
-  check(parse_any(text));
+  auto any = parse_any(text);
+  check(any);
+  check_document(parse_any_document(text), any);
   // Tight limits take the refusal paths.
   Limits tight;
   tight.max_depth = 4;
   tight.max_nodes = 32;
   tight.max_document_bytes = 256;
-  check(parse_any(text, tight));
+  auto any_tight = parse_any(text, tight);
+  check(any_tight);
+  check_document(parse_any_document(text, tight), any_tight);
+  check_document(parse_json_document(text, tight), parse_json(text, tight));
   return 0;
 }

@@ -19,7 +19,7 @@ using namespace adrprobe::oas;
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   fuzz::Documents input(fuzz::as_text(data, size));
   Limits limits = input.limits();
-  auto root = parse_any(input.root, limits);
+  auto root = parse_any_document(input.root, limits);
   if (!root.ok) {
     if (std::getenv("FUZZ_VERBOSE")) std::fprintf(stderr, "%s: root not loaded: %s\n", "fuzz_paths", root.error.c_str());
     return 0;
@@ -29,16 +29,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const auto& line : split(input.control.substr(2), '\n'))
       if (auto eq = line.find('='); eq != std::string::npos) params[line.substr(0, eq)] = line.substr(eq + 1);
 
-  DocumentSet docs(fuzz::Documents::root_url, std::move(root.value), limits);
+  DocumentSet docs(fuzz::Documents::root_url, std::move(root.doc), limits);
   long budget_us = input.deadline_us();
   auto deadline = budget_us < 0 ? DocumentSet::Clock::time_point::max()
                                 : DocumentSet::Clock::now() + std::chrono::microseconds(budget_us);
   (void)docs.resolve_all([&](const std::vector<std::string>& urls) { return input.fetch(urls); }, deadline);
   auto plans = enumerate_paths(docs, params);
 
-  const json& doc = docs.root();
-  auto paths = doc.is_object() ? doc.find("paths") : doc.end();
-  std::size_t documented = paths != doc.end() && paths->is_object() ? paths->size() : 0;
+  const Value* paths = find(docs.root(), "paths");
+  std::size_t documented = paths && paths->IsObject() ? paths->MemberCount() : 0;
   FUZZ_ASSERT(plans.size() == documented);
   if (std::getenv("FUZZ_VERBOSE"))  // what a seed reaches
     for (const auto& plan : plans)

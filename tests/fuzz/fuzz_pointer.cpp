@@ -29,27 +29,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_ASSERT(pointer_tokens(make_pointer(made)) == made);
   FUZZ_ASSERT(fragment_tokens(percent_encode(make_pointer(made))) == made);
 
-  auto parsed = parse_any(fuzz::part(parts, 1));
+  auto parsed = parse_any_document(fuzz::part(parts, 1));
   if (!parsed.ok) return 0;
-  const json& doc = parsed.value;
-  if (auto tokens = pointer_tokens(pointer)) (void)lookup(doc, *tokens);
+  if (auto tokens = pointer_tokens(pointer)) (void)lookup(parsed.doc->root(), *tokens);
 
   // Walk down the document by the choice bytes: the pointer of each node
   // visited finds that very node, by lookup and by a $ref fragment.
-  DocumentSet docs(fuzz::Documents::root_url, doc);
-  const json* node = &docs.root();
+  // (A document keeps one member per key, so a member's key finds that member.)
+  DocumentSet docs(fuzz::Documents::root_url, parsed.doc);
+  const Value* node = &docs.root();
   std::vector<std::string> tokens;
   for (unsigned char c : choices) {
-    if (!node->is_structured() || node->empty()) break;
-    std::size_t i = c % node->size();
-    if (node->is_object()) {
-      auto it = node->begin();
-      std::advance(it, static_cast<long>(i));
-      tokens.push_back(it.key());
-      node = &it.value();
+    if (oas::size(*node) == 0) break;
+    std::size_t i = c % oas::size(*node);
+    if (node->IsObject()) {
+      auto it = node->MemberBegin() + static_cast<std::ptrdiff_t>(i);
+      tokens.emplace_back(key_of(*it));
+      node = &it->value;
     } else {
       tokens.push_back(std::to_string(i));
-      node = &(*node)[i];
+      node = &(*node)[static_cast<rapidjson::SizeType>(i)];
     }
     FUZZ_ASSERT(lookup(docs.root(), tokens) == node);
     Resolved r = docs.resolve_ref(docs.root_url(), "#" + percent_encode(make_pointer(tokens)));

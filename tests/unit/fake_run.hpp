@@ -105,7 +105,11 @@ struct FakeRun {
 
   // The description document the checks read. Local $refs are resolved; an
   // external document comes from `external` (by URL), else it is "not fetched".
-  void document(oas::json doc, const std::string& url = "",
+  void document(const oas::json& doc, const std::string& url = "",
+                std::map<std::string, oas::FetchedDocument> external = {}) {
+    document(oas::from_json(doc), url, std::move(external));
+  }
+  void document(oas::DocPtr doc, const std::string& url = "",
                 std::map<std::string, oas::FetchedDocument> external = {}) {
     std::string where = url.empty() ? ev.settings.base_url + "/openapi.json" : url;
     ev.document.url = where;
@@ -142,7 +146,7 @@ struct FakeRun {
   // acquisition does.
   void acquire() {
     RequestSpec spec = engine::published_document(ev.settings);
-    oas::json parsed;
+    oas::DocPtr parsed;
     ev.document.published_fetch = engine::judge_fetch(ev.exchanges, *ev.result(spec), ev.settings.limits, true, &parsed);
     if (ev.document.published_fetch->ok()) {
       document(parsed);
@@ -157,7 +161,7 @@ struct FakeRun {
     RequestSpec spec = engine::published_document(ev.settings);
     spec.user_headers = true;
     respond(spec, 200, {{"content-type", "application/json"}}, doc.dump());
-    oas::json parsed;
+    oas::DocPtr parsed;
     ev.document.published_with_headers =
         engine::judge_fetch(ev.exchanges, *ev.result(spec), ev.settings.limits, true, &parsed);
     if (ev.document.published_with_headers->ok()) {

@@ -181,7 +181,7 @@ TEST_CASE("DT-1: OAS 3.1 keywords beside a $ref count, and the target too") {
 TEST_CASE("DT-1: a multi-file document names the file") {
   oas::FetchedDocument common;
   common.ok = true;
-  common.value = {{"components", {{"schemas", {{"Moment", string_format("date-time-local")}}}}}};
+  common.value = oas::from_json({{"components", {{"schemas", {{"Moment", string_format("date-time-local")}}}}}});
   FakeRun run(kBase, "2.2.0");
   run.document(props_doc({{"a", {{"$ref", "common.json#/components/schemas/Moment"}}}}), "",
                {{kBase + "/common.json", common}});
@@ -737,11 +737,11 @@ TEST_CASE("DT-3: distinct fields behind one $ref into another file are one place
   // The Zaken API: ZaakZoek lives in another file and is reached through one $ref of the root.
   oas::FetchedDocument common;
   common.ok = true;
-  common.value = {{"components",
-                   {{"schemas",
-                     {{"ZaakZoek", object({{"archiefactiedatum", {{"type", "string"}}},
-                                           {"startdatum", {{"type", "string"}}},
-                                           {"registratiedatum", {{"type", "string"}}}})}}}}}};
+  common.value = oas::from_json({{"components",
+                                 {{"schemas",
+                                   {{"ZaakZoek", object({{"archiefactiedatum", {{"type", "string"}}},
+                                                         {"startdatum", {{"type", "string"}}},
+                                                         {"registratiedatum", {{"type", "string"}}}})}}}}}});
   FakeRun run(kBase, "2.2.0");
   run.document(props_doc({{"zoek", {{"$ref", "zrc.json#/components/schemas/ZaakZoek"}}}}), "",
                {{kBase + "/zrc.json", common}});

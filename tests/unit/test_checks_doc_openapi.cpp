@@ -104,7 +104,7 @@ TEST_CASE("DO-2: external documents resolve relative to the document URL") {
   FakeRun run;
   oas::FetchedDocument common;
   common.ok = true;
-  common.value = {{"components", {{"schemas", {{"Gebouw", {{"type", "object"}}}}}}}};
+  common.value = oas::from_json({{"components", {{"schemas", {{"Gebouw", {{"type", "object"}}}}}}}});
   common.exchanges = {7};
   run.document(referring("common.json#/components/schemas/Gebouw", oas::json::object()), "",
                {{"https://api.example.nl/v1/common.json", common}});
@@ -117,7 +117,7 @@ TEST_CASE("DO-2: a pointer that misses in an external document fails") {
   FakeRun run;
   oas::FetchedDocument common;
   common.ok = true;
-  common.value = {{"components", {{"schemas", oas::json::object()}}}};
+  common.value = oas::from_json({{"components", {{"schemas", oas::json::object()}}}});
   run.document(referring("common.json#/components/schemas/Gebouw", oas::json::object()), "",
                {{"https://api.example.nl/v1/common.json", common}});
   expect(run.judge("DO-2"), Verdict::fail, {kRefPointer, "'common.json#/components/schemas/Gebouw'"});
@@ -147,7 +147,7 @@ TEST_CASE("DO-2: refs unresolved only for transport reasons are error; with a re
 TEST_CASE("DO-2: unresolved refs are grouped by target document and cause; details list every one") {
   oas::FetchedDocument ok;
   ok.ok = true;
-  ok.value = {{"Adres", {{"type", "object"}}}};
+  ok.value = oas::from_json({{"Adres", {{"type", "object"}}}});
   ok.exchanges = {7};
   oas::FetchedDocument gone;
   gone.error = "GET https://schemas.example.org/gone.json → 404";

@@ -334,7 +334,7 @@ TEST_CASE("EH-1: a multi-file document names the file before the pointer") {
   json doc = get_with({{"404", problem_response({{"$ref", "common.json#/Problem"}})}});
   oas::FetchedDocument common;
   common.ok = true;
-  common.value = {{"Problem", problem_schema({"status", "title"})}};
+  common.value = oas::from_json({{"Problem", problem_schema({"status", "title"})}});
   run.document(doc, "", {{std::string(kBase) + "/common.json", common}});
   expect(run.judge("EH-1"), Verdict::fail, {"schema lacks detail", "→ common.json#/Problem"});
 }

@@ -87,8 +87,8 @@ const engine::Check own_check{.id = "OWN-1", .needs = engine::document, .title =
                         .judge = judge_fake_pass};
 
 std::optional<engine::JudgedModule> detect_fake_geo(const engine::Evidence& ev) {
-  const oas::json* paths = ev.doc_paths();
-  if (!paths || !paths->contains("/collections")) return std::nullopt;
+  const oas::Value* paths = ev.doc_paths();
+  if (!paths || !oas::contains(*paths, "/collections")) return std::nullopt;
   return engine::JudgedModule{"", "judged: /collections in the document", "ogc"};
 }
 

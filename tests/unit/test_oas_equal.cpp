@@ -2,6 +2,9 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
 
 #include "oas/equal.hpp"
 #include "oas/parse.hpp"
@@ -9,32 +12,43 @@
 using namespace adrprobe;
 using namespace adrprobe::oas;
 
+namespace {
+// Documents as PO-3 reads them: JSON text by parse_json_document, YAML by
+// parse_any_document.
+DocPtr document(std::string_view text) {
+  auto r = parse_any_document(text);
+  REQUIRE_MESSAGE(r.ok, r.error);
+  return r.doc;
+}
+std::optional<std::string> difference(const DocPtr& a, const DocPtr& b) {
+  return first_difference(a->root(), b->root());
+}
+}  // namespace
+
 TEST_CASE("YAML vs JSON equality: numbers by value, order ignored, types kept") {
-  auto j = parse_json(R"({"openapi":"3.0.3","x":{"n":1,"m":[1,2]},"v":"1"})");
-  auto y = parse_yaml("x:\n  m: [1, 2]\n  n: 1.0\nopenapi: 3.0.3\nv: '1'\n");
-  REQUIRE(j.ok);
-  REQUIRE(y.ok);
-  CHECK_FALSE(first_difference(j.value, y.value).has_value());
-  auto y2 = parse_yaml("x:\n  m: [1, 2]\n  n: 1\nopenapi: 3.0.3\nv: 1\n");
-  REQUIRE(y2.ok);
-  CHECK(first_difference(j.value, y2.value) == "/v");  // "1" is not 1
-  auto y3 = parse_yaml("x:\n  m: [1, 3]\n  n: 1\nopenapi: 3.0.3\nv: '1'\n");
-  CHECK(first_difference(j.value, y3.value) == "/x/m/1");
-  auto y4 = parse_yaml("x:\n  m: [1, 2]\n  n: 1\nopenapi: 3.0.3\nv: '1'\nextra: 0\n");
-  CHECK(first_difference(j.value, y4.value) == "/extra");
+  auto j = document(R"({"openapi":"3.0.3","x":{"n":1,"m":[1,2]},"v":"1"})");
+  auto y = document("x:\n  m: [1, 2]\n  n: 1.0\nopenapi: 3.0.3\nv: '1'\n");
+  CHECK_FALSE(difference(j, y).has_value());
+  auto y2 = document("x:\n  m: [1, 2]\n  n: 1\nopenapi: 3.0.3\nv: 1\n");
+  CHECK(difference(j, y2) == "/v");  // "1" is not 1
+  auto y3 = document("x:\n  m: [1, 3]\n  n: 1\nopenapi: 3.0.3\nv: '1'\n");
+  CHECK(difference(j, y3) == "/x/m/1");
+  auto y4 = document("x:\n  m: [1, 2]\n  n: 1\nopenapi: 3.0.3\nv: '1'\nextra: 0\n");
+  CHECK(difference(j, y4) == "/extra");
 }
 
 TEST_CASE("first difference is the first in document order") {
-  auto a = oas::parse_json(R"({"a": {"b": 1, "c": 2}, "d": 3})").value;
-  auto b = oas::parse_json(R"({"a": {"b": 9, "c": 2}})").value;
-  CHECK(oas::first_difference(a, b) == "/a/b");
+  auto a = document(R"({"a": {"b": 1, "c": 2}, "d": 3})");
+  auto b = document(R"({"a": {"b": 9, "c": 2}})");
+  CHECK(oas::first_difference(a->root(), b->root()) == "/a/b");
 }
 
 namespace {
 // first_difference both ways round: equality must be symmetric.
 bool same(const json& a, const json& b) {
-  bool ab = !first_difference(a, b).has_value();
-  bool ba = !first_difference(b, a).has_value();
+  auto da = from_json(a), db = from_json(b);
+  bool ab = !difference(da, db).has_value();
+  bool ba = !difference(db, da).has_value();
   CHECK(ab == ba);
   return ab && ba;
 }
@@ -77,19 +91,25 @@ TEST_CASE("equality: numbers by exact value across unsigned, signed and float") 
 }
 
 TEST_CASE("equality: PO-3 on large numbers, JSON against YAML") {
-  auto j = parse_json(R"({"max": 18446744073709551615, "min": -9223372036854775808, "big": 12345678901234567890})");
+  const char* json_text = R"({"max": 18446744073709551615, "min": -9223372036854775808, "big": 12345678901234567890})";
+  auto j = parse_json(json_text);
   REQUIRE(j.ok);
   CHECK(j.value["max"].is_number_unsigned());
-  auto y = parse_yaml("max: 18446744073709551615\nmin: -9223372036854775808\nbig: 12345678901234567890\n");
+  auto jd = document(json_text);
+  CHECK(find(jd->root(), "max")->IsUint64());
+  CHECK_FALSE(find(jd->root(), "max")->IsInt64());
+  const char* yaml_text = "max: 18446744073709551615\nmin: -9223372036854775808\nbig: 12345678901234567890\n";
+  auto y = parse_yaml(yaml_text);
   REQUIRE(y.ok);
   CHECK(y.value["max"].is_number_unsigned());
   CHECK(y.value["min"].is_number_integer());
-  CHECK_FALSE(first_difference(j.value, y.value).has_value());
-  auto minus_one = parse_yaml("max: -1\nmin: -9223372036854775808\nbig: 12345678901234567890\n");
-  REQUIRE(minus_one.ok);
-  CHECK(first_difference(j.value, minus_one.value) == "/max");
-  CHECK(first_difference(minus_one.value, j.value) == "/max");
-  auto as_float = parse_yaml("max: 18446744073709551615.0\nmin: -9223372036854775808\nbig: 12345678901234567890\n");
-  REQUIRE(as_float.ok);
-  CHECK(first_difference(j.value, as_float.value) == "/max");  // 2^64 after rounding
+  auto yd = document(yaml_text);
+  CHECK(find(yd->root(), "max")->IsUint64());
+  CHECK(find(yd->root(), "min")->IsInt64());
+  CHECK_FALSE(difference(jd, yd).has_value());
+  auto minus_one = document("max: -1\nmin: -9223372036854775808\nbig: 12345678901234567890\n");
+  CHECK(difference(jd, minus_one) == "/max");
+  CHECK(difference(minus_one, jd) == "/max");
+  auto as_float = document("max: 18446744073709551615.0\nmin: -9223372036854775808\nbig: 12345678901234567890\n");
+  CHECK(difference(jd, as_float) == "/max");  // 2^64 after rounding
 }

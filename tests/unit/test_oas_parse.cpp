@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -224,4 +225,237 @@ TEST_CASE("a stretch between scalars longer than max_stretch_bytes is refused on
   CHECK(parse_json("[[],[],[],[]]", limits).error == refused);  // brackets alone
   CHECK(parse_json(R"({"a": "0123456789)", limits).error == refused);  // and a string the text ends in
   CHECK(parse_json(R"({"a": "0123456789"})").ok);  // no limit by default
+}
+
+namespace {
+// The first place where two trees' values differ in type (a number's kind
+// included: 1.0 is not 1, -1 signed is not 2^64-1 unsigned), or "" when none
+// does. An integer that is not negative is the same whether signed or
+// unsigned: a document's tree keeps no sign for it (oas/doc.hpp), and
+// nlohmann reads every one unsigned but -0.
+bool same_kind(const json& a, const json& b) {
+  if (a.type() == b.type()) return true;
+  auto whole = [](const json& v) { return v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0); };
+  return a.is_number_integer() && b.is_number_integer() && whole(a) && whole(b);
+}
+std::string kind_difference(const json& a, const json& b, const std::string& at = "") {
+  if (!same_kind(a, b)) return at.empty() ? "/" : at;
+  if (a.is_object() && a.size() == b.size()) {
+    auto x = a.begin();
+    for (auto y = b.begin(); y != b.end(); ++x, ++y)
+      if (auto d = kind_difference(x.value(), y.value(), at + "/" + x.key()); !d.empty()) return d;
+  } else if (a.is_array() && a.size() == b.size()) {
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (auto d = kind_difference(a[i], b[i], at + "/" + std::to_string(i)); !d.empty()) return d;
+  }
+  return "";
+}
+
+// parse_json_document reads `text` as parse_json does: both take it or both
+// refuse it, with the same message, and the same tree (key order and number
+// kinds too).
+void reads_as_parse_json(std::string_view text, const Limits& limits = {}) {
+  auto expected = parse_json(text, limits);
+  auto doc = parse_json_document(text, limits);
+  CHECK(doc.ok == expected.ok);
+  CHECK(doc.error == expected.error);
+  if (!doc.ok || !expected.ok) {
+    if (!doc.ok) CHECK_FALSE(doc.doc);
+    return;
+  }
+  REQUIRE(doc.doc);
+  CHECK(dump(doc.doc->root()) == expected.value.dump(-1, ' ', false, json::error_handler_t::replace));
+  CHECK(to_json(doc.doc->root()) == expected.value);
+  CHECK(kind_difference(to_json(doc.doc->root()), expected.value) == "");
+}
+}  // namespace
+
+TEST_CASE("documents: a repeated key keeps one member, the last value in the first key's place") {
+  const char* text = R"({"a": 1, "b": {"x": 1, "y": 2, "x": 3}, "a": 2, "c": [{"k": 1, "k": {"k": 1, "k": 2}}],
+                         "a": {"r": 1, "r": [1]}})";
+  auto r = parse_json_document(text);
+  REQUIRE(r.ok);
+  const Value& root = r.doc->root();
+  REQUIRE(root.MemberCount() == 3);
+  CHECK(key_of(root.MemberBegin()[0]) == "a");
+  CHECK(key_of(root.MemberBegin()[1]) == "b");
+  CHECK(key_of(root.MemberBegin()[2]) == "c");
+  CHECK(to_json(root) == json::parse(R"({"a": {"r": [1]}, "b": {"x": 3, "y": 2}, "c": [{"k": {"k": 2}}]})"));
+  reads_as_parse_json(text);
+  // Past the few keys searched one by one: an object of many keys with repeats.
+  std::string many = "{";
+  for (int i = 0; i < 100; ++i) many += "\"k" + std::to_string(i % 40) + "\":" + std::to_string(i) + ",";
+  many += "\"last\":true}";
+  auto m = parse_json_document(many);
+  REQUIRE(m.ok);
+  CHECK(m.doc->root().MemberCount() == 41);
+  CHECK(key_of(*m.doc->root().MemberBegin()) == "k0");
+  CHECK(to_json(*find(m.doc->root(), "k0")) == 80);
+  CHECK(to_json(*find(m.doc->root(), "k19")) == 99);
+  CHECK(to_json(*find(m.doc->root(), "k39")) == 79);
+  reads_as_parse_json(many);
+  // The existing test's document of values, orders and repeats.
+  reads_as_parse_json(R"({"b": [1, -2, 18446744073709551615, 1.5e3, "s\u00e9", true, null, {}, []],
+                         "a": {"z": {"y": [[{"x": 1}]]}, "r": 1, "r": 2},
+                         "c": "\ud83d\ude00", "e": {"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,
+                         "k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17,"k3":33}})");
+}
+
+TEST_CASE("documents: numbers keep their kind, unsigned, signed or float, as nlohmann reads them") {
+  const char* text = "[1, -1, 1.0, 1.5e300, 18446744073709551615, 0, -0.0, 1E2, 9223372036854775807,"
+                     " -9223372036854775808, -9223372036854775809, 18446744073709551616, 0.1, 5e-324]";
+  auto r = parse_json_document(text);
+  REQUIRE(r.ok);
+  const Value& a = r.doc->root();
+  REQUIRE(a.IsArray());
+  CHECK(a[0].IsUint64());
+  CHECK(a[1].IsInt64());
+  CHECK_FALSE(a[1].IsUint64());
+  CHECK(a[2].IsDouble());
+  CHECK(a[3].IsDouble());
+  CHECK(a[4].IsUint64());
+  CHECK(a[4].GetUint64() == 18446744073709551615ULL);
+  json j = to_json(a);
+  CHECK(j[0].is_number_unsigned());
+  CHECK(j[1].is_number_integer());
+  CHECK_FALSE(j[1].is_number_unsigned());
+  CHECK(j[2].is_number_float());
+  CHECK(j[3].is_number_float());
+  CHECK(j[4].is_number_unsigned());
+  CHECK(dump(a[0]) == "1");
+  CHECK(dump(a[1]) == "-1");
+  CHECK(dump(a[2]) == "1.0");
+  CHECK(dump(a[3]) == "1.5e+300");
+  CHECK(dump(a[4]) == "18446744073709551615");
+  reads_as_parse_json(text);
+}
+
+TEST_CASE("documents: a string holding \\u0000 keeps its length") {
+  const char* text = R"({"a\u0000b": "x\u0000y", "e": "\u0000"})";
+  auto r = parse_json_document(text);
+  REQUIRE(r.ok);
+  const Value& root = r.doc->root();
+  CHECK(key_of(*root.MemberBegin()) == std::string_view("a\0b", 3));
+  CHECK(str(root.MemberBegin()->value) == std::string_view("x\0y", 3));
+  REQUIRE(find(root, "e"));
+  CHECK(str(*find(root, "e")).size() == 1);
+  CHECK(to_json(root)["e"].get<std::string>().size() == 1);
+  reads_as_parse_json(text);
+}
+
+TEST_CASE("documents: what parse_json refuses is refused with its message") {
+  for (const char* text : {"{\"a\": }", "", " ", "{", "[1,]", "{\"a\":1,}", "{\"a\": 1} x", "[1] [2]", "{'a': 1}",
+                           "[01]", "[1.]", "[.5]", "[+1]", "[NaN]", "[Infinity]", "[tru]", "{\"a\" 1}", "[\"\t\"]",
+                           "[\"\\x\"]", "[\"\\ud800\"]", "[\"\\ud800\\u0041\"]", "/* c */ {}", "{} // c"}) {
+    INFO(std::string(text));
+    auto expected = parse_json(text);
+    REQUIRE_FALSE(expected.ok);
+    auto r = parse_json_document(text);
+    CHECK_FALSE(r.ok);
+    CHECK_FALSE(r.doc);
+    CHECK(r.error == expected.error);
+  }
+  auto bad = parse_json_document("{\"a\": }");
+  CHECK(bad.error.rfind("invalid JSON: parse error at line 1, column 7", 0) == 0);
+  // Refused on the text before either parser runs: the same limits, the same words.
+  std::string deep(100000, '[');
+  CHECK(parse_json_document(deep).error == parse_json(deep).error);
+  CHECK(parse_json_document(deep).error.find("deeper") != std::string::npos);
+  Limits small;
+  small.max_document_bytes = 10;
+  CHECK(parse_json_document(R"({"a": "0123456789"})", small).error == parse_json(R"({"a": "0123456789"})", small).error);
+  Limits shallow;
+  shallow.max_depth = 2;
+  CHECK(parse_json_document("[[[1]]]", shallow).error == "JSON nested deeper than 2 levels");
+  Limits stretch;
+  stretch.max_stretch_bytes = 10;
+  CHECK(parse_json_document(R"({"a": "01234567"})", stretch).error ==
+        "JSON has more than 10 bytes from one string, number or literal to the next");
+  reads_as_parse_json(R"({"a": "0123456"})", stretch);
+}
+
+TEST_CASE("documents: a number beyond a double's range is read as parse_json reads it") {
+  for (const char* text : {"[1e400]", "{\"a\": -1e400}", "[1e-400]", "[123456789012345678901234567890]"}) {
+    INFO(std::string(text));
+    reads_as_parse_json(text);
+  }
+}
+
+TEST_CASE("documents: invalid UTF-8 is refused, as parse_json refuses it") {
+  for (std::string text : {std::string("\"\xff\""), std::string("{\"a\": \"\xc0\xaf\"}"),
+                           std::string("[\"\xed\xa0\x80\"]"), std::string("[\"\xf4\x90\x80\x80\"]"),
+                           std::string("{\"\xe2\x82\": 1}"), std::string("[\"ok\", \"\xc2\"]")}) {
+    INFO(std::string(text));
+    auto expected = parse_json(text);
+    REQUIRE_FALSE(expected.ok);
+    auto r = parse_json_document(text);
+    CHECK_FALSE(r.ok);
+    CHECK(r.error == expected.error);
+  }
+  // Valid UTF-8, escaped or written, is read as it is.
+  reads_as_parse_json("[\"Gebouwen \xe2\x86\x92 \xc3\xa9\xc3\xa9n\", \"\\ud83d\\ude00\", \"\xf4\x8f\xbf\xbf\"]");
+}
+
+TEST_CASE("documents: YAML goes through parse_any_document, JSON past leading white space too") {
+  const char* yaml = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get: {}\nn: [1, -1, 1.5]\n";
+  auto y = parse_any_document(yaml);
+  REQUIRE(y.ok);
+  auto expected = parse_yaml(yaml);
+  REQUIRE(expected.ok);
+  CHECK(to_json(y.doc->root()) == expected.value);
+  CHECK(dump(y.doc->root()) == expected.value.dump());
+  CHECK(str(*find(find(&y.doc->root(), "info"), "version")) == "1");
+  // YAML's refusals and their messages.
+  auto bad = parse_any_document("a: [");
+  CHECK_FALSE(bad.ok);
+  CHECK(bad.error == parse_yaml("a: [").error);
+  // JSON is JSON, after white space.
+  auto j = parse_any_document("  \n{\"a\": 1, \"a\": 2}");
+  REQUIRE(j.ok);
+  CHECK(to_json(j.doc->root()) == json{{"a", 2}});
+  CHECK(parse_any_document("\n{\"a\": }").error == parse_any("\n{\"a\": }").error);
+}
+
+TEST_CASE("documents: a lone low surrogate escape is refused, as parse_json refuses it") {
+  // A UTF-16 escape stands for a code point only as a whole pair: nlohmann
+  // refuses "\udc00" alone, and a tree may hold valid UTF-8 only.
+  for (const char* text : {R"(["\udc00"])", R"({"\udfff": 1})", R"(["a\ude00b"])"}) {
+    INFO(std::string(text));
+    reads_as_parse_json(text);
+  }
+}
+
+TEST_CASE("documents: a byte order mark is taken whole or refused, as parse_json does") {
+  reads_as_parse_json("\xEF\xBB\xBF{\"a\": 1}");  // a whole one is skipped
+  for (const char* text : {"\xEF\xBB" "16", "\xEF{}", "\xEF\xBB[1]", "\xEF\xBB\xBE{}"}) {
+    INFO(std::string(text));
+    reads_as_parse_json(text);
+  }
+}
+
+TEST_CASE("documents: -0 is the integer 0, as nlohmann reads it (not a double)") {
+  auto r = parse_json_document("[-0]");
+  REQUIRE(r.ok);
+  json j = to_json(r.doc->root());
+  CHECK(j[0] == 0);
+  CHECK(j[0].is_number_integer());
+  CHECK(dump(r.doc->root()) == "[0]");
+  reads_as_parse_json("[-0]");
+}
+
+TEST_CASE("documents: a number whose exponent takes it past a double's range is refused, as parse_json refuses it") {
+  // Past the range by the digits before the exponent, not by the exponent alone (1e400).
+  for (const char* text : {"[10e308]", "[2e308]", "[1844674407371e308]", "[17976931348623159e292]"}) {
+    INFO(std::string(text));
+    reads_as_parse_json(text);
+  }
+  reads_as_parse_json("[0.0001e312]");  // 1e308: in range
+}
+
+TEST_CASE("documents: zero with a large exponent is zero, as parse_json reads it") {
+  for (const char* text : {"[0e308]", "[0e-30]", "[0.0e100]", "[-0e40]", "{\"minimum\": 0E+25}"}) {
+    INFO(std::string(text));
+    reads_as_parse_json(text);
+  }
+  reads_as_parse_json("[0e22, 0e-22, 0.000e30]");  // within RapidJSON's fast path
 }

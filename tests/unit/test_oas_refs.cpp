@@ -4,6 +4,7 @@
 #include <chrono>
 #include <map>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -30,6 +31,13 @@ json chain_document(int n, bool loop = false) {
 
 std::map<std::string, FetchedDocument> fetch_nothing(const std::vector<std::string>&) { return {}; }
 
+// The member key of an object, which the test needs to be there.
+const Value& at(const Value& object, std::string_view key) {
+  const Value* v = find(object, key);
+  REQUIRE(v != nullptr);
+  return *v;
+}
+
 }  // namespace
 
 TEST_CASE("$ref resolution: local, external, unresolved and cycles") {
@@ -51,7 +59,7 @@ TEST_CASE("$ref resolution: local, external, unresolved and cycles") {
       ++fetches;
       if (u == "https://h/v1/paths.json") {
         out[u].ok = true;
-        out[u].value = json::parse(R"({"b": {"get": {"$ref": "other.json#/op"}}, "unused": {"$ref": "#/nowhere"}})");
+        out[u].value = from_json(json::parse(R"({"b": {"get": {"$ref": "other.json#/op"}}, "unused": {"$ref": "#/nowhere"}})"));
       } else {
         out[u].error = "GET " + u + " → 404";
       }
@@ -107,12 +115,12 @@ TEST_CASE("refs: a chain of 20000 $refs resolves, and deref follows it to the en
   DocumentSet docs("https://h/v1/openapi.json", chain_document(n));
   auto unresolved = docs.resolve_all(fetch_nothing);
   CHECK(unresolved.empty());
-  const json& schemas = docs.root()["components"]["schemas"];
-  Resolved r = docs.deref(docs.root_url(), schemas["s0"]);
+  const Value& schemas = at(at(docs.root(), "components"), "schemas");
+  Resolved r = docs.deref(docs.root_url(), at(schemas, "s0"));
   REQUIRE(r.node != nullptr);
-  CHECK(r.node == &schemas["s" + std::to_string(n)]);
-  CHECK((*r.node)["type"] == "object");
-  Resolved mid = docs.deref(docs.root_url(), schemas["s12345"]);
+  CHECK(r.node == &at(schemas, "s" + std::to_string(n)));
+  CHECK(to_json(at(*r.node, "type")) == "object");
+  Resolved mid = docs.deref(docs.root_url(), at(schemas, "s12345"));
   CHECK(mid.node == r.node);
 }
 
@@ -126,8 +134,8 @@ TEST_CASE("refs: a long cycle is still detected, for every ref on it") {
     CHECK(u.reason == "circular $ref chain");
     CHECK_FALSE(u.transport_error);
   }
-  const json& schemas = docs.root()["components"]["schemas"];
-  CHECK(docs.deref(docs.root_url(), schemas["s17"]).reason == "circular $ref chain");
+  const Value& schemas = at(at(docs.root(), "components"), "schemas");
+  CHECK(docs.deref(docs.root_url(), at(schemas, "s17")).reason == "circular $ref chain");
 }
 
 TEST_CASE("refs: a past deadline ends resolution at once with 'deadline reached'") {
@@ -162,7 +170,7 @@ TEST_CASE("refs: the deadline stops the fetching of external documents") {
         std::map<std::string, FetchedDocument> out;
         for (const auto& u : urls) {
           out[u].ok = true;
-          out[u].value = json{{"a", {{"$ref", "n" + std::to_string(calls) + ".json#/a"}}}};
+          out[u].value = from_json(json{{"a", {{"$ref", "n" + std::to_string(calls) + ".json#/a"}}}});
         }
         return out;
       },
@@ -181,7 +189,7 @@ TEST_CASE("refs: a subtree reached by several refs is walked once, its refs list
     std::map<std::string, FetchedDocument> out;
     for (const auto& u : urls) {
       out[u].ok = true;
-      out[u].value = json::parse(R"({"a": {"get": {"responses": {"200": {"$ref": "#/missing"}}}}})");
+      out[u].value = from_json(json::parse(R"({"a": {"get": {"responses": {"200": {"$ref": "#/missing"}}}}})"));
     }
     return out;
   });
@@ -203,7 +211,7 @@ TEST_CASE("refs: the $ref closure stops at its byte cap, and says so per ref") {
     std::map<std::string, FetchedDocument> out;
     for (const auto& u : urls) {
       out[u].ok = true;
-      out[u].value = json::parse(R"({"p": {"get": {}}})");
+      out[u].value = from_json(json::parse(R"({"p": {"get": {}}})"));
       out[u].bytes = 400;
     }
     return out;
@@ -233,7 +241,7 @@ TEST_CASE("refs: documents within the byte cap all resolve, in one wave when the
     std::map<std::string, FetchedDocument> out;
     for (const auto& u : urls) {
       out[u].ok = true;
-      out[u].value = json::parse(R"({"p": {"get": {}}})");
+      out[u].value = from_json(json::parse(R"({"p": {"get": {}}})"));
       out[u].bytes = 90;
     }
     return out;
@@ -247,7 +255,7 @@ namespace {
 int derived_made = 0;
 // A reader's view of a document set, made once (DocumentSet::derived).
 struct CountedView {
-  const json* root;
+  const Value* root;
   explicit CountedView(const DocumentSet& docs) : root(&docs.root()) { ++derived_made; }
 };
 struct ViewOfView {
@@ -267,7 +275,7 @@ TEST_CASE("refs: derived views are made once per document set; a copy and resolv
   CHECK(derived_made == 1);
 
   DocumentSet copy = docs;
-  CHECK(copy.derived<CountedView>().root == &copy.root());  // its own, on its own nodes
+  CHECK(copy.derived<CountedView>().root == &copy.root());  // its own (the documents are shared, the views are not)
   CHECK(derived_made == 2);
 
   docs.resolve_all([](const std::vector<std::string>&) { return std::map<std::string, FetchedDocument>{}; });
