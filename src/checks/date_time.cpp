@@ -114,7 +114,17 @@ class Schemas {
     return d;
   }
   void push(Kind k, const Node& n, std::string_view key = {}) {
-    if (n.value) queue_.push_back({k, n, key});
+    if (n.value && !walked(k, n)) queue_.push_back({k, n, key});
+  }
+  // Would taking n from the queue do nothing, its value walked already? Then
+  // it is not queued: a large document's many $refs to one component
+  // response or parameter each held a place in the queue (10 MB of it for
+  // 10,000 paths). What taking it would have recorded, the $ref's use of its
+  // target, is recorded now.
+  bool walked(Kind k, const Node& n) {
+    if (k == Kind::schema) return !has_ref(n) && schema_seen_.count(n.value) > 0;
+    Node target = follow(n);  // each other kind starts with follow() and first_time()
+    return !target.is_object() || seen_.count(target.value) > 0;
   }
   void push_each(Kind k, const Node& map, bool skip_extensions = false) {
     if (!map.is_object()) return;

@@ -31,8 +31,11 @@ struct Shape {
   std::size_t depth = 0, longest_stretch = 0;
   // Something RapidJSON 1.1.0 reads otherwise than nlohmann (parse_json_document):
   // a number with an exponent (it checks the exponent alone against a double's
-  // range, and 10e308 became -3.09e-308), the number -0 (unsigned there,
-  // signed here), or a UTF-16 surrogate escape (a lone low one is taken).
+  // range, and 10e308 became -3.09e-308), a number of over 100 characters (it
+  // checks the exponent, not where the point stands: 0.000...2 with 323 zeros
+  // or more became 5e-324, then -9e307, then a read past a table's end), the
+  // number -0 (unsigned there, signed here), or a UTF-16 surrogate escape (a
+  // lone low one is taken).
   bool unlike_nlohmann = false;
 };
 
@@ -45,7 +48,8 @@ Shape json_shape(std::string_view text) {
     scalar_start = i;
   };
   auto number_ends = [&](std::size_t end) {
-    if (in_number && text.substr(scalar_start, end - scalar_start) == "-0") shape.unlike_nlohmann = true;
+    if (in_number && (end - scalar_start > 100 || text.substr(scalar_start, end - scalar_start) == "-0"))
+      shape.unlike_nlohmann = true;
   };
   for (std::size_t i = 0; i < text.size(); ++i) {
     char c = text[i];

@@ -70,7 +70,7 @@ Node Walker::deref(const Node& n) const {
     out.value = r.node;
     out.at = {docs_.url(r.doc_url), r.pointer};
   }
-  out.via = n.via.empty() ? std::string(str(*ref)) : n.via;
+  out.via = n.via.empty() ? str(*ref) : n.via;
   out.via_at = n.via.empty() ? n.at : n.via_at;
   return out;
 }
@@ -99,7 +99,7 @@ std::string Walker::show_target(const Place& p) const {
 
 std::string Walker::where(const Node& n) const {
   if (n.via.empty()) return show(n.at);
-  return show(n.via_at) + " → " + (n.value ? show_target(n.at) : n.via);
+  return show(n.via_at) + " → " + (n.value ? show_target(n.at) : std::string(n.via));
 }
 
 std::string Walker::pointer(const Node& n) const {

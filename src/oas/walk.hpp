@@ -23,7 +23,7 @@ struct Place {
 struct Node {
   const Value* value = nullptr;  // nullptr: missing, or a $ref that does not resolve
   Place at;                     // where value is written
-  std::string via;              // the first $ref followed on the way, as written ("" when none)
+  std::string_view via;         // the first $ref followed on the way, as written ("" when none; in the document)
   Place via_at;                 // where that $ref is written
   explicit operator bool() const { return value != nullptr; }
   bool is_object() const { return value && value->IsObject(); }

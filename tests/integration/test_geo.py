@@ -399,6 +399,27 @@ class Lint(Case):
         self.assertGE(self.lint(fixture("administrative", "bbox-undocumented").url + "/openapi.json"),
                       "GE-8", "fail")
 
+    def test_a_type_that_is_not_a_string_in_a_geometry_alternative(self):
+        # OAS 3.1 writes nullable as "type": ["object", "null"]; the detector read
+        # a oneOf alternative's type as a string and stopped the whole run (exit
+        # 70, "internal error") on any other type.
+        point = {"type": "object", "required": ["type", "coordinates"],
+                 "properties": {"type": {"type": "string", "enum": ["Point"]},
+                                "coordinates": {"type": "array", "items": {"type": "number"}}}}
+        for odd in (["null"], ["object", "null"], 5, {"a": 1}, None):
+            with self.subTest(type=odd):
+                doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1.0.0"},
+                       "paths": {"/gebouwen": {"get": {"responses": {"200": {
+                           "description": "ok", "content": {"application/json": {"schema": {
+                               "type": "object", "properties": {
+                                   "geometrie": {"oneOf": [{"type": odd}, point]}}}}}}}}}}}
+                with tempfile.TemporaryDirectory(prefix="adrprobe-geo-type-") as tmp:
+                    path = os.path.join(tmp, "openapi.json")
+                    with open(path, "w") as f:
+                        json.dump(doc, f)
+                    r = self.lint(path)
+                self.assertIn("/core/geospatial", [rule["id"] for rule in r["rules"]])
+
     def test_mapserver_document(self):
         # Content-Crs not documented as a response header.
         r = self.lint(geo_servers.shared("mapserver").openapi)

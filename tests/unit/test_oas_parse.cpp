@@ -459,3 +459,18 @@ TEST_CASE("documents: zero with a large exponent is zero, as parse_json reads it
   }
   reads_as_parse_json("[0e22, 0e-22, 0.000e30]");  // within RapidJSON's fast path
 }
+
+TEST_CASE("documents: a fraction that starts with hundreds of zeros is read as parse_json reads it") {
+  // RapidJSON 1.1.0 checks the exponent written, not where the point stands:
+  // 0. and 323 zeros then a digit became 5e-324, 324 to about 334 zeros a
+  // large number of any sign, more zeros a read past the end of a table.
+  for (std::size_t zeros : {100, 300, 323, 324, 330, 400, 2000}) {
+    for (const char* tail : {"2", "5", "0", "123456789"}) {
+      std::string text = "{\"x-n\": [0." + std::string(zeros, '0') + tail + ", -0." + std::string(zeros, '0') + tail + "]}";
+      INFO(zeros << " zeros, then " << tail);
+      reads_as_parse_json(text);
+    }
+  }
+  reads_as_parse_json("[0." + std::string(98, '0') + "1]");  // 101 characters
+  reads_as_parse_json("[1." + std::string(200, '3') + "]");  // long, but no leading zeros
+}
