@@ -113,18 +113,20 @@ class Schemas {
     if (d.value && !(d.at == n.at)) uses_[d.at].insert(n.value);
     return d;
   }
+  // Queues n unless its turn would do nothing, its value walked already: a
+  // large document's many $refs to one component response or parameter each
+  // held a place in the queue (10 MB of it for 10,000 paths). Every kind but
+  // a schema starts its turn with follow() and first_time(): the $ref is
+  // followed now (its use recorded), and what is queued is where it leads,
+  // which its turn's follow() returns as it is.
   void push(Kind k, const Node& n, std::string_view key = {}) {
-    if (n.value && !walked(k, n)) queue_.push_back({k, n, key});
-  }
-  // Would taking n from the queue do nothing, its value walked already? Then
-  // it is not queued: a large document's many $refs to one component
-  // response or parameter each held a place in the queue (10 MB of it for
-  // 10,000 paths). What taking it would have recorded, the $ref's use of its
-  // target, is recorded now.
-  bool walked(Kind k, const Node& n) {
-    if (k == Kind::schema) return !has_ref(n) && schema_seen_.count(n.value) > 0;
-    Node target = follow(n);  // each other kind starts with follow() and first_time()
-    return !target.is_object() || seen_.count(target.value) > 0;
+    if (!n.value) return;
+    if (k == Kind::schema) {
+      if (has_ref(n) || !schema_seen_.count(n.value)) queue_.push_back({k, n, key});
+      return;
+    }
+    Node target = follow(n);
+    if (target.is_object() && !seen_.count(target.value)) queue_.push_back({k, std::move(target), key});
   }
   void push_each(Kind k, const Node& map, bool skip_extensions = false) {
     if (!map.is_object()) return;

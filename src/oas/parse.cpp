@@ -538,6 +538,21 @@ std::optional<std::string> read_limited(const std::string& path, const Limits& l
   return text;
 }
 
+// A file read within the limit, then parsed (parse_file, parse_document_file);
+// `read`, when given, receives the text.
+template <class Result, class Parse>
+Result parse_read_file(const std::string& path, const Limits& limits, std::string* read, Parse parse) {
+  auto text = read_limited(path, limits);
+  if (!text) {
+    Result r;
+    r.error = "cannot read " + path;
+    return r;
+  }
+  Result r = parse(*text, limits);
+  if (read) *read = std::move(*text);
+  return r;
+}
+
 // Two members of one object with the same key?
 bool has_repeats(const Value& object) {
   std::size_t n = object.MemberCount();
@@ -633,11 +648,7 @@ DocResult parse_any_document(std::string_view text, const Limits& limits) {
 }
 
 DocResult parse_document_file(const std::string& path, const Limits& limits, std::string* read) {
-  auto text = read_limited(path, limits);
-  if (!text) return DocResult{false, {}, "cannot read " + path};
-  DocResult r = parse_any_document(*text, limits);
-  if (read) *read = std::move(*text);
-  return r;
+  return parse_read_file<DocResult>(path, limits, read, parse_any_document);
 }
 
 const char* type_name(const Value& v) {
@@ -660,11 +671,7 @@ const char* type_name(const Value& v) {
 }
 
 ParseResult parse_file(const std::string& path, const Limits& limits, std::string* read) {
-  auto text = read_limited(path, limits);
-  if (!text) return ParseResult{false, {}, "cannot read " + path};
-  ParseResult r = parse_any(*text, limits);
-  if (read) *read = std::move(*text);
-  return r;
+  return parse_read_file<ParseResult>(path, limits, read, parse_any);
 }
 
 }  // namespace adrprobe::oas
