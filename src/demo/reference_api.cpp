@@ -8,6 +8,7 @@
 #include <httplib.h>
 #include <yaml-cpp/yaml.h>
 
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -249,6 +251,7 @@ struct ReferenceApi::Impl {
   Credentials credentials;
   std::unique_ptr<httplib::Server> server_ptr;
   httplib::Server& server() { return *server_ptr; }
+  int port = 0;  // once started
   std::thread thread;
   std::string json_text, yaml_text;
 
@@ -424,6 +427,14 @@ std::string ReferenceApi::start(int port) {
     impl->error(req, res, 500, "Er ging iets mis in de server.");
   });
   impl->server().set_keep_alive_max_count(1000);
+  // Patient with a slow client, as nginx is (keepalive_timeout 75 s,
+  // client_header_timeout 60 s): cpp-httplib's 5 s for the TLS handshake and
+  // for each request on a connection closed a fresh connection whose client
+  // (adrprobe under the sanitizers on a loaded 2-core CI, its TLS checks
+  // beside it) sent its first request later than that: "Failed sending data
+  // to the peer: Broken pipe" on the document, half the rules `error`.
+  impl->server().set_read_timeout(30, 0);
+  impl->server().set_keep_alive_timeout(30);
   // One worker per connection, kept while the connection is kept alive:
   // cpp-httplib's default of max(8, cores - 1) workers is taken by a run's
   // idle keep-alive connections (two senders at --concurrency, TS-3's
@@ -449,6 +460,7 @@ std::string ReferenceApi::start(int port) {
                                 : fmt::format("port {} on 127.0.0.1 cannot be bound: {}", port, std::strerror(err)));
     }
   }
+  impl->port = port;
   impl->thread = std::thread([impl] { impl->server().listen_after_bind(); });
   for (int i = 0; i < 200 && !impl->server().is_running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   return fmt::format("{}://127.0.0.1:{}/v1", impl->profile == Profile::conformant ? "https" : "http", port);
@@ -456,9 +468,36 @@ std::string ReferenceApi::start(int port) {
 
 bool ReferenceApi::running() const { return impl_ && impl_->server_ptr && impl_->server_ptr->is_running(); }
 
+namespace {
+// Shuts down the connections the server accepted on `port` (local port
+// `port`, not listening): cpp-httplib's workers wait on a kept-alive
+// connection until its timeout before the server's stop() returns, 30 s with
+// a client that keeps one open; shut down, they see its end at once. The
+// process's sockets are found among its open files (cpp-httplib 0.11 gives
+// no hook on the sockets it accepts); a client's socket in the same process
+// (a test) has another local port.
+void shut_down_connections(int port) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd", ec)) {
+    int fd = -1;
+    std::string name = entry.path().filename().string();
+    if (std::from_chars(name.data(), name.data() + name.size(), fd).ec != std::errc{}) continue;
+    sockaddr_storage local{};
+    socklen_t size = sizeof local;
+    int listening = 0;
+    socklen_t flag_size = sizeof listening;
+    if (::getsockname(fd, reinterpret_cast<sockaddr*>(&local), &size) != 0 || local.ss_family != AF_INET) continue;
+    if (ntohs(reinterpret_cast<const sockaddr_in&>(local).sin_port) != port) continue;
+    if (::getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &flag_size) != 0 || listening) continue;
+    ::shutdown(fd, SHUT_RDWR);
+  }
+}
+}  // namespace
+
 void ReferenceApi::stop() {
   if (!impl_ || !impl_->server_ptr) return;
   impl_->server().stop();
+  if (impl_->port > 0) shut_down_connections(impl_->port);
   if (impl_->thread.joinable()) impl_->thread.join();
 }
 

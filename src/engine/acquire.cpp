@@ -130,29 +130,31 @@ oas::Fetcher make_fetcher(http::Client& client, const std::string& root_url, con
   };
 }
 
-// The document the checks read; its text is the file's (text) or the body of
-// a fetched document's last exchange (text_exchange), which is not copied.
-void use(Evidence& ev, std::string url, oas::DocPtr value, std::string text, int text_exchange = 0) {
+// The document the checks read; its text is the body of a fetched
+// document's last exchange (text_exchange), which is not copied, or its file's
+// (set by read_file).
+void use(Evidence& ev, std::string url, oas::DocPtr value, int text_exchange = 0) {
   auto& doc = ev.document;
   doc.url = std::move(url);
-  doc.text = std::move(text);
   doc.text_exchange = text_exchange;
   doc.docs.emplace(doc.url, std::move(value), ev.settings.limits);
 }
 
 void use(Evidence& ev, const DocumentFetch& f, oas::DocPtr value) {
-  use(ev, f.final_url, std::move(value), {}, f.last_exchange());
+  use(ev, f.final_url, std::move(value), f.last_exchange());
 }
 
 // A document from disk: file:// URLs and plain paths.
 void read_file(Evidence& ev, const std::string& location) {
   std::string path = location.rfind("file://", 0) == 0 ? percent_decode(location.substr(7)) : location;
-  std::string text;
-  auto r = oas::parse_document_file(path, ev.settings.limits, &text);
+  oas::FileStamp stamp;
+  auto r = oas::parse_document_file(path, ev.settings.limits, &stamp);
   if (r.ok && r.doc->root().IsObject()) {
     char real[PATH_MAX];
     std::string abs = realpath(path.c_str(), real) ? real : path;
-    use(ev, "file://" + abs, std::move(r.doc), std::move(text));
+    use(ev, "file://" + abs, std::move(r.doc));
+    ev.document.text_file = path;
+    ev.document.text_stamp = stamp;
   } else {
     ev.document.missing_reason = r.ok ? path + " is not an object" : r.error;
   }

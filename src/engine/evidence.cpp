@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <fstream>
+
+#include "oas/lines.hpp"
 #include "oas/walk.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
@@ -17,6 +20,15 @@ const http::Result* Evidence::result(const RequestSpec& spec) const {
 const http::Exchange* Evidence::last(const RequestSpec& spec) const {
   const http::Result* r = result(spec);
   return r ? &ex(r->last()) : nullptr;
+}
+
+std::vector<std::optional<int>> Evidence::document_lines(const std::vector<std::string>& pointers) const {
+  if (document.text_exchange > 0) return oas::lines_of(ex(document.text_exchange).body, pointers);
+  std::vector<std::optional<int>> none(pointers.size());
+  if (document.text_file.empty() || oas::stamp_of(document.text_file) != document.text_stamp) return none;
+  std::ifstream in(document.text_file, std::ios::binary);
+  if (!in) return none;
+  return oas::lines_of(in, settings.limits.max_document_bytes, pointers);
 }
 
 const oas::Value* Evidence::published() const {

@@ -14,6 +14,7 @@
 #include "engine/planner.hpp"
 #include "engine/settings.hpp"
 #include "http/client.hpp"
+#include "oas/parse.hpp"
 #include "oas/paths.hpp"
 #include "oas/refs.hpp"
 #include "verdict/verdict.hpp"
@@ -39,10 +40,13 @@ struct Document {
   std::optional<oas::DocumentSet> docs;  // when one could be had
   std::string url;                       // where it came from (file:// for a local file)
   // The root document as read, for the line numbers of report locations
-  // (Evidence::document_text()): a file's text, or the exchange whose body it
-  // is (a fetched document, kept once: 15 MB twice for a large one).
-  std::string text;
+  // (Evidence::document_lines): the exchange whose body it is (a fetched
+  // document, kept once), or the file it was read from, read again then, in
+  // chunks, when its stamp is unchanged (its text is not held through the
+  // run: 15 MB for a large one).
   int text_exchange = 0;
+  std::string text_file;
+  oas::FileStamp text_stamp;
   // Why there is none ("prerequisite not met: ..."), and whether that was a
   // transport problem (error) or the API's behaviour (fail).
   std::string missing_reason;
@@ -105,10 +109,10 @@ struct Evidence {
   // The last exchange of a declared request (after redirects), or nullptr when it was not sent.
   const http::Exchange* last(const RequestSpec& spec) const;
   const oas::Value* doc() const { return document.docs ? &document.docs->root() : nullptr; }
-  // The root document's text as read ("" when there is none).
-  std::string_view document_text() const {
-    return document.text_exchange > 0 ? std::string_view(ex(document.text_exchange).body) : document.text;
-  }
+  // The 1-based line of each pointer in the root document's text as read
+  // (oas::lines_of); nullopt each when the text is not to be had (none, or
+  // its file changed since it was read).
+  std::vector<std::optional<int>> document_lines(const std::vector<std::string>& pointers) const;
   // {base}/openapi.json as published (PO-3 compares openapi.yaml with it).
   const oas::Value* published() const;
   // The base URL target (check only).

@@ -9,7 +9,6 @@
 #include "engine/client_cert.hpp"
 #include "engine/judge.hpp"
 #include "engine/run.hpp"
-#include "oas/lines.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
@@ -122,14 +121,14 @@ std::string not_probed_reason(const oas::PathPlan& p) {
 }
 
 // The line of each location of a finding in the root document's text (one parse for all).
-void add_lines(std::vector<report::RuleResult>& rules, std::string_view text) {
+void add_lines(std::vector<report::RuleResult>& rules, const Evidence& ev) {
   std::vector<report::Location*> locations;
   std::vector<std::string> pointers;
   for (auto& rule : rules)
     for (auto& c : rule.checks)
       for (auto& l : c.locations) locations.push_back(&l), pointers.push_back(l.pointer);
-  if (pointers.empty() || text.empty()) return;
-  auto lines = oas::lines_of(text, pointers);
+  if (pointers.empty()) return;
+  auto lines = ev.document_lines(pointers);
   for (std::size_t i = 0; i < locations.size(); ++i) locations[i]->line = lines[i];
 }
 
@@ -270,7 +269,7 @@ std::vector<std::string> leading_notes(const Evidence& ev, const std::string& un
 report::Report assemble(const Settings& s, const catalogue::Edition& edition, Session& session, Evidence& ev,
                         std::vector<report::RuleResult> rules, std::vector<std::string> notes) {
   report::Report rep;
-  add_lines(rules, ev.document_text());
+  add_lines(rules, ev);
   rep.rules = std::move(rules);
   rep.notes = std::move(notes);
   if (session.client.deadline_passed()) rep.notes.push_back(fmt::format("deadline of {} s reached", s.deadline_s));

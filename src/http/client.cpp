@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -201,10 +202,16 @@ bool framing_failure(CURLcode code) {
          code == CURLE_GOT_NOTHING || code == CURLE_SEND_ERROR;
 }
 
-// The transport error of a failed transfer. What differs between otherwise
-// identical failures (" after 3 ms") is left out, so they read the same; a
-// refused connection says so instead of "Couldn't connect to server".
-std::string transport_error(CURLcode code, const char* errbuf, long os_errno) {
+void global_init() {
+  if (const std::string& problem = init_curl(); !problem.empty()) throw std::runtime_error(problem);
+}
+
+}  // namespace
+
+// What differs between otherwise identical failures (" after 3 ms") is left
+// out, so they read the same.
+std::string transport_error(int curl_code, const char* errbuf, long os_errno) {
+  auto code = static_cast<CURLcode>(curl_code);
   // libcurl keeps a response's header lines in a buffer capped at
   // CURL_MAX_HTTP_HEADER (100 KB), and going over the cap is its "Out of
   // memory", without a message of its own: a 1 MB Content-Crs line, not a
@@ -212,6 +219,16 @@ std::string transport_error(CURLcode code, const char* errbuf, long os_errno) {
   if (code == CURLE_OUT_OF_MEMORY && !errbuf[0])
     return "a response header line over libcurl's 100 KB limit (libcurl: \"Out of memory\")";
   std::string text = errbuf[0] ? std::string(errbuf) : std::string(curl_easy_strerror(code));
+  // libcurl 7.88 (Debian 12's) writes "getpeername() failed with errno 107:
+  // Transport endpoint is not connected" when a new connection was reset
+  // before it asked for the peer's address, and keeps that first message
+  // over the error the transfer ends with (curl fixed it in 8.2): what ended
+  // the transfer is its code and the system's error.
+  if (text.starts_with("getpeername() failed") || text.starts_with("getsockname() failed")) {
+    text = curl_easy_strerror(code);
+    if (os_errno > 0 && os_errno != ENOTCONN) text += std::string(": ") + std::strerror(static_cast<int>(os_errno));
+    else text += " (the connection was reset as it was made)";
+  }
   for (auto at = text.find(" after "); at != std::string::npos; at = text.find(" after ", at + 1)) {
     std::size_t digits = at + 7, end = digits;
     while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
@@ -226,12 +243,6 @@ std::string transport_error(CURLcode code, const char* errbuf, long os_errno) {
     text = text.substr(0, text.size() - generic.size()) + ": " + std::strerror(static_cast<int>(os_errno));
   return text;
 }
-
-void global_init() {
-  if (const std::string& problem = init_curl(); !problem.empty()) throw std::runtime_error(problem);
-}
-
-}  // namespace
 
 // One sending thread's libcurl multi handle and what it reuses from one
 // request to the next. A run has one, or two for a long plan at an unlimited

@@ -141,4 +141,11 @@ class Client {
 // Methods that never change server state; the only ones sent without --allow-unsafe.
 bool is_safe_method(const std::string& method);
 
+// What a transfer that ended with libcurl's code `curl_code` (a CURLcode), its
+// error buffer and the system's errno (CURLINFO_OS_ERRNO) says in a record:
+// the error buffer, without libcurl's "after N ms", with the system's reason
+// for a refused connection, and not libcurl 7.88's stale "getpeername()
+// failed" (a connection reset as it was made).
+std::string transport_error(int curl_code, const char* errbuf, long os_errno);
+
 }  // namespace adrprobe::http

@@ -4,6 +4,8 @@
 
 #include <cctype>
 #include <cstdint>
+#include <cstring>
+#include <istream>
 #include <map>
 
 #include "oas/pointer.hpp"
@@ -60,61 +62,109 @@ struct Wanted {
   bool found = false;  // the first member with this key (or the item) was met
 };
 
+// JSON text as JsonLines reads it: a whole text in memory, or a stream read
+// in chunks of 64 KiB (a large file is not held whole to find a few lines).
+class Source {
+ public:
+  explicit Source(std::string_view whole) : buf_(whole) {}
+  explicit Source(std::istream& in) : in_(&in), own_(kChunk, '\0') { buf_ = std::string_view(own_.data(), 0); }
+
+  // Whether n more bytes are there from the current position.
+  bool more(std::size_t n = 1) { return pos_ + n <= buf_.size() || refill(n); }
+  // The byte k after the current position (after more(k + 1)).
+  char peek(std::size_t k = 0) const { return buf_[pos_ + k]; }
+  void skip(std::size_t n = 1) { pos_ += n; }
+  // What is read and not yet skipped.
+  std::string_view window() const { return buf_.substr(pos_); }
+  // Whether the text ends here (nothing but what was skipped).
+  bool at_end() { return !more(); }
+
+ private:
+  static constexpr std::size_t kChunk = 64 * 1024;
+
+  bool refill(std::size_t n) {
+    if (!in_ || !*in_) return false;
+    std::size_t kept = buf_.size() - pos_;
+    std::memmove(own_.data(), own_.data() + pos_, kept);
+    pos_ = 0;
+    std::size_t filled = kept;
+    while (filled < n || filled == kept) {
+      if (filled == own_.size()) own_.resize(own_.size() * 2);
+      in_->read(own_.data() + filled, static_cast<std::streamsize>(own_.size() - filled));
+      auto got = static_cast<std::size_t>(in_->gcount());
+      filled += got;
+      if (got == 0 || !*in_) break;
+    }
+    buf_ = std::string_view(own_.data(), filled);
+    return n <= filled;
+  }
+
+  std::string_view buf_;
+  std::size_t pos_ = 0;
+  std::istream* in_ = nullptr;
+  std::string own_;
+};
+
 // Lines of JSON text in one pass, without building a document: the line of a
 // member's key, of an array item's first character; for a repeated key the
 // first one, as the YAML path (yaml-cpp) answers. nullopt when the text is
 // not strict JSON: the caller reads it as YAML then.
 class JsonLines {
  public:
-  JsonLines(std::string_view text, std::vector<Wanted>& tree) : t_(text), tree_(tree) {}
+  JsonLines(Source& text, std::vector<Wanted>& tree) : t_(text), tree_(tree) {}
 
   bool run() {
-    if (t_.substr(0, 3) == "\xEF\xBB\xBF") i_ = 3;
+    if (t_.more(3) && t_.window().substr(0, 3) == "\xEF\xBB\xBF") t_.skip(3);
     std::vector<std::size_t> at{0};
     if (!value(at, 0)) return false;
     ws();
-    return i_ == t_.size();
+    return t_.at_end();
   }
 
  private:
   static constexpr std::size_t kMaxDepth = 512;
 
   void ws() {
-    while (i_ < t_.size()) {
-      char c = t_[i_];
+    while (t_.more()) {
+      char c = t_.peek();
       if (c == '\n') ++line_;
       else if (c != ' ' && c != '\t' && c != '\r') return;
-      ++i_;
+      t_.skip();
     }
   }
-  bool hex4(std::uint32_t& v) {
-    if (i_ + 4 > t_.size()) return false;
+  // Four hex digits at k bytes from here, not skipped.
+  bool hex4_at(std::size_t k, std::uint32_t& v) {
+    if (!t_.more(k + 4)) return false;
     v = 0;
-    for (int k = 0; k < 4; ++k) {
-      int d = hex_digit(t_[i_++]);
-      if (d < 0) return false;
-      v = v << 4 | static_cast<std::uint32_t>(d);
+    for (std::size_t d = 0; d < 4; ++d) {
+      int x = hex_digit(t_.peek(k + d));
+      if (x < 0) return false;
+      v = v << 4 | static_cast<std::uint32_t>(x);
     }
     return true;
   }
-  // A string at i_ (its opening quote); its value into out when out is given.
+  // A string here (its opening quote); its value into out when out is given.
   bool string(std::string* out) {
-    ++i_;
-    while (i_ < t_.size()) {
-      char c = t_[i_];
+    t_.skip();
+    while (t_.more()) {
+      char c = t_.peek();
       if (c == '"') {
-        ++i_;
+        t_.skip();
         return true;
       }
       if (static_cast<unsigned char>(c) < 0x20) return false;
       if (c != '\\') {
-        std::size_t run = i_;
-        while (i_ < t_.size() && t_[i_] != '"' && t_[i_] != '\\' && static_cast<unsigned char>(t_[i_]) >= 0x20) ++i_;
-        if (out) out->append(t_.substr(run, i_ - run));
+        std::string_view w = t_.window();
+        std::size_t run = 0;
+        while (run < w.size() && w[run] != '"' && w[run] != '\\' && static_cast<unsigned char>(w[run]) >= 0x20) ++run;
+        if (out) out->append(w.substr(0, run));
+        t_.skip(run);
         continue;
       }
-      if (++i_ >= t_.size()) return false;
-      char e = t_[i_++];
+      t_.skip();
+      if (!t_.more()) return false;
+      char e = t_.peek();
+      t_.skip();
       std::uint32_t cp = 0;
       switch (e) {
         case '"': cp = '"'; break;
@@ -126,13 +176,14 @@ class JsonLines {
         case 'r': cp = '\r'; break;
         case 't': cp = '\t'; break;
         case 'u': {
-          if (!hex4(cp)) return false;
-          if (cp >= 0xD800 && cp < 0xDC00 && i_ + 1 < t_.size() && t_[i_] == '\\' && t_[i_ + 1] == 'u') {
-            std::size_t back = i_;
-            i_ += 2;
-            std::uint32_t low = 0;
-            if (hex4(low) && low >= 0xDC00 && low < 0xE000) cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-            else i_ = back;
+          if (!hex4_at(0, cp)) return false;
+          t_.skip(4);
+          std::uint32_t low = 0;
+          // A high surrogate and a low one escaped after it: one code point.
+          if (cp >= 0xD800 && cp < 0xDC00 && t_.more(2) && t_.peek() == '\\' && t_.peek(1) == 'u' &&
+              hex4_at(2, low) && low >= 0xDC00 && low < 0xE000) {
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+            t_.skip(6);
           }
           break;
         }
@@ -144,29 +195,40 @@ class JsonLines {
   }
   // true, false, null or a number: its characters.
   bool scalar() {
-    std::size_t start = i_;
-    while (i_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[i_])) || t_[i_] == '-' || t_[i_] == '+' || t_[i_] == '.')) ++i_;
-    return i_ > start;
+    bool any = false;
+    while (t_.more()) {
+      char c = t_.peek();
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '+' && c != '.') break;
+      t_.skip();
+      any = true;
+    }
+    return any;
   }
-  // A value at i_ (after whitespace); at: the wanted nodes it stands for.
+  // A value here (after whitespace); at: the wanted nodes it stands for.
   bool value(const std::vector<std::size_t>& at, std::size_t depth) {
     ws();
-    if (i_ >= t_.size() || depth > kMaxDepth) return false;
-    char c = t_[i_];
+    if (!t_.more() || depth > kMaxDepth) return false;
+    char c = t_.peek();
     if (c == '{') return object(at, depth);
     if (c == '[') return array(at, depth);
     if (c == '"') return string(nullptr);
     return scalar();
   }
+  // The next byte, when it is c: skipped.
+  bool take(char c) {
+    if (!t_.more() || t_.peek() != c) return false;
+    t_.skip();
+    return true;
+  }
   bool object(const std::vector<std::size_t>& at, std::size_t depth) {
-    ++i_;
+    t_.skip();
     ws();
-    if (i_ < t_.size() && t_[i_] == '}') return ++i_, true;
+    if (take('}')) return true;
     std::string key;
     std::vector<std::size_t> next;
     while (true) {
       ws();
-      if (i_ >= t_.size() || t_[i_] != '"') return false;
+      if (!t_.more() || t_.peek() != '"') return false;
       int key_line = line_;
       key.clear();
       if (!string(at.empty() ? nullptr : &key)) return false;
@@ -178,22 +240,17 @@ class JsonLines {
           next.push_back(it->second);
         }
       ws();
-      if (i_ >= t_.size() || t_[i_] != ':') return false;
-      ++i_;
+      if (!take(':')) return false;
       if (!value(next, depth + 1)) return false;
       ws();
-      if (i_ < t_.size() && t_[i_] == ',') {
-        ++i_;
-        continue;
-      }
-      if (i_ < t_.size() && t_[i_] == '}') return ++i_, true;
-      return false;
+      if (take(',')) continue;
+      return take('}');
     }
   }
   bool array(const std::vector<std::size_t>& at, std::size_t depth) {
-    ++i_;
+    t_.skip();
     ws();
-    if (i_ < t_.size() && t_[i_] == ']') return ++i_, true;
+    if (take(']')) return true;
     std::vector<std::size_t> next;
     for (std::size_t index = 0;; ++index) {
       ws();
@@ -207,18 +264,13 @@ class JsonLines {
           }
       if (!value(next, depth + 1)) return false;
       ws();
-      if (i_ < t_.size() && t_[i_] == ',') {
-        ++i_;
-        continue;
-      }
-      if (i_ < t_.size() && t_[i_] == ']') return ++i_, true;
-      return false;
+      if (take(',')) continue;
+      return take(']');
     }
   }
 
-  std::string_view t_;
+  Source& t_;
   std::vector<Wanted>& tree_;
-  std::size_t i_ = 0;
   int line_ = 0;  // 0-based, as yaml-cpp counts
 };
 
@@ -229,7 +281,7 @@ bool is_json_text(std::string_view text) {
 }
 
 // lines_of for JSON text; nullopt when it is not strict JSON.
-std::optional<std::vector<std::optional<int>>> json_lines(std::string_view text, const std::vector<std::string>& pointers) {
+std::optional<std::vector<std::optional<int>>> json_lines(Source& text, const std::vector<std::string>& pointers) {
   std::vector<Wanted> tree(1);
   std::vector<std::optional<std::size_t>> node_of(pointers.size());
   for (std::size_t p = 0; p < pointers.size(); ++p) {
@@ -256,14 +308,8 @@ std::optional<std::vector<std::optional<int>>> json_lines(std::string_view text,
   return out;
 }
 
-}  // namespace
-
-std::vector<std::optional<int>> lines_of(std::string_view text, const std::vector<std::string>& pointers) {
+std::vector<std::optional<int>> yaml_lines(std::string_view text, const std::vector<std::string>& pointers) {
   std::vector<std::optional<int>> out(pointers.size());
-  if (pointers.empty()) return out;
-  // JSON in one pass: reading a large JSON document as YAML takes many times its size.
-  if (is_json_text(text))
-    if (auto lines = json_lines(text, pointers)) return *lines;
   YAML::Node root;
   try {
     root = YAML::Load(std::string(text));
@@ -278,6 +324,45 @@ std::vector<std::optional<int>> lines_of(std::string_view text, const std::vecto
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<std::optional<int>> lines_of(std::string_view text, const std::vector<std::string>& pointers) {
+  if (pointers.empty()) return {};
+  // JSON in one pass: reading a large JSON document as YAML takes many times its size.
+  if (is_json_text(text)) {
+    Source source(text);
+    if (auto lines = json_lines(source, pointers)) return *lines;
+  }
+  return yaml_lines(text, pointers);
+}
+
+std::vector<std::optional<int>> lines_of(std::istream& in, std::size_t max_bytes, const std::vector<std::string>& pointers) {
+  std::vector<std::optional<int>> none(pointers.size());
+  if (pointers.empty()) return {};
+  {
+    // JSON as is_json_text says: a byte order mark, white space, then { or [
+    // (looked at ahead, not skipped).
+    Source source(in);
+    std::size_t k = source.more(3) && source.window().substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+    while (source.more(k + 1) && std::isspace(static_cast<unsigned char>(source.peek(k)))) ++k;
+    bool json = source.more(k + 1) && (source.peek(k) == '{' || source.peek(k) == '[');
+    if (json)
+      if (auto lines = json_lines(source, pointers)) return *lines;
+  }
+  in.clear();
+  in.seekg(0);
+  if (!in) return none;
+  // YAML (or JSON only YAML reads): yaml-cpp reads it whole.
+  std::string text;
+  char chunk[64 * 1024];
+  while (in && text.size() <= max_bytes) {
+    in.read(chunk, sizeof chunk);
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+  }
+  if (text.size() > max_bytes) return none;
+  return yaml_lines(text, pointers);
 }
 
 std::optional<int> line_of(std::string_view text, const std::string& pointer) {

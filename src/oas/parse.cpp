@@ -1,5 +1,7 @@
 #include "oas/parse.hpp"
 
+#include <sys/stat.h>
+
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
@@ -647,8 +649,18 @@ DocResult parse_any_document(std::string_view text, const Limits& limits) {
   return from_parse(parse_yaml(text, limits));
 }
 
-DocResult parse_document_file(const std::string& path, const Limits& limits, std::string* read) {
-  return parse_read_file<DocResult>(path, limits, read, parse_any_document);
+std::optional<FileStamp> stamp_of(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return FileStamp{static_cast<std::uint64_t>(st.st_size), static_cast<std::uint64_t>(st.st_dev),
+                   static_cast<std::uint64_t>(st.st_ino), static_cast<std::int64_t>(st.st_mtim.tv_sec),
+                   static_cast<std::int64_t>(st.st_mtim.tv_nsec)};
+}
+
+DocResult parse_document_file(const std::string& path, const Limits& limits, FileStamp* stamp) {
+  // Stamped before it is read: a change while it is read changes the stamp.
+  if (stamp) *stamp = stamp_of(path).value_or(FileStamp{});
+  return parse_read_file<DocResult>(path, limits, nullptr, parse_any_document);
 }
 
 const char* type_name(const Value& v) {

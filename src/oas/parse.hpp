@@ -1,6 +1,8 @@
 // JSON and YAML documents loaded into nlohmann::json, within Limits.
 #pragma once
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,8 +68,20 @@ struct DocResult {
 DocResult parse_json_document(std::string_view text, const Limits& limits = {});
 // JSON when the text starts with '{' or '[', else YAML (parse_any's choice).
 DocResult parse_any_document(std::string_view text, const Limits& limits = {});
-// parse_file for a description document.
-DocResult parse_document_file(const std::string& path, const Limits& limits = {}, std::string* text = nullptr);
+// What tells whether a file still holds the text read from it: its size,
+// device, inode and time of last change. A report reads a document's file
+// again for the line numbers of its findings instead of holding its text
+// through the run (15 MB for a large one), and only when the stamp is the same.
+struct FileStamp {
+  std::uint64_t size = 0, device = 0, inode = 0;
+  std::int64_t mtime_s = 0, mtime_ns = 0;
+  bool operator==(const FileStamp&) const = default;
+};
+std::optional<FileStamp> stamp_of(const std::string& path);
+
+// parse_file for a description document; stamp, when given, receives the
+// file's stamp taken before it was read.
+DocResult parse_document_file(const std::string& path, const Limits& limits = {}, FileStamp* stamp = nullptr);
 // The name of a value's type as nlohmann's type_name() says it ("object", "number").
 const char* type_name(const Value& v);
 

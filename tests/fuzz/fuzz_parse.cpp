@@ -3,15 +3,18 @@
 // equals itself and its own dump read back. Read through a sieve (values
 // taken apart as they are parsed), it is the same document. Read as a
 // description document (RapidJSON), it is what parse_json reads, or refused
-// with parse_json's message.
+// with parse_json's message. The lines of its values are the same read from
+// the text whole or from a stream in chunks.
 #include <cstdint>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "fuzz.hpp"
 #include "oas/equal.hpp"
+#include "oas/lines.hpp"
 #include "oas/parse.hpp"
 #include "oas/pointer.hpp"
 
@@ -93,6 +96,24 @@ void check_sieve(std::string_view text) {
   FUZZ_ASSERT(!difference(plain.value, whole));
 }
 
+// The lines of the root's members and of their first members or items, and
+// of a few pointers that may not be there: from the text whole, and from a
+// stream of it (read in chunks, YAML read whole within the limit).
+void check_lines(std::string_view text, const ParseResult& parsed) {
+  std::vector<std::string> pointers{"", "/0", "/a", "/paths", "/~1", "/0/0"};
+  if (parsed.ok && parsed.value.is_object())
+    for (const auto& [key, value] : parsed.value.items()) {
+      std::string p = "/" + escape_token(key);
+      pointers.push_back(p);
+      if (value.is_object() && !value.empty()) pointers.push_back(p + "/" + escape_token(value.begin().key()));
+      if (value.is_array() && !value.empty()) pointers.push_back(p + "/0");
+      if (pointers.size() > 40) break;
+    }
+  auto whole = lines_of(text, pointers);
+  std::istringstream in{std::string(text)};
+  FUZZ_ASSERT(lines_of(in, text.size(), pointers) == whole);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -105,6 +126,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto any = parse_any(text);
   check(any);
   check_document(parse_any_document(text), any);
+  check_lines(text, any);
   // Tight limits take the refusal paths.
   Limits tight;
   tight.max_depth = 4;

@@ -148,6 +148,42 @@ class DemoServe(ProbeCase):
         self.assertFalse(Path(ca).exists(), "the CA file was left behind")
         self.assertEqual(sorted(p.name for p in Path(tmp).iterdir()), ["out", "targets.yaml"])
 
+    def test_a_slow_client_is_answered_and_an_idle_one_does_not_hold_the_stop(self):
+        """A client that sends its first request 6 s after the TLS handshake
+        (adrprobe on a loaded CI, its TLS checks beside it) is answered: the
+        server waits as nginx does, not cpp-httplib's 5 s. A client that keeps
+        its connection open and idle does not hold SIGTERM for that long."""
+        import ssl
+        served = self.serve("--port", "0")
+        port = int(served.info["base_url"].rsplit(":", 1)[1].split("/")[0])
+        context = ssl.create_default_context(cafile=served.info["ca_file"])
+
+        def connect():
+            conn = context.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=30),
+                                       server_hostname="127.0.0.1")
+            self.addCleanup(conn.close)
+            return conn
+
+        def answer(conn):
+            conn.sendall(b"GET /v1/openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            data = b""
+            while b"\r\n\r\n" not in data:
+                chunk = conn.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+            return data.split(b"\r\n", 1)[0]
+
+        slow = connect()
+        time.sleep(6)
+        self.assertEqual(answer(slow), b"HTTP/1.1 200 OK")
+        idle = connect()
+        self.assertEqual(answer(idle), b"HTTP/1.1 200 OK")
+        started = time.monotonic()
+        rc, _, err = served.stop(timeout=20)
+        self.assertEqual(rc, 0, err)
+        self.assertLess(time.monotonic() - started, 5, "SIGTERM waited for the idle connection: " + err)
+
     def test_given_port_ca_out_and_sigint(self):
         tmp = self.tmpdir()
         with held_port() as s:

@@ -277,6 +277,23 @@ def shard_of(name, shards):
     return NAMES.index(name) % shards
 
 
+def erring_checks(baseline):
+    """What each report of the night says of its checks that did not end in a
+    verdict, and its notes: why a target that should pass has errors."""
+    lines = []
+    for path in sorted(baseline.glob("*.json")) if baseline.is_dir() else []:
+        try:
+            report = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:
+            continue
+        for rule in report.get("rules", []):
+            for check in rule.get("checks", []):
+                if check.get("verdict") == "error":
+                    lines.append("%s %s: %s" % (path.stem, check.get("id"), check.get("message")))
+        lines += ["%s note: %s" % (path.stem, note) for note in report.get("notes", [])]
+    return "\n".join(lines)
+
+
 class NightlyChecks:
     """Assertions shared by the GitLab, Kubernetes and GitHub runs."""
 
@@ -289,7 +306,7 @@ class NightlyChecks:
         return {k: (1 if k in worse else 0) for k in range(self.shards)}
 
     def check_night(self, n, history):
-        ctx = "night %d\n%s" % (n.number, n.log)
+        ctx = "night %d\n%s%s" % (n.number, n.log, erring_checks(n.baseline))
         self.assertEqual(n.batch_rcs, self.expected_batch_rcs(n.number), ctx)
         self.assertEqual(n.summary_rc, 1 if n.number == 2 else 0, ctx)
 

@@ -3,6 +3,8 @@
 
 #include <cstdio>
 #include <fstream>
+#include <optional>
+#include <vector>
 
 #include "engine/acquire.hpp"
 
@@ -87,6 +89,9 @@ TEST_CASE("acquire_for_lint: a local YAML file with a relative $ref; a missing f
   CHECK(ev.document.unresolved.empty());
   CHECK(ev.document.docs->external_count() == 1);
   CHECK(client.exchanges().empty());  // nothing sent for local files
+  // The text is not held: the lines of report locations read the file again.
+  CHECK(ev.document.text_file == root);
+  CHECK(ev.document_lines({"/paths/~1a/get", "/info/version"}) == std::vector<std::optional<int>>{5, 2});
 
   engine::Evidence missing;
   missing.settings.openapi = std::string(dir) + "/nope.json";
@@ -95,5 +100,25 @@ TEST_CASE("acquire_for_lint: a local YAML file with a relative $ref; a missing f
   CHECK(missing.document.missing_reason.find("cannot read") != std::string::npos);
   std::remove((std::string(dir) + "/common.yaml").c_str());
   std::remove(root.c_str());
+  std::remove(dir);
+}
+
+TEST_CASE("acquire_for_lint: the lines of locations come from the file as read, or none when it changed since") {
+  char dir[] = "/tmp/adrprobe-acquire-XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  std::string root = std::string(dir) + "/openapi.json";
+  std::ofstream(root) << "{\n  \"openapi\": \"3.0.3\",\n  \"info\": {\"title\": \"t\", \"version\": \"1.0.0\"},\n"
+                         "  \"paths\": {\n    \"/a\": {}\n  }\n}\n";
+  http::Client client(http::ClientSettings{});
+  engine::Evidence ev;
+  ev.settings.openapi = root;
+  engine::acquire_for_lint(client, ev);
+  REQUIRE(ev.document.docs);
+  CHECK(ev.document_lines({"/paths/~1a", "/nope"}) == std::vector<std::optional<int>>{5, std::nullopt});
+  // written again (another size): its lines would be another text's
+  std::ofstream(root) << "{\"openapi\": \"3.0.3\", \"paths\": {\"/a\": {}}}";
+  CHECK(ev.document_lines({"/paths/~1a"}) == std::vector<std::optional<int>>{std::nullopt});
+  std::remove(root.c_str());
+  CHECK(ev.document_lines({"/paths/~1a"}) == std::vector<std::optional<int>>{std::nullopt});
   std::remove(dir);
 }

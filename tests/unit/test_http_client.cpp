@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <deque>
 #include <map>
@@ -372,4 +373,18 @@ TEST_CASE("two senders: one host's rate holds over both") {
   CHECK(took >= std::chrono::milliseconds(200));  // 40 intervals after the first start
   CHECK(server.hits == 41);
   for (const auto& r : results) CHECK(client.exchange(r.last()).status == 200);
+}
+
+TEST_CASE("transport errors: libcurl 7.88's stale getpeername() message gives way to what ended the transfer") {
+  // 55 CURLE_SEND_ERROR, 35 CURLE_SSL_CONNECT_ERROR, 7 CURLE_COULDNT_CONNECT
+  CHECK(http::transport_error(55, "getpeername() failed with errno 107: Transport endpoint is not connected", EPIPE) ==
+        "Failed sending data to the peer: Broken pipe");
+  CHECK(http::transport_error(35, "getpeername() failed with errno 107: Transport endpoint is not connected", 0) ==
+        "SSL connect error (the connection was reset as it was made)");
+  CHECK(http::transport_error(35, "getsockname() failed with errno 22: Invalid argument", ENOTCONN) ==
+        "SSL connect error (the connection was reset as it was made)");
+  // the others as libcurl says them, without what differs from one failure to the next
+  CHECK(http::transport_error(7, "Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to server",
+                              ECONNREFUSED) == "Failed to connect to 127.0.0.1 port 9: Connection refused");
+  CHECK(http::transport_error(28, "", 0) == "Timeout was reached");
 }

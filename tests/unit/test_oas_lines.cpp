@@ -1,6 +1,11 @@
 // Line numbers of JSON pointers, in YAML and in JSON text.
 #include <doctest/doctest.h>
 
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include "oas/lines.hpp"
 
 using namespace adrprobe;
@@ -105,4 +110,51 @@ TEST_CASE("lines: text that is not strict JSON is read as YAML") {
   std::string text = "{\n  a: 1,\n  \"b\": [\n    2,\n  ],\n}\n";
   CHECK(oas::line_of(text, "/a") == 2);
   CHECK(oas::line_of(text, "/b/0") == 4);
+}
+
+namespace {
+// A JSON text of many lines whose strings (escapes, a surrogate pair, long
+// runs) fall across every offset of the 64 KiB chunks a stream is read in.
+std::string long_json(std::size_t members) {
+  std::string s = "{\n";
+  for (std::size_t i = 0; i < members; ++i) {
+    s += "  \"k" + std::to_string(i) + "\": {\"t\": \"" + std::string(i % 97, 'x') + "\\u00e9\\ud83d\\ude00\\n\\\"" +
+         std::string(i % 13, 'y') + "\",\n    \"n\": [1, -2.5e3, true, null]}";
+    s += i + 1 < members ? ",\n" : "\n";
+  }
+  return s + "}\n";
+}
+}  // namespace
+
+TEST_CASE("lines: a stream is read in chunks and answers as the whole text") {
+  std::string json = long_json(6000);  // about 850 KB: 13 chunks
+  REQUIRE(json.size() > 10 * 64 * 1024);
+  std::vector<std::string> pointers{"", "/k0", "/k1/t", "/k4999/n/3", "/k5999", "/k5999/n/0", "/k6000", "/k17/n/9"};
+  for (std::size_t i = 0; i < 6000; i += 37) pointers.push_back("/k" + std::to_string(i) + "/n/2");
+  auto whole = oas::lines_of(json, pointers);
+  std::istringstream in(json);
+  auto streamed = oas::lines_of(in, json.size(), pointers);
+  CHECK(streamed == whole);
+  CHECK(whole[1] == 2);
+  CHECK(whole[2] == 4);
+  CHECK(whole[4] == 2 + 2 * 5999);
+  CHECK(whole[5] == 3 + 2 * 5999);
+  CHECK_FALSE(whole[6]);
+  CHECK_FALSE(whole[7]);
+}
+
+TEST_CASE("lines: a stream of YAML, of JSON only YAML reads, of nothing") {
+  std::vector<std::string> pointers{"/a", "/b/0"};
+  std::istringstream yaml("# yaml\na: 1\nb:\n  - 2\n");
+  CHECK(oas::lines_of(yaml, 1000, pointers) == std::vector<std::optional<int>>{2, 4});
+  std::istringstream loose("{\n  a: 1,\n  \"b\": [\n    2,\n  ],\n}\n");
+  CHECK(oas::lines_of(loose, 1000, pointers) == std::vector<std::optional<int>>{2, 4});
+  // YAML longer than the limit is not read
+  std::istringstream large("# yaml\na: 1\nb:\n  - 2\n");
+  CHECK(oas::lines_of(large, 10, pointers) == std::vector<std::optional<int>>{std::nullopt, std::nullopt});
+  std::istringstream empty("");
+  CHECK(oas::lines_of(empty, 1000, pointers) == std::vector<std::optional<int>>{std::nullopt, std::nullopt});
+  // a truncated JSON text: no lines (YAML does not read it either)
+  std::istringstream cut("{\n  \"a\": 1,\n  \"b\": [2,");
+  CHECK(oas::lines_of(cut, 1000, pointers) == std::vector<std::optional<int>>{std::nullopt, std::nullopt});
 }
