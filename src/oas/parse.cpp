@@ -50,8 +50,21 @@ Shape json_shape(std::string_view text) {
     scalar_start = i;
   };
   auto number_ends = [&](std::size_t end) {
-    if (in_number && (end - scalar_start > 100 || text.substr(scalar_start, end - scalar_start) == "-0"))
-      shape.unlike_nlohmann = true;
+    if (!in_number) return;
+    std::string_view number = text.substr(scalar_start, end - scalar_start);
+    // RapidJSON 1.1.0's exact reading of a double normalises a significand of
+    // 0 (undefined behaviour, which the fuzzer found) for a zero written with
+    // more than 16 characters (0.00000000000000000000) and for digits that
+    // start with 18446744073709551615 then 5 or more (its rounding wraps
+    // around): rare enough to go to the old parser with the rest, the first
+    // by its length, the second among numbers of over 19 significant digits.
+    // What RapidJSON reads is the run of number characters, whatever follows.
+    std::size_t run = std::min(number.find_first_not_of("-0123456789."), number.size());
+    std::size_t significant = 0;
+    for (char ch : number.substr(0, run))
+      if ((ch >= '1' && ch <= '9') || (ch == '0' && significant > 0)) ++significant;
+    bool long_zero = significant == 0 && run > 16;
+    if (number.size() > 100 || number == "-0" || long_zero || significant > 19) shape.unlike_nlohmann = true;
   };
   for (std::size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
@@ -70,6 +83,8 @@ Shape json_shape(std::string_view text) {
     }
     switch (c) {
       case '"':
+        if (in_scalar) number_ends(i);  // a number right before a quote: what it was, before the string starts
+        in_scalar = in_number = false;
         scalar_starts(i);
         in_string = true;
         break;
@@ -629,7 +644,10 @@ DocResult parse_json_document(std::string_view text, const Limits& limits) {
   // A text RapidJSON would read otherwise (and one that starts with a byte
   // of a byte order mark, which its UTF-8 stream drops one by one, whole or
   // not) is read by parse_json: rare in description documents.
-  if (shape.unlike_nlohmann || (!text.empty() && text.front() == '\xEF')) return from_parse(parse_json(text, limits));
+  // RapidJSON's stream drops a first byte 0xEF, then 0xBB, then 0xBF, each
+  // whether the one before was there or not ("\xBF 1" read as 1).
+  bool bom_byte = !text.empty() && (text.front() == '\xEF' || text.front() == '\xBB' || text.front() == '\xBF');
+  if (shape.unlike_nlohmann || bom_byte) return from_parse(parse_json(text, limits));
   auto doc = std::make_shared<Doc>();
   // Iterative: no recursion (json_shape bounds the depth anyway); full
   // precision: doubles rounded as strtod, and so nlohmann, rounds them.

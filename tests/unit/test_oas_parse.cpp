@@ -427,7 +427,9 @@ TEST_CASE("documents: a lone low surrogate escape is refused, as parse_json refu
 
 TEST_CASE("documents: a byte order mark is taken whole or refused, as parse_json does") {
   reads_as_parse_json("\xEF\xBB\xBF{\"a\": 1}");  // a whole one is skipped
-  for (const char* text : {"\xEF\xBB" "16", "\xEF{}", "\xEF\xBB[1]", "\xEF\xBB\xBE{}"}) {
+  // RapidJSON drops a first 0xBB or 0xBF too, without the 0xEF before it (found by fuzz_parse)
+  for (const char* text : {"\xEF\xBB" "16", "\xEF{}", "\xEF\xBB[1]", "\xEF\xBB\xBE{}", "\xBF 43709", "\xBB{}",
+                           "\xBB\xBF[1]"}) {
     INFO(std::string(text));
     reads_as_parse_json(text);
   }
@@ -473,4 +475,28 @@ TEST_CASE("documents: a fraction that starts with hundreds of zeros is read as p
   }
   reads_as_parse_json("[0." + std::string(98, '0') + "1]");  // 101 characters
   reads_as_parse_json("[1." + std::string(200, '3') + "]");  // long, but no leading zeros
+}
+
+TEST_CASE("documents: digits that start with 2^64 - 1, then 5 or more, are read as parse_json reads them") {
+  // RapidJSON 1.1.0's rounding of them wrapped around to a significand of 0
+  // (clz(0), undefined behaviour; found by fuzz_parse).
+  for (const char* n : {"18446744073709551615.5", "1844674407370955161551615", "-18446744073709551615.51615",
+                        "0.0000184467440737095516159", "18446744073709551615", "99999999999999999999",
+                        "12345678901234567.5", "0.1234567890123456789"}) {
+    INFO(n);
+    reads_as_parse_json(std::string("{\"x-n\": [") + n + "]}");
+    reads_as_parse_json(std::string("{\"x-n\": [") + n + ". 1]}");  // then an error
+  }
+}
+
+TEST_CASE("documents: a zero with a long fraction is read as parse_json reads it") {
+  // RapidJSON 1.1.0 normalised a significand of 0 for it (clz(0): undefined
+  // behaviour, which the sanitizer builds stop at; found by fuzz_parse).
+  for (std::size_t zeros : {14, 15, 20, 22, 23, 30, 89, 98}) {
+    INFO(zeros << " zeros");
+    reads_as_parse_json("{\"x-n\": [0." + std::string(zeros, '0') + ", -0." + std::string(zeros, '0') + "]}");
+    reads_as_parse_json("{\"x-n\": [0." + std::string(zeros, '0') + "a]}");  // a zero, then an error
+    reads_as_parse_json("{\"x-n\": [0." + std::string(zeros, '0') + "\"\"]}");  // ... then a quote
+    reads_as_parse_json("{\"x-n\": [0." + std::string(zeros, '0') + "7]}");  // not a zero
+  }
 }
