@@ -59,7 +59,12 @@ Shape json_shape(std::string_view text) {
     // around): rare enough to go to the old parser with the rest, the first
     // by its length, the second among numbers of over 19 significant digits.
     // What RapidJSON reads is the run of number characters, whatever follows.
-    std::size_t run = std::min(number.find_first_not_of("-0123456789."), number.size());
+    auto digits_from = [&](std::size_t i) {
+      while (i < number.size() && number[i] >= '0' && number[i] <= '9') ++i;
+      return i;
+    };
+    std::size_t run = digits_from(!number.empty() && number[0] == '-' ? 1 : 0);  // -?[0-9]*
+    if (run < number.size() && number[run] == '.') run = digits_from(run + 1);      // (.[0-9]*)?
     std::size_t significant = 0;
     for (char ch : number.substr(0, run))
       if ((ch >= '1' && ch <= '9') || (ch == '0' && significant > 0)) ++significant;

@@ -497,6 +497,8 @@ TEST_CASE("documents: a zero with a long fraction is read as parse_json reads it
     reads_as_parse_json("{\"x-n\": [0." + std::string(zeros, '0') + ", -0." + std::string(zeros, '0') + "]}");
     reads_as_parse_json("{\"x-n\": [0." + std::string(zeros, '0') + "a]}");  // a zero, then an error
     reads_as_parse_json("{\"x-n\": [0." + std::string(zeros, '0') + "\"\"]}");  // ... then a quote
+    reads_as_parse_json("{\"x-n\": [0." + std::string(zeros, '0') + "-922301]}");  // ... then digits of no number
+    reads_as_parse_json("{\"x-n\": [0." + std::string(zeros, '0') + ".5]}");
     reads_as_parse_json("{\"x-n\": [0." + std::string(zeros, '0') + "7]}");  // not a zero
   }
 }
