@@ -8,6 +8,7 @@
 #include <istream>
 #include <map>
 
+#include "oas/parse.hpp"
 #include "oas/pointer.hpp"
 #include "util/strings.hpp"
 
@@ -274,10 +275,12 @@ class JsonLines {
   int line_ = 0;  // 0-based, as yaml-cpp counts
 };
 
-bool is_json_text(std::string_view text) {
-  std::size_t i = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
-  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-  return i < text.size() && (text[i] == '{' || text[i] == '[');
+// Whether the text is JSON: a byte order mark, white space, then { or [
+// (looked at ahead, nothing skipped).
+bool starts_json(Source& text) {
+  std::size_t k = text.more(3) && text.window().substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  while (text.more(k + 1) && std::isspace(static_cast<unsigned char>(text.peek(k)))) ++k;
+  return text.more(k + 1) && (text.peek(k) == '{' || text.peek(k) == '[');
 }
 
 // lines_of for JSON text; nullopt when it is not strict JSON.
@@ -331,10 +334,9 @@ std::vector<std::optional<int>> yaml_lines(std::string_view text, const std::vec
 std::vector<std::optional<int>> lines_of(std::string_view text, const std::vector<std::string>& pointers) {
   if (pointers.empty()) return {};
   // JSON in one pass: reading a large JSON document as YAML takes many times its size.
-  if (is_json_text(text)) {
-    Source source(text);
+  Source source(text);
+  if (starts_json(source))
     if (auto lines = json_lines(source, pointers)) return *lines;
-  }
   return yaml_lines(text, pointers);
 }
 
@@ -342,13 +344,8 @@ std::vector<std::optional<int>> lines_of(std::istream& in, std::size_t max_bytes
   std::vector<std::optional<int>> none(pointers.size());
   if (pointers.empty()) return {};
   {
-    // JSON as is_json_text says: a byte order mark, white space, then { or [
-    // (looked at ahead, not skipped).
     Source source(in);
-    std::size_t k = source.more(3) && source.window().substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
-    while (source.more(k + 1) && std::isspace(static_cast<unsigned char>(source.peek(k)))) ++k;
-    bool json = source.more(k + 1) && (source.peek(k) == '{' || source.peek(k) == '[');
-    if (json)
+    if (starts_json(source))
       if (auto lines = json_lines(source, pointers)) return *lines;
   }
   in.clear();
@@ -356,11 +353,7 @@ std::vector<std::optional<int>> lines_of(std::istream& in, std::size_t max_bytes
   if (!in) return none;
   // YAML (or JSON only YAML reads): yaml-cpp reads it whole.
   std::string text;
-  char chunk[64 * 1024];
-  while (in && text.size() <= max_bytes) {
-    in.read(chunk, sizeof chunk);
-    text.append(chunk, static_cast<std::size_t>(in.gcount()));
-  }
+  read_within(in, max_bytes, text);
   if (text.size() > max_bytes) return none;
   return yaml_lines(text, pointers);
 }

@@ -544,35 +544,25 @@ std::size_t json_start(std::string_view text) {
 std::optional<std::string> read_limited(const std::string& path, const Limits& limits) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
-  // Read in chunks: one byte past the limit is enough to know the file is too
-  // large, and a small file costs no more than its size.
   std::string text;
   // Sized for the file at once: growing by doubling would hold up to twice its size.
   std::error_code size_error;
   auto size = std::filesystem::file_size(path, size_error);
   if (!size_error) text.reserve(std::min<std::uintmax_t>(size, limits.max_document_bytes) + 1);
-  char chunk[64 * 1024];
-  while (in && text.size() <= limits.max_document_bytes) {
-    std::size_t want = std::min(sizeof chunk, limits.max_document_bytes + 1 - text.size());
-    in.read(chunk, static_cast<std::streamsize>(want));
-    text.append(chunk, static_cast<std::size_t>(in.gcount()));
-  }
+  read_within(in, limits.max_document_bytes, text);
   return text;
 }
 
-// A file read within the limit, then parsed (parse_file, parse_document_file);
-// `read`, when given, receives the text.
+// A file read within the limit, then parsed (parse_file, parse_document_file).
 template <class Result, class Parse>
-Result parse_read_file(const std::string& path, const Limits& limits, std::string* read, Parse parse) {
+Result parse_read_file(const std::string& path, const Limits& limits, Parse parse) {
   auto text = read_limited(path, limits);
   if (!text) {
     Result r;
     r.error = "cannot read " + path;
     return r;
   }
-  Result r = parse(*text, limits);
-  if (read) *read = std::move(*text);
-  return r;
+  return parse(*text, limits);
 }
 
 // Two members of one object with the same key?
@@ -646,11 +636,10 @@ DocResult parse_json_document(std::string_view text, const Limits& limits) {
   Shape shape = text.size() > limits.max_document_bytes ? Shape{} : json_shape(text);
   r.error = refuse(text, limits, shape, "JSON");
   if (!r.error.empty()) return r;
-  // A text RapidJSON would read otherwise (and one that starts with a byte
-  // of a byte order mark, which its UTF-8 stream drops one by one, whole or
-  // not) is read by parse_json: rare in description documents.
-  // RapidJSON's stream drops a first byte 0xEF, then 0xBB, then 0xBF, each
-  // whether the one before was there or not ("\xBF 1" read as 1).
+  // A text RapidJSON would read otherwise is read by parse_json: rare in
+  // description documents. So is one that starts with a byte of a byte order
+  // mark: RapidJSON's stream drops a first byte 0xEF, then 0xBB, then 0xBF,
+  // each whether the one before was there or not ("\xBF 1" read as 1).
   bool bom_byte = !text.empty() && (text.front() == '\xEF' || text.front() == '\xBB' || text.front() == '\xBF');
   if (shape.unlike_nlohmann || bom_byte) return from_parse(parse_json(text, limits));
   auto doc = std::make_shared<Doc>();
@@ -672,6 +661,17 @@ DocResult parse_any_document(std::string_view text, const Limits& limits) {
   return from_parse(parse_yaml(text, limits));
 }
 
+void read_within(std::istream& in, std::size_t max_bytes, std::string& text) {
+  // In chunks: one byte past the limit is enough to know the source is too
+  // large, and a small one costs no more than its size.
+  char chunk[64 * 1024];
+  while (in && text.size() <= max_bytes) {
+    std::size_t want = std::min(sizeof chunk, max_bytes + 1 - text.size());
+    in.read(chunk, static_cast<std::streamsize>(want));
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+  }
+}
+
 std::optional<FileStamp> stamp_of(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return std::nullopt;
@@ -683,7 +683,7 @@ std::optional<FileStamp> stamp_of(const std::string& path) {
 DocResult parse_document_file(const std::string& path, const Limits& limits, FileStamp* stamp) {
   // Stamped before it is read: a change while it is read changes the stamp.
   if (stamp) *stamp = stamp_of(path).value_or(FileStamp{});
-  return parse_read_file<DocResult>(path, limits, nullptr, parse_any_document);
+  return parse_read_file<DocResult>(path, limits, parse_any_document);
 }
 
 const char* type_name(const Value& v) {
@@ -705,8 +705,8 @@ const char* type_name(const Value& v) {
   return "null";
 }
 
-ParseResult parse_file(const std::string& path, const Limits& limits, std::string* read) {
-  return parse_read_file<ParseResult>(path, limits, read, parse_any);
+ParseResult parse_file(const std::string& path, const Limits& limits) {
+  return parse_read_file<ParseResult>(path, limits, parse_any);
 }
 
 }  // namespace adrprobe::oas

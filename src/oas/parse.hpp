@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -79,6 +80,10 @@ struct FileStamp {
 };
 std::optional<FileStamp> stamp_of(const std::string& path);
 
+// Appends what `in` holds to text, in 64 KiB chunks, up to one byte past
+// max_bytes (text longer than max_bytes: the source is over the limit).
+void read_within(std::istream& in, std::size_t max_bytes, std::string& text);
+
 // parse_file for a description document; stamp, when given, receives the
 // file's stamp taken before it was read.
 DocResult parse_document_file(const std::string& path, const Limits& limits = {}, FileStamp* stamp = nullptr);
@@ -86,7 +91,6 @@ DocResult parse_document_file(const std::string& path, const Limits& limits = {}
 const char* type_name(const Value& v);
 
 // Reads a document from disk and parses it with parse_any.
-// text, when given, receives what was read.
-ParseResult parse_file(const std::string& path, const Limits& limits = {}, std::string* text = nullptr);
+ParseResult parse_file(const std::string& path, const Limits& limits = {});
 
 }  // namespace adrprobe::oas
