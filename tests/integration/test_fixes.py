@@ -153,10 +153,13 @@ class Server:
         self.shape, self.check, self.text, self.extra_env = shape, check, text, env or {}
         self.spec = SHAPES[shape]
         self.stack = self.spec["stack"]
-        self.dir = tempfile.mkdtemp(prefix="adrprobe-fix-%s-" % shape)
-        os.chmod(self.dir, 0o755)  # a server started as root serves files as nobody
         self.proc = None
+        self.fresh_dir()
         self.prepare()
+
+    def fresh_dir(self):
+        self.dir = tempfile.mkdtemp(prefix="adrprobe-fix-%s-" % self.shape)
+        os.chmod(self.dir, 0o755)  # a server started as root serves files as nobody
 
     def prepare(self):
         """The app's files (its folders too: startproject's layout) in self.dir for a port free now,
@@ -236,6 +239,10 @@ class Server:
         if not (self.proc and self.proc.poll() is not None and self.port_taken()):
             return False
         self.log.close()
+        # In a new folder: what the dead server left there (nginx's unix socket, bound before
+        # its port failed) would stop the next start with "address already in use" again.
+        shutil.rmtree(self.dir, ignore_errors=True)
+        self.fresh_dir()
         self.prepare()
         self.start()
         return True
@@ -289,6 +296,8 @@ class Server:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
+        if self.proc:
+            self.log.close()
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -609,6 +618,27 @@ class DataFiles(unittest.TestCase):
         self.assertEqual(apply_fix("// fix:EH-2\nfunc main() {\n\tserve(mux) // fix:EH-2\n}", "EH-2",
                                    "func wrap() {}\n// Then, where it starts:\nserve(wrap(mux))\n"),
                          "func wrap() {}\nfunc main() {\n\t// Then, where it starts:\n\tserve(wrap(mux))\n}")
+
+
+class PortTaken(unittest.TestCase):
+    """The harness itself: a server whose port another process took starts again, and the
+    socket file nginx bound before its port failed does not stop the new start."""
+
+    def test_nginx_proxy_starts_again_after_its_port_was_taken(self):
+        harness.require_tool("/usr/sbin/nginx", "nginx-light")
+        server = Server("nginx-proxy")
+        self.addCleanup(server.stop)
+        with socket.socket() as taker:
+            taker.bind(("127.0.0.1", server.port))
+            taker.listen(1)
+            server.start()
+            server.proc.wait(30)  # nginx tries its bind for 2.5 s, then gives up
+        self.assertTrue(server.port_taken(), server.server_log())
+        self.assertTrue(server.restart_if_port_taken())
+        self.assertTrue(server.wait(time.monotonic() + START_SECONDS), server.server_log())
+        time.sleep(0.5)  # nginx has bound its port before its unix socket
+        self.assertIsNone(server.proc.poll(), server.server_log())
+        self.assertNotIn("address already in use", server.server_log().lower())
 
 
 class Rendered(unittest.TestCase):
