@@ -134,7 +134,9 @@ TEST_CASE("tls::probe: a server that stalls after each hand-made ServerHello cos
   s.timeout_s = 1;
   auto start = tls::Clock::now();
   tls::Facts f = tls::probe("127.0.0.1", server.port, s);
-  CHECK(tp_seconds_since(start) < 2.5);  // one timeout (and the refusals), where each suite took one before
+  // One timeout (and the refusals), where each suite took one before (over 20 s):
+  // room for a sanitized build on a loaded machine.
+  CHECK(tp_seconds_since(start) < 6);
   const auto& p = tp_tls12(f);
   CHECK(p.accepted);
   CHECK_FALSE(p.suites.empty());
@@ -151,7 +153,7 @@ TEST_CASE("tls::probe: every handshake ends by the run's deadline, and what it c
   auto start = tls::Clock::now();
   s.deadline = start + std::chrono::seconds(1);
   tls::Facts f = tls::probe("127.0.0.1", server.port, s);
-  CHECK(tp_seconds_since(start) < 2.5);
+  CHECK(tp_seconds_since(start) < 6);  // not the 10 s timeout: room for a sanitized build on a loaded machine
   CHECK(f.deadline_reached);
   const auto& p = tp_tls12(f);
   CHECK(p.accepted);

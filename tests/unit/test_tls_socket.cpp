@@ -108,7 +108,7 @@ TEST_CASE("open_connection: --resolve, the first address unroutable (IPv6 discar
   auto c = tls::open_connection("api.example.test", server.port, r, within_5s());
   auto took = tls::Clock::now() - started;
   REQUIRE(c.fd >= 0);
-  CHECK(took < std::chrono::seconds(2));
+  CHECK(took < std::chrono::seconds(4));  // not the 5 s the unroutable address would hold it
   CHECK(write(c.fd, "ok", 2) == 2);
   server.finish();
   CHECK(server.received == "ok");
