@@ -226,8 +226,9 @@ def _execute(exe, args, timeout=60, env=None, cwd=None):
                rusage.ru_maxrss, timed_out)
 
 
-def run_in_pty(args, timeout=30, env=None):
-    """Run adrprobe with stdout and stderr on a pseudo-terminal; returns (rc, output)."""
+def run_in_pty(args, timeout=120, env=None):
+    """Run adrprobe with stdout and stderr on a pseudo-terminal; returns (rc, output).
+    The timeout is a whole check's under a sanitized build on a loaded machine."""
     exe = binary()
     if not os.access(exe, os.X_OK):
         raise AssertionError("adrprobe binary not found at %s" % exe)

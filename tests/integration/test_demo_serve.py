@@ -28,6 +28,10 @@ from harness import ProbeCase, run_adrprobe  # noqa: E402
 KEYS = ("base_url", "ca_file", "check", "register")
 
 
+class PortInUse(AssertionError):
+    """demo --serve --port N exited 2: N is in use."""
+
+
 class Served:
     """A running `adrprobe demo --serve ...`: its process and the lines it printed."""
 
@@ -44,10 +48,12 @@ class Served:
         while "register" not in self.info:
             left = deadline - time.monotonic()
             if left <= 0 or self.proc.poll() is not None:
+                self.kill(close=False)
+                err = self.proc.stderr.read().decode("utf-8", "replace")
                 self.kill()
-                raise AssertionError("demo --serve printed no register: line (exit %s)\nstdout: %r\nstderr: %s" % (
-                    self.proc.returncode, buffered + b"".join(l.encode() for l in self.lines),
-                    self.proc.stderr.read().decode("utf-8", "replace")))
+                failure = PortInUse if self.proc.returncode == 2 and "is in use" in err else AssertionError
+                raise failure("demo --serve printed no register: line (exit %s)\nstdout: %r\nstderr: %s" % (
+                    self.proc.returncode, buffered + b"".join(l.encode() for l in self.lines), err))
             ready, _, _ = select.select([self.proc.stdout], [], [], min(left, 0.5))
             if not ready:
                 continue
@@ -71,14 +77,14 @@ class Served:
             raise AssertionError("demo --serve did not stop within %ss of %s" % (timeout, sig))
         return self.proc.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
 
-    def kill(self):
+    def kill(self, close=True):
         if self.proc.poll() is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
             self.proc.wait()
-        for stream in (self.proc.stdout, self.proc.stderr):
+        for stream in (self.proc.stdout, self.proc.stderr) if close else ():
             stream.close()
 
 
@@ -182,14 +188,23 @@ class DemoServe(ProbeCase):
         started = time.monotonic()
         rc, _, err = served.stop(timeout=20)
         self.assertEqual(rc, 0, err)
-        self.assertLess(time.monotonic() - started, 5, "SIGTERM waited for the idle connection: " + err)
+        # The idle wait is 30 s; a loaded machine may take seconds to stop.
+        self.assertLess(time.monotonic() - started, 15, "SIGTERM waited for the idle connection: " + err)
 
     def test_given_port_ca_out_and_sigint(self):
         tmp = self.tmpdir()
-        with held_port() as s:
-            port = s.getsockname()[1]
         ca_out = Path(tmp, "demo ca.pem")  # a space: the check: line quotes it
-        served = self.serve("--port", str(port), "--ca-out", ca_out)
+        # A port free when held_port() closed it may be taken before demo --serve binds it
+        # (suites run side by side): another one then.
+        for attempt in range(5):
+            with held_port() as s:
+                port = s.getsockname()[1]
+            try:
+                served = self.serve("--port", str(port), "--ca-out", ca_out)
+                break
+            except PortInUse:
+                if attempt == 4:
+                    raise
         self.assertEqual(served.info["base_url"], "https://127.0.0.1:%d/v1" % port)
         self.assertEqual(served.info["ca_file"], str(ca_out))
         self.assertEqual(served.info["check"],

@@ -146,6 +146,30 @@ def free_port():
         return s.getsockname()[1]
 
 
+def listening_inodes(port):
+    """The names in /proc/PID/fd/ ("socket:[inode]") of the sockets listening on port that take
+    connections to 127.0.0.1: bound to it, else bound to every address."""
+    exact, wildcard = set(), set()
+    for table, loopback, anywhere in (
+            ("/proc/net/tcp", ("0100007F",), ("00000000",)),
+            ("/proc/net/tcp6", ("0000000000000000FFFF00000100007F",), ("00000000000000000000000000000000",))):
+        try:
+            with open(table) as f:
+                rows = f.read().splitlines()[1:]
+        except FileNotFoundError:
+            continue  # no IPv6
+        for row in rows:
+            fields = row.split()
+            address, local_port = fields[1].split(":")
+            if fields[3] != "0A" or int(local_port, 16) != port:  # 0A: LISTEN
+                continue
+            if address in loopback:
+                exact.add("socket:[%s]" % fields[9])
+            elif address in anywhere:
+                wildcard.add("socket:[%s]" % fields[9])
+    return exact or wildcard
+
+
 class Server:
     """One copy of the shape tests/fixes/<shape>/, optionally with one fix applied, started on a free port."""
 
@@ -222,22 +246,58 @@ class Server:
 
     def wait(self, deadline):
         for _ in range(3):
+            answered_by_other = False
             while self.proc and self.proc.poll() is None and time.monotonic() < deadline:
                 try:
-                    with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                        return self.ready(deadline)
+                    socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
                 except OSError:
                     time.sleep(0.1)
+                    continue
+                # The port answers, but maybe not for this server: a process that took the port
+                # between free_port() and the server's bind answers while the server still retries
+                # its own (nginx does for 2.5 s) or has not bound yet (go run still compiling).
+                if self.listens() is False:
+                    answered_by_other = True
+                    break
+                return self.ready(deadline)
             # Another process took the port between free_port() and the
             # server's bind (suites run side by side): again on a new one.
-            if not self.restart_if_port_taken():
+            if not self.restart_if_port_taken(answered_by_other):
                 return False
         return False
 
-    def restart_if_port_taken(self):
-        """Started again on a new port when it died because another process had its port."""
-        if not (self.proc and self.proc.poll() is not None and self.port_taken()):
+    def listens(self):
+        """Whether the socket listening on 127.0.0.1:port is one of the server's processes' (those
+        of the session start_new_session made it, whose id is its pid: a child that made a process
+        group of its own too); None when /proc cannot tell (no such socket seen, or not ours to read)."""
+        try:
+            inodes = listening_inodes(self.port)
+            if not inodes:
+                return None
+            for pid in os.listdir("/proc"):
+                if not pid.isdigit():
+                    continue
+                try:
+                    with open("/proc/%s/stat" % pid) as f:
+                        # The session is the 4th field after the command, which is in parentheses.
+                        session = int(f.read().rsplit(")", 1)[1].split()[3])
+                    if session != self.proc.pid:
+                        continue
+                    for fd in os.listdir("/proc/%s/fd" % pid):
+                        if os.readlink("/proc/%s/fd/%s" % (pid, fd)) in inodes:
+                            return True
+                except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
+                    continue  # the process or the fd went away meanwhile
             return False
+        except PermissionError:
+            return None
+
+    def restart_if_port_taken(self, answered_by_other=False):
+        """Started again on a new port when it died because another process had its port, or when
+        another process answers on its port (the server is stopped first)."""
+        if not answered_by_other and not (self.proc and self.proc.poll() is not None and self.port_taken()):
+            return False
+        self.kill()
         self.log.close()
         # In a new folder: what the dead server left there (nginx's unix socket, bound before
         # its port failed) would stop the next start with "address already in use" again.
@@ -288,14 +348,20 @@ class Server:
         except OSError:
             return ""
 
-    def stop(self):
+    def kill(self):
+        """The server's process group stopped (SIGTERM, then SIGKILL after 5 s)."""
         if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
             try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
                 self.proc.wait(5)
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
+            except ProcessLookupError:
+                self.proc.wait()
+
+    def stop(self):
+        self.kill()
         if self.proc:
             self.log.close()
         shutil.rmtree(self.dir, ignore_errors=True)
@@ -435,10 +501,10 @@ def run_on(server, edition=EDITION):
     """adrprobe check on the server (once per edition): JSON on stdout, text, markdown and HTML into files."""
     if (id(server), edition) not in REPORTS:
         server.requirement()
-        if server.restart_if_port_taken():
-            server.wait(time.monotonic() + START_SECONDS)
-        assert server.proc and server.proc.poll() is None, "the %s server did not start:\n%s" % (
-            server.shape, server.server_log())
+        # Its own time to start: start_all's deadline is shared by all servers and may have
+        # passed before this one listened; one that died on its port since starts again on a new one.
+        assert server.wait(time.monotonic() + START_SECONDS), "the %s server did not start on port %d:\n%s" % (
+            server.shape, server.port, server.server_log())
         out = tempfile.mkdtemp(prefix="adrprobe-fix-report-")
         args = harness.check_args(server.url(), server.args() + [
             "-o", "text=%s/r.txt" % out, "-o", "markdown=%s/r.md" % out, "-o", "html=%s/r.html" % out]
@@ -639,6 +705,20 @@ class PortTaken(unittest.TestCase):
         time.sleep(0.5)  # nginx has bound its port before its unix socket
         self.assertIsNone(server.proc.poll(), server.server_log())
         self.assertNotIn("address already in use", server.server_log().lower())
+
+    def test_a_port_another_process_answers_on_is_not_the_servers(self):
+        harness.require_tool("/usr/sbin/nginx", "nginx-light")
+        server = Server("nginx-proxy")
+        self.addCleanup(server.stop)
+        with socket.socket() as taker:
+            taker.bind(("127.0.0.1", server.port))
+            taker.listen(1)
+            taken = server.port
+            server.start()  # nginx retries its bind while the taker answers
+            self.assertIs(server.listens(), False)
+            self.assertTrue(server.wait(time.monotonic() + START_SECONDS), server.server_log())
+            self.assertNotEqual(server.port, taken)
+            self.assertIs(server.listens(), True)
 
 
 class Rendered(unittest.TestCase):

@@ -637,7 +637,9 @@ class StalledHandMadeHellos(TransportCase):
     """A server that refuses every ClientHello of OpenSSL and answers each hand-made one
     with a ServerHello and then nothing: the hand-made ClientHellos of a version share one
     --timeout (they run in parallel), and the run's --deadline ends every handshake. Each
-    run is bounded, so a probe that waits out one timeout per suite fails, not hangs."""
+    run is bounded, so a probe that waits out one timeout per suite fails, not hangs.
+    The time bounds leave room for a sanitized build on a loaded machine: waiting out
+    one timeout per suite took 46 s."""
 
     def run_against(self, server, *args):
         """The run, its report and the hand-made ClientHellos it sent (not those of an
@@ -653,14 +655,16 @@ class StalledHandMadeHellos(TransportCase):
     def test_one_timeout_for_all_hand_made_hellos(self):
         run, report, hand_made = self.run_against(
             ScriptedTLS(version=None, accept=HAND_MADE_SUITES, answer="stall"), "--timeout", "2", "--deadline", "5")
-        self.assertLess(run.duration, 9, run.describe())
+        self.assertLess(run.duration, 5 + 15, run.describe())
         tls = report["tls"]
-        # One timeout (2 s) for the hand-made hellos of every version together, not one each (23 per version).
-        self.assertLess(tls["duration_ms"], 4000, json.dumps(tls)[:3000])
+        # One timeout (2 s) for the hand-made hellos of every version together, not one each (23 per
+        # version): one each would have met the deadline (5 s), which is asserted not reached below.
+        self.assertLess(tls["duration_ms"], 2 * 2000 + 3000, json.dumps(tls)[:3000])
         for version in (0x0301, 0x0302, 0x0303):
             times = [t for v, _, t in hand_made if v == version]
             self.assertTrue(times, "no hand-made ClientHello at 0x%04x" % version)
-            self.assertLess(max(times) - min(times), 1.5, "the hand-made ClientHellos at 0x%04x waited for each "
+            # Sent together: one after another would be a timeout (2 s) apart.
+            self.assertLess(max(times) - min(times), 2, "the hand-made ClientHellos at 0x%04x waited for each "
                             "other's timeout" % version)
         self.assertEqual(tls["accepted_protocols"], ["TLSv1", "TLSv1.1", "TLSv1.2"], json.dumps(tls)[:3000])
         v12 = next(p for p in tls["protocols"] if p["name"] == "TLSv1.2")
@@ -674,9 +678,10 @@ class StalledHandMadeHellos(TransportCase):
     def test_the_deadline_ends_the_tls_phase(self):
         run, report, _ = self.run_against(
             ScriptedTLS(version=None, accept=HAND_MADE_SUITES, answer="stall"), "--timeout", "10", "--deadline", "3")
-        self.assertLess(run.duration, 7, run.describe())
+        self.assertLess(run.duration, 3 + 15, run.describe())
         tls = report["tls"]
-        self.assertLess(tls["duration_ms"], 4000, json.dumps(tls)[:3000])
+        # Ended by the deadline (3 s), not by the hand-made hellos' timeout (10 s).
+        self.assertLess(tls["duration_ms"], 3000 + 5000, json.dumps(tls)[:3000])
         self.assertIs(tls.get("deadline_reached"), True, json.dumps(tls)[:3000])
         v12 = next(p for p in tls["protocols"] if p["name"] == "TLSv1.2")
         self.assertEqual((v12["accepted"], v12["suites_complete"], v12.get("deadline_reached")), (True, False, True))
@@ -699,7 +704,7 @@ class StalledHandMadeHellos(TransportCase):
         run, report, hand_made = self.run_against(
             ScriptedTLS(version=None, accept=HAND_MADE_SUITES, answer="silent", tls=ctx),
             "--timeout", "10", "--deadline", "4")
-        self.assertLess(run.duration, 8, run.describe())
+        self.assertLess(run.duration, 4 + 15, run.describe())
         self.assertTrue(hand_made, "no hand-made ClientHello was sent")
         self.assertCheck(report, TS, "TS-3", "error", contains=(
             "deadline reached: the enumeration of TLSv1.2 did not finish; TLSv1, TLSv1.1 could not be probed",
@@ -718,8 +723,10 @@ class StalledHandMadeHellos(TransportCase):
 def sslscan_suites(port):
     """{version: {OpenSSL suite name}} that `sslscan --xml=-` found accepted on 127.0.0.1:port."""
     import xml.etree.ElementTree as ET
-    proc = subprocess.run(["sslscan", "--no-colour", "--no-heartbleed", "--no-renegotiation", "--no-compression",
-                           "--no-fallback", "--no-check-certificate", "--no-groups", "--xml=-", "127.0.0.1:%d" % port],
+    # --timeout: its 3 s socket timeout cut handshakes short on a loaded machine (sslscan 2.0 has
+    # no --connect-timeout).
+    proc = subprocess.run(["sslscan", "--timeout=30", "--no-colour", "--no-heartbleed", "--no-renegotiation",
+                           "--no-compression", "--no-fallback", "--no-check-certificate", "--no-groups", "--xml=-", "127.0.0.1:%d" % port],
                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
     root = ET.fromstring(proc.stdout.decode(errors="replace")[proc.stdout.decode(errors="replace").index("<"):])
     names = {"SSLv3": "SSLv3", "TLSv1.0": "TLSv1", "TLSv1.1": "TLSv1.1", "TLSv1.2": "TLSv1.2", "TLSv1.3": "TLSv1.3"}
@@ -1338,7 +1345,9 @@ class Connections(TransportCase):
                 self.assertCheck(r, TS, cid, expected)
         self.assertCheck(r, TS, "TS-1", "pass")
         self.assertEqual(r["tls"]["accepted_protocols"], direct["tls"]["accepted_protocols"])
-        self.assertLess(r["tls"]["duration_ms"], 5000, r["tls"])  # a handshake may take 10 s (--timeout)
+        # A handshake waiting on the first address takes 10 s (--timeout); the same enumeration
+        # without it is the measure (a sanitized build on a loaded machine takes seconds).
+        self.assertLess(r["tls"]["duration_ms"], direct["tls"]["duration_ms"] + 8000, r["tls"])
         base = [e for e in r["exchanges"] if e["method"] == "GET" and e["url"].endswith("/v1")]
         self.assertEqual(base[0].get("status"), 200, json.dumps(base[0]))
 
