@@ -134,8 +134,9 @@ DEFAULT_PROFILE = {
     # Not HTTP at all: answer every connection with these bytes, then close.
     "garbage": False,
     # Broken framing, as Django's development server: a HEAD answer carries its
-    # body too (in a write of its own) and the connection stays open, so the
-    # next request on it reads that body first.
+    # body too and the connection stays open, so the next request on it reads
+    # that body first (sent only once that request has arrived, so it is never
+    # in the same read as the head).
     "head_body": False,
     # Requests whose path matches no route get this status.
     "not_found_status": 404,
@@ -367,6 +368,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, fmt, *args):  # keep test output clean
         pass
 
+    def flush_headers(self):
+        # The body of a HEAD answer held back (head_body) goes out in front of
+        # the next answer on the connection: the client reads it first.
+        stray, self._stray = getattr(self, "_stray", b""), b""
+        if stray:
+            self.wfile.write(stray)
+        super().flush_headers()
+
     def version_string(self):
         return "fixture"
 
@@ -486,9 +495,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header(name, val)
         self.end_headers()
         if self.command == "HEAD" and p["head_body"] and isinstance(body, (bytes, bytearray)):
-            self.wfile.flush()
-            time.sleep(0.05)  # the client has taken the head as a whole answer by now
-            self.wfile.write(body)
+            # Held back until the next request on this connection (flush_headers):
+            # sent at once, it could reach the client in the same read as the
+            # head, and curl then drops the connection instead of reusing it.
+            self._stray = bytes(body)
             return
         if self.command == "HEAD" or status in (204, 304):
             return

@@ -276,13 +276,13 @@ class NightlyStates(ProbeCase):
             self.assertTrue(all(r.get("change") == "unchanged" for r in back.json()["rules"]))
 
     def test_diff_of_two_register_nights(self):
-        with tempfile.TemporaryDirectory() as tmp, FixtureServer({}, max_seconds=60) as srv, \
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer({}, max_seconds=600) as srv, \
                 harness.closed_port() as down:
             d = Path(tmp)
 
             def night(name, targets, baseline=None):
                 reg = d / (name + ".yaml")
-                reg.write_text(harness.yaml_text({"defaults": {"edition": "1.0", "timeout": 2}, "targets": targets}),
+                reg.write_text(harness.yaml_text({"defaults": {"edition": "1.0"}, "targets": targets}),
                                encoding="utf-8")
                 args = ["batch", reg, "--out-dir", d / name, "--rate", "0", "-q"]
                 if baseline:
@@ -292,7 +292,7 @@ class NightlyStates(ProbeCase):
 
             night("n1", [{"name": "stays", "base_url": srv.base_url}, {"name": "goes", "base_url": srv.base_url},
                          {"name": "removed", "base_url": srv.base_url}])
-            night("n2", [{"name": "stays", "base_url": srv.base_url}, {"name": "goes", "base_url": down},
+            night("n2", [{"name": "stays", "base_url": srv.base_url}, {"name": "goes", "base_url": down, "timeout": 2},
                          {"name": "added", "base_url": srv.base_url}], baseline="n1")
             run = run_adrprobe(["diff", d / "n1", d / "n2", "-f", "json"])
             self.assertEqual(run.rc, 1, run.describe())  # a target went down

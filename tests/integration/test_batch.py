@@ -82,8 +82,8 @@ class ShardedNightlyRun(ProbeCase):
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
         tmp = Path(cls.tmp.name)
-        cls.shared = FixtureServer({"base": "/a/v1"}, mounts=[dict(FAILING, base="/b/v1")], max_seconds=120).start()
-        cls.other = FixtureServer({}, max_seconds=120).start()
+        cls.shared = FixtureServer({"base": "/a/v1"}, mounts=[dict(FAILING, base="/b/v1")], max_seconds=600).start()
+        cls.other = FixtureServer({}, max_seconds=600).start()
         cls.closed = harness.closed_port()
         down = cls.closed.__enter__()
         cls.urls = {"alpha": cls.shared.base_url, "beta": cls.shared.mount("/b/v1").base_url,
@@ -546,31 +546,23 @@ class SharedGate(ProbeCase):
             times = [r["time"] for r in host]
             interval = 1.0 / self.RATE
             gaps = [y - x for x, y in zip(times, times[1:])]
-            # Arrivals jitter a little around the client's start times. A start the
-            # machine delayed after its slot was granted (a loaded CI) arrives late,
-            # and the next slot's request soon after it: two close together only
-            # right after a long gap, never three within two intervals, and no
-            # second holds more than RATE (+1 for jitter).
-            # The first request has no gap before it: one the machine delayed arrives just
-            # before the second (seen on a loaded CI); the spans below still bound it.
-            for i, gap in enumerate(gaps):
-                if gap < interval * 0.5 and i:
-                    self.assertGreater(gaps[i - 1], interval * 1.5,
-                                       "requests to one host too close: %s" % gaps)
-            # A span that starts at a late arrival (the next one close behind it)
-            # is short by its lateness (0.14 s on a loaded machine): the spans from
-            # requests that arrived in time bound the rate.
-            spans = [z - x for i, (x, z) in enumerate(zip(times, times[2:])) if gaps[i] >= interval * 0.5]
-            self.assertGreater(min(spans), interval * 1.5, "three requests to one host too close: %s" % gaps)
-            busiest = max(sum(1 for t in times if start <= t < start + 1.0) for start in times)
-            self.assertLessEqual(busiest, self.RATE + 1, gaps)
-            self.assertLessEqual((len(times) - 1) / (times[-1] - times[0]), self.RATE * 1.1, gaps)
+            # The times are arrivals, stamped by the fixture's handler threads: on a
+            # loaded machine a request can arrive late and the next ones soon after
+            # it, so single gaps say little. Averages over seconds do: a gate per
+            # target would let a and b each run at RATE, twice RATE at this host.
+            self.assertLessEqual((len(times) - 1) / (times[-1] - times[0]), self.RATE * 1.25, gaps)
+            # No burst: no two seconds hold more than 3 * RATE (one gate per target
+            # gives about 4 * RATE; a second's stall of the fixture still passes).
+            busiest = max(sum(1 for t in times if start <= t < start + 2.0) for start in times)
+            self.assertLessEqual(busiest, 3 * self.RATE, gaps)
             # the other host is not held behind the first one's slots: it ran alongside,
-            # some of its requests between two of the first host's
+            # and while it ran both hosts together got well over RATE (about 2 * RATE;
+            # one gate for all hosts would hold them to RATE)
             self.assertLess(min(c), times[-1] - 4 * interval)
-            near = min(abs(x - y) for x in c for y in times)
-            self.assertLess(near, interval * 0.75)
-            self.assertLess(run.duration, (len(times) + len(c)) * interval)
+            while_c = [t for t in times + c if min(c) <= t <= max(c)]
+            self.assertGreater((len(while_c) - 1) / (max(c) - min(c)), self.RATE * 1.3,
+                               "both hosts: %d requests in the other one's %.2f s"
+                               % (len(while_c), max(c) - min(c)))
 
     def run_with_concurrency(self, n):
         with tempfile.TemporaryDirectory() as tmp, \

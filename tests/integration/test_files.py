@@ -267,7 +267,7 @@ class BaselinesByName(ProbeCase):
 
     def test_an_api_that_moved_keeps_its_history(self):
         with tempfile.TemporaryDirectory() as tmp, \
-                FixtureServer({"trailing_slash": 301}, max_seconds=60) as old, FixtureServer({}, max_seconds=60) as new:
+                FixtureServer({"trailing_slash": 301}, max_seconds=600) as old, FixtureServer({}, max_seconds=600) as new:
             n1, n2 = Path(tmp, "n1"), Path(tmp, "n2")
             batch(write_register(tmp, [{"name": "BAG", "base_url": old.base_url}]), n1)
             self.assertTrue((n1 / "bag.json").is_file())
@@ -280,7 +280,7 @@ class BaselinesByName(ProbeCase):
             self.assertTrue(any("moved from %s to %s" % (old.base_url, new.base_url) in n for n in notes), notes)
 
     def test_another_targets_report_under_the_name(self):
-        with tempfile.TemporaryDirectory() as tmp, FixtureServer({}, max_seconds=60) as srv:
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer({}, max_seconds=600) as srv:
             n1, n2 = Path(tmp, "n1"), Path(tmp, "n2")
             batch(write_register(tmp, [{"name": "bag", "base_url": srv.base_url}]), n1)
             os.rename(n1 / "bag.json", n1 / "kvk.json")
@@ -291,7 +291,7 @@ class BaselinesByName(ProbeCase):
             self.assertIn("the report of another target (bag, %s)" % srv.base_url, row["note"])
 
     def test_a_report_under_its_old_host_and_path_name_is_found_once(self):
-        with tempfile.TemporaryDirectory() as tmp, FixtureServer({"trailing_slash": 301}, max_seconds=60) as srv:
+        with tempfile.TemporaryDirectory() as tmp, FixtureServer({"trailing_slash": 301}, max_seconds=600) as srv:
             n1, n2, n3 = Path(tmp, "n1"), Path(tmp, "n2"), Path(tmp, "n3")
             register = write_register(tmp, [{"name": "bag", "base_url": srv.base_url}])
             batch(register, n1)

@@ -206,10 +206,10 @@ class JUnit(ProbeCase):
     def test_batch_targets_have_their_own_classname_owner_and_labels(self):
         with tempfile.TemporaryDirectory() as tmp, FixtureServer({}) as srv, harness.closed_port() as down:
             register = Path(tmp, "targets.yaml")
-            register.write_text(harness.yaml_text({"defaults": {"edition": "2.2.0", "timeout": 2}, "targets": [
+            register.write_text(harness.yaml_text({"defaults": {"edition": "2.2.0"}, "targets": [
                 {"name": "bag", "base_url": srv.base_url, "owner": "Team Basis", "labels": {"domain": "adressen"}},
                 {"name": "kvk", "base_url": srv.base_url, "owner": "Team KVK"},
-                {"name": "weg", "base_url": down}]}), encoding="utf-8")
+                {"name": "weg", "base_url": down, "timeout": 2}]}), encoding="utf-8")
             out = Path(tmp, "out")
             run = run_adrprobe(["batch", register, "--out-dir", out, "--rate", "0", "-q", "-o", "junit"], timeout=60)
             self.assertIn(run.rc, (1, 3), run.describe())

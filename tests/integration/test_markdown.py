@@ -175,9 +175,9 @@ class Digest(ProbeCase):
             tmp = Path(tmp)
             for night, base in ((1, srv.base_url), (2, srv.mount(new_base).base_url)):
                 register = tmp / "targets.yaml"
-                register.write_text(harness.yaml_text({"defaults": {"timeout": 2}, "targets": [
+                register.write_text(harness.yaml_text({"targets": [
                     {"name": "api", "base_url": base, "owner": "Team www.evil-phish.example"},
-                    {"name": "weg", "base_url": down}]}), encoding="utf-8")
+                    {"name": "weg", "base_url": down, "timeout": 2}]}), encoding="utf-8")
                 args = ["batch", register, "--out-dir", tmp / str(night), "--rate", "0", "-q", "--fail-on", "regressed"]
                 if night == 2:
                     args += ["--baseline-dir", tmp / "1"]

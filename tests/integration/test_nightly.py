@@ -13,7 +13,7 @@ for the Kubernetes volume; GitHub's cache and artifacts.
 The APIs are fixture servers on 127.0.0.1. Night 1 all answer; night 2 one is
 down (its server stopped, its port held without listening), one has moved to a
 new base path (same name in the register), one regresses on one rule (its
-server restarted, on the same port, with a profile that fails one more rule);
+server's profile changed to one that fails one more rule);
 nights 3 and 4 nothing changes (the down one stays down, the regressed one
 fails as it did); night 5 the down one is back. Each night's exit statuses,
 baseline files, change marks, history, summary.md, JUnit and the links of
@@ -63,7 +63,8 @@ GITHUB = REPO / "deploy" / "github-actions.yml"
 # --timeout 10: a down target is a refused connection (no wait); the reference API's
 # TLS answers took over 3 s on a CI running the sanitizer build beside it.
 FAST_ARGS = "--rate 0 --timeout 10 --max-paths 2 --deadline 60"
-SCRIPT_TIMEOUT = 60
+# well above --deadline: a script runs a batch and more (a sanitizer build, a loaded CI)
+SCRIPT_TIMEOUT = 180
 
 NAMES = ["alpha", "beta", "gamma", "delta", "reference"]
 OWNERS = {"alpha": "team-a", "beta": "team-b", "gamma": "team-a", "delta": "team-d", "reference": "platform"}
@@ -83,22 +84,27 @@ def busybox():
 # the APIs
 # --------------------------------------------------------------------------
 
-class PinnedFixture(FixtureServer):
-    """A FixtureServer on a port chosen before (a restart on the same port)."""
+class AdoptedFixture(FixtureServer):
+    """A FixtureServer on a socket bound before, not listening (a restart on the
+    same port): the port is never free in between for a parallel suite to take."""
 
-    def __init__(self, profile, port, **kwargs):
+    def __init__(self, profile, sock, **kwargs):
         super().__init__(profile, **kwargs)
-        self.pin = port
+        self.sock = sock
 
     def start(self):
         original = fixture_server._HTTPServer
-        pin = self.pin
+        sock = self.sock
 
-        class Pinned(original):
+        class Adopted(original):
             def __init__(self, address, handler):
-                super().__init__(("127.0.0.1", pin), handler)
+                super().__init__(address, handler, bind_and_activate=False)
+                self.socket.close()
+                self.socket = sock
+                self.server_address = sock.getsockname()
+                self.server_activate()
 
-        fixture_server._HTTPServer = Pinned  # start() binds the module's _HTTPServer
+        fixture_server._HTTPServer = Adopted  # start() binds the module's _HTTPServer
         try:
             return super().start()
         finally:
@@ -131,7 +137,8 @@ class DemoServe:
 
 class Apis:
     """alpha and gamma share a server (gamma at /gamma/v1, later /moved/gamma/v1),
-    beta and delta each have one of their own (stopped, restarted); reference
+    beta and delta each have one of their own (beta stopped and restarted on its
+    port, delta's profile changed); reference
     is `adrprobe demo --serve`."""
 
     def __init__(self):
@@ -174,13 +181,12 @@ class Apis:
             self.holder = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             self.holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             self.holder.bind(("127.0.0.1", self.beta_port))
-            self.delta.stop()
-            self.delta = PinnedFixture({"base": "/delta/v1", "trailing_slash": 301}, self.delta_port,
-                                       max_seconds=600).start()
+            # the same server, from now on with a profile that fails one more rule
+            self.delta.fixture.profile["trailing_slash"] = 301
         elif night == 5:
-            self.holder.close()
-            self.holder = None
-            self.beta = PinnedFixture({"base": "/beta/v1"}, self.beta_port, max_seconds=600).start()
+            # the held socket listens again: the port is never free in between
+            holder, self.holder = self.holder, None
+            self.beta = AdoptedFixture({"base": "/beta/v1"}, holder, max_seconds=600).start()
 
     def stop(self):
         for srv in (self.shared, self.beta, self.delta, self.demo):
@@ -743,10 +749,11 @@ class KubernetesNights(NightlyChecks, unittest.TestCase):
         def run_night(number, register):
             (root / "config" / "targets.yaml").write_text(register)
             log, rcs = [], {}
-            # night 1 in the directory of today's date (the pods' own `date`);
-            # then the next days', as ADRPROBE_RUN (busybox's sh runs its own date)
-            more = {} if number == 1 else {"ADRPROBE_RUN": str(today + datetime.timedelta(days=number - 1))}
+            # night 1 in the directory of today's date, then the next days', as
+            # ADRPROBE_RUN (busybox's sh runs its own date); night 1's too, so that
+            # a UTC midnight between here and the pods' own `date` changes nothing
             run_names[number] = str(today + datetime.timedelta(days=number - 1))
+            more = {"ADRPROBE_RUN": run_names[number]}
             for index in range(self.shards):
                 proc = self.run_pod(self.batch_cj, root, JOB_COMPLETION_INDEX=index,
                                     ADRPROBE_BATCH_ARGS=FAST_ARGS, **more)

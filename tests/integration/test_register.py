@@ -22,6 +22,7 @@ import threading
 import time
 import unittest
 import urllib.parse
+import urllib.request
 from pathlib import Path
 
 import harness
@@ -67,6 +68,7 @@ class Register:
             self.jwks = jwt.PyJWKClient(jwks)
         self.requests = []
         self.lock = threading.Lock()
+        self.stopping = threading.Event()  # ends a slow answer's wait at close()
         outer = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -123,7 +125,11 @@ class Register:
             for a in self.apis:
                 if a["id"] == wanted:
                     if wanted in self.slow:
-                        time.sleep(4)
+                        # far beyond the test's --timeout, which stays well above
+                        # what a normal answer takes under load
+                        if self.stopping.wait(20):
+                            handler.close_connection = True
+                            return
                     return self.send(handler, 200, a)
         return self.send(handler, 404, {"status": 404})
 
@@ -132,6 +138,7 @@ class Register:
             return [p for p, _, _ in self.requests]
 
     def close(self):
+        self.stopping.set()
         self.server.shutdown()
         self.server.server_close()
 
@@ -162,7 +169,7 @@ class Fixture(unittest.TestCase):
     def test_pages_names_and_what_is_left_out(self):
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, "apis.yaml")
-            r = register(["--from", self.don.url, "-H", "X-Api-Key: ${DON_KEY}", "--timeout", "1.5", "-o", out],
+            r = register(["--from", self.don.url, "-H", "X-Api-Key: ${DON_KEY}", "--timeout", "5", "-o", out],
                          env={"DON_KEY": "s3cret-don-key"})
             self.assertEqual(r.rc, 3, r.describe())  # the slow /apis/{id}
             text = Path(out).read_text()
@@ -432,24 +439,47 @@ class TemplateNights(unittest.TestCase):
 class Prism(unittest.TestCase):
     """The register's own document, served by Prism from its examples."""
 
+    def start_prism(self, node):
+        """Prism on a port found free, its base URL once it answers GET /apis
+        with the document's example (nothing else on the port would). Another
+        process may take the port before Prism binds it: Prism then exits, and
+        starts again on another port, up to 5 times. Its output goes to a log
+        file, shown when it never answers."""
+        doc = harness.data_path("don-api-register", "api", "openapi.json")
+        log_dir = tempfile.TemporaryDirectory()
+        self.addCleanup(log_dir.cleanup)
+        log = Path(log_dir.name, "prism.log")
+        direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        for attempt in range(5):
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+            base = "http://127.0.0.1:%d" % port
+            with open(log, "ab") as out:
+                out.write(b"--- attempt %d, port %d\n" % (attempt + 1, port))
+                out.flush()
+                proc = subprocess.Popen([node, str(PRISM), "mock", "-h", "127.0.0.1", "-p", str(port), str(doc)],
+                                        stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            self.addCleanup(lambda proc=proc: proc.poll() is not None or (os.killpg(proc.pid, 15),
+                                                                          proc.wait(timeout=30)))
+            deadline = time.monotonic() + 120
+            while proc.poll() is None and time.monotonic() < deadline:
+                try:
+                    request = urllib.request.Request(base + "/apis", headers={"X-Api-Key": "k"})
+                    with direct.open(request, timeout=5) as answer:
+                        if answer.status == 200 and b"dicF0B3HR" in answer.read():
+                            return base
+                except OSError:  # not listening yet, or not Prism's answer (HTTPError too)
+                    pass
+                time.sleep(0.5)
+            if proc.poll() is None:
+                break  # running, but no answer in 120 s: starting again would not help
+        self.fail("Prism did not answer GET /apis:\n" + log.read_text(errors="replace"))
+
     def test_register_against_prism(self):
         if not PRISM.exists():
             self.fail("Prism is not installed: npm ci --prefix tests/don (./dev test does it)")
-        node = harness.require_tool("node", "nodejs")
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        doc = harness.data_path("don-api-register", "api", "openapi.json")
-        proc = subprocess.Popen([node, str(PRISM), "mock", "-h", "127.0.0.1", "-p", str(port), str(doc)],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        self.addCleanup(lambda: (os.killpg(proc.pid, 15), proc.wait(timeout=30)))
-        base = "http://127.0.0.1:%d" % port
-        for _ in range(240):
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                time.sleep(0.5)
+        base = self.start_prism(harness.require_tool("node", "nodejs"))
         r = register(["--from", base, "-H", "X-Api-Key: k"])
         self.assertEqual(r.rc, 0, r.describe())
         self.assertEqual(load_yaml(r.stdout), {"targets": [{

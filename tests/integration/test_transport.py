@@ -314,7 +314,7 @@ class Protocols(TransportCase):
     def test_agrees_with_openssl_s_client(self):
         flags = {"TLSv1": "-tls1", "TLSv1.1": "-tls1_1", "TLSv1.2": "-tls1_2", "TLSv1.3": "-tls1_3"}
         for shape in ("legacy", "modern"):
-            with NginxTLS(shape, pki=PKI, max_seconds=60) as srv:
+            with NginxTLS(shape, pki=PKI, max_seconds=600) as srv:
                 run = harness.run_adrprobe(harness.check_args(srv.base_url, ["--ca-file", srv.ca_file]))
                 report = run.json()
                 ours = {x["name"]: x["accepted"] for x in report["tls"]["protocols"]}
