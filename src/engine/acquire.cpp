@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "oas/parse.hpp"
+#include "util/deflate.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
@@ -168,6 +169,20 @@ void read_url(http::Client& client, Evidence& ev, const http::Result& result) {
   else ev.document.missing_reason = f.message, ev.document.missing_is_error = f.transport();
 }
 
+// A large fetched document's text is read again only for the report's line
+// numbers: it is kept deflated (15 MB of JSON at 10,000 paths is 0.7 MB) and
+// its exchange lets the body go. No check reads a document's 2xx body after
+// it is parsed, and the report does not show it (report::slim).
+constexpr std::size_t kDeflateFrom = 512 * 1024;
+void keep_text_deflated(http::Client& client, Evidence& ev) {
+  auto& doc = ev.document;
+  if (doc.text_exchange <= 0 || client.exchange(doc.text_exchange).body.size() < kDeflateFrom) return;
+  std::string deflated = deflate_text(client.exchange(doc.text_exchange).body);
+  if (deflated.empty()) return;  // zlib failed: the body stays as it is
+  doc.text_deflated = std::move(deflated);
+  client.take_body(doc.text_exchange);
+}
+
 void resolve(http::Client& client, Evidence& ev) {
   auto& doc = ev.document;
   if (!doc.docs) return;
@@ -215,6 +230,7 @@ void acquire_for_check(http::Client& client, Evidence& ev) {
     doc.missing_is_error = doc.published_fetch->transport();
   }
   resolve(client, ev);
+  keep_text_deflated(client, ev);
 }
 
 void acquire_for_lint(http::Client& client, Evidence& ev) {
@@ -230,6 +246,7 @@ void acquire_for_lint(http::Client& client, Evidence& ev) {
     read_file(ev, location);
   }
   resolve(client, ev);
+  keep_text_deflated(client, ev);
 }
 
 }  // namespace adrprobe::engine

@@ -6,6 +6,7 @@
 
 #include "oas/lines.hpp"
 #include "oas/walk.hpp"
+#include "util/deflate.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
@@ -23,6 +24,10 @@ const http::Exchange* Evidence::last(const RequestSpec& spec) const {
 }
 
 std::vector<std::optional<int>> Evidence::document_lines(const std::vector<std::string>& pointers) const {
+  if (!document.text_deflated.empty()) {
+    InflatedStream in(document.text_deflated);
+    return oas::lines_of(in, settings.limits.max_document_bytes, pointers);
+  }
   if (document.text_exchange > 0) return oas::lines_of(ex(document.text_exchange).body, pointers);
   std::vector<std::optional<int>> none(pointers.size());
   if (document.text_file.empty() || oas::stamp_of(document.text_file) != document.text_stamp) return none;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "http/exchange.hpp"
@@ -115,6 +116,9 @@ class Client {
 
   const Exchange& exchange(int id) const { return exchanges_.at(static_cast<std::size_t>(id - 1)); }
   const std::deque<Exchange>& exchanges() const { return exchanges_; }
+  // Takes an exchange's body away (its reader keeps it in another form);
+  // the record stays, without it.
+  std::string take_body(int id) { return std::exchange(exchanges_.at(static_cast<std::size_t>(id - 1)).body, {}); }
   // Hands the recorded exchanges over (the client is done with them).
   std::deque<Exchange> release_exchanges() { return std::move(exchanges_); }
   // Takes back what release_exchanges() gave, to go on sending: a run's

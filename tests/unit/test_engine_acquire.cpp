@@ -1,12 +1,16 @@
 // Acquire: judging a document fetch, and reading a document for lint.
 #include <doctest/doctest.h>
+#include <httplib.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include "engine/acquire.hpp"
+#include "oas/lines.hpp"
 
 using namespace adrprobe;
 
@@ -121,4 +125,66 @@ TEST_CASE("acquire_for_lint: the lines of locations come from the file as read, 
   std::remove(root.c_str());
   CHECK(ev.document_lines({"/paths/~1a"}) == std::vector<std::optional<int>>{std::nullopt});
   std::remove(dir);
+}
+
+namespace {
+// A description document of n paths on 127.0.0.1, as a server sends it.
+struct DocumentServer {
+  httplib::Server server;
+  std::string text;
+  int port = 0;
+  std::thread thread;
+  explicit DocumentServer(int paths) {
+    text = "{\n  \"openapi\": \"3.0.3\",\n  \"info\": {\"title\": \"t\", \"version\": \"1.0.0\"},\n  \"paths\": {";
+    for (int i = 0; i < paths; ++i)
+      text += std::string(i ? "," : "") + "\n    \"/p" + std::to_string(i) +
+              "\": {\"get\": {\"description\": \"\u00e9\u00e9n \\\"pad\\\" " + std::to_string(i * 7919) +
+              "\", \"responses\": {\"200\": {\"description\": \"OK\"}}}}";
+    text += "\n  }\n}\n";
+    server.Get("/v1/openapi.json", [this](const httplib::Request&, httplib::Response& res) {
+      res.set_content(text, "application/json");
+    });
+    port = server.bind_to_any_port("127.0.0.1");
+    thread = std::thread([this] { server.listen_after_bind(); });
+    while (!server.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ~DocumentServer() {
+    server.stop();
+    thread.join();
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port) + "/v1/openapi.json"; }
+};
+}  // namespace
+
+TEST_CASE("acquire_for_lint: a large fetched document is kept deflated; its lines are the body's") {
+  DocumentServer api(8000);  // about 850 KB
+  REQUIRE(api.text.size() > 512 * 1024);
+  http::Client client(http::ClientSettings{});
+  engine::Evidence ev;
+  ev.settings.openapi = api.url();
+  engine::acquire_for_lint(client, ev);
+  REQUIRE(ev.document.docs);
+  REQUIRE(ev.document.text_exchange > 0);
+  CHECK_FALSE(ev.document.text_deflated.empty());
+  CHECK(ev.document.text_deflated.size() < api.text.size() / 4);
+  CHECK(client.exchange(ev.document.text_exchange).body.empty());  // let go
+  ev.exchanges = client.release_exchanges();
+  std::vector<std::string> pointers{"/paths/~1p0", "/paths/~1p4321/get/description", "/paths/~1p7999", "/info/title",
+                                    "/paths/~1nope"};
+  auto lines = ev.document_lines(pointers);
+  CHECK(lines == oas::lines_of(api.text, pointers));
+  CHECK(lines == std::vector<std::optional<int>>{5, 4326, 8004, 3, std::nullopt});
+}
+
+TEST_CASE("acquire_for_lint: a small fetched document keeps its body for its lines") {
+  DocumentServer api(3);
+  http::Client client(http::ClientSettings{});
+  engine::Evidence ev;
+  ev.settings.openapi = api.url();
+  engine::acquire_for_lint(client, ev);
+  REQUIRE(ev.document.docs);
+  CHECK(ev.document.text_deflated.empty());
+  CHECK(client.exchange(ev.document.text_exchange).body == api.text);
+  ev.exchanges = client.release_exchanges();
+  CHECK(ev.document_lines({"/paths/~1p2"}) == std::vector<std::optional<int>>{7});
 }
