@@ -1037,3 +1037,55 @@ class static_server(local_http_server):
                 pass
 
         super().__init__(functools.partial(Handler, directory=str(root)) if root else Handler)
+
+
+def listening_inodes(port):
+    """The names in /proc/PID/fd/ ("socket:[inode]") of the sockets listening on port that take
+    connections to 127.0.0.1: bound to it, else bound to every address."""
+    exact, wildcard = set(), set()
+    for table, loopback, anywhere in (
+            ("/proc/net/tcp", ("0100007F",), ("00000000",)),
+            ("/proc/net/tcp6", ("0000000000000000FFFF00000100007F",), ("00000000000000000000000000000000",))):
+        try:
+            with open(table) as f:
+                rows = f.read().splitlines()[1:]
+        except FileNotFoundError:
+            continue  # no IPv6
+        for row in rows:
+            fields = row.split()
+            address, local_port = fields[1].split(":")
+            if fields[3] != "0A" or int(local_port, 16) != port:  # 0A: LISTEN
+                continue
+            if address in loopback:
+                exact.add("socket:[%s]" % fields[9])
+            elif address in anywhere:
+                wildcard.add("socket:[%s]" % fields[9])
+    return exact or wildcard
+
+
+def session_listens(port, session):
+    """Whether the socket listening on 127.0.0.1:port belongs to a process of the session
+    `session` (a server started with start_new_session: its pid, so a child that made a
+    process group of its own counts too): a connect alone is answered as well by another
+    process that took the port between a free-port probe and the server's bind. None when
+    /proc cannot tell (no such socket seen, or not ours to read)."""
+    try:
+        inodes = listening_inodes(port)
+        if not inodes:
+            return None
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                with open("/proc/%s/stat" % pid) as f:
+                    # The session is the 4th field after the command, which is in parentheses.
+                    if int(f.read().rsplit(")", 1)[1].split()[3]) != session:
+                        continue
+                for fd in os.listdir("/proc/%s/fd" % pid):
+                    if os.readlink("/proc/%s/fd/%s" % (pid, fd)) in inodes:
+                        return True
+            except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
+                continue  # the process or the fd went away meanwhile
+        return False
+    except PermissionError:
+        return None

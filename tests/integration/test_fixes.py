@@ -146,30 +146,6 @@ def free_port():
         return s.getsockname()[1]
 
 
-def listening_inodes(port):
-    """The names in /proc/PID/fd/ ("socket:[inode]") of the sockets listening on port that take
-    connections to 127.0.0.1: bound to it, else bound to every address."""
-    exact, wildcard = set(), set()
-    for table, loopback, anywhere in (
-            ("/proc/net/tcp", ("0100007F",), ("00000000",)),
-            ("/proc/net/tcp6", ("0000000000000000FFFF00000100007F",), ("00000000000000000000000000000000",))):
-        try:
-            with open(table) as f:
-                rows = f.read().splitlines()[1:]
-        except FileNotFoundError:
-            continue  # no IPv6
-        for row in rows:
-            fields = row.split()
-            address, local_port = fields[1].split(":")
-            if fields[3] != "0A" or int(local_port, 16) != port:  # 0A: LISTEN
-                continue
-            if address in loopback:
-                exact.add("socket:[%s]" % fields[9])
-            elif address in anywhere:
-                wildcard.add("socket:[%s]" % fields[9])
-    return exact or wildcard
-
-
 class Server:
     """One copy of the shape tests/fixes/<shape>/, optionally with one fix applied, started on a free port."""
 
@@ -268,29 +244,8 @@ class Server:
 
     def listens(self):
         """Whether the socket listening on 127.0.0.1:port is one of the server's processes' (those
-        of the session start_new_session made it, whose id is its pid: a child that made a process
-        group of its own too); None when /proc cannot tell (no such socket seen, or not ours to read)."""
-        try:
-            inodes = listening_inodes(self.port)
-            if not inodes:
-                return None
-            for pid in os.listdir("/proc"):
-                if not pid.isdigit():
-                    continue
-                try:
-                    with open("/proc/%s/stat" % pid) as f:
-                        # The session is the 4th field after the command, which is in parentheses.
-                        session = int(f.read().rsplit(")", 1)[1].split()[3])
-                    if session != self.proc.pid:
-                        continue
-                    for fd in os.listdir("/proc/%s/fd" % pid):
-                        if os.readlink("/proc/%s/fd/%s" % (pid, fd)) in inodes:
-                            return True
-                except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
-                    continue  # the process or the fd went away meanwhile
-            return False
-        except PermissionError:
-            return None
+        of the session start_new_session made it); None when /proc cannot tell."""
+        return harness.session_listens(self.port, self.proc.pid)
 
     def restart_if_port_taken(self, answered_by_other=False):
         """Started again on a new port when it died because another process had its port, or when

@@ -20,6 +20,7 @@ import sys
 import tempfile
 import threading
 import time
+import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -1365,6 +1366,24 @@ class Connections(TransportCase):
         self.assertEqual(run.rc, 2, run.describe())
         self.assertIn("--resolve 'localhost:443'", run.stderr)
 
+
+class FixturePort(unittest.TestCase):
+    """The TLS front itself: a port another process answers on (it took the port between
+    the free-port probe and nginx's bind) is not taken for nginx's."""
+
+    def test_nginx_moves_off_a_port_another_process_answers_on(self):
+        with socket.socket() as taker:
+            taker.bind(("127.0.0.1", 0))
+            taker.listen(1)
+            taken = taker.getsockname()[1]
+            offered = iter([taken])
+            real = tls_fixture._free_port
+            tls_fixture._free_port = lambda: next(offered, None) or real()
+            self.addCleanup(setattr, tls_fixture, "_free_port", real)
+            front = tls_fixture.NginxTLS("modern", max_seconds=120).start()
+            self.addCleanup(front.stop)
+            self.assertNotEqual(front.port, taken)
+            self.assertIs(harness.session_listens(front.port, front.proc.pid), True)
 
 if __name__ == "__main__":
     harness.main()

@@ -317,7 +317,7 @@ class NginxTLS:
                 break
             self._kill_nginx()
             errors = self.errors()
-            if "Address already in use" not in errors:
+            if not self._taken and "Address already in use" not in errors:
                 raise RuntimeError("nginx did not start on 127.0.0.1:%d:\n%s" % (self.port, errors))
         else:
             raise RuntimeError("nginx found no free port after 5 attempts")
@@ -326,15 +326,23 @@ class NginxTLS:
         self.timer.start()
 
     def _await_ready(self):
+        """The port answers for this nginx. Another process that took the port between
+        _free_port() and nginx's bind answers too, while nginx retries its own bind for
+        2.5 s: then self._taken, and the caller tries another port."""
+        self._taken = False
         deadline = time.monotonic() + self.START_TIMEOUT
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 return False
             try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return True
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
             except OSError:
                 time.sleep(0.02)
+                continue
+            if harness.session_listens(self.port, self.proc.pid) is False:
+                self._taken = True
+                return False
+            return True
         return False
 
     def _kill_nginx(self):
