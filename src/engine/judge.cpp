@@ -250,6 +250,8 @@ std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Editi
   };
 
   std::vector<report::RuleResult> out;
+  std::size_t not_probed_gets = static_cast<std::size_t>(
+      std::count_if(ev.not_probed.begin(), ev.not_probed.end(), [](const auto& n) { return n.has_get; }));
   for (const auto& [rule_ptr, module, judged] : listed) {
     const catalogue::Rule& rule = *rule_ptr;
     report::RuleResult r = rule_result(rule);
@@ -265,11 +267,14 @@ std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Editi
       // Room for every result at once: a check that probes documented paths
       // adds one per path not probed (13,332 of them for 3,333 such paths),
       // and a vector that doubles held both copies at the run's peak.
+      bool lists_not_probed = mode == Mode::check && !ev.untrusted_stop && ev.client_cert_stop.empty();
       std::size_t room = 0;
-      for (std::size_t i = 0; i < rule.checks.size(); ++i)
-        room += 1 + (mode == Mode::check && (piece + static_cast<std::ptrdiff_t>(i))->check->per_path != PerPath::none
-                         ? ev.not_probed.size()
-                         : 0);
+      for (std::size_t i = 0; i < rule.checks.size(); ++i) {
+        PerPath per_path = (piece + static_cast<std::ptrdiff_t>(i))->check->per_path;
+        room += 1;
+        if (lists_not_probed && per_path == PerPath::every) room += ev.not_probed.size();
+        else if (lists_not_probed && per_path != PerPath::none) room += not_probed_gets;
+      }
       r.checks.reserve(room);
       for (const auto& ref : rule.checks) {
         Work& w = take();
@@ -281,8 +286,7 @@ std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Editi
         }
         if (observer) observer->check_done(r.checks.back());
         // A check that probes documented paths lists the ones it could not probe.
-        if (mode == Mode::check && check->per_path != PerPath::none && !ev.untrusted_stop &&
-            ev.client_cert_stop.empty())
+        if (lists_not_probed && check->per_path != PerPath::none)
           for (const auto& n : ev.not_probed)
             if (n.has_get || check->per_path == PerPath::every)
               r.checks.push_back({ref.id, Verdict::skip, "not probed: " + n.text, {}});

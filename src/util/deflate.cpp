@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <limits>
 #include <vector>
 
@@ -10,8 +11,11 @@ namespace adrprobe {
 std::string deflate_text(std::string_view text) {
   z_stream z{};
   if (deflateInit(&z, Z_BEST_SPEED) != Z_OK) return {};
+  // Room for what JSON usually deflates to (a fifth at most), grown below
+  // when that is not enough: deflateBound's room, the text's size again,
+  // would be written full of zeros beside the text first.
   std::string out;
-  out.resize(deflateBound(&z, static_cast<uLong>(text.size())));
+  out.resize(text.size() / 5 + 64);
   // zlib counts in uInt: a text over 4 GiB goes in and out in parts.
   constexpr std::size_t kPart = std::numeric_limits<uInt>::max();
   std::size_t in_at = 0, out_at = 0;
@@ -39,10 +43,9 @@ std::string deflate_text(std::string_view text) {
 
 class InflatedStream::Buffer : public std::streambuf {
  public:
-  explicit Buffer(const std::string& deflated) : out_(64 * 1024) {
+  explicit Buffer(const std::string& deflated) : deflated_(deflated), out_(64 * 1024) {
     ok_ = inflateInit(&z_) == Z_OK;
-    z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(deflated.data()));
-    left_ = deflated.size();
+    from_start();
   }
   ~Buffer() override {
     if (ok_) inflateEnd(&z_);
@@ -52,6 +55,19 @@ class InflatedStream::Buffer : public std::streambuf {
   bool damaged() const { return damaged_; }
 
  protected:
+  // Back to the start only (a reader that looked for JSON and reads YAML
+  // instead begins again): the text is inflated again from its beginning.
+  pos_type seekoff(off_type off, std::ios_base::seekdir dir, std::ios_base::openmode which) override {
+    if (off == 0 && dir == std::ios_base::beg) return seekpos(0, which);
+    return pos_type(off_type(-1));
+  }
+  pos_type seekpos(pos_type pos, std::ios_base::openmode which) override {
+    if (pos != pos_type(0) || !(which & std::ios_base::in) || !ok_ || inflateReset(&z_) != Z_OK)
+      return pos_type(off_type(-1));
+    from_start();
+    return pos;
+  }
+
   int_type underflow() override {
     if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
     while (ok_ && !ended_) {
@@ -76,6 +92,15 @@ class InflatedStream::Buffer : public std::streambuf {
   }
 
  private:
+  void from_start() {
+    z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(deflated_.data()));
+    z_.avail_in = 0;
+    left_ = deflated_.size();
+    ended_ = damaged_ = false;
+    setg(nullptr, nullptr, nullptr);
+  }
+
+  const std::string& deflated_;
   z_stream z_{};
   std::vector<char> out_;
   std::size_t left_ = 0;

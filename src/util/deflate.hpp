@@ -13,11 +13,13 @@ namespace adrprobe {
 std::string deflate_text(std::string_view text);
 
 // An istream over what deflate_text() made, inflated 64 KiB at a time: the
-// text is never whole in memory again. What does not inflate (a damaged
+// text is never whole in memory again. It seeks back to its start only. What does not inflate (a damaged
 // input) ends the stream there, and damaged() says so.
 class InflatedStream : public std::istream {
  public:
+  // deflated is read as the stream is: it must outlive the stream.
   explicit InflatedStream(const std::string& deflated);
+  explicit InflatedStream(std::string&&) = delete;
   ~InflatedStream() override;
   bool damaged() const;
   InflatedStream(const InflatedStream&) = delete;

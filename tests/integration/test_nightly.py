@@ -749,16 +749,24 @@ class KubernetesNights(NightlyChecks, unittest.TestCase):
         def run_night(number, register):
             (root / "config" / "targets.yaml").write_text(register)
             log, rcs = [], {}
-            # night 1 in the directory of today's date, then the next days', as
-            # ADRPROBE_RUN (busybox's sh runs its own date); night 1's too, so that
-            # a UTC midnight between here and the pods' own `date` changes nothing
-            run_names[number] = str(today + datetime.timedelta(days=number - 1))
-            more = {"ADRPROBE_RUN": run_names[number]}
+            # night 1 in the directory of the pods' own `date` (the CronJob's default),
+            # then the next days' after it, as ADRPROBE_RUN (busybox's sh runs its own date)
+            more = {}
+            if number > 1:
+                first = datetime.date.fromisoformat(run_names[1])
+                run_names[number] = str(first + datetime.timedelta(days=number - 1))
+                more = {"ADRPROBE_RUN": run_names[number]}
             for index in range(self.shards):
                 proc = self.run_pod(self.batch_cj, root, JOB_COMPLETION_INDEX=index,
                                     ADRPROBE_BATCH_ARGS=FAST_ARGS, **more)
                 log.append("batch %d: %d\n%s%s" % (index, proc.returncode, proc.stdout, proc.stderr))
                 rcs[index] = proc.returncode
+            if number == 1:
+                # today's date by the pods' clock: a UTC midnight since `today` was read makes it tomorrow's
+                made = sorted(p.name for p in (root / "data" / "runs").iterdir())
+                self.assertEqual(len(made), 1, "\n".join(log))
+                self.assertIn(made[0], (str(today), str(today + datetime.timedelta(days=1))), "\n".join(log))
+                run_names[1] = made[0]
             # the summary CronJob finds the newest run itself
             proc = self.run_pod(self.summary_cj, root, ADRPROBE_KEEP_RUNS=2)
             log.append("summary: %d\n%s%s" % (proc.returncode, proc.stdout, proc.stderr))

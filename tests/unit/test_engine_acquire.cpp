@@ -134,13 +134,20 @@ struct DocumentServer {
   std::string text;
   int port = 0;
   std::thread thread;
-  explicit DocumentServer(int paths) {
+  explicit DocumentServer(int paths, bool yaml = false) {
+    if (yaml) {
+      text = "openapi: 3.0.3\ninfo:\n  title: t\n  version: 1.0.0\npaths:\n";
+      for (int i = 0; i < paths; ++i)
+        text += "  /p" + std::to_string(i) + ":\n    get:\n      description: \"\u00e9\u00e9n pad " +
+                std::to_string(i * 7919) + "\"\n      responses:\n        '200':\n          description: OK\n";
+    } else {
     text = "{\n  \"openapi\": \"3.0.3\",\n  \"info\": {\"title\": \"t\", \"version\": \"1.0.0\"},\n  \"paths\": {";
     for (int i = 0; i < paths; ++i)
       text += std::string(i ? "," : "") + "\n    \"/p" + std::to_string(i) +
               "\": {\"get\": {\"description\": \"\u00e9\u00e9n \\\"pad\\\" " + std::to_string(i * 7919) +
               "\", \"responses\": {\"200\": {\"description\": \"OK\"}}}}";
     text += "\n  }\n}\n";
+    }
     server.Get("/v1/openapi.json", [this](const httplib::Request&, httplib::Response& res) {
       res.set_content(text, "application/json");
     });
@@ -187,4 +194,20 @@ TEST_CASE("acquire_for_lint: a small fetched document keeps its body for its lin
   CHECK(client.exchange(ev.document.text_exchange).body == api.text);
   ev.exchanges = client.release_exchanges();
   CHECK(ev.document_lines({"/paths/~1p2"}) == std::vector<std::optional<int>>{7});
+}
+
+TEST_CASE("acquire_for_lint: a large fetched YAML document is kept deflated; its lines are the body's") {
+  DocumentServer api(6000, true);  // about 700 KB of YAML: the line reader reads it again from the start
+  REQUIRE(api.text.size() > 512 * 1024);
+  http::Client client(http::ClientSettings{});
+  engine::Evidence ev;
+  ev.settings.openapi = api.url();
+  engine::acquire_for_lint(client, ev);
+  REQUIRE(ev.document.docs);
+  CHECK_FALSE(ev.document.text_deflated.empty());
+  ev.exchanges = client.release_exchanges();
+  std::vector<std::string> pointers{"/paths/~1p0", "/paths/~1p5999/get/description", "/info/title", "/paths/~1nope"};
+  auto lines = ev.document_lines(pointers);
+  CHECK(lines == oas::lines_of(api.text, pointers));
+  CHECK(lines == std::vector<std::optional<int>>{6, 5999 * 6 + 8, 3, std::nullopt});
 }

@@ -47,20 +47,40 @@ TEST_CASE("InflatedStream: damaged input ends the stream and says so") {
   std::string text = varied_text();
   std::string z = deflate_text(text);
   SUBCASE("cut short") {
-    InflatedStream in(z.substr(0, z.size() / 2));
+    std::string cut = z.substr(0, z.size() / 2);
+    InflatedStream in(cut);
     std::string got = read_all(in);
     CHECK(got.size() < text.size());
     CHECK(text.compare(0, got.size(), got) == 0);  // what came is the text's start
     CHECK(in.damaged());
   }
   SUBCASE("not deflated at all") {
-    InflatedStream in(std::string("{\"openapi\": \"3.0.3\"}"));
+    std::string plain = "{\"openapi\": \"3.0.3\"}";
+    InflatedStream in(plain);
     CHECK(read_all(in).empty());
     CHECK(in.damaged());
   }
   SUBCASE("nothing") {
-    InflatedStream in(std::string{});
+    std::string nothing;
+    InflatedStream in(nothing);
     CHECK(read_all(in).empty());
     CHECK(in.damaged());
   }
+}
+
+TEST_CASE("InflatedStream: back to the start, and only there") {
+  std::string text = varied_text();
+  std::string z = deflate_text(text);
+  InflatedStream in(z);
+  std::string start(100000, '\0');
+  in.read(start.data(), static_cast<std::streamsize>(start.size()));
+  CHECK(start == text.substr(0, start.size()));
+  in.clear();
+  in.seekg(0);  // a reader that looked for JSON reads YAML instead from the start
+  REQUIRE(in);
+  CHECK(read_all(in) == text);
+  CHECK_FALSE(in.damaged());
+  in.clear();
+  in.seekg(10);
+  CHECK_FALSE(in);  // anywhere else: no
 }
