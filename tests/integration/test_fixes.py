@@ -645,13 +645,20 @@ class PortTaken(unittest.TestCase):
     """The harness itself: a server whose port another process took starts again, and the
     socket file nginx bound before its port failed does not stop the new start."""
 
-    def test_nginx_proxy_starts_again_after_its_port_was_taken(self):
+    def nginx_on_a_taken_port(self):
+        """An nginx server whose port another process holds, and that process's socket."""
         harness.require_tool("/usr/sbin/nginx", "nginx-light")
         server = Server("nginx-proxy")
         self.addCleanup(server.stop)
-        with socket.socket() as taker:
-            taker.bind(("127.0.0.1", server.port))
-            taker.listen(1)
+        taker = socket.socket()
+        self.addCleanup(taker.close)
+        taker.bind(("127.0.0.1", server.port))
+        taker.listen(1)
+        return server, taker
+
+    def test_nginx_proxy_starts_again_after_its_port_was_taken(self):
+        server, taker = self.nginx_on_a_taken_port()
+        with taker:
             server.start()
             server.proc.wait(30)  # nginx tries its bind for 2.5 s, then gives up
         self.assertTrue(server.port_taken(), server.server_log())
@@ -662,12 +669,8 @@ class PortTaken(unittest.TestCase):
         self.assertNotIn("address already in use", server.server_log().lower())
 
     def test_a_port_another_process_answers_on_is_not_the_servers(self):
-        harness.require_tool("/usr/sbin/nginx", "nginx-light")
-        server = Server("nginx-proxy")
-        self.addCleanup(server.stop)
-        with socket.socket() as taker:
-            taker.bind(("127.0.0.1", server.port))
-            taker.listen(1)
+        server, taker = self.nginx_on_a_taken_port()
+        with taker:
             taken = server.port
             server.start()  # nginx retries its bind while the taker answers
             self.assertIs(server.listens(), False)

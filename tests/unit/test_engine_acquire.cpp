@@ -161,6 +161,14 @@ struct DocumentServer {
   }
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port) + "/v1/openapi.json"; }
 };
+
+// lint's acquire of the server's document, by its URL.
+void acquire_from(const DocumentServer& api, http::Client& client, engine::Evidence& ev) {
+  ev.settings.openapi = api.url();
+  engine::acquire_for_lint(client, ev);
+  REQUIRE(ev.document.docs);
+  REQUIRE(ev.document.text_exchange > 0);
+}
 }  // namespace
 
 TEST_CASE("acquire_for_lint: a large fetched document is kept deflated; its lines are the body's") {
@@ -168,10 +176,7 @@ TEST_CASE("acquire_for_lint: a large fetched document is kept deflated; its line
   REQUIRE(api.text.size() > 512 * 1024);
   http::Client client(http::ClientSettings{});
   engine::Evidence ev;
-  ev.settings.openapi = api.url();
-  engine::acquire_for_lint(client, ev);
-  REQUIRE(ev.document.docs);
-  REQUIRE(ev.document.text_exchange > 0);
+  acquire_from(api, client, ev);
   CHECK_FALSE(ev.document.text_deflated.empty());
   CHECK(ev.document.text_deflated.size() < api.text.size() / 4);
   CHECK(client.exchange(ev.document.text_exchange).body.empty());  // let go
@@ -187,9 +192,7 @@ TEST_CASE("acquire_for_lint: a small fetched document keeps its body for its lin
   DocumentServer api(3);
   http::Client client(http::ClientSettings{});
   engine::Evidence ev;
-  ev.settings.openapi = api.url();
-  engine::acquire_for_lint(client, ev);
-  REQUIRE(ev.document.docs);
+  acquire_from(api, client, ev);
   CHECK(ev.document.text_deflated.empty());
   CHECK(client.exchange(ev.document.text_exchange).body == api.text);
   ev.exchanges = client.release_exchanges();
@@ -201,9 +204,7 @@ TEST_CASE("acquire_for_lint: a large fetched YAML document is kept deflated; its
   REQUIRE(api.text.size() > 512 * 1024);
   http::Client client(http::ClientSettings{});
   engine::Evidence ev;
-  ev.settings.openapi = api.url();
-  engine::acquire_for_lint(client, ev);
-  REQUIRE(ev.document.docs);
+  acquire_from(api, client, ev);
   CHECK_FALSE(ev.document.text_deflated.empty());
   ev.exchanges = client.release_exchanges();
   std::vector<std::string> pointers{"/paths/~1p0", "/paths/~1p5999/get/description", "/info/title", "/paths/~1nope"};
