@@ -32,6 +32,8 @@ import select
 import socket
 import threading
 
+import harness
+
 
 class ConnectProxy:
     def __init__(self, mode="allow", credentials=None, forward=False, pass_credentials=False):
@@ -97,16 +99,9 @@ class ConnectProxy:
 
     @staticmethod
     def _read_head(conn):
-        data = b""
         conn.settimeout(10)
-        while b"\r\n\r\n" not in data:
-            chunk = conn.recv(1)  # byte by byte: never read past the request head
-            if not chunk:
-                return None
-            data += chunk
-            if len(data) > 16384:
-                return None
-        return data.decode("latin-1")
+        head = harness.read_head(conn, step=1, limit=16384)  # byte by byte: never read past the request head
+        return None if head is None else head.decode("latin-1")
 
     @staticmethod
     def _allowed(host):

@@ -1039,6 +1039,18 @@ class static_server(local_http_server):
         super().__init__(functools.partial(Handler, directory=str(root)) if root else Handler)
 
 
+def read_head(sock, step=65536, limit=None):
+    """Bytes from sock up to and including the blank line that ends an HTTP head (a
+    request's or a response's); None when the peer closes first or the head grows past
+    limit. step=1 never reads past the head (a proxy relays what follows)."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(step)
+        if not chunk or (limit is not None and len(data) + len(chunk) > limit):
+            return None
+        data += chunk
+    return data
+
 def listening_inodes(port):
     """The names in /proc/PID/fd/ ("socket:[inode]") of the sockets listening on port that take
     connections to 127.0.0.1: bound to it, else bound to every address."""

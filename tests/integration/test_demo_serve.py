@@ -172,13 +172,7 @@ class DemoServe(ProbeCase):
 
         def answer(conn):
             conn.sendall(b"GET /v1/openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            data = b""
-            while b"\r\n\r\n" not in data:
-                chunk = conn.recv(65536)
-                if not chunk:
-                    break
-                data += chunk
-            return data.split(b"\r\n", 1)[0]
+            return (harness.read_head(conn) or b"").split(b"\r\n", 1)[0]
 
         slow = connect()
         time.sleep(6)

@@ -519,12 +519,8 @@ class LoopbackServer:
 def answer_request(tls, status=b"200 OK", body=b'{"ok": true}'):
     """Reads one HTTP request on tls and answers it with status and a JSON body; then closes."""
     try:
-        data = b""
-        while b"\r\n\r\n" not in data:
-            chunk = tls.recv(4096)
-            if not chunk:
-                return
-            data += chunk
+        if harness.read_head(tls, 4096) is None:
+            return
         tls.sendall(b"HTTP/1.1 %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
                     b"Connection: close\r\n\r\n%s" % (status, len(body), body))
     except (OSError, ssl.SSLError):
