@@ -2,13 +2,12 @@
 #include <doctest/doctest.h>
 #include <httplib.h>
 
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <optional>
-#include <thread>
 #include <vector>
 
+#include "counting_api.hpp"
 #include "engine/acquire.hpp"
 #include "oas/lines.hpp"
 
@@ -128,38 +127,32 @@ TEST_CASE("acquire_for_lint: the lines of locations come from the file as read, 
 }
 
 namespace {
-// A description document of n paths on 127.0.0.1, as a server sends it.
-struct DocumentServer {
-  httplib::Server server;
+// A description document of n paths, JSON or YAML.
+std::string document_text(int paths, bool yaml) {
   std::string text;
-  int port = 0;
-  std::thread thread;
-  explicit DocumentServer(int paths, bool yaml = false) {
-    if (yaml) {
-      text = "openapi: 3.0.3\ninfo:\n  title: t\n  version: 1.0.0\npaths:\n";
-      for (int i = 0; i < paths; ++i)
-        text += "  /p" + std::to_string(i) + ":\n    get:\n      description: \"\u00e9\u00e9n pad " +
-                std::to_string(i * 7919) + "\"\n      responses:\n        '200':\n          description: OK\n";
-    } else {
-    text = "{\n  \"openapi\": \"3.0.3\",\n  \"info\": {\"title\": \"t\", \"version\": \"1.0.0\"},\n  \"paths\": {";
+  if (yaml) {
+    text = "openapi: 3.0.3\ninfo:\n  title: t\n  version: 1.0.0\npaths:\n";
     for (int i = 0; i < paths; ++i)
-      text += std::string(i ? "," : "") + "\n    \"/p" + std::to_string(i) +
-              "\": {\"get\": {\"description\": \"\u00e9\u00e9n \\\"pad\\\" " + std::to_string(i * 7919) +
-              "\", \"responses\": {\"200\": {\"description\": \"OK\"}}}}";
-    text += "\n  }\n}\n";
-    }
-    server.Get("/v1/openapi.json", [this](const httplib::Request&, httplib::Response& res) {
-      res.set_content(text, "application/json");
-    });
-    port = server.bind_to_any_port("127.0.0.1");
-    thread = std::thread([this] { server.listen_after_bind(); });
-    while (!server.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      text += "  /p" + std::to_string(i) + ":\n    get:\n      description: \"\u00e9\u00e9n pad " +
+              std::to_string(i * 7919) + "\"\n      responses:\n        '200':\n          description: OK\n";
+    return text;
   }
-  ~DocumentServer() {
-    server.stop();
-    thread.join();
-  }
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port) + "/v1/openapi.json"; }
+  text = "{\n  \"openapi\": \"3.0.3\",\n  \"info\": {\"title\": \"t\", \"version\": \"1.0.0\"},\n  \"paths\": {";
+  for (int i = 0; i < paths; ++i)
+    text += std::string(i ? "," : "") + "\n    \"/p" + std::to_string(i) +
+            "\": {\"get\": {\"description\": \"\u00e9\u00e9n \\\"pad\\\" " + std::to_string(i * 7919) +
+            "\", \"responses\": {\"200\": {\"description\": \"OK\"}}}}";
+  return text + "\n  }\n}\n";
+}
+
+// That document on 127.0.0.1, as a server sends it.
+struct DocumentServer {
+  std::string text;
+  testing::CountingApi api;
+  explicit DocumentServer(int paths, bool yaml = false)
+      : text(document_text(paths, yaml)),
+        api([this](const httplib::Request&, httplib::Response& res) { res.set_content(text, "application/json"); }) {}
+  std::string url() const { return api.base() + "/openapi.json"; }
 };
 
 // lint's acquire of the server's document, by its URL.
