@@ -301,6 +301,42 @@ TEST_CASE("documents: a repeated key keeps one member, the last value in the fir
                          "k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17,"k3":33}})");
 }
 
+TEST_CASE("documents: a long string written many times is kept once; a short one in its value") {
+  // Strings past 13 bytes, as values and as keys: "#/components/responses/400"
+  // in every operation of a large document.
+  const char* text = R"({"a": {"$ref": "#/components/responses/400"}, "b": {"$ref": "#/components/responses/400"},
+                         "application/problem+json": "application/problem+json",
+                         "c": [{"application/problem+json": 1}, "#/components/responses/404"],
+                         "d": "a long string\u0000 with a NUL", "e": "a long string\u0000 with another",
+                         "f": "short", "g": "short"})";
+  auto r = parse_json_document(text);
+  REQUIRE(r.ok);
+  const Value& root = r.doc->root();
+  const Value& a = *find(find(root, "a"), "$ref");
+  const Value& b = *find(find(root, "b"), "$ref");
+  CHECK(str(a) == "#/components/responses/400");
+  CHECK(a.GetString() == b.GetString());  // one copy
+  CHECK(a.GetString()[a.GetStringLength()] == '\0');  // ended as RapidJSON ends its copies
+  const Member& problem = root.MemberBegin()[2];
+  CHECK(key_of(problem) == "application/problem+json");
+  CHECK(problem.name.GetString() == problem.value.GetString());  // a key and a value alike
+  const Value& c = *find(root, "c");
+  CHECK(c[0].MemberBegin()->name.GetString() == problem.name.GetString());
+  CHECK(str(c[1]) == "#/components/responses/404");
+  CHECK(c[1].GetString() != a.GetString());
+  // The same bytes up to a NUL are different strings.
+  CHECK(str(*find(root, "d")) == std::string_view("a long string\0 with a NUL", 25));
+  CHECK(str(*find(root, "e")) == std::string_view("a long string\0 with another", 27));
+  CHECK(find(root, "d")->GetString() != find(root, "e")->GetString());
+  // A short string is held in its own value, not in the pool.
+  const Value& f = *find(root, "f");
+  const Value& g = *find(root, "g");
+  CHECK(str(f) == "short");
+  CHECK(f.GetString() != g.GetString());
+  CHECK(f.GetString() == reinterpret_cast<const char*>(&f));
+  reads_as_parse_json(text);
+}
+
 TEST_CASE("documents: numbers keep their kind, unsigned, signed or float, as nlohmann reads them") {
   const char* text = "[1, -1, 1.0, 1.5e300, 18446744073709551615, 0, -0.0, 1E2, 9223372036854775807,"
                      " -9223372036854775808, -9223372036854775809, 18446744073709551616, 0.1, 5e-324]";
