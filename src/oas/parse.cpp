@@ -651,13 +651,22 @@ class InterningHandler {
   // The longest string a value holds inline (RapidJSON's ShortString::MaxSize
   // on a 64-bit machine with its 48-bit pointers).
   static constexpr rapidjson::SizeType kInline = 13;
+  // The set is bounded: a document of distinct strings (a hostile one, or
+  // one of long descriptions) would make it 40 bytes a string for nothing,
+  // and a bucket of strings whose hashes collide on purpose would make each
+  // lookup long. Past either bound a string is copied as RapidJSON copies it.
+  // DON's register repeated to 10,000 paths has 28,380 distinct long strings.
+  static constexpr std::size_t kMaxTexts = 1 << 16;
+  static constexpr std::size_t kMaxBucket = 8;
   std::string_view intern(std::string_view s) {
     auto it = texts_.find(s);
     if (it != texts_.end()) return *it;
     auto* copy = static_cast<char*>(d_.GetAllocator().Malloc(s.size() + 1));
     std::memcpy(copy, s.data(), s.size());
     copy[s.size()] = '\0';  // as RapidJSON ends the strings it copies
-    return *texts_.emplace(copy, s.size()).first;
+    std::string_view text(copy, s.size());
+    if (texts_.size() < kMaxTexts && texts_.bucket_size(texts_.bucket(text)) < kMaxBucket) texts_.insert(text);
+    return text;
   }
   rapidjson::Document& d_;
   std::unordered_set<std::string_view> texts_;  // views of the pool's copies

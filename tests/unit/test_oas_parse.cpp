@@ -1,5 +1,6 @@
 // oas/parse: JSON and YAML loading within limits.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -335,6 +336,25 @@ TEST_CASE("documents: a long string written many times is kept once; a short one
   CHECK(f.GetString() != g.GetString());
   CHECK(f.GetString() == reinterpret_cast<const char*>(&f));
   reads_as_parse_json(text);
+}
+
+TEST_CASE("documents: the set of strings kept once is bounded; past it a string is copied") {
+  // 70,000 distinct long strings, then the first and the last again: the
+  // first is in the set (65,536 at most), the last came after it was full.
+  std::string text = "[";
+  auto name = [](int i) { return fmt::format("a distinct string {:06}", i); };
+  for (int i = 0; i < 70000; ++i) text += "\"" + name(i) + "\",";
+  text += "\"" + name(0) + "\",\"" + name(69999) + "\"]";
+  auto r = parse_json_document(text);
+  REQUIRE(r.ok);
+  const Value& a = r.doc->root();
+  REQUIRE(a.Size() == 70002);
+  CHECK(str(a[0]) == name(0));
+  CHECK(str(a[69999]) == name(69999));
+  CHECK(str(a[70000]) == name(0));
+  CHECK(str(a[70001]) == name(69999));
+  CHECK(a[70000].GetString() == a[0].GetString());
+  CHECK(a[70001].GetString() != a[69999].GetString());
 }
 
 TEST_CASE("documents: numbers keep their kind, unsigned, signed or float, as nlohmann reads them") {
