@@ -336,7 +336,7 @@ CheckResult judge_eh1(const Evidence& ev, const CheckRef& ref) {
   for (const auto& op : oas::all_operations(w.docs())) {
     Node list = w.member(op.op, "responses");
     if (!list.is_object()) continue;
-    std::string label = op.upper_method() + " " + op.path;
+    std::string label = op.upper_method() + " " + std::string(op.path);
     for (const auto& m : list.value->GetObject()) {
       ErrorKey kind = error_key(oas::key_of(m));
       if (kind == ErrorKey::none) continue;

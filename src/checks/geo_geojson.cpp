@@ -163,7 +163,7 @@ std::vector<Body> bodies(const Evidence& ev) {
     if (!content.is_object()) continue;
     Body b;
     b.where = fmt::format("{} {}", op.upper_method(), escape_control(truncate_utf8(op.path, 120)));
-    b.pointer = "/paths/" + oas::escape_token(op.path) + "/" + op.method;
+    b.pointer = "/paths/" + oas::escape_token(op.path) + "/" + std::string(op.method);
     for (const auto& m : content.value->GetObject()) {
       if (to_lower(http::media_type(oas::key_of(m))) == "application/geo+json") b.geo_json_media = b.geometry = true;
       Node media = w.deref(w.entry(content, m));

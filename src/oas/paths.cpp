@@ -66,6 +66,7 @@ std::vector<PathPlan> enumerate_paths(const DocumentSet& docs, const std::map<st
   std::vector<PathPlan> plans;
   const Value* paths = find(docs.root(), "paths");
   if (!paths || !paths->IsObject()) return plans;
+  plans.reserve(paths->MemberCount());  // kept through the run: no room left over by doubling
   for (const auto& path : paths->GetObject()) {
     PathPlan plan;
     plan.template_path = key_of(path);

@@ -215,10 +215,13 @@ Resolved DocumentSet::resolve_ref(const std::string& doc_url, std::string_view r
   return r;
 }
 
-const Resolved* DocumentSet::resolved(const Value& node) const {
-  auto m = memo_.value.at.find(&node);
-  return m == memo_.value.at.end() ? nullptr : &memo_.value.results[m->second];
+const Resolved* DocumentSet::Memo::find(const Value* node) const {
+  auto it = std::lower_bound(at.begin(), at.end(), node,
+                             [](const auto& entry, const Value* v) { return std::less<const Value*>()(entry.first, v); });
+  return it != at.end() && it->first == node ? &results[it->second] : nullptr;
 }
+
+const Resolved* DocumentSet::resolved(const Value& node) const { return memo_.value.find(&node); }
 
 std::string_view DocumentSet::url(std::string_view doc_url) const {
   if (auto it = docs_.find(doc_url); it != docs_.end()) return it->first;
@@ -230,7 +233,7 @@ Resolved DocumentSet::deref(const std::string& doc_url, const Value& node) const
   Resolved cur{doc_url, &node, "", false, ""};
   std::unordered_set<const Value*> seen;
   while (const Value* ref = ref_of(*cur.node)) {
-    if (auto m = memo_.value.at.find(cur.node); m != memo_.value.at.end()) return memo_.value.results[m->second];
+    if (const Resolved* known = memo_.value.find(cur.node)) return *known;
     if (!seen.insert(cur.node).second) return Resolved{cur.doc_url, nullptr, "circular $ref chain", false, ""};
     Resolved next = resolve_ref(cur.doc_url, str(*ref));
     if (!next.node) return next;
@@ -358,6 +361,8 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
   // A result's place in memo_.value.results, by the node it resolves to: the
   // $refs to one target share it (a node has one pointer per spelling of it).
   std::unordered_map<const Value*, std::vector<std::uint32_t>> result_of;
+  // memo_.value.at while it is made: a result's index by the $ref object's address.
+  std::unordered_map<const Value*, std::uint32_t> at;
   auto keep = [&](const Resolved& r) -> std::uint32_t {
     auto& results = memo_.value.results;
     if (r.node)
@@ -390,7 +395,7 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
         result = cur;
         break;
       }
-      if (auto m = memo_.value.at.find(cur.node); m != memo_.value.at.end()) {
+      if (auto m = at.find(cur.node); m != at.end()) {
         result = memo_.value.results[m->second];
         break;
       }
@@ -413,7 +418,7 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
     if (!path.empty()) {
       std::uint32_t kept = keep(result);
       for (const Value* p : path) {
-        memo_.value.at[p] = kept;
+        at[p] = kept;
         on_path.erase(p);
       }
     }
@@ -424,6 +429,12 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
     out.push_back({display(*occ.doc_url, occ.pointer + "/$ref"), std::string(occ.ref), result.reason, result.transport_error,
                    result.doc_url.empty() ? *occ.doc_url : result.doc_url, document_failed, std::move(failed)});
   }
+  auto& memo = memo_.value;
+  memo.at.assign(at.begin(), at.end());
+  at = {};
+  std::sort(memo.at.begin(), memo.at.end(),
+            [](const auto& a, const auto& b) { return std::less<const Value*>()(a.first, b.first); });
+  memo.results.shrink_to_fit();
   return out;
 }
 

@@ -35,7 +35,6 @@ Node Walker::child(const Node& n, const std::string& key) const {
   Node out;
   out.at = {n.at.doc, child_pointer(n.at.pointer, key)};
   out.via = n.via;
-  out.via_at = n.via_at;
   if (n.value) out.value = find(*n.value, key);
   return out;
 }
@@ -45,7 +44,6 @@ Node Walker::entry(const Node& n, const Member& m) const {
   out.value = &m.value;
   out.at = {n.at.doc, child_pointer(n.at.pointer, key_of(m))};
   out.via = n.via;
-  out.via_at = n.via_at;
   return out;
 }
 
@@ -53,7 +51,6 @@ Node Walker::item(const Node& n, std::size_t i) const {
   Node out;
   out.at = {n.at.doc, n.at.pointer + "/" + std::to_string(i)};
   out.via = n.via;
-  out.via_at = n.via_at;
   if (n.value && n.value->IsArray() && i < n.value->Size()) out.value = &(*n.value)[static_cast<rapidjson::SizeType>(i)];
   return out;
 }
@@ -70,8 +67,8 @@ Node Walker::deref(const Node& n) const {
     out.value = r.node;
     out.at = {docs_.url(r.doc_url), r.pointer};
   }
-  out.via = n.via.empty() ? str(*ref) : n.via;
-  out.via_at = n.via.empty() ? n.at : n.via_at;
+  if (n.via) out.via = n.via;
+  else if (!str(*ref).empty()) out.via = std::make_shared<const Via>(Via{str(*ref), n.at});
   return out;
 }
 
@@ -98,13 +95,13 @@ std::string Walker::show_target(const Place& p) const {
 }
 
 std::string Walker::where(const Node& n) const {
-  if (n.via.empty()) return show(n.at);
-  return show(n.via_at) + " → " + (n.value ? show_target(n.at) : std::string(n.via));
+  if (!n.via) return show(n.at);
+  return show(n.via->at) + " → " + (n.value ? show_target(n.at) : std::string(n.via->ref));
 }
 
 std::string Walker::pointer(const Node& n) const {
   if (n.at.doc == docs_.root_url()) return n.at.pointer;
-  if (!n.via.empty() && n.via_at.doc == docs_.root_url()) return n.via_at.pointer;
+  if (n.via && n.via->at.doc == docs_.root_url()) return n.via->at.pointer;
   return "";
 }
 
@@ -124,13 +121,13 @@ std::vector<Operation> operations(const Walker& w) {
     if (!item.is_object()) continue;
     for (const auto& key : operation_keys()) {
       Node op = w.member(item, key);
-      if (op.is_object()) out.push_back({std::string(key_of(p)), key, item, op});
+      if (op.is_object()) out.push_back({key_of(p), key, item, op});
     }
     Node extra = w.member(item, "additionalOperations");
     if (extra.is_object())
       for (const auto& e : extra.value->GetObject()) {
         Node op = w.deref(w.entry(extra, e));
-        if (op.is_object()) out.push_back({std::string(key_of(p)), std::string(key_of(e)), item, op});
+        if (op.is_object()) out.push_back({key_of(p), key_of(e), item, op});
       }
   }
   return out;
@@ -143,6 +140,7 @@ struct Operations {
   std::vector<Operation> list;
   std::unordered_multimap<std::string_view, std::size_t> by_path;  // views of list's paths, which never change
   explicit Operations(const DocumentSet& docs) : list(operations(Walker(docs))) {
+    list.shrink_to_fit();  // kept through the run: 13,334 operations of 272 bytes at 10,000 paths
     by_path.reserve(list.size());
     for (std::size_t i = 0; i < list.size(); ++i) by_path.emplace(list[i].path, i);
   }

@@ -2,6 +2,7 @@
 // read it: operations, their effective parameters, and values reached through
 // $refs, each with the place it is written for messages.
 #pragma once
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,12 +20,19 @@ struct Place {
   bool operator==(const Place& o) const { return doc == o.doc && pointer == o.pointer; }
 };
 
+// The first $ref followed on the way to a value: one for every node a walk
+// reaches past it (each held a copy of its place, a string as long as a
+// pointer into an operation's responses).
+struct Via {
+  std::string_view ref;  // as written (in the document), never ""
+  Place at;              // where that $ref is written
+};
+
 // A value reached by a walk, and the first $ref followed on the way there.
 struct Node {
   const Value* value = nullptr;  // nullptr: missing, or a $ref that does not resolve
   Place at;                     // where value is written
-  std::string_view via;         // the first $ref followed on the way, as written ("" when none; in the document)
-  Place via_at;                 // where that $ref is written
+  std::shared_ptr<const Via> via;  // nullptr when no $ref was followed
   explicit operator bool() const { return value != nullptr; }
   bool is_object() const { return value && value->IsObject(); }
   bool is_array() const { return value && value->IsArray(); }
@@ -68,8 +76,9 @@ class Walker {
 };
 
 struct Operation {
-  std::string path;    // the key in {oas}.paths
-  std::string method;  // "get", ..., "query", or an additionalOperations key as written
+  // Views of the document (or of operation_keys()), which outlive every list of operations.
+  std::string_view path;    // the key in {oas}.paths
+  std::string_view method;  // "get", ..., "query", or an additionalOperations key as written
   Node path_item;      // after $ref
   Node op;             // after $ref
   std::string upper_method() const;

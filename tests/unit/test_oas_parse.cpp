@@ -1,5 +1,6 @@
 // oas/parse: JSON and YAML loading within limits.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -299,6 +300,61 @@ TEST_CASE("documents: a repeated key keeps one member, the last value in the fir
                          "a": {"z": {"y": [[{"x": 1}]]}, "r": 1, "r": 2},
                          "c": "\ud83d\ude00", "e": {"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,
                          "k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17,"k3":33}})");
+}
+
+TEST_CASE("documents: a long string written many times is kept once; a short one in its value") {
+  // Strings past 13 bytes, as values and as keys: "#/components/responses/400"
+  // in every operation of a large document.
+  const char* text = R"({"a": {"$ref": "#/components/responses/400"}, "b": {"$ref": "#/components/responses/400"},
+                         "application/problem+json": "application/problem+json",
+                         "c": [{"application/problem+json": 1}, "#/components/responses/404"],
+                         "d": "a long string\u0000 with a NUL", "e": "a long string\u0000 with another",
+                         "f": "short", "g": "short"})";
+  auto r = parse_json_document(text);
+  REQUIRE(r.ok);
+  const Value& root = r.doc->root();
+  const Value& a = *find(find(root, "a"), "$ref");
+  const Value& b = *find(find(root, "b"), "$ref");
+  CHECK(str(a) == "#/components/responses/400");
+  CHECK(a.GetString() == b.GetString());  // one copy
+  CHECK(a.GetString()[a.GetStringLength()] == '\0');  // ended as RapidJSON ends its copies
+  const Member& problem = root.MemberBegin()[2];
+  CHECK(key_of(problem) == "application/problem+json");
+  CHECK(problem.name.GetString() == problem.value.GetString());  // a key and a value alike
+  const Value& c = *find(root, "c");
+  CHECK(c[0].MemberBegin()->name.GetString() == problem.name.GetString());
+  CHECK(str(c[1]) == "#/components/responses/404");
+  CHECK(c[1].GetString() != a.GetString());
+  // The same bytes up to a NUL are different strings.
+  CHECK(str(*find(root, "d")) == std::string_view("a long string\0 with a NUL", 25));
+  CHECK(str(*find(root, "e")) == std::string_view("a long string\0 with another", 27));
+  CHECK(find(root, "d")->GetString() != find(root, "e")->GetString());
+  // A short string is held in its own value, not in the pool.
+  const Value& f = *find(root, "f");
+  const Value& g = *find(root, "g");
+  CHECK(str(f) == "short");
+  CHECK(f.GetString() != g.GetString());
+  CHECK(f.GetString() == reinterpret_cast<const char*>(&f));
+  reads_as_parse_json(text);
+}
+
+TEST_CASE("documents: the set of strings kept once is bounded; past it a string is copied") {
+  // 70,000 distinct long strings, then the first and the last again: the
+  // first is in the set (65,536 at most), the last came after it was full.
+  std::string text = "[";
+  auto name = [](int i) { return fmt::format("a distinct string {:06}", i); };
+  for (int i = 0; i < 70000; ++i) text += "\"" + name(i) + "\",";
+  text += "\"" + name(0) + "\",\"" + name(69999) + "\"]";
+  auto r = parse_json_document(text);
+  REQUIRE(r.ok);
+  const Value& a = r.doc->root();
+  REQUIRE(a.Size() == 70002);
+  CHECK(str(a[0]) == name(0));
+  CHECK(str(a[69999]) == name(69999));
+  CHECK(str(a[70000]) == name(0));
+  CHECK(str(a[70001]) == name(69999));
+  CHECK(a[70000].GetString() == a[0].GetString());
+  CHECK(a[70001].GetString() != a[69999].GetString());
 }
 
 TEST_CASE("documents: numbers keep their kind, unsigned, signed or float, as nlohmann reads them") {

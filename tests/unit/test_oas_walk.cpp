@@ -38,7 +38,7 @@ TEST_CASE("operations: every method, path items by $ref, OAS 3.2 query and addit
   Walker w(docs);
   auto ops = operations(w);
   std::vector<std::string> seen;
-  for (const auto& o : ops) seen.push_back(o.upper_method() + " " + o.path);
+  for (const auto& o : ops) seen.push_back(o.upper_method() + " " + std::string(o.path));
   CHECK(seen == std::vector<std::string>{"GET /a", "POST /a", "DELETE /b", "QUERY /c", "COPY /c"});
   CHECK(w.show(ops[2].op.at) == "/components/pathItems/B/delete");
   CHECK(w.where(ops[2].op) == "/paths/~1b → #/components/pathItems/B/delete");
