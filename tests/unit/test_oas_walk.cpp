@@ -22,6 +22,11 @@ DocumentSet load(json doc, std::map<std::string, json> external = {}) {
   return docs;
 }
 
+// The response of an operation for a status code, after $refs.
+Node response(const Walker& w, const Operation& op, const std::string& code) {
+  return w.member(w.member(op.op, "responses"), code);
+}
+
 }  // namespace
 
 TEST_CASE("operations: every method, path items by $ref, OAS 3.2 query and additionalOperations, not callbacks") {
@@ -105,7 +110,7 @@ TEST_CASE("places in another file are shown relative to the root document") {
   Walker w(docs);
   auto ops = operations(w);
   REQUIRE(ops.size() == 1);
-  Node r = w.member(w.member(ops[0].op, "responses"), "404");
+  Node r = response(w, ops[0], "404");
   REQUIRE(r.is_object());
   CHECK(w.show(r.at) == "common.json#/components/responses/E");
   CHECK(w.where(r) == "/paths/~1a/get/responses/404 → common.json#/components/responses/E");
@@ -119,10 +124,10 @@ TEST_CASE("a chain of $refs: the first one is where a node was reached from, for
     "components": {"responses": {"A": {"$ref": "#/components/responses/B"},
                                  "B": {"description": "b", "content": {"application/json": {"schema": {"type": "object"}}}}}}})"));
   Walker w(docs);
-  auto ops = operations(w);
+  const auto& ops = all_operations(docs);
   REQUIRE(ops.size() == 2);
-  Node r = w.member(w.member(ops[0].op, "responses"), "200");
-  REQUIRE(r.is_object());
+  Node r = response(w, ops[0], "200");
+  CHECK(r.value == find(find(find(&docs.root(), "components"), "responses"), "B"));
   CHECK(w.show(r.at) == "/components/responses/B");
   CHECK(w.where(r) == "/paths/~1a/get/responses/200 → #/components/responses/B");
   CHECK(w.pointer(r) == "/components/responses/B");
@@ -137,7 +142,7 @@ TEST_CASE("a chain of $refs: the first one is where a node was reached from, for
   CHECK_FALSE(ops[0].op.via);
   CHECK(w.where(ops[0].op) == "/paths/~1a/get");
   // "$ref": "" is followed (to the document's root), but names no place it was reached from.
-  Node empty = w.member(w.member(ops[1].op, "responses"), "200");
+  Node empty = response(w, ops[1], "200");
   CHECK_FALSE(empty.via);
   CHECK(w.where(empty) == w.show(empty.at));
 }
