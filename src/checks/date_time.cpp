@@ -54,6 +54,13 @@ struct Field {
   Node parent;        // the properties object, or the parameter itself
 };
 
+// Empties a container and lets its room go (`c = {}` keeps a hash set's
+// buckets and a deque's blocks).
+template <class C>
+void release(C& c) {
+  C().swap(c);
+}
+
 // Made once per document set (DocumentSet::derived): DT-1..DT-4 and the
 // timezone hints read the same walk.
 class Schemas {
@@ -61,12 +68,13 @@ class Schemas {
   explicit Schemas(const oas::DocumentSet& docs) : w_(docs), swagger2_(oas::is_swagger2(docs.root())) {
     walk();
     // Only uses_ is read after the walk.
-    queue_ = {};
-    queued_ = {};
-    schema_queued_ = {};
-    seen_ = {};
-    schema_seen_ = {};
-    param_seen_ = {};
+    // Swapped with empty ones, so their room goes too (`x = {}` keeps it).
+    release(queue_);
+    release(queued_);
+    release(schema_queued_);
+    release(seen_);
+    release(schema_seen_);
+    release(param_seen_);
   }
   Schemas(const Schemas&) = delete;
   Schemas& operator=(const Schemas&) = delete;
@@ -244,7 +252,7 @@ class Schemas {
     auto operation = [&](std::string_view method, const Node& as_written) {
       Node op = follow(as_written);
       if (!first_time(op)) return;
-      for (const auto& p : oas::effective_parameters(w_, oas::Operation{std::string(key), std::string(method), item, op}))
+      for (const auto& p : oas::effective_parameters(w_, oas::Operation{key, method, item, op}))
         param_field(p);
       push_items(Kind::parameter, present(op, "parameters"));
       push(Kind::request_body, present(op, "requestBody"));

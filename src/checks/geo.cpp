@@ -248,7 +248,7 @@ RequestSpec feature_spec(const engine::Settings& s, const std::string& id, const
   return get_json(items_url(s, id) + "/" + percent_encode(feature_id), "application/geo+json");
 }
 
-RequestSpec default_spec(const engine::Settings& s, const GeoCollection& c) {
+RequestSpec default_spec(const engine::Settings&, const GeoCollection& c) {
   if (c.ogc) return get_json(c.url + "?limit=10", "application/geo+json");
   return get_json(c.url, "application/json");
 }

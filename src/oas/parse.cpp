@@ -648,9 +648,10 @@ class InterningHandler {
   bool EndArray(rapidjson::SizeType elements) { return d_.EndArray(elements); }
 
  private:
-  // The longest string a value holds inline (RapidJSON's ShortString::MaxSize
-  // on a 64-bit machine with its 48-bit pointers).
-  static constexpr rapidjson::SizeType kInline = 13;
+  // The longest string a value holds inline: RapidJSON's ShortString::MaxSize,
+  // the value's size less its two bytes of flags and one of length (13 bytes
+  // in the 16-byte value of x86-64's 48-bit pointers, 21 in a 24-byte one).
+  static constexpr rapidjson::SizeType kInline = sizeof(rapidjson::Value) - 3;
   // The set is bounded: a document of distinct strings (a hostile one, or
   // one of long descriptions) would make it 40 bytes a string for nothing,
   // and a bucket of strings whose hashes collide on purpose would make each

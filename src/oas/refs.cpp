@@ -431,7 +431,7 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
   }
   auto& memo = memo_.value;
   memo.at.assign(at.begin(), at.end());
-  at = {};
+  decltype(at)().swap(at);  // its nodes and buckets, before the sort
   std::sort(memo.at.begin(), memo.at.end(),
             [](const auto& a, const auto& b) { return std::less<const Value*>()(a.first, b.first); });
   memo.results.shrink_to_fit();

@@ -84,6 +84,45 @@ TEST_CASE("$ref resolution: local, external, unresolved and cycles") {
   CHECK(docs.external_count() == 2);
 }
 
+TEST_CASE("refs: resolved() answers each $ref object resolve_all followed, by address, and nothing else") {
+  // More $refs than a few, to several targets, some through a chain, one
+  // unresolved: each is found again by its address (a sorted array after the walk).
+  std::string text = R"({"paths":{)";
+  for (int i = 0; i < 300; ++i)
+    text += "\"/p" + std::to_string(i) + "\":{\"get\":{\"responses\":{\"200\":{\"$ref\":\"#/components/responses/r" +
+            std::to_string(i % 7) + "\"}}}},";
+  text += R"("/missing":{"$ref":"#/nowhere"}},"components":{"responses":{)";
+  for (int i = 0; i < 6; ++i) text += "\"r" + std::to_string(i) + "\":{\"description\":\"r" + std::to_string(i) + "\"},";
+  text += R"("r6":{"$ref":"#/components/responses/r0"}}}})";
+  auto parsed = parse_json(text);
+  REQUIRE(parsed.ok);
+  DocumentSet docs("https://h/v1/openapi.json", parsed.value);
+  auto unresolved = docs.resolve_all(fetch_nothing);
+  CHECK(unresolved.size() == 1);
+  const Value& root = docs.root();
+  const Value& paths = at(root, "paths");
+  const Value& responses = at(at(root, "components"), "responses");
+  for (int i = 0; i < 300; ++i) {
+    const Value& ref = at(at(at(at(paths, "/p" + std::to_string(i)), "get"), "responses"), "200");
+    const Resolved* r = docs.resolved(ref);
+    REQUIRE(r != nullptr);
+    int target = i % 7 == 6 ? 0 : i % 7;  // r6 is a $ref to r0
+    CHECK(r->node == &at(responses, "r" + std::to_string(target)));
+    CHECK(r->pointer == "/components/responses/r" + std::to_string(target));
+  }
+  const Resolved* r6 = docs.resolved(at(responses, "r6"));
+  REQUIRE(r6 != nullptr);
+  CHECK(r6->node == &at(responses, "r0"));
+  const Resolved* missing = docs.resolved(at(paths, "/missing"));
+  REQUIRE(missing != nullptr);
+  CHECK(missing->node == nullptr);
+  // A value that is not a $ref object, and one of another tree.
+  CHECK(docs.resolved(at(responses, "r0")) == nullptr);
+  CHECK(docs.resolved(root) == nullptr);
+  Value elsewhere;
+  CHECK(docs.resolved(elsewhere) == nullptr);
+}
+
 TEST_CASE("DO-2 walks the OAS structure: references in examples count, data does not") {
   json root = json::parse(R"({
     "paths": {"/a": {"get": {"parameters": [{"name": "p", "in": "query",

@@ -22,6 +22,11 @@ DocumentSet load(json doc, std::map<std::string, json> external = {}) {
   return docs;
 }
 
+// The response of an operation for a status code, after $refs.
+Node response(const Walker& w, const Operation& op, const std::string& code) {
+  return w.member(w.member(op.op, "responses"), code);
+}
+
 }  // namespace
 
 TEST_CASE("operations: every method, path items by $ref, OAS 3.2 query and additionalOperations, not callbacks") {
@@ -105,12 +110,41 @@ TEST_CASE("places in another file are shown relative to the root document") {
   Walker w(docs);
   auto ops = operations(w);
   REQUIRE(ops.size() == 1);
-  Node r = w.member(w.member(ops[0].op, "responses"), "404");
+  Node r = response(w, ops[0], "404");
   REQUIRE(r.is_object());
   CHECK(w.show(r.at) == "common.json#/components/responses/E");
   CHECK(w.where(r) == "/paths/~1a/get/responses/404 → common.json#/components/responses/E");
   Node missing = w.member(ops[0].op, "nothing");
   CHECK_FALSE(missing);
+}
+
+TEST_CASE("a chain of $refs: the first one is where a node was reached from, for every node past it") {
+  auto docs = load(json::parse(R"({"paths": {"/a": {"get": {"responses": {"200": {"$ref": "#/components/responses/A"}}}},
+                                               "/b": {"get": {"responses": {"200": {"$ref": ""}}}}},
+    "components": {"responses": {"A": {"$ref": "#/components/responses/B"},
+                                 "B": {"description": "b", "content": {"application/json": {"schema": {"type": "object"}}}}}}})"));
+  Walker w(docs);
+  const auto& ops = all_operations(docs);
+  REQUIRE(ops.size() == 2);
+  Node r = response(w, ops[0], "200");
+  CHECK(r.value == find(find(find(&docs.root(), "components"), "responses"), "B"));
+  CHECK(w.show(r.at) == "/components/responses/B");
+  CHECK(w.where(r) == "/paths/~1a/get/responses/200 → #/components/responses/B");
+  CHECK(w.pointer(r) == "/components/responses/B");
+  // Deeper nodes keep the first $ref, not the second.
+  Node schema = w.child(w.child(w.child(r, "content"), "application/json"), "schema");
+  REQUIRE(schema.is_object());
+  CHECK(w.where(schema) == "/paths/~1a/get/responses/200 → #/components/responses/B/content/application~1json/schema");
+  REQUIRE(schema.via);
+  CHECK(schema.via == r.via);  // one, shared
+  CHECK(schema.via->ref == "#/components/responses/A");
+  // No $ref on the way: no via.
+  CHECK_FALSE(ops[0].op.via);
+  CHECK(w.where(ops[0].op) == "/paths/~1a/get");
+  // "$ref": "" is followed (to the document's root), but names no place it was reached from.
+  Node empty = response(w, ops[1], "200");
+  CHECK_FALSE(empty.via);
+  CHECK(w.where(empty) == w.show(empty.at));
 }
 
 TEST_CASE("a $ref that does not resolve or loops gives no value") {
