@@ -19,6 +19,7 @@
 #include "oas/pointer.hpp"
 #include "oas/walk.hpp"
 #include "util/datetime.hpp"
+#include "util/release.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
@@ -54,13 +55,6 @@ struct Field {
   Node parent;        // the properties object, or the parameter itself
 };
 
-// Empties a container and lets its room go (`c = {}` keeps a hash set's
-// buckets and a deque's blocks).
-template <class C>
-void release(C& c) {
-  C().swap(c);
-}
-
 // Made once per document set (DocumentSet::derived): DT-1..DT-4 and the
 // timezone hints read the same walk.
 class Schemas {
@@ -68,7 +62,6 @@ class Schemas {
   explicit Schemas(const oas::DocumentSet& docs) : w_(docs), swagger2_(oas::is_swagger2(docs.root())) {
     walk();
     // Only uses_ is read after the walk.
-    // Swapped with empty ones, so their room goes too (`x = {}` keeps it).
     release(queue_);
     release(queued_);
     release(schema_queued_);

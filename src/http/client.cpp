@@ -23,6 +23,7 @@
 
 #include "http/address.hpp"
 #include "util/curl_opt.hpp"
+#include "util/release.hpp"
 #include "util/strings.hpp"
 #include "util/url.hpp"
 
@@ -292,7 +293,7 @@ Client::~Client() = default;
 
 std::vector<Result> Client::run(std::vector<Request> requests) {
   std::deque<Request> queue(std::make_move_iterator(requests.begin()), std::make_move_iterator(requests.end()));
-  std::vector<Request>().swap(requests);  // the moved-from entries are freed, not kept for the run
+  release(requests);  // the moved-from entries are freed, not kept for the run
   return run_queue(std::move(queue));
 }
 

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "oas/pointer.hpp"
+#include "util/release.hpp"
 #include "util/url.hpp"
 
 namespace adrprobe::oas {
@@ -215,9 +216,15 @@ Resolved DocumentSet::resolve_ref(const std::string& doc_url, std::string_view r
   return r;
 }
 
+namespace {
+// The memo's order: by the $ref object's address.
+bool by_address(const std::pair<const Value*, std::uint32_t>& a, const std::pair<const Value*, std::uint32_t>& b) {
+  return std::less<const Value*>()(a.first, b.first);
+}
+}  // namespace
+
 const Resolved* DocumentSet::Memo::find(const Value* node) const {
-  auto it = std::lower_bound(at.begin(), at.end(), node,
-                             [](const auto& entry, const Value* v) { return std::less<const Value*>()(entry.first, v); });
+  auto it = std::lower_bound(at.begin(), at.end(), std::pair{node, std::uint32_t{0}}, by_address);
   return it != at.end() && it->first == node ? &results[it->second] : nullptr;
 }
 
@@ -431,9 +438,8 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
   }
   auto& memo = memo_.value;
   memo.at.assign(at.begin(), at.end());
-  decltype(at)().swap(at);  // its nodes and buckets, before the sort
-  std::sort(memo.at.begin(), memo.at.end(),
-            [](const auto& a, const auto& b) { return std::less<const Value*>()(a.first, b.first); });
+  release(at);  // its nodes and buckets, before the sort
+  std::sort(memo.at.begin(), memo.at.end(), by_address);
   memo.results.shrink_to_fit();
   return out;
 }

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "util/release.hpp"
+
 namespace adrprobe::report {
 
 Verdict aggregate(const std::vector<CheckResult>& checks) {
@@ -135,7 +137,7 @@ int exit_status(const Report& report, FailOn fail_on) {
 void slim(http::Exchange& e) {
   bool shown = (e.status && *e.status >= 400) || e.body_judged;
   if (!shown) {
-    std::string().swap(e.body);
+    release(e.body);
     e.body_truncated = false;
   } else if (e.body.size() > kReportBodyBytes) {
     std::size_t cut = kReportBodyBytes;
@@ -147,7 +149,7 @@ void slim(http::Exchange& e) {
   } else {
     e.body.shrink_to_fit();
   }
-  std::string().swap(e.purpose);
+  release(e.purpose);
   e.response_headers.shrink_to_fit();
 }
 

@@ -1051,6 +1051,7 @@ def read_head(sock, step=65536, limit=None):
         data += chunk
     return data
 
+
 def listening_inodes(port):
     """The names in /proc/PID/fd/ ("socket:[inode]") of the sockets listening on port that take
     connections to 127.0.0.1: bound to it, else bound to every address."""
