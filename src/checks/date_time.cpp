@@ -17,6 +17,7 @@
 #include "oas/parse.hpp"
 #include "oas/paths.hpp"
 #include "oas/pointer.hpp"
+#include "oas/value_set.hpp"
 #include "oas/walk.hpp"
 #include "util/datetime.hpp"
 #include "util/release.hpp"
@@ -59,15 +60,13 @@ struct Field {
 // timezone hints read the same walk.
 class Schemas {
  public:
-  explicit Schemas(const oas::DocumentSet& docs) : w_(docs), swagger2_(oas::is_swagger2(docs.root())) {
+  explicit Schemas(const oas::DocumentSet& docs)
+      : w_(docs), swagger2_(oas::is_swagger2(docs.root())), seen_(docs), schema_seen_(docs), param_seen_(docs),
+        queued_(docs), schema_queued_(docs) {
     walk();
     // Only uses_ is read after the walk.
     release(queue_);
-    release(queued_);
-    release(schema_queued_);
-    release(seen_);
-    release(schema_seen_);
-    release(param_seen_);
+    for (auto* set : {&queued_, &schema_queued_, &seen_, &schema_seen_, &param_seen_}) set->release();
   }
   Schemas(const Schemas&) = delete;
   Schemas& operator=(const Schemas&) = delete;
@@ -132,12 +131,12 @@ class Schemas {
   void push(Kind k, const Node& n, std::string_view key = {}) {
     if (!n.value) return;
     if (k == Kind::schema) {
-      if ((has_ref(n) || !schema_seen_.count(n.value)) && schema_queued_.insert(n.value).second)
+      if ((has_ref(n) || !schema_seen_.contains(n.value)) && schema_queued_.insert(n.value))
         queue_.push_back({k, n, key});
       return;
     }
     Node target = follow(n);
-    if (target.is_object() && !seen_.count(target.value) && queued_.insert(target.value).second)
+    if (target.is_object() && !seen_.contains(target.value) && queued_.insert(target.value))
       queue_.push_back({k, std::move(target), key});
   }
   void push_each(Kind k, const Node& map, bool skip_extensions = false) {
@@ -150,7 +149,7 @@ class Schemas {
     for (std::size_t i = 0; i < list.value->Size(); ++i) push(k, w_.item(list, i));
   }
   // A value stands at one place: its address identifies the place.
-  bool first_time(const Node& n) { return n.is_object() && seen_.insert(n.value).second; }
+  bool first_time(const Node& n) { return n.is_object() && seen_.insert(n.value); }
   // w_.child(), or no node for a member n lacks, without making a place for
   // it: most keywords asked of a schema or path item are absent, and each
   // place is a string or two (a third of the walk of a large document). One
@@ -215,7 +214,7 @@ class Schemas {
       // OAS 3.1: keywords beside a $ref count too.
       if (n.value->MemberCount() == 1) return;
     }
-    if (!schema_seen_.insert(n.value).second) return;
+    if (!schema_seen_.insert(n.value)) return;
     if (auto f = string_member(n.value, "format"); f && date_time_format(*f)) formatted.push_back(n);
     Node props = present(n, "properties");
     if (props.is_object())
@@ -279,7 +278,7 @@ class Schemas {
 
   void param_field(const oas::Parameter& p) {
     bool judged = p.in == "query" || p.in == "path" || (swagger2_ && p.in == "formData");
-    if (!judged || date_name(p.name) == DateName::none || !p.node.is_object() || !param_seen_.insert(p.node.value).second) return;
+    if (!judged || date_name(p.name) == DateName::none || !p.node.is_object() || !param_seen_.insert(p.node.value)) return;
     Node schema = swagger2_ ? p.node : w_.child(p.node, "schema");
     if (!schema.value) {
       Node content = w_.member(p.node, "content");
@@ -305,8 +304,8 @@ class Schemas {
   Walker w_;
   bool swagger2_;
   std::deque<Item> queue_;
-  std::unordered_set<const oas::Value*> seen_, schema_seen_, param_seen_;
-  std::unordered_set<const oas::Value*> queued_, schema_queued_;  // in the queue now (push)
+  oas::ValueSet seen_, schema_seen_, param_seen_;
+  oas::ValueSet queued_, schema_queued_;  // in the queue now (push)
   std::map<Place, std::unordered_set<const oas::Value*>> uses_;  // $ref target -> the $ref objects that lead to it
 };
 

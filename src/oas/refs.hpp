@@ -94,6 +94,8 @@ class DocumentSet {
   }
 
   std::size_t external_count() const { return docs_.size() - 1; }
+  // Doc::region() of each document loaded (ValueSet).
+  std::vector<std::string_view> regions() const;
   const std::vector<int>& exchanges() const { return exchanges_; }
 
  private:

@@ -236,6 +236,29 @@ TEST_CASE("refs: a subtree reached by several refs is walked once, its refs list
   CHECK(unresolved[0].where == "https://h/v1/ext.json#/a/get/responses/200/$ref");
 }
 
+TEST_CASE("refs: the place of a $ref that does not resolve, found again after the walk") {
+  // An inner subtree walked before the one holding it; keys that escape; the
+  // order of the list is the order of the walk.
+  json root = json::parse(R"({"paths": {"/b": {"$ref": "ext.json#/a/get"}, "/a": {"$ref": "ext.json#/a"},
+                               "/x~y": {"get": {"responses": {"200": {"$ref": "#/nowhere"}}}}},
+                               "components": {"schemas": {"S": {"$ref": "#/none"}}}})");
+  DocumentSet docs("https://h/v1/openapi.json", root);
+  auto unresolved = docs.resolve_all([](const std::vector<std::string>& urls) {
+    std::map<std::string, FetchedDocument> out;
+    for (const auto& u : urls) {
+      out[u].ok = true;
+      out[u].value = from_json(json::parse(
+          R"({"a": {"get": {"responses": {"200": {"$ref": "#/missing"}}}, "put": {"responses": {"201": {"$ref": "#/gone"}}}}})"));
+    }
+    return out;
+  });
+  std::vector<std::string> where;
+  for (const auto& u : unresolved) where.push_back(u.where);
+  CHECK(where == std::vector<std::string>{"#/paths/~1x~0y/get/responses/200/$ref", "#/components/schemas/S/$ref",
+                                          "https://h/v1/ext.json#/a/get/responses/200/$ref",
+                                          "https://h/v1/ext.json#/a/put/responses/201/$ref"});
+}
+
 TEST_CASE("refs: the $ref closure stops at its byte cap, and says so per ref") {
   // The root refers to five external documents; each is reported as 400 bytes.
   json root = json::parse(R"({"paths": {"/a": {"$ref": "a.json#/p"}, "/b": {"$ref": "b.json#/p"},
