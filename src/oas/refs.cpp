@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <optional>
 #include <unordered_set>
 
 #include "oas/pointer.hpp"
@@ -405,45 +406,52 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
   };
   std::vector<Unresolved> out;
   std::vector<const Occurrence*> out_of;  // out[i] is of *out_of[i], whose pointer is found at the end
-  std::unordered_set<const Value*> on_path;  // emptied entry by entry: clear() would cost its buckets each time
+  // The $ref objects of the chain followed now. A chain is short: it is
+  // searched for a loop as it is; a long one (a hostile document's) also goes
+  // into a set, so that following it stays linear.
   std::vector<const Value*> path;
+  std::unordered_set<const Value*> long_path;
+  constexpr std::size_t kShortChain = 16;
+  auto on_path = [&](const Value* node) {
+    if (path.size() <= kShortChain) return std::find(path.begin(), path.end(), node) != path.end();
+    if (long_path.empty()) long_path.insert(path.begin(), path.end());
+    return long_path.count(node) != 0;
+  };
+  at.reserve(occurrences.size());
   for (const auto& occ : occurrences) {
-    Resolved result;
-    Resolved cur{*occ.doc_url, occ.node, "", false, ""};
+    // Where the chain stands: the $ref object first, then each result
+    // followed (in the results of resolve_once, which stay where they are).
+    const std::string* doc = occ.doc_url;
+    const Value* node = occ.node;
+    const Resolved* reached = nullptr;  // the last result followed; the chain's end unless it stopped
+    std::optional<std::uint32_t> known;  // the chain met a $ref followed before: its result
+    std::optional<Resolved> stopped;     // a loop, or the deadline
     path.clear();
-    while (true) {
-      const Value* ref = ref_of(*cur.node);
-      if (!ref) {
-        result = cur;
+    long_path.clear();
+    while (const Value* ref = ref_of(*node)) {
+      if (auto m = at.find(node); m != at.end()) {
+        known = m->second;
         break;
       }
-      if (auto m = at.find(cur.node); m != at.end()) {
-        result = memo_.value.results[m->second];
+      if (on_path(node)) {
+        stopped = Resolved{*doc, nullptr, "circular $ref chain", false, ""};
         break;
       }
-      if (!on_path.insert(cur.node).second) {
-        result = Resolved{cur.doc_url, nullptr, "circular $ref chain", false, ""};
-        break;
-      }
-      path.push_back(cur.node);
+      path.push_back(node);
+      if (!long_path.empty()) long_path.insert(node);
       if (stop.reached()) {
-        result = Resolved{cur.doc_url, nullptr, kDeadline, true, ""};
+        stopped = Resolved{*doc, nullptr, kDeadline, true, ""};
         break;
       }
-      const Resolved& next = resolve_once(cur.doc_url, str(*ref));
-      if (!next.node) {
-        result = next;
-        break;
-      }
-      cur = next;
+      reached = &resolve_once(*doc, str(*ref));
+      if (!reached->node) break;
+      doc = &reached->doc_url;
+      node = reached->node;
     }
-    if (!path.empty()) {
-      std::uint32_t kept = keep(result);
-      for (const Value* p : path) {
-        at[p] = kept;
-        on_path.erase(p);
-      }
-    }
+    if (!known && !stopped && !reached) continue;  // not a $ref (an occurrence always is)
+    std::uint32_t kept = known ? *known : keep(stopped ? *stopped : *reached);
+    for (const Value* p : path) at[p] = kept;
+    const Resolved& result = memo_.value.results[kept];
     if (result.node) continue;
     auto d = result.doc_url.empty() ? docs_.end() : docs_.find(result.doc_url);
     bool document_failed = !result.doc_url.empty() && (d == docs_.end() || !d->second.loaded);

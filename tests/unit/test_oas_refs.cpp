@@ -259,6 +259,32 @@ TEST_CASE("refs: the place of a $ref that does not resolve, found again after th
                                           "https://h/v1/ext.json#/a/put/responses/201/$ref"});
 }
 
+TEST_CASE("refs: long chains are followed to their end, and long loops found") {
+  // 40 $refs in a chain to a schema, and 40 in a loop: past the 16 a chain
+  // is searched as it is, it is searched in a set too.
+  json schemas = json::object();
+  for (int i = 0; i < 40; ++i) {
+    schemas["c" + std::to_string(i)] = {{"$ref", "#/components/schemas/c" + std::to_string(i + 1)}};
+    schemas["l" + std::to_string(i)] = {{"$ref", "#/components/schemas/l" + std::to_string((i + 1) % 40)}};
+  }
+  schemas["c40"] = {{"type", "string"}};
+  json root = {{"components", {{"schemas", schemas}}}};
+  DocumentSet docs("https://h/v1/openapi.json", root);
+  auto unresolved = docs.resolve_all([](const std::vector<std::string>&) { return std::map<std::string, FetchedDocument>{}; });
+  REQUIRE(unresolved.size() == 40);  // each of the loop's $refs, none of the chain's
+  for (const auto& u : unresolved) {
+    INFO(u.where);
+    CHECK(u.reason == "circular $ref chain");
+    CHECK(u.where.find("/components/schemas/l") != std::string::npos);
+  }
+  const Value& c0 = *find(*find(*find(docs.root(), "components"), "schemas"), "c0");
+  const Resolved* r = docs.resolved(c0);
+  REQUIRE(r);
+  REQUIRE(r->node);
+  CHECK(r->pointer == "/components/schemas/c40");
+  CHECK(str(*find(*r->node, "type")) == "string");
+}
+
 TEST_CASE("refs: the $ref closure stops at its byte cap, and says so per ref") {
   // The root refers to five external documents; each is reported as 400 bytes.
   json root = json::parse(R"({"paths": {"/a": {"$ref": "a.json#/p"}, "/b": {"$ref": "b.json#/p"},
