@@ -244,8 +244,11 @@ class Schemas {
     auto operation = [&](std::string_view method, const Node& as_written) {
       Node op = follow(as_written);
       if (!first_time(op)) return;
-      for (const auto& p : oas::effective_parameters(w_, oas::Operation{key, method, item, op}))
-        param_field(p);
+      oas::Operation o{key, method, item, op};
+      if (oas::may_have_parameter(w_.docs(), o, [](std::string_view name, std::string_view) {
+            return date_name(name) != DateName::none;
+          }))
+        for (const auto& p : oas::effective_parameters(w_, o)) param_field(p);
       push_items(Kind::parameter, present(op, "parameters"));
       push(Kind::request_body, present(op, "requestBody"));
       push_each(Kind::response, w_.member(op, "responses"), true);
@@ -940,6 +943,11 @@ std::vector<std::string> timezone_hints(const Evidence& ev) {
   return out;
 }
 
+// DT-1..DT-5 read one walk of the document (Schemas), made once.
+namespace {
+void prepare_schemas(const Evidence& ev) { schemas_of(ev); }
+}  // namespace
+
 extern const Check dt1{
     .id = "DT-1",
     .needs = document,
@@ -947,14 +955,16 @@ extern const Check dt1{
     .sends = "nothing (static); reads the format of every Schema Object (not those of headers, nor of header or cookie parameters)",
     .passes = "only date, date-time, time-local among the date/time formats: pass; date-time-local, time, "
               "another name (datetime, unix-time, ...) or spelling (Date): fail; none: pass",
-    .judge = judge_dt1};
+    .judge = judge_dt1,
+    .prepare = prepare_schemas};
 extern const Check dt2{
     .id = "DT-2",
     .needs = document,
     .title = "Date and time formats are on type string",
     .sends = "nothing (static); reads the Schema Objects with format date, date-time or time-local",
     .passes = "type string (OAS 3.1: or [string, null]): pass; another type: fail; no type: warn",
-    .judge = judge_dt2};
+    .judge = judge_dt2,
+    .prepare = prepare_schemas};
 extern const Check dt3{
     .id = "DT-3",
     .needs = document,
@@ -962,14 +972,16 @@ extern const Check dt3{
     .sends = "nothing (static); reads date-named string fields (properties, query and path parameters)",
     .passes = "a format: pass; none: fail (strong name: date, datum, or last word Date/Datum) or warn (weak name); "
               "no date-named field: pass",
-    .judge = judge_dt3};
+    .judge = judge_dt3,
+    .prepare = prepare_schemas};
 extern const Check dt4{
     .id = "DT-4",
     .needs = document,
     .title = "Date-named fields omit the time portion",
     .sends = "nothing (static); reads date-named string fields (properties, query and path parameters)",
     .passes = "no date-time or date-time-local format: pass; else fail (strong name) or warn (weak name)",
-    .judge = judge_dt4};
+    .judge = judge_dt4,
+    .prepare = prepare_schemas};
 extern const Check dt5{
     .id = "DT-5",
     .needs = requests | document,

@@ -658,28 +658,10 @@ bool names_content_crs(std::string_view s) {
 }
 
 // A bbox, crs or bbox-crs query parameter or a Content-Crs header parameter
-// among those of the path item and of the operation (the effective ones are
-// some of these): read from the values, without the places
-// effective_parameters() makes for each (most operations have none of them).
-bool may_name_geo_parameter(const oas::DocumentSet& docs, const oas::Operation& op) {
-  for (const Node* owner : {&op.path_item, &op.op}) {
-    const oas::Value* list = oas::find(owner->value, "parameters");
-    if (!list || !list->IsArray()) continue;
-    for (const auto& item : list->GetArray()) {
-      const oas::Value* p = &item;
-      if (oas::find_string(p, "$ref")) {
-        const oas::Resolved* r = docs.resolved(item);
-        if (!r) return true;  // not followed yet (the deadline): effective_parameters() follows it
-        p = r->node;
-      }
-      auto name = oas::string_member(p, "name");
-      auto in = oas::string_member(p, "in");
-      if (!name || !in) continue;
-      if (*in == "query" && (*name == "bbox" || *name == "crs" || *name == "bbox-crs")) return true;
-      if (*in == "header" && iequals(*name, "Content-Crs")) return true;
-    }
-  }
-  return false;
+// (oas::may_have_parameter: most operations have none of them).
+bool names_geo_parameter(std::string_view name, std::string_view in) {
+  return (in == "query" && (name == "bbox" || name == "crs" || name == "bbox-crs")) ||
+         (in == "header" && iequals(name, "Content-Crs"));
 }
 
 }  // namespace
@@ -729,11 +711,9 @@ std::optional<engine::JudgedModule> detect_geo(const Evidence& ev) {
                                 "administrative"};
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const oas::Operation& op = ops[i];
-    for (const auto& p : may_name_geo_parameter(*ev.document.docs, op) ? oas::effective_parameters(w, op)
-                                                                        : std::vector<oas::Parameter>{}) {
-      bool query = p.in == "query" && (p.name == "bbox" || p.name == "crs" || p.name == "bbox-crs");
-      bool header = p.in == "header" && iequals(p.name, "Content-Crs");
-      if (query || header)
+    for (const auto& p : oas::may_have_parameter(*ev.document.docs, op, names_geo_parameter) ? oas::effective_parameters(w, op)
+                                                                                             : std::vector<oas::Parameter>{}) {
+      if (names_geo_parameter(p.name, p.in))
         return engine::JudgedModule{"geo", fmt::format("judged: {} {} parameter of {} {}", escape_control(p.name), p.in,
                                                        op.upper_method(), shown_path(op.path)),
                                     "administrative"};

@@ -28,7 +28,7 @@ class Doc {
   // A document whose tree is made in one stretch of address space, reserve
   // bytes mapped and touched only as the tree grows (more than it needs: its
   // chunks follow if not). A value's address then says where it stands in
-  // the stretch: ValueSet keeps a set of values as a bit for each 8 bytes.
+  // the stretch: ValueSet keeps a set of values as a bit for each 16 bytes.
   explicit Doc(std::size_t reserve) : region_(reserve), tree_(make_pool(pool_, region_)) {}
   Doc(const Doc&) = delete;
   Doc& operator=(const Doc&) = delete;

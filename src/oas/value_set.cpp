@@ -8,9 +8,11 @@
 namespace adrprobe::oas {
 
 namespace {
-// RapidJSON's pool hands out 8-byte aligned blocks (RAPIDJSON_ALIGN), and a
-// value is 16 bytes: no two values start in one 8-byte step.
-constexpr std::size_t kStep = 8;
+// A value is 16 bytes and two never overlap: their addresses are 16 bytes
+// apart at least, so no two start in one 16-byte step of the stretch, however
+// the pool aligns them (8 bytes, RAPIDJSON_ALIGN).
+constexpr std::size_t kStep = sizeof(Value);
+static_assert(kStep == 16);
 constexpr std::size_t npos = static_cast<std::size_t>(-1);
 }  // namespace
 

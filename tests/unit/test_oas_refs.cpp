@@ -1,6 +1,8 @@
 // oas/refs: $ref resolution (DO-2) and deref.
 #include <doctest/doctest.h>
 
+#include <atomic>
+
 #include <chrono>
 #include <map>
 #include <string>
@@ -369,4 +371,33 @@ TEST_CASE("refs: derived views are made once per document set; a copy and resolv
   docs.resolve_all([](const std::vector<std::string>&) { return std::map<std::string, FetchedDocument>{}; });
   CHECK(docs.derived<CountedView>().root == &docs.root());  // made again: more documents may be loaded now
   CHECK(derived_made == 3);
+}
+
+namespace {
+std::atomic<bool> slow_started{false}, quick_made{false};
+// Made on one thread: waits (2 s at most) for Quick, made on another.
+struct Slow {
+  bool saw_quick = false;
+  explicit Slow(const DocumentSet&) {
+    slow_started = true;
+    for (int i = 0; i < 2000 && !quick_made; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    saw_quick = quick_made;
+  }
+};
+struct Quick {
+  explicit Quick(const DocumentSet&) { quick_made = true; }
+};
+}  // namespace
+
+TEST_CASE("refs: a derived type is made while another is being made (each type has its own lock)") {
+  DocumentSet docs("https://h/v1/openapi.json", json::object());
+  const Slow* slow = nullptr;
+  std::thread maker([&] { slow = &docs.derived<Slow>(); });
+  while (!slow_started) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const Quick& quick = docs.derived<Quick>();  // one lock for all types: waited for Slow, which waited 2 s
+  maker.join();
+  REQUIRE(slow);
+  CHECK(slow->saw_quick);
+  CHECK(&docs.derived<Quick>() == &quick);  // made once
+  CHECK(&docs.derived<Slow>() == slow);
 }
