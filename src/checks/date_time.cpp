@@ -109,8 +109,9 @@ class Schemas {
   };
 
   // deref() that counts the $ref as a use of its target.
-  Node follow(const Node& n) {
-    if (!has_ref(n)) return n;
+  Node follow(const Node& n) { return follow(n, has_ref(n)); }
+  Node follow(const Node& n, bool is_ref) {
+    if (!is_ref) return n;
     Node d = w_.deref(n);
     if (d.value && !(d.at == n.at)) uses_[d.at].insert(n.value);
     return d;
@@ -131,7 +132,7 @@ class Schemas {
   void push(Kind k, const Node& n, std::string_view key = {}) {
     if (!n.value) return;
     if (k == Kind::schema) {
-      if ((has_ref(n) || !schema_seen_.contains(n.value)) && schema_queued_.insert(n.value))
+      if ((!schema_seen_.contains(n.value) || has_ref(n)) && schema_queued_.insert(n.value))
         queue_.push_back({k, n, key});
       return;
     }
@@ -207,16 +208,48 @@ class Schemas {
     }
   }
 
+  // The keywords schema() reads, found in one pass over a schema's members:
+  // a lookup for each was a dozen passes over every schema of the document
+  // (the parsers keep one member per key, so the first found is the one).
+  struct Keywords {
+    const oas::Member *ref = nullptr, *format = nullptr, *properties = nullptr, *pattern_properties = nullptr,
+                      *defs = nullptr, *items = nullptr, *prefix_items = nullptr, *additional = nullptr,
+                      *all_of = nullptr, *one_of = nullptr, *any_of = nullptr, *negated = nullptr;
+  };
+  static Keywords keywords(const oas::Value& object) {
+    Keywords k;
+    for (const auto& m : object.GetObject()) {
+      std::string_view key = oas::key_of(m);
+      const oas::Member** slot = nullptr;
+      if (key == "$ref") slot = &k.ref;
+      else if (key == "format") slot = &k.format;
+      else if (key == "properties") slot = &k.properties;
+      else if (key == "patternProperties") slot = &k.pattern_properties;
+      else if (key == "$defs") slot = &k.defs;
+      else if (key == "items") slot = &k.items;
+      else if (key == "prefixItems") slot = &k.prefix_items;
+      else if (key == "additionalProperties") slot = &k.additional;
+      else if (key == "allOf") slot = &k.all_of;
+      else if (key == "oneOf") slot = &k.one_of;
+      else if (key == "anyOf") slot = &k.any_of;
+      else if (key == "not") slot = &k.negated;
+      if (slot && !*slot) *slot = &m;
+    }
+    return k;
+  }
+
   void schema(const Node& n) {
     if (!n.is_object()) return;
-    if (has_ref(n)) {
-      push(Kind::schema, follow(n));
+    Keywords k = keywords(*n.value);
+    if (k.ref && k.ref->value.IsString()) {
+      push(Kind::schema, follow(n, true));
       // OAS 3.1: keywords beside a $ref count too.
       if (n.value->MemberCount() == 1) return;
     }
     if (!schema_seen_.insert(n.value)) return;
-    if (auto f = string_member(n.value, "format"); f && date_time_format(*f)) formatted.push_back(n);
-    Node props = present(n, "properties");
+    if (k.format && k.format->value.IsString() && date_time_format(oas::str(k.format->value))) formatted.push_back(n);
+    auto entry = [&](const oas::Member* m) { return m ? w_.entry(n, *m) : Node{}; };
+    Node props = entry(k.properties);
     if (props.is_object())
       for (const auto& m : props.value->GetObject()) {
         Node p = w_.entry(props, m);
@@ -224,16 +257,16 @@ class Schemas {
         if (date_name(key) != DateName::none) fields.push_back({std::string(key), truncate_utf8(key, 60), p, p, props});
         push(Kind::schema, p);
       }
-    push_each(Kind::schema, present(n, "patternProperties"));
-    push_each(Kind::schema, present(n, "$defs"));
-    Node items = present(n, "items");
+    push_each(Kind::schema, entry(k.pattern_properties));
+    push_each(Kind::schema, entry(k.defs));
+    Node items = entry(k.items);
     if (items.is_object()) push(Kind::schema, items);
     else push_items(Kind::schema, items);
-    push_items(Kind::schema, present(n, "prefixItems"));
-    Node additional = present(n, "additionalProperties");
+    push_items(Kind::schema, entry(k.prefix_items));
+    Node additional = entry(k.additional);
     if (additional.is_object()) push(Kind::schema, additional);
-    for (const char* k : {"allOf", "oneOf", "anyOf"}) push_items(Kind::schema, present(n, k));
-    Node negated = present(n, "not");
+    for (const oas::Member* m : {k.all_of, k.one_of, k.any_of}) push_items(Kind::schema, entry(m));
+    Node negated = entry(k.negated);
     if (negated.is_object()) push(Kind::schema, negated);
   }
 

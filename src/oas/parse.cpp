@@ -74,6 +74,7 @@ Shape json_shape(std::string_view text) {
     bool long_zero = significant == 0 && run > 16;
     if (number.size() > 100 || number == "-0" || long_zero || significant > 19) shape.unlike_nlohmann = true;
   };
+  const char* next_quote = nullptr;  // in a string: the next '"' (or the end) at or after where the scan stands
   for (std::size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (in_string) {
@@ -82,11 +83,24 @@ Shape json_shape(std::string_view text) {
         if (c == 'u' && i + 1 < text.size() && (text[i + 1] == 'd' || text[i + 1] == 'D') && i + 2 < text.size() &&
             std::strchr("89abcdefABCDEF", text[i + 2]) && text[i + 2] != '\0')
           shape.unlike_nlohmann = true;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
+        continue;
       }
+      // The next quote or backslash: nothing else in a string counts here
+      // (memchr, not a byte at a time: strings are most of a description).
+      // The next quote is kept until passed (an escaped one is passed as the
+      // escape's character), so a string of many escapes is read once.
+      const char* from = text.data() + i;
+      const char* end = text.data() + text.size();
+      if (!next_quote || next_quote < from) {
+        next_quote = static_cast<const char*>(std::memchr(from, '"', static_cast<std::size_t>(end - from)));
+        if (!next_quote) next_quote = end;
+      }
+      const char* stop = next_quote;
+      if (const char* back = static_cast<const char*>(std::memchr(from, '\\', static_cast<std::size_t>(stop - from)))) stop = back;
+      i = static_cast<std::size_t>(stop - text.data());
+      if (stop == end) break;
+      if (*stop == '\\') escaped = true;
+      else in_string = false;
       continue;
     }
     switch (c) {
