@@ -383,8 +383,14 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
   // A result's place in memo_.value.results, by the node it resolves to: the
   // $refs to one target share it (a node has one pointer per spelling of it).
   std::unordered_map<const Value*, std::vector<std::uint32_t>> result_of;
-  // memo_.value.at while it is made: a result's index by the $ref object's address.
-  std::unordered_map<const Value*, std::uint32_t> at;
+  // memo_.value.at while it is made: (the $ref object's address, its
+  // result's index) for every $ref object of a chain, in the order followed.
+  // A chain's first $ref object is an occurrence, which starts no lookup; the
+  // ones a $ref leads to (a $ref to a $ref: rare) are looked up as a chain
+  // goes, in chained. A $ref object that is both is followed again from its
+  // own occurrence, to the same end.
+  std::vector<std::pair<const Value*, std::uint32_t>> at;
+  std::unordered_map<const Value*, std::uint32_t> chained;
   auto keep = [&](const Resolved& r) -> std::uint32_t {
     auto& results = memo_.value.results;
     if (r.node)
@@ -417,7 +423,7 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
     if (long_path.empty()) long_path.insert(path.begin(), path.end());
     return long_path.count(node) != 0;
   };
-  at.reserve(occurrences.size());
+  at.reserve(occurrences.size());  // one a $ref object, but for chains
   for (const auto& occ : occurrences) {
     // Where the chain stands: the $ref object first, then each result
     // followed (in the results of resolve_once, which stay where they are).
@@ -429,10 +435,11 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
     path.clear();
     long_path.clear();
     while (const Value* ref = ref_of(*node)) {
-      if (auto m = at.find(node); m != at.end()) {
-        known = m->second;
-        break;
-      }
+      if (!path.empty())
+        if (auto m = chained.find(node); m != chained.end()) {
+          known = m->second;
+          break;
+        }
       if (on_path(node)) {
         stopped = Resolved{*doc, nullptr, "circular $ref chain", false, ""};
         break;
@@ -450,7 +457,10 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
     }
     if (!known && !stopped && !reached) continue;  // not a $ref (an occurrence always is)
     std::uint32_t kept = known ? *known : keep(stopped ? *stopped : *reached);
-    for (const Value* p : path) at[p] = kept;
+    for (std::size_t i = 0; i < path.size(); ++i) {
+      at.emplace_back(path[i], kept);
+      if (i > 0) chained.emplace(path[i], kept);
+    }
     const Resolved& result = memo_.value.results[kept];
     if (result.node) continue;
     auto d = result.doc_url.empty() ? docs_.end() : docs_.find(result.doc_url);
@@ -476,9 +486,11 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
       out[i].where = display(*out_of[i]->doc_url, pointer[out_of[i]->node] + "/$ref");
   }
   auto& memo = memo_.value;
-  memo.at.assign(at.begin(), at.end());
-  release(at);  // its nodes and buckets, before the sort
-  std::sort(memo.at.begin(), memo.at.end(), by_address);
+  std::sort(at.begin(), at.end(), by_address);
+  // A $ref object followed twice (its occurrence, and a chain through it) is kept once: both lead to one end.
+  at.erase(std::unique(at.begin(), at.end(), [](const auto& a, const auto& b) { return a.first == b.first; }), at.end());
+  at.shrink_to_fit();
+  memo.at = std::move(at);
   memo.results.shrink_to_fit();
   return out;
 }
