@@ -583,3 +583,20 @@ TEST_CASE("json_shape reads a string to its closing quote past escapes, brackets
   CHECK_FALSE(nested.ok);
   CHECK(nested.error == "JSON nested deeper than 256 levels");
 }
+
+TEST_CASE("parse_json_document: an ASCII text is read without validating UTF-8, any other with") {
+  auto ascii = parse_json_document(R"({"a": "plain", "b": [1, 2.5, "x"]})");
+  REQUIRE(ascii.ok);
+  CHECK(str(*find(ascii.doc->root(), "a")) == "plain");
+  auto accented = parse_json_document("{\"a\": \"\xC3\xA9\xC3\xA9n\"}");  // "één"
+  REQUIRE(accented.ok);
+  CHECK(str(*find(accented.doc->root(), "a")) == "\xC3\xA9\xC3\xA9n");
+  // Invalid UTF-8 in a string, in the words read eight bytes at a time and in the tail after them.
+  for (std::string text : {std::string("{\"a\": \"\xFF\", \"padding\": \"0123456789\"}"),
+                           std::string("{\"padding\": \"01234567\", \"a\": \"\x80\"}"), std::string("[\"\xC3\"]")}) {
+    INFO(text);
+    auto bad = parse_json_document(text);
+    CHECK_FALSE(bad.ok);
+    CHECK(bad.error.find("invalid JSON") != std::string::npos);
+  }
+}
