@@ -1,10 +1,31 @@
 #include "oas/doc.hpp"
 
 #include <sys/mman.h>
+#include <sys/resource.h>
+
+#include <fstream>
 
 namespace adrprobe::oas {
 
+namespace {
+// Whether address space may be reserved beyond what is used: not when it is
+// limited (RLIMIT_AS, `ulimit -v`: the whole mapping counts) nor when the
+// kernel commits every mapping (vm.overcommit_memory 2: MAP_NORESERVE is
+// ignored, and a large reservation could leave too little for malloc).
+bool may_reserve() {
+  static const bool may = [] {
+    struct rlimit as {};
+    if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) return false;
+    std::ifstream mode("/proc/sys/vm/overcommit_memory");
+    int m = 0;
+    return !(mode >> m) || m != 2;
+  }();
+  return may;
+}
+}  // namespace
+
 Doc::Region::Region(std::size_t reserve) {
+  if (!may_reserve()) return;  // the tree is made in chunks, as without
   // Anonymous and not reserved in swap: a page costs memory once the tree
   // writes to it. Small pages: a huge one would count 2 MB for a few bytes.
   void* p = ::mmap(nullptr, reserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -28,7 +49,9 @@ Doc::Pool* Doc::make_pool(std::optional<Pool>& pool, const Region& region) {
 std::string_view Doc::region() const {
   if (!region_.base) return {};
   // The pool's header, then what it handed out; once the stretch is full,
-  // its chunks follow and the stretch may be used to its end.
+  // its chunks follow and the stretch may be used to its end. The header is
+  // RapidJSON 1.1.0's (capacity, size, next); a later RapidJSON's is larger,
+  // and a value in the difference would be kept by ValueSet's hash set.
   constexpr std::size_t header = RAPIDJSON_ALIGN(3 * sizeof(std::size_t));
   bool chunks = pool_->Capacity() > region_.size;
   return {region_.base, chunks ? region_.size : std::min(region_.size, header + pool_->Size())};

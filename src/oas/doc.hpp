@@ -29,6 +29,8 @@ class Doc {
   // bytes mapped and touched only as the tree grows (more than it needs: its
   // chunks follow if not). A value's address then says where it stands in
   // the stretch: ValueSet keeps a set of values as a bit for each 16 bytes.
+  // Not where address space is limited (RLIMIT_AS) or every mapping is
+  // committed (vm.overcommit_memory 2): the tree is then made in chunks.
   explicit Doc(std::size_t reserve) : region_(reserve), tree_(make_pool(pool_, region_)) {}
   Doc(const Doc&) = delete;
   Doc& operator=(const Doc&) = delete;

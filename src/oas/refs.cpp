@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <limits>
 #include <optional>
 #include <unordered_set>
 
@@ -384,13 +385,32 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
   // $refs to one target share it (a node has one pointer per spelling of it).
   std::unordered_map<const Value*, std::vector<std::uint32_t>> result_of;
   // memo_.value.at while it is made: (the $ref object's address, its
-  // result's index) for every $ref object of a chain, in the order followed.
-  // A chain's first $ref object is an occurrence, which starts no lookup; the
-  // ones a $ref leads to (a $ref to a $ref: rare) are looked up as a chain
-  // goes, in chained. A $ref object that is both is followed again from its
-  // own occurrence, to the same end.
+  // result's index) for every $ref object of a chain, each once, in the order
+  // followed. A $ref object followed before gives its result at once, as a
+  // hash map of them all did, without one: a chain's first $ref object is an
+  // occurrence (each walked once, so each its own), followed before only if
+  // an earlier chain led to it, kept in chained (a $ref to a $ref: rare); one
+  // a chain leads to is that, or an earlier occurrence (occurrence_at, made
+  // on the first such lookup, and the result each occurrence got).
   std::vector<std::pair<const Value*, std::uint32_t>> at;
   std::unordered_map<const Value*, std::uint32_t> chained;
+  constexpr std::uint32_t kNotKept = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> occurrence_kept(occurrences.size(), kNotKept);
+  std::vector<std::pair<const Value*, std::uint32_t>> occurrence_at;  // by address: (node, its occurrence)
+  auto followed_before = [&](const Value* node, std::size_t current, bool first) -> std::optional<std::uint32_t> {
+    if (auto m = chained.find(node); m != chained.end()) return m->second;
+    if (first) return std::nullopt;
+    if (occurrence_at.empty()) {
+      occurrence_at.reserve(occurrences.size());
+      for (std::size_t j = 0; j < occurrences.size(); ++j)
+        occurrence_at.emplace_back(occurrences[j].node, static_cast<std::uint32_t>(j));
+      std::sort(occurrence_at.begin(), occurrence_at.end(), by_address);
+    }
+    auto it = std::lower_bound(occurrence_at.begin(), occurrence_at.end(), std::pair{node, std::uint32_t{0}}, by_address);
+    if (it != occurrence_at.end() && it->first == node && it->second < current && occurrence_kept[it->second] != kNotKept)
+      return occurrence_kept[it->second];
+    return std::nullopt;
+  };
   auto keep = [&](const Resolved& r) -> std::uint32_t {
     auto& results = memo_.value.results;
     if (r.node)
@@ -424,7 +444,8 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
     return long_path.count(node) != 0;
   };
   at.reserve(occurrences.size());  // one a $ref object, but for chains
-  for (const auto& occ : occurrences) {
+  for (std::size_t current = 0; current < occurrences.size(); ++current) {
+    const Occurrence& occ = occurrences[current];
     // Where the chain stands: the $ref object first, then each result
     // followed (in the results of resolve_once, which stay where they are).
     const std::string* doc = occ.doc_url;
@@ -435,11 +456,7 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
     path.clear();
     long_path.clear();
     while (const Value* ref = ref_of(*node)) {
-      if (!path.empty())
-        if (auto m = chained.find(node); m != chained.end()) {
-          known = m->second;
-          break;
-        }
+      if (known = followed_before(node, current, path.empty()); known) break;
       if (on_path(node)) {
         stopped = Resolved{*doc, nullptr, "circular $ref chain", false, ""};
         break;
@@ -457,6 +474,7 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
     }
     if (!known && !stopped && !reached) continue;  // not a $ref (an occurrence always is)
     std::uint32_t kept = known ? *known : keep(stopped ? *stopped : *reached);
+    occurrence_kept[current] = kept;
     for (std::size_t i = 0; i < path.size(); ++i) {
       at.emplace_back(path[i], kept);
       if (i > 0) chained.emplace(path[i], kept);
@@ -486,8 +504,8 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
       out[i].where = display(*out_of[i]->doc_url, pointer[out_of[i]->node] + "/$ref");
   }
   auto& memo = memo_.value;
-  std::sort(at.begin(), at.end(), by_address);
-  // A $ref object followed twice (its occurrence, and a chain through it) is kept once: both lead to one end.
+  // Each $ref object is followed once; were one followed twice, the first result stays, as in a map.
+  std::stable_sort(at.begin(), at.end(), by_address);
   at.erase(std::unique(at.begin(), at.end(), [](const auto& a, const auto& b) { return a.first == b.first; }), at.end());
   at.shrink_to_fit();
   memo.at = std::move(at);

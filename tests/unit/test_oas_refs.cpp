@@ -287,6 +287,39 @@ TEST_CASE("refs: long chains are followed to their end, and long loops found") {
   CHECK(str(*find(*r->node, "type")) == "string");
 }
 
+TEST_CASE("refs: a chain through a $ref followed before takes its result") {
+  // D's chain goes through A, an earlier occurrence; B is reached first
+  // inside A's chain, then as its own occurrence; E's loop goes through F.
+  json root = json::parse(R"({"components": {"schemas": {
+      "A": {"$ref": "#/components/schemas/B"}, "B": {"$ref": "#/components/schemas/C"}, "C": {"type": "object"},
+      "D": {"$ref": "#/components/schemas/A"},
+      "E": {"$ref": "#/components/schemas/F"}, "F": {"$ref": "#/components/schemas/E"},
+      "G": {"$ref": "#/components/schemas/F"}}}})");
+  DocumentSet docs("https://h/v1/openapi.json", root);
+  auto unresolved = docs.resolve_all([](const std::vector<std::string>&) { return std::map<std::string, FetchedDocument>{}; });
+  std::vector<std::string> where;
+  for (const auto& u : unresolved) where.push_back(u.where + " " + u.reason);
+  CHECK(where == std::vector<std::string>{"#/components/schemas/E/$ref circular $ref chain",
+                                          "#/components/schemas/F/$ref circular $ref chain",
+                                          "#/components/schemas/G/$ref circular $ref chain"});
+  const Value& schemas = *find(*find(docs.root(), "components"), "schemas");
+  for (const char* name : {"A", "B", "D"}) {
+    INFO(name);
+    const Resolved* r = docs.resolved(*find(schemas, name));
+    REQUIRE(r);
+    REQUIRE(r->node);
+    CHECK(r->pointer == "/components/schemas/C");
+  }
+  CHECK(docs.resolved(*find(schemas, "C")) == nullptr);  // not a $ref
+  for (const char* name : {"E", "F", "G"}) {
+    INFO(name);
+    const Resolved* r = docs.resolved(*find(schemas, name));
+    REQUIRE(r);
+    CHECK_FALSE(r->node);
+    CHECK(r->reason == "circular $ref chain");
+  }
+}
+
 TEST_CASE("refs: the $ref closure stops at its byte cap, and says so per ref") {
   // The root refers to five external documents; each is reported as 400 bytes.
   json root = json::parse(R"({"paths": {"/a": {"$ref": "a.json#/p"}, "/b": {"$ref": "b.json#/p"},
