@@ -17,6 +17,7 @@
 #include "oas/parse.hpp"
 #include "oas/paths.hpp"
 #include "oas/pointer.hpp"
+#include "oas/value_set.hpp"
 #include "oas/walk.hpp"
 #include "util/datetime.hpp"
 #include "util/release.hpp"
@@ -59,15 +60,13 @@ struct Field {
 // timezone hints read the same walk.
 class Schemas {
  public:
-  explicit Schemas(const oas::DocumentSet& docs) : w_(docs), swagger2_(oas::is_swagger2(docs.root())) {
+  explicit Schemas(const oas::DocumentSet& docs)
+      : w_(docs), swagger2_(oas::is_swagger2(docs.root())), seen_(docs), schema_seen_(docs), param_seen_(docs),
+        queued_(docs), schema_queued_(docs) {
     walk();
     // Only uses_ is read after the walk.
     release(queue_);
-    release(queued_);
-    release(schema_queued_);
-    release(seen_);
-    release(schema_seen_);
-    release(param_seen_);
+    for (auto* set : {&queued_, &schema_queued_, &seen_, &schema_seen_, &param_seen_}) set->release();
   }
   Schemas(const Schemas&) = delete;
   Schemas& operator=(const Schemas&) = delete;
@@ -110,8 +109,9 @@ class Schemas {
   };
 
   // deref() that counts the $ref as a use of its target.
-  Node follow(const Node& n) {
-    if (!has_ref(n)) return n;
+  Node follow(const Node& n) { return follow(n, has_ref(n)); }
+  Node follow(const Node& n, bool is_ref) {
+    if (!is_ref) return n;
     Node d = w_.deref(n);
     if (d.value && !(d.at == n.at)) uses_[d.at].insert(n.value);
     return d;
@@ -132,12 +132,12 @@ class Schemas {
   void push(Kind k, const Node& n, std::string_view key = {}) {
     if (!n.value) return;
     if (k == Kind::schema) {
-      if ((has_ref(n) || !schema_seen_.count(n.value)) && schema_queued_.insert(n.value).second)
+      if ((!schema_seen_.contains(n.value) || has_ref(n)) && schema_queued_.insert(n.value))
         queue_.push_back({k, n, key});
       return;
     }
     Node target = follow(n);
-    if (target.is_object() && !seen_.count(target.value) && queued_.insert(target.value).second)
+    if (target.is_object() && !seen_.contains(target.value) && queued_.insert(target.value))
       queue_.push_back({k, std::move(target), key});
   }
   void push_each(Kind k, const Node& map, bool skip_extensions = false) {
@@ -150,7 +150,7 @@ class Schemas {
     for (std::size_t i = 0; i < list.value->Size(); ++i) push(k, w_.item(list, i));
   }
   // A value stands at one place: its address identifies the place.
-  bool first_time(const Node& n) { return n.is_object() && seen_.insert(n.value).second; }
+  bool first_time(const Node& n) { return n.is_object() && seen_.insert(n.value); }
   // w_.child(), or no node for a member n lacks, without making a place for
   // it: most keywords asked of a schema or path item are absent, and each
   // place is a string or two (a third of the walk of a large document). One
@@ -208,16 +208,48 @@ class Schemas {
     }
   }
 
+  // The keywords schema() reads, found in one pass over a schema's members:
+  // a lookup for each was a dozen passes over every schema of the document
+  // (the parsers keep one member per key, so the first found is the one).
+  struct Keywords {
+    const oas::Member *ref = nullptr, *format = nullptr, *properties = nullptr, *pattern_properties = nullptr,
+                      *defs = nullptr, *items = nullptr, *prefix_items = nullptr, *additional = nullptr,
+                      *all_of = nullptr, *one_of = nullptr, *any_of = nullptr, *negated = nullptr;
+  };
+  static Keywords keywords(const oas::Value& object) {
+    Keywords k;
+    for (const auto& m : object.GetObject()) {
+      std::string_view key = oas::key_of(m);
+      const oas::Member** slot = nullptr;
+      if (key == "$ref") slot = &k.ref;
+      else if (key == "format") slot = &k.format;
+      else if (key == "properties") slot = &k.properties;
+      else if (key == "patternProperties") slot = &k.pattern_properties;
+      else if (key == "$defs") slot = &k.defs;
+      else if (key == "items") slot = &k.items;
+      else if (key == "prefixItems") slot = &k.prefix_items;
+      else if (key == "additionalProperties") slot = &k.additional;
+      else if (key == "allOf") slot = &k.all_of;
+      else if (key == "oneOf") slot = &k.one_of;
+      else if (key == "anyOf") slot = &k.any_of;
+      else if (key == "not") slot = &k.negated;
+      if (slot && !*slot) *slot = &m;
+    }
+    return k;
+  }
+
   void schema(const Node& n) {
     if (!n.is_object()) return;
-    if (has_ref(n)) {
-      push(Kind::schema, follow(n));
+    Keywords k = keywords(*n.value);
+    if (k.ref && k.ref->value.IsString()) {
+      push(Kind::schema, follow(n, true));
       // OAS 3.1: keywords beside a $ref count too.
       if (n.value->MemberCount() == 1) return;
     }
-    if (!schema_seen_.insert(n.value).second) return;
-    if (auto f = string_member(n.value, "format"); f && date_time_format(*f)) formatted.push_back(n);
-    Node props = present(n, "properties");
+    if (!schema_seen_.insert(n.value)) return;
+    if (k.format && k.format->value.IsString() && date_time_format(oas::str(k.format->value))) formatted.push_back(n);
+    auto entry = [&](const oas::Member* m) { return m ? w_.entry(n, *m) : Node{}; };
+    Node props = entry(k.properties);
     if (props.is_object())
       for (const auto& m : props.value->GetObject()) {
         Node p = w_.entry(props, m);
@@ -225,16 +257,16 @@ class Schemas {
         if (date_name(key) != DateName::none) fields.push_back({std::string(key), truncate_utf8(key, 60), p, p, props});
         push(Kind::schema, p);
       }
-    push_each(Kind::schema, present(n, "patternProperties"));
-    push_each(Kind::schema, present(n, "$defs"));
-    Node items = present(n, "items");
+    push_each(Kind::schema, entry(k.pattern_properties));
+    push_each(Kind::schema, entry(k.defs));
+    Node items = entry(k.items);
     if (items.is_object()) push(Kind::schema, items);
     else push_items(Kind::schema, items);
-    push_items(Kind::schema, present(n, "prefixItems"));
-    Node additional = present(n, "additionalProperties");
+    push_items(Kind::schema, entry(k.prefix_items));
+    Node additional = entry(k.additional);
     if (additional.is_object()) push(Kind::schema, additional);
-    for (const char* k : {"allOf", "oneOf", "anyOf"}) push_items(Kind::schema, present(n, k));
-    Node negated = present(n, "not");
+    for (const oas::Member* m : {k.all_of, k.one_of, k.any_of}) push_items(Kind::schema, entry(m));
+    Node negated = entry(k.negated);
     if (negated.is_object()) push(Kind::schema, negated);
   }
 
@@ -245,8 +277,11 @@ class Schemas {
     auto operation = [&](std::string_view method, const Node& as_written) {
       Node op = follow(as_written);
       if (!first_time(op)) return;
-      for (const auto& p : oas::effective_parameters(w_, oas::Operation{key, method, item, op}))
-        param_field(p);
+      oas::Operation o{key, method, item, op};
+      if (oas::may_have_parameter(w_.docs(), o, [](std::string_view name, std::string_view) {
+            return date_name(name) != DateName::none;
+          }))
+        for (const auto& p : oas::effective_parameters(w_, o)) param_field(p);
       push_items(Kind::parameter, present(op, "parameters"));
       push(Kind::request_body, present(op, "requestBody"));
       push_each(Kind::response, w_.member(op, "responses"), true);
@@ -279,7 +314,7 @@ class Schemas {
 
   void param_field(const oas::Parameter& p) {
     bool judged = p.in == "query" || p.in == "path" || (swagger2_ && p.in == "formData");
-    if (!judged || date_name(p.name) == DateName::none || !p.node.is_object() || !param_seen_.insert(p.node.value).second) return;
+    if (!judged || date_name(p.name) == DateName::none || !p.node.is_object() || !param_seen_.insert(p.node.value)) return;
     Node schema = swagger2_ ? p.node : w_.child(p.node, "schema");
     if (!schema.value) {
       Node content = w_.member(p.node, "content");
@@ -305,8 +340,8 @@ class Schemas {
   Walker w_;
   bool swagger2_;
   std::deque<Item> queue_;
-  std::unordered_set<const oas::Value*> seen_, schema_seen_, param_seen_;
-  std::unordered_set<const oas::Value*> queued_, schema_queued_;  // in the queue now (push)
+  oas::ValueSet seen_, schema_seen_, param_seen_;
+  oas::ValueSet queued_, schema_queued_;  // in the queue now (push)
   std::map<Place, std::unordered_set<const oas::Value*>> uses_;  // $ref target -> the $ref objects that lead to it
 };
 
@@ -941,6 +976,11 @@ std::vector<std::string> timezone_hints(const Evidence& ev) {
   return out;
 }
 
+// DT-1..DT-5 read one walk of the document (Schemas), made once.
+namespace {
+void prepare_schemas(const Evidence& ev) { schemas_of(ev); }
+}  // namespace
+
 extern const Check dt1{
     .id = "DT-1",
     .needs = document,
@@ -948,14 +988,16 @@ extern const Check dt1{
     .sends = "nothing (static); reads the format of every Schema Object (not those of headers, nor of header or cookie parameters)",
     .passes = "only date, date-time, time-local among the date/time formats: pass; date-time-local, time, "
               "another name (datetime, unix-time, ...) or spelling (Date): fail; none: pass",
-    .judge = judge_dt1};
+    .judge = judge_dt1,
+    .prepare = prepare_schemas};
 extern const Check dt2{
     .id = "DT-2",
     .needs = document,
     .title = "Date and time formats are on type string",
     .sends = "nothing (static); reads the Schema Objects with format date, date-time or time-local",
     .passes = "type string (OAS 3.1: or [string, null]): pass; another type: fail; no type: warn",
-    .judge = judge_dt2};
+    .judge = judge_dt2,
+    .prepare = prepare_schemas};
 extern const Check dt3{
     .id = "DT-3",
     .needs = document,
@@ -963,14 +1005,16 @@ extern const Check dt3{
     .sends = "nothing (static); reads date-named string fields (properties, query and path parameters)",
     .passes = "a format: pass; none: fail (strong name: date, datum, or last word Date/Datum) or warn (weak name); "
               "no date-named field: pass",
-    .judge = judge_dt3};
+    .judge = judge_dt3,
+    .prepare = prepare_schemas};
 extern const Check dt4{
     .id = "DT-4",
     .needs = document,
     .title = "Date-named fields omit the time portion",
     .sends = "nothing (static); reads date-named string fields (properties, query and path parameters)",
     .passes = "no date-time or date-time-local format: pass; else fail (strong name) or warn (weak name)",
-    .judge = judge_dt4};
+    .judge = judge_dt4,
+    .prepare = prepare_schemas};
 extern const Check dt5{
     .id = "DT-5",
     .needs = requests | document,

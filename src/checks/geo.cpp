@@ -80,13 +80,18 @@ struct Places {
   void walk(const Node& raw, std::vector<std::string>& at, int depth) {
     if (depth > 6 || found.size() >= 200 || !raw) return;
     Node s = w.deref(raw);
-    if (is_geometry_schema(w, raw)) {
+    // A schema in bare was asked is_geometry_schema() before, and was not:
+    // of what that asks, only the name of raw's own $ref can differ now.
+    bool known_bare = false;
+    if (s.is_object())
+      if (auto known = bare.find(s.value); known != bare.end() && known->second <= depth) known_bare = true;
+    bool geometry = known_bare ? is_geometry_ref(raw) : is_geometry_schema(w, raw);
+    if (geometry) {
       found.push_back(at);
       nulls.push_back(nullable(w, s));
       return;
     }
-    if (!s.is_object()) return;
-    if (auto known = bare.find(s.value); known != bare.end() && known->second <= depth) return;
+    if (!s.is_object() || known_bare) return;
     std::size_t before = found.size();
     members(s, at, depth);
     if (found.size() == before) {  // nothing found, and not for lack of room: found is below the cap
@@ -178,10 +183,15 @@ bool is_items_path(std::string_view path, bool feature) {
          (!feature || !parts[n - 1].empty());
 }
 
+bool is_geometry_ref(const Node& raw) {
+  // A $ref named after GeoJSON geometry counts even when its file is not at hand (geometryGeoJSON.yaml of OGC).
+  auto ref = raw ? oas::string_member(raw.value, "$ref") : std::nullopt;
+  return ref && geometry_name(*ref);
+}
+
 bool is_geometry_schema(const Walker& w, const Node& raw) {
   if (!raw) return false;
-  // A $ref named after GeoJSON geometry counts even when its file is not at hand (geometryGeoJSON.yaml of OGC).
-  if (auto ref = oas::string_member(raw.value, "$ref"); ref && geometry_name(*ref)) return true;
+  if (is_geometry_ref(raw)) return true;
   Node s = w.deref(raw);
   if (!s.is_object()) return false;
   if (geometry_shape(w, s)) return true;
@@ -615,27 +625,28 @@ using namespace geo_checks;
 
 namespace {
 
-// Does a key or a string value of v (its own text: no $ref followed) pass?
-// What searching v's JSON text found, without writing the text: a needle
-// without a quote or a backslash stands in the JSON text within one key or
-// string, as it stands in the value.
-bool any_text(const oas::Value& v, bool (*pass)(std::string_view)) {
-  std::vector<const oas::Value*> open{&v};
+// Calls stop(text) for each key and string value of v (its own text: no $ref
+// followed) until it returns true. What searching v's JSON text found,
+// without writing the text: a needle without a quote or a backslash stands in
+// the JSON text within one key or string, as it stands in the value. open is
+// the walk's room, kept from one call to the next.
+template <class Stop>
+void each_text(const oas::Value& v, std::vector<const oas::Value*>& open, Stop&& stop) {
+  open.assign(1, &v);
   while (!open.empty()) {
     const oas::Value* n = open.back();
     open.pop_back();
     if (n->IsString()) {
-      if (pass(oas::str(*n))) return true;
+      if (stop(oas::str(*n))) return;
     } else if (n->IsObject()) {
       for (const auto& m : n->GetObject()) {
-        if (pass(oas::key_of(m))) return true;
+        if (stop(oas::key_of(m))) return;
         open.push_back(&m.value);
       }
     } else if (n->IsArray()) {
       for (const auto& e : n->GetArray()) open.push_back(&e);
     }
   }
-  return false;
 }
 
 // "Content-Crs" (or lower case) quoted in the JSON text: the whole key or
@@ -647,28 +658,10 @@ bool names_content_crs(std::string_view s) {
 }
 
 // A bbox, crs or bbox-crs query parameter or a Content-Crs header parameter
-// among those of the path item and of the operation (the effective ones are
-// some of these): read from the values, without the places
-// effective_parameters() makes for each (most operations have none of them).
-bool may_name_geo_parameter(const oas::DocumentSet& docs, const oas::Operation& op) {
-  for (const Node* owner : {&op.path_item, &op.op}) {
-    const oas::Value* list = oas::find(owner->value, "parameters");
-    if (!list || !list->IsArray()) continue;
-    for (const auto& item : list->GetArray()) {
-      const oas::Value* p = &item;
-      if (oas::find_string(p, "$ref")) {
-        const oas::Resolved* r = docs.resolved(item);
-        if (!r) return true;  // not followed yet (the deadline): effective_parameters() follows it
-        p = r->node;
-      }
-      auto name = oas::string_member(p, "name");
-      auto in = oas::string_member(p, "in");
-      if (!name || !in) continue;
-      if (*in == "query" && (*name == "bbox" || *name == "crs" || *name == "bbox-crs")) return true;
-      if (*in == "header" && iequals(*name, "Content-Crs")) return true;
-    }
-  }
-  return false;
+// (oas::may_have_parameter: most operations have none of them).
+bool names_geo_parameter(std::string_view name, std::string_view in) {
+  return (in == "query" && (name == "bbox" || name == "crs" || name == "bbox-crs")) ||
+         (in == "header" && iequals(name, "Content-Crs"));
 }
 
 }  // namespace
@@ -679,11 +672,21 @@ std::optional<engine::JudgedModule> detect_geo(const Evidence& ev) {
   Walker w(*ev.document.docs);
   bool geo_json = false;
   const std::vector<oas::Operation>& ops = oas::all_operations(*ev.document.docs);
-  auto mentions_geo_json = [&](const Node& op) {
-    return op.value && any_text(*op.value, [](std::string_view s) { return s.find("application/geo+json") != s.npos; });
-  };
-  std::vector<bool> with_geo_json(ops.size());
-  for (std::size_t i = 0; i < ops.size(); ++i) geo_json = (with_geo_json[i] = mentions_geo_json(ops[i].op)) || geo_json;
+  // What each operation's own text names, both read in one walk of it.
+  std::vector<bool> with_geo_json(ops.size()), with_content_crs(ops.size());
+  std::vector<const oas::Value*> open;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (!ops[i].op.value) continue;
+    bool json = false, crs = false;
+    each_text(*ops[i].op.value, open, [&](std::string_view s) {
+      json = json || s.find("application/geo+json") != s.npos;
+      crs = crs || names_content_crs(s);
+      return json && crs;
+    });
+    with_geo_json[i] = json;
+    with_content_crs[i] = crs;
+    geo_json = geo_json || json;
+  }
   // 1. OGC: /collections and /collections/<segment>/items (after the same
   // prefix, for a document that repeats its server's path in its paths).
   for (const auto& c : paths->GetObject()) {
@@ -708,16 +711,14 @@ std::optional<engine::JudgedModule> detect_geo(const Evidence& ev) {
                                 "administrative"};
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const oas::Operation& op = ops[i];
-    for (const auto& p : may_name_geo_parameter(*ev.document.docs, op) ? oas::effective_parameters(w, op)
-                                                                        : std::vector<oas::Parameter>{}) {
-      bool query = p.in == "query" && (p.name == "bbox" || p.name == "crs" || p.name == "bbox-crs");
-      bool header = p.in == "header" && iequals(p.name, "Content-Crs");
-      if (query || header)
+    for (const auto& p : oas::may_have_parameter(*ev.document.docs, op, names_geo_parameter) ? oas::effective_parameters(w, op)
+                                                                                             : std::vector<oas::Parameter>{}) {
+      if (names_geo_parameter(p.name, p.in))
         return engine::JudgedModule{"geo", fmt::format("judged: {} {} parameter of {} {}", escape_control(p.name), p.in,
                                                        op.upper_method(), shown_path(op.path)),
                                     "administrative"};
     }
-    if (any_text(*op.op.value, names_content_crs))
+    if (with_content_crs[i])
       return engine::JudgedModule{"geo", fmt::format("judged: Content-Crs header of {} {}", op.upper_method(), shown_path(op.path)),
                                   "administrative"};
     if (with_geo_json[i])

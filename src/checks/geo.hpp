@@ -189,6 +189,8 @@ bool is_items_path(std::string_view path, bool feature = false);
 // Static reading of the document (GE-13..15, lint).
 // Whether a schema (a Walker node, after $ref) is a GeoJSON geometry schema.
 bool is_geometry_schema(const oas::Walker& w, const oas::Node& schema);
+// The part of is_geometry_schema that reads no more than schema's own $ref: its name.
+bool is_geometry_ref(const oas::Node& schema);
 
 }  // namespace geo_checks
 }  // namespace adrprobe::checks

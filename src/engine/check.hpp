@@ -76,6 +76,10 @@ struct Check {
   // "lint": GE-4's documented Content-Crs, GE-8's documented bbox); nullptr:
   // lint says "needs a live API".
   CheckResult (*judge_static)(const Evidence&, const CheckRef&) = nullptr;
+  // Makes what the judge reads of the document and shares with other checks
+  // (DT-1..DT-5's walk of every Schema Object), so that the run can make it
+  // on another core while it does other work (engine::prepare); nullptr: none.
+  void (*prepare)(const Evidence&) = nullptr;
 
   // judge, with the declared judged headers on the result: what the engine
   // (and a unit test) calls.

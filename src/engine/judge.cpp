@@ -234,6 +234,29 @@ void judge_requiring_rule(std::vector<report::RuleResult>& rules, const catalogu
 
 }  // namespace
 
+std::future<void> prepare(const Evidence& ev, const catalogue::Edition& edition, const Registry& registry) {
+  if (judge_threads(ev) < 2) return {};
+  std::vector<void (*)(const Evidence&)> steps;
+  for (const auto& rule : edition.rules) {
+    if (!rule.technical() || !selected(ev.settings, rule)) continue;
+    for (const auto& ref : rule.checks)
+      if (const Check* check = registry.find_check(ref.id); check && check->prepare && check->is_static() &&
+                                                            std::find(steps.begin(), steps.end(), check->prepare) == steps.end())
+        steps.push_back(check->prepare);
+  }
+  if (steps.empty()) return {};
+  try {
+    return std::async(std::launch::async, [&ev, steps] {
+      for (auto step : steps) try {
+          step(ev);
+        } catch (...) {  // judge makes it again, and says why it fails
+        }
+    });
+  } catch (const std::system_error&) {
+    return {};  // no thread to be had: judge makes it
+  }
+}
+
 std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Edition& edition, const Registry& registry,
                                       Mode mode, Observer* observer) {
   std::vector<Listed> listed = listed_rules(ev, edition);

@@ -1,6 +1,7 @@
 // Judge: rules × checks → verdicts, rule summaries and hints. Pure: it reads
 // the evidence and the edition and sends nothing.
 #pragma once
+#include <future>
 #include <vector>
 
 #include "catalogue/catalogue.hpp"
@@ -24,6 +25,14 @@ report::RuleResult rule_result(const catalogue::Rule& rule);
 
 std::vector<report::RuleResult> judge(const Evidence& ev, const catalogue::Edition& edition, const Registry& registry,
                                       Mode mode, Observer* observer = nullptr);
+
+// "prepare": Check::prepare of the edition's selected static checks, each
+// once, on a thread of its own, begun now and waited for by the future, when
+// the run judges on more than one thread (judge_threads): the walk DT-1..DT-5
+// share is made while detect_geo walks the operations. Nothing (no future)
+// otherwise. What prepare made is there for judge; a prepare that fails is
+// tried again there, and judge reports it.
+std::future<void> prepare(const Evidence& ev, const catalogue::Edition& edition, const Registry& registry);
 
 // One line for a rule: why it passes, or its worst finding.
 std::string rule_summary(const report::RuleResult& rule);

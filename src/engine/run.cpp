@@ -148,9 +148,11 @@ report::Report run_lint(const Settings& s, const catalogue::Edition& edition, co
   auto held = start_evidence(s, edition);
   Evidence& ev = *held;
   acquire_document(session, ev, false);
+  auto prepared = prepare(ev, edition, registry);
   judge_modules(ev, edition, registry);
   ev.exchanges = session.client.release_exchanges();
   auto rules = judge(ev, edition, registry, Mode::lint, observer);
+  if (prepared.valid()) prepared.wait();  // done: judge waited for what it made
   report::Report rep = assemble(s, edition, session, ev, std::move(rules), {});
   rep.mode = "lint";
   rep.base_url = s.openapi.value_or("");

@@ -1,6 +1,61 @@
 #include "oas/doc.hpp"
 
+#include <sys/mman.h>
+#include <sys/resource.h>
+
+#include <fstream>
+
 namespace adrprobe::oas {
+
+namespace {
+// Whether address space may be reserved beyond what is used: not when it is
+// limited (RLIMIT_AS, `ulimit -v`: the whole mapping counts) nor when the
+// kernel commits every mapping (vm.overcommit_memory 2: MAP_NORESERVE is
+// ignored, and a large reservation could leave too little for malloc).
+bool may_reserve() {
+  static const bool may = [] {
+    struct rlimit as {};
+    if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) return false;
+    std::ifstream mode("/proc/sys/vm/overcommit_memory");
+    int m = 0;
+    return !(mode >> m) || m != 2;
+  }();
+  return may;
+}
+}  // namespace
+
+Doc::Region::Region(std::size_t reserve) {
+  if (!may_reserve()) return;  // the tree is made in chunks, as without
+  // Anonymous and not reserved in swap: a page costs memory once the tree
+  // writes to it. Small pages: a huge one would count 2 MB for a few bytes.
+  void* p = ::mmap(nullptr, reserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) return;  // the tree is made in chunks, as without
+  ::madvise(p, reserve, MADV_NOHUGEPAGE);
+  base = static_cast<char*>(p);
+  size = reserve;
+}
+
+Doc::Region::~Region() {
+  if (base) ::munmap(base, size);
+}
+
+Doc::Pool* Doc::make_pool(std::optional<Pool>& pool, const Region& region) {
+  // RapidJSON's pool takes a buffer larger than its header, never an empty one.
+  if (region.base && region.size > 4096) pool.emplace(region.base, region.size, kChunk);
+  else pool.emplace(kChunk);
+  return &*pool;
+}
+
+std::string_view Doc::region() const {
+  if (!region_.base) return {};
+  // The pool's header, then what it handed out; once the stretch is full,
+  // its chunks follow and the stretch may be used to its end. The header is
+  // RapidJSON 1.1.0's (capacity, size, next); a later RapidJSON's is larger,
+  // and a value in the difference would be kept by ValueSet's hash set.
+  constexpr std::size_t header = RAPIDJSON_ALIGN(3 * sizeof(std::size_t));
+  bool chunks = pool_->Capacity() > region_.size;
+  return {region_.base, chunks ? region_.size : std::min(region_.size, header + pool_->Size())};
+}
 
 MemberIt find_member(const Value& object, std::string_view key) {
   for (auto m = object.MemberBegin(); m != object.MemberEnd(); ++m)

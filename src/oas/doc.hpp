@@ -9,6 +9,7 @@
 
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include "oas/json.hpp"
@@ -23,12 +24,23 @@ using MemberIt = Value::ConstMemberIterator;
 // valid while the document lives.
 class Doc {
  public:
-  Doc() = default;
+  Doc() : tree_(make_pool(pool_, region_)) {}
+  // A document whose tree is made in one stretch of address space, reserve
+  // bytes mapped and touched only as the tree grows (more than it needs: its
+  // chunks follow if not). A value's address then says where it stands in
+  // the stretch: ValueSet keeps a set of values as a bit for each 16 bytes.
+  // Not where address space is limited (RLIMIT_AS) or every mapping is
+  // committed (vm.overcommit_memory 2): the tree is then made in chunks.
+  explicit Doc(std::size_t reserve) : region_(reserve), tree_(make_pool(pool_, region_)) {}
   Doc(const Doc&) = delete;
   Doc& operator=(const Doc&) = delete;
   const Value& root() const { return tree_; }
   // For the parsers that make it.
   rapidjson::Document& tree() { return tree_; }
+  // The bytes of the stretch that may hold values: from its start to the end
+  // of what the tree used of it (all of it once the tree has grown past it);
+  // empty without a stretch.
+  std::string_view region() const;
 
  private:
   // The pool's chunks are asked of malloc at a size it has a class for: 64
@@ -36,8 +48,20 @@ class Doc {
   // and the header, is rounded up to 80 KiB by jemalloc, a fifth of the tree
   // allocated and never used (5 MB at 10,000 paths).
   static constexpr std::size_t kChunk = 64 * 1024 - 3 * sizeof(void*);
-  rapidjson::MemoryPoolAllocator<> pool_{kChunk};
-  rapidjson::Document tree_{&pool_};  // after pool_: destroyed before it
+  using Pool = rapidjson::MemoryPoolAllocator<>;
+  struct Region {
+    Region() = default;
+    explicit Region(std::size_t reserve);
+    Region(const Region&) = delete;
+    Region& operator=(const Region&) = delete;
+    ~Region();
+    char* base = nullptr;  // nullptr: none (not asked for, or the mapping failed)
+    std::size_t size = 0;
+  };
+  static Pool* make_pool(std::optional<Pool>& pool, const Region& region);
+  Region region_;              // outlives pool_, which uses it
+  std::optional<Pool> pool_;   // made by make_pool
+  rapidjson::Document tree_;   // after pool_: destroyed before it
 };
 using DocPtr = std::shared_ptr<const Doc>;
 
@@ -56,11 +80,21 @@ inline bool is_integer(const Value& v) { return v.IsInt64() || v.IsUint64(); }
 // The member named key of an object, or nullptr (v not an object, or no such
 // member). The parsers keep one member per key (a repeated key's last value in
 // its first place, as nlohmann's operator[] did).
+// The first bytes are compared here, the rest by memcmp: most keys an
+// object is asked for are not there, and differ from its keys at once.
 inline const Value* find(const Value& object, std::string_view key) {
   if (!object.IsObject()) return nullptr;
-  for (auto m = object.MemberBegin(); m != object.MemberEnd(); ++m)
-    if (m->name.GetStringLength() == key.size() && std::memcmp(m->name.GetString(), key.data(), key.size()) == 0)
+  if (key.empty()) {
+    for (auto m = object.MemberBegin(); m != object.MemberEnd(); ++m)
+      if (m->name.GetStringLength() == 0) return &m->value;
+    return nullptr;
+  }
+  for (auto m = object.MemberBegin(); m != object.MemberEnd(); ++m) {
+    const char* name = m->name.GetString();
+    if (name[0] == key[0] && m->name.GetStringLength() == key.size() &&
+        std::memcmp(name + 1, key.data() + 1, key.size() - 1) == 0)
       return &m->value;
+  }
   return nullptr;
 }
 inline const Value* find(const Value* object, std::string_view key) { return object ? find(*object, key) : nullptr; }

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <deque>
+#include <limits>
+#include <optional>
 #include <unordered_set>
 
 #include "oas/pointer.hpp"
@@ -19,12 +21,13 @@ const Value* ref_of(const Value& node) { return find_string(&node, "$ref"); }
 // One $ref as resolve_all found it. A document's $refs are tens of thousands
 // (72,000 in a 10,000-path document): the URL and the $ref value are pointed
 // at, not copied (the URL is a key of the document set, the value the
-// document's own string).
+// document's own string). Nor is its pointer kept: only a $ref that does not
+// resolve needs one, and a second walk finds those (pointers_of); a string for
+// each $ref was a fifth of resolving's memory at 10,000 paths.
 struct Occurrence {
   const std::string* doc_url;
-  std::string pointer;  // of the object holding $ref
   std::string_view ref;
-  const Value* node;    // that object
+  const Value* node;  // the object holding $ref
 };
 
 // Is the deadline past? Asks the clock once every 256 calls (and at the first
@@ -73,11 +76,12 @@ bool is_data_keyword(std::string_view key) {
 // start, so each node is walked once. Linear in the size of the subtree, which
 // Limits bound per document; the deadline is checked between walks.
 using Roots = std::unordered_set<const Value*>;
-// The walk goes down one branch at a time and keeps the pointer of where it
-// stands in one string, lengthened and cut as it goes: a pointer is copied
-// only for a $ref (a string per node walked was half the time of resolving).
-void collect(const std::string& doc_url, const Value& node, const std::string& pointer, std::deque<Occurrence>& out,
-             const Roots& roots) {
+// Calls on_ref(object, ref) for every object holding a $ref below node, in
+// document order. With Pointer, the walk keeps the pointer of where it stands
+// in one string, lengthened and cut as it goes, and passes it too: on_ref(object,
+// ref, pointer). Without, no pointer is made at all.
+template <bool Pointer, class OnRef>
+void collect(const Value& node, const std::string& pointer, const Roots& roots, OnRef&& on_ref) {
   struct Open {
     const Value* node;
     bool names;                    // an object whose keys are names, not keywords
@@ -85,17 +89,20 @@ void collect(const std::string& doc_url, const Value& node, const std::string& p
     std::size_t item;              // an array's next item
     std::size_t length;            // of the pointer to node
   };
-  std::string at = pointer;
+  std::string at = Pointer ? pointer : std::string();
   std::vector<Open> open;
   auto enter = [&](const Value& n, bool names) {
     if (n.IsObject() && !names)
-      if (const Value* r = ref_of(n)) out.push_back({&doc_url, at, str(*r), &n});
+      if (const Value* r = ref_of(n)) {
+        if constexpr (Pointer) on_ref(n, str(*r), at);
+        else on_ref(n, str(*r));
+      }
     open.push_back({&n, names, n.IsObject() ? n.MemberBegin() : MemberIt(), 0, at.size()});
   };
   enter(node, false);
   while (!open.empty()) {
     Open& o = open.back();
-    at.resize(o.length);
+    if constexpr (Pointer) at.resize(o.length);
     const Value* next = nullptr;
     bool names = false;
     if (o.node->IsObject()) {
@@ -106,19 +113,23 @@ void collect(const std::string& doc_url, const Value& node, const std::string& p
         if (!o.names && (is_data_keyword(key) || (key == "examples" && v.IsArray()))) continue;
         next = &v;
         names = !o.names && v.IsObject() && is_named_map(key);
-        at += '/';
-        for (char c : key) {  // escape_token
-          if (c == '~') at += "~0";
-          else if (c == '/') at += "~1";
-          else at += c;
+        if constexpr (Pointer) {
+          at += '/';
+          for (char c : key) {  // escape_token
+            if (c == '~') at += "~0";
+            else if (c == '/') at += "~1";
+            else at += c;
+          }
         }
       }
     } else if (o.node->IsArray()) {
       for (; !next && o.item < o.node->Size(); ++o.item)
         if (const Value& v = (*o.node)[static_cast<rapidjson::SizeType>(o.item)]; is_structured(v)) {
           next = &v;
-          at += '/';
-          at += std::to_string(o.item);
+          if constexpr (Pointer) {
+            at += '/';
+            at += std::to_string(o.item);
+          }
         }
     }
     if (!next) open.pop_back();
@@ -152,6 +163,13 @@ DocumentSet::Target DocumentSet::split_ref(const std::string& doc_url, std::stri
     t.ok = true;
   }
   return t;
+}
+
+std::vector<std::string_view> DocumentSet::regions() const {
+  std::vector<std::string_view> out;
+  for (const auto& [url, entry] : docs_)
+    if (entry.loaded && entry.value && !entry.value->region().empty()) out.push_back(entry.value->region());
+  return out;
 }
 
 std::string DocumentSet::display(const std::string& doc_url, const std::string& pointer) const {
@@ -257,15 +275,7 @@ const char* const kDeadline = "deadline reached";
 
 std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::time_point deadline) {
   DeadlineCheck stop(deadline);
-  std::deque<Occurrence> occurrences;  // a deque: no copy of its strings, nor room for twice as many, as it grows
-  // Where each occurrence leads: a document's URL (kept once, in urls) and the fragment (in the $ref's value).
-  struct Destination {
-    const std::string* doc_url;
-    std::string_view fragment;
-    bool ok;
-  };
-  std::deque<Destination> targets;
-  std::set<std::string> urls;
+  std::deque<Occurrence> occurrences;  // a deque: no room for twice as many as it grows
   Roots roots;                  // nodes walked as a subtree of their own
   struct Walk {
     std::string doc;
@@ -273,17 +283,19 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
     const Value* node;
   };
   std::vector<Walk> to_walk{{root_url_, "", &root()}};
-  std::map<std::string, std::vector<std::size_t>> waiting;  // document URL -> occurrences that need it
+  std::vector<Walk> walked;  // what was walked, for the pointers of the $refs that do not resolve
+  // Document URL -> the fragments of the $refs that need it (views of the $refs' values).
+  std::map<std::string, std::vector<std::string_view>> waiting;
   std::size_t closure_bytes = 0;                            // received for external documents
 
-  // Queues the subtree occurrence i points at, unless it (or a subtree holding
-  // it) is walked already. Targets in the root are not: the root is walked whole.
-  auto queue_target = [&](std::size_t i) {
-    const Destination& t = targets[i];
-    if (!t.ok || *t.doc_url == root_url_) return;
-    auto it = docs_.find(*t.doc_url);
+  // Queues the subtree at fragment in the document doc_url, unless it (or a
+  // subtree holding it) is walked already. Targets in the root are not: the
+  // root is walked whole.
+  auto queue_target = [&](const std::string& doc_url, std::string_view fragment) {
+    if (doc_url == root_url_) return;
+    auto it = docs_.find(doc_url);
     if (it == docs_.end() || !it->second.loaded) return;
-    auto tokens = fragment_tokens(std::string(t.fragment));
+    auto tokens = fragment_tokens(std::string(fragment));
     if (!tokens) return;
     const Value* node = &it->second.value->root();
     if (roots.count(node)) return;
@@ -293,7 +305,7 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
     }
     if (!is_structured(*node)) return;
     roots.insert(node);
-    to_walk.push_back({*t.doc_url, make_pointer(*tokens), node});
+    to_walk.push_back({doc_url, make_pointer(*tokens), node});
   };
 
   roots.insert(to_walk.front().node);
@@ -302,19 +314,23 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
     for (std::size_t w = 0; w < to_walk.size(); ++w) {  // queue_target may append
       if (to_walk[w].doc != root_url_ && stop.reached_now()) break;
       // The URL as a key of docs_, which outlives the walk (to_walk does not).
-      collect(docs_.find(to_walk[w].doc)->first, *to_walk[w].node, to_walk[w].pointer, occurrences, roots);
-      for (std::size_t i = targets.size(); i < occurrences.size(); ++i) {
+      const std::string& doc_url = docs_.find(to_walk[w].doc)->first;
+      std::size_t first = occurrences.size();
+      collect<false>(*to_walk[w].node, "", roots,
+                     [&](const Value& n, std::string_view ref) { occurrences.push_back({&doc_url, ref, &n}); });
+      walked.push_back(to_walk[w]);
+      for (std::size_t i = first; i < occurrences.size(); ++i) {
         const Occurrence& occ = occurrences[i];
-        Target split = split_ref(*occ.doc_url, occ.ref);
         auto hash = occ.ref.find('#');
         std::string_view fragment = hash == std::string_view::npos ? std::string_view() : occ.ref.substr(hash + 1);
-        const std::string* url = !split.ok ? nullptr
-                                 : split.doc_url == *occ.doc_url ? occ.doc_url
-                                                                 : &*urls.insert(std::move(split.doc_url)).first;
-        targets.push_back({url, fragment, split.ok});
-        const Destination& t = targets.back();
-        if (t.ok && !docs_.count(*t.doc_url)) waiting[*t.doc_url].push_back(i);
-        else queue_target(i);  // loaded already: its subtree is walked in this wave
+        if (hash == 0) {  // in its own document (split_ref without the copy of its URL)
+          queue_target(doc_url, fragment);
+          continue;
+        }
+        Target split = split_ref(doc_url, occ.ref);
+        if (!split.ok) continue;
+        if (!docs_.count(split.doc_url)) waiting[split.doc_url].push_back(fragment);
+        else queue_target(split.doc_url, fragment);  // loaded already: its subtree is walked in this wave
       }
     }
     to_walk.clear();
@@ -356,7 +372,7 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
     // The refs waiting for these documents may now point into them.
     for (const auto& url : needed) {
       if (!docs_.count(url)) continue;  // left for the next wave
-      for (std::size_t i : waiting[url]) queue_target(i);
+      for (std::string_view fragment : waiting[url]) queue_target(url, fragment);
       waiting.erase(url);
     }
   }
@@ -368,8 +384,33 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
   // A result's place in memo_.value.results, by the node it resolves to: the
   // $refs to one target share it (a node has one pointer per spelling of it).
   std::unordered_map<const Value*, std::vector<std::uint32_t>> result_of;
-  // memo_.value.at while it is made: a result's index by the $ref object's address.
-  std::unordered_map<const Value*, std::uint32_t> at;
+  // memo_.value.at while it is made: (the $ref object's address, its
+  // result's index) for every $ref object of a chain, each once, in the order
+  // followed. A $ref object followed before gives its result at once, as a
+  // hash map of them all did, without one: a chain's first $ref object is an
+  // occurrence (each walked once, so each its own), followed before only if
+  // an earlier chain led to it, kept in chained (a $ref to a $ref: rare); one
+  // a chain leads to is that, or an earlier occurrence (occurrence_at, made
+  // on the first such lookup, and the result each occurrence got).
+  std::vector<std::pair<const Value*, std::uint32_t>> at;
+  std::unordered_map<const Value*, std::uint32_t> chained;
+  constexpr std::uint32_t kNotKept = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> occurrence_kept(occurrences.size(), kNotKept);
+  std::vector<std::pair<const Value*, std::uint32_t>> occurrence_at;  // by address: (node, its occurrence)
+  auto followed_before = [&](const Value* node, std::size_t current, bool first) -> std::optional<std::uint32_t> {
+    if (auto m = chained.find(node); m != chained.end()) return m->second;
+    if (first) return std::nullopt;
+    if (occurrence_at.empty()) {
+      occurrence_at.reserve(occurrences.size());
+      for (std::size_t j = 0; j < occurrences.size(); ++j)
+        occurrence_at.emplace_back(occurrences[j].node, static_cast<std::uint32_t>(j));
+      std::sort(occurrence_at.begin(), occurrence_at.end(), by_address);
+    }
+    auto it = std::lower_bound(occurrence_at.begin(), occurrence_at.end(), std::pair{node, std::uint32_t{0}}, by_address);
+    if (it != occurrence_at.end() && it->first == node && it->second < current && occurrence_kept[it->second] != kNotKept)
+      return occurrence_kept[it->second];
+    return std::nullopt;
+  };
   auto keep = [&](const Resolved& r) -> std::uint32_t {
     auto& results = memo_.value.results;
     if (r.node)
@@ -390,56 +431,84 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
     return it->second;
   };
   std::vector<Unresolved> out;
-  std::unordered_set<const Value*> on_path;  // emptied entry by entry: clear() would cost its buckets each time
+  std::vector<const Occurrence*> out_of;  // out[i] is of *out_of[i], whose pointer is found at the end
+  // The $ref objects of the chain followed now. A chain is short: it is
+  // searched for a loop as it is; a long one (a hostile document's) also goes
+  // into a set, so that following it stays linear.
   std::vector<const Value*> path;
-  for (const auto& occ : occurrences) {
-    Resolved result;
-    Resolved cur{*occ.doc_url, occ.node, "", false, ""};
+  std::unordered_set<const Value*> long_path;
+  constexpr std::size_t kShortChain = 16;
+  auto on_path = [&](const Value* node) {
+    if (path.size() <= kShortChain) return std::find(path.begin(), path.end(), node) != path.end();
+    if (long_path.empty()) long_path.insert(path.begin(), path.end());
+    return long_path.count(node) != 0;
+  };
+  at.reserve(occurrences.size());  // one a $ref object, but for chains
+  for (std::size_t current = 0; current < occurrences.size(); ++current) {
+    const Occurrence& occ = occurrences[current];
+    // Where the chain stands: the $ref object first, then each result
+    // followed (in the results of resolve_once, which stay where they are).
+    const std::string* doc = occ.doc_url;
+    const Value* node = occ.node;
+    const Resolved* reached = nullptr;  // the last result followed; the chain's end unless it stopped
+    std::optional<std::uint32_t> known;  // the chain met a $ref followed before: its result
+    std::optional<Resolved> stopped;     // a loop, or the deadline
     path.clear();
-    while (true) {
-      const Value* ref = ref_of(*cur.node);
-      if (!ref) {
-        result = cur;
+    long_path.clear();
+    while (const Value* ref = ref_of(*node)) {
+      if (known = followed_before(node, current, path.empty()); known) break;
+      if (on_path(node)) {
+        stopped = Resolved{*doc, nullptr, "circular $ref chain", false, ""};
         break;
       }
-      if (auto m = at.find(cur.node); m != at.end()) {
-        result = memo_.value.results[m->second];
-        break;
-      }
-      if (!on_path.insert(cur.node).second) {
-        result = Resolved{cur.doc_url, nullptr, "circular $ref chain", false, ""};
-        break;
-      }
-      path.push_back(cur.node);
+      path.push_back(node);
+      if (!long_path.empty()) long_path.insert(node);
       if (stop.reached()) {
-        result = Resolved{cur.doc_url, nullptr, kDeadline, true, ""};
+        stopped = Resolved{*doc, nullptr, kDeadline, true, ""};
         break;
       }
-      const Resolved& next = resolve_once(cur.doc_url, str(*ref));
-      if (!next.node) {
-        result = next;
-        break;
-      }
-      cur = next;
+      reached = &resolve_once(*doc, str(*ref));
+      if (!reached->node) break;
+      doc = &reached->doc_url;
+      node = reached->node;
     }
-    if (!path.empty()) {
-      std::uint32_t kept = keep(result);
-      for (const Value* p : path) {
-        at[p] = kept;
-        on_path.erase(p);
-      }
+    if (!known && !stopped && !reached) continue;  // not a $ref (an occurrence always is)
+    std::uint32_t kept = known ? *known : keep(stopped ? *stopped : *reached);
+    occurrence_kept[current] = kept;
+    for (std::size_t i = 0; i < path.size(); ++i) {
+      at.emplace_back(path[i], kept);
+      if (i > 0) chained.emplace(path[i], kept);
     }
+    const Resolved& result = memo_.value.results[kept];
     if (result.node) continue;
     auto d = result.doc_url.empty() ? docs_.end() : docs_.find(result.doc_url);
     bool document_failed = !result.doc_url.empty() && (d == docs_.end() || !d->second.loaded);
     std::vector<int> failed = d != docs_.end() && !d->second.loaded ? d->second.exchanges : std::vector<int>{};
-    out.push_back({display(*occ.doc_url, occ.pointer + "/$ref"), std::string(occ.ref), result.reason, result.transport_error,
+    out.push_back({"", std::string(occ.ref), result.reason, result.transport_error,
                    result.doc_url.empty() ? *occ.doc_url : result.doc_url, document_failed, std::move(failed)});
+    out_of.push_back(&occ);
+  }
+  if (!out.empty()) {
+    // The pointers of the $refs that do not resolve: the walks again, with
+    // the pointer kept as they go. Every $ref was found in the walk of the
+    // innermost walked subtree holding it, and is found there again.
+    std::unordered_map<const Value*, std::string> pointer;
+    for (const Occurrence* occ : out_of) pointer.emplace(occ->node, "");
+    Roots walked_roots;
+    for (const auto& w : walked) walked_roots.insert(w.node);
+    for (const auto& w : walked)
+      collect<true>(*w.node, w.pointer, walked_roots, [&](const Value& n, std::string_view, const std::string& at) {
+        if (auto it = pointer.find(&n); it != pointer.end()) it->second = at;
+      });
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i].where = display(*out_of[i]->doc_url, pointer[out_of[i]->node] + "/$ref");
   }
   auto& memo = memo_.value;
-  memo.at.assign(at.begin(), at.end());
-  release(at);  // its nodes and buckets, before the sort
-  std::sort(memo.at.begin(), memo.at.end(), by_address);
+  // Each $ref object is followed once; were one followed twice, the first result stays, as in a map.
+  std::stable_sort(at.begin(), at.end(), by_address);
+  at.erase(std::unique(at.begin(), at.end(), [](const auto& a, const auto& b) { return a.first == b.first; }), at.end());
+  at.shrink_to_fit();
+  memo.at = std::move(at);
   memo.results.shrink_to_fit();
   return out;
 }

@@ -84,16 +84,26 @@ class DocumentSet {
   // first call for T and kept with the documents, so each later call returns
   // the same object. T may ask for another derived type while it is made.
   // Like the caches below, safe for readers on several threads at once
-  // (engine::judge): one makes T while the others wait for it.
+  // (engine::judge): one makes T while the others wait for it, and a reader
+  // of another type goes on (each type has its own lock). A T whose making
+  // throws is made again on the next call.
   template <class T>
   const T& derived() const {
-    std::lock_guard lock(derived_.mutex);  // recursive: T may ask for another while it is made
-    auto& slot = derived_.value[std::type_index(typeid(T))];  // unordered_map: stays valid while T is made
-    if (!slot) slot = std::make_shared<const T>(*this);
-    return *static_cast<const T*>(slot.get());
+    Derived::Slot* slot;
+    {
+      std::lock_guard lock(derived_.mutex);  // held only to find the slot
+      auto& s = derived_.value[std::type_index(typeid(T))];
+      if (!s) s = std::make_unique<Derived::Slot>();
+      slot = s.get();  // stays where it is while the set lives
+    }
+    std::lock_guard made(slot->mutex);
+    if (!slot->value) slot->value = std::make_shared<const T>(*this);
+    return *static_cast<const T*>(slot->value.get());
   }
 
   std::size_t external_count() const { return docs_.size() - 1; }
+  // Doc::region() of each document loaded (ValueSet).
+  std::vector<std::string_view> regions() const;
   const std::vector<int>& exchanges() const { return exchanges_; }
 
  private:
@@ -134,8 +144,12 @@ class DocumentSet {
   // Derived objects may hold references to this set itself: a copy or a move
   // starts without them.
   struct Derived {
-    std::unordered_map<std::type_index, std::shared_ptr<const void>> value;
-    std::recursive_mutex mutex;  // a copy or a move has its own
+    struct Slot {
+      std::mutex mutex;  // held while the value is made
+      std::shared_ptr<const void> value;
+    };
+    std::unordered_map<std::type_index, std::unique_ptr<Slot>> value;
+    std::mutex mutex;  // a copy or a move has its own
     Derived() = default;
     Derived(const Derived&) {}
     Derived(Derived&&) noexcept {}

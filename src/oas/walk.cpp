@@ -182,6 +182,23 @@ std::vector<Parameter> effective_parameters(const Walker& w, const Operation& op
   return out;
 }
 
+bool may_have_parameter(const DocumentSet& docs, const Operation& op, bool (*pass)(std::string_view name, std::string_view in)) {
+  for (const Node* owner : {&op.path_item, &op.op}) {
+    const Value* list = find(owner->value, "parameters");
+    if (!list || !list->IsArray()) continue;
+    for (const auto& item : list->GetArray()) {
+      const Value* p = &item;
+      if (find_string(p, "$ref")) {
+        const Resolved* r = docs.resolved(item);
+        if (!r) return true;
+        p = r->node;
+      }
+      if (p && pass(string_member(p, "name").value_or(""), string_member(p, "in").value_or(""))) return true;
+    }
+  }
+  return false;
+}
+
 std::optional<std::string_view> string_member(const Value* object, std::string_view key) {
   const Value* v = find_string(object, key);
   if (!v) return std::nullopt;

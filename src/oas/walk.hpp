@@ -102,6 +102,12 @@ struct Parameter {
 // The path item's parameters and the operation's, after $ref; an operation
 // parameter replaces a path-level one with the same name and in.
 std::vector<Parameter> effective_parameters(const Walker& w, const Operation& op);
+// Whether a parameter of the operation or of its path item, by its name and
+// location as written (after $ref, "" when absent), may pass: read from the
+// values, without the places effective_parameters() makes for each, so a
+// reader that wants a few names skips the operations without any. Also true
+// for a $ref resolve_all did not follow (effective_parameters() follows it).
+bool may_have_parameter(const DocumentSet& docs, const Operation& op, bool (*pass)(std::string_view name, std::string_view in));
 
 // object[key] when object is an object and that member a string, else nullopt.
 std::optional<std::string_view> string_member(const Value* object, std::string_view key);

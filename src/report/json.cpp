@@ -13,6 +13,8 @@
 #include "oas/parse.hpp"
 #include "report/formats.hpp"
 #include "report/json.hpp"
+
+#include "util/release.hpp"
 #include "util/strings.hpp"
 
 namespace adrprobe::report {
@@ -350,12 +352,12 @@ json to_json(const Report& r) {
                      {"source", c.fix->source}};
       checks.push_back(std::move(jc));
     }
-    jr["checks"] = checks;
+    jr["checks"] = std::move(checks);
     jr["hints"] = rule.hints;
     if (!rule.review.empty()) jr["review"] = rule.review;
     rules.push_back(std::move(jr));
   }
-  j["rules"] = rules;
+  j["rules"] = std::move(rules);
   j["exchanges"] = json::array();  // written one at a time by stream_json, in this place
   if (r.tls) j["tls"] = tls_json(*r.tls);
   if (r.run) j["run"] = run_json(*r.run, r.edition);
@@ -397,10 +399,25 @@ std::string render_json(const Report& r, const RenderOptions&) {
   return out;
 }
 
-std::string dump_json(const nlohmann::ordered_json& j) {
-  // Invalid UTF-8 from a server (a header value) is replaced, never a crash;
-  // C0 controls and DEL come out as \u escapes.
-  return escape_dump(j.dump(2, ' ', false, json::error_handler_t::replace)) + "\n";
+namespace {
+// Invalid UTF-8 from a server (a header value) is replaced, never a crash;
+// C0 controls and DEL come out as \u escapes.
+std::string dump_raw(const nlohmann::ordered_json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); }
+}  // namespace
+
+std::string dump_json(const nlohmann::ordered_json& j) { return escape_dump(dump_raw(j)) + "\n"; }
+
+std::string dump_json(nlohmann::ordered_json&& j) {
+  // A report's rules are 3 MB of text at 10,000 paths, and more as a tree:
+  // the tree goes once written out, the text once escaped.
+  std::string raw = dump_raw(j);
+  j = nullptr;
+  std::string escaped;
+  escaped.reserve(raw.size() + 1);
+  escape_dump_into(escaped, raw);
+  release(raw);
+  escaped += '\n';
+  return escaped;
 }
 
 std::string escape_dump(const std::string& out) {

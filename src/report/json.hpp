@@ -28,6 +28,8 @@ namespace adrprobe::report {
 // characters (invisible_character: bidi controls, U+200B, ...) as \u escapes.
 // DEL stays as it is (JSON allows it, and it moves no cursor).
 std::string dump_json(const nlohmann::ordered_json& j);
+// The same, letting the tree and its unescaped text go as soon as each is used.
+std::string dump_json(nlohmann::ordered_json&& j);
 
 // dump_json's escaping of one dump (no newline added): C1 controls and invisible characters as \u escapes.
 std::string escape_dump(const std::string& dumped);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "oas/lines.hpp"
+#include "oas/pointer.hpp"
 
 using namespace adrprobe;
 
@@ -157,4 +158,35 @@ TEST_CASE("lines: a stream of YAML, of JSON only YAML reads, of nothing") {
   // a truncated JSON text: no lines (YAML does not read it either)
   std::istringstream cut("{\n  \"a\": 1,\n  \"b\": [2,");
   CHECK(oas::lines_of(cut, 1000, pointers) == std::vector<std::optional<int>>{std::nullopt, std::nullopt});
+}
+
+TEST_CASE("lines: a string ends at its quote, past escapes and multi-byte characters at every position") {
+  // Member i's key is a string of i letters with an escape (\" or \\ or
+  // \n) or a multi-byte character at every position in turn, and member i
+  // stands on line i + 2; a raw control character makes the text not JSON.
+  std::string text = "{\n";
+  std::vector<std::string> pointers;
+  const std::vector<std::string> specials{"\\\"", "\\\\", "\\n", "\xC3\xA9"};
+  int n = 0;
+  for (int len = 0; len < 20; ++len)
+    for (int at = 0; at <= len; ++at) {
+      const std::string& special = specials[static_cast<std::size_t>(n) % specials.size()];
+      std::string key = std::string(static_cast<std::size_t>(at), 'a') + special + std::string(static_cast<std::size_t>(len - at), 'b');
+      std::string name = key;
+      for (const auto& [escaped, plain] : {std::pair<std::string, std::string>{"\\\"", "\""}, {"\\\\", "\\"}, {"\\n", "\n"}})
+        if (auto p = name.find(escaped); p != std::string::npos) name.replace(p, escaped.size(), plain);
+      text += (n ? ",\n" : "") + std::string("\"") + key + "\": " + std::to_string(n);
+      pointers.push_back("/" + oas::escape_token(name));
+      ++n;
+    }
+  text += "\n}\n";
+  auto lines = lines_of(text, pointers);
+  REQUIRE(lines.size() == pointers.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    INFO(pointers[i]);
+    CHECK(lines[i] == std::optional<int>(static_cast<int>(i) + 2));
+  }
+  // A raw control character in a string: not JSON, read as YAML (which answers or not, but never wrongly at line 2).
+  auto raw = lines_of("{\n\"a\x01" "bcdefghij\": 1}\n", {"/x"});
+  CHECK_FALSE(raw[0].has_value());
 }

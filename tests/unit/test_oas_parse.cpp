@@ -558,3 +558,45 @@ TEST_CASE("documents: a zero with a long fraction is read as parse_json reads it
     reads_as_parse_json("{\"x-n\": [0." + std::string(zeros, '0') + "7]}");  // not a zero
   }
 }
+
+TEST_CASE("json_shape reads a string to its closing quote past escapes, brackets and quotes escaped") {
+  // Brackets in a string nest nothing; an escaped quote ends nothing; what
+  // follows the string is read as JSON again (1e2: an exponent, which goes to
+  // the other parser, as it did).
+  std::string deep_in_string(300, '[');
+  auto r = parse_json_document(R"({"a": "q\"[[[[\\", "b": ")" + deep_in_string + R"(", "c": 1e2})");
+  REQUIRE(r.ok);
+  CHECK(str(*find(r.doc->root(), "a")) == "q\"[[[[\\");
+  CHECK(find(r.doc->root(), "c")->GetDouble() == 100.0);
+  // A lone low surrogate after escapes still goes to the other parser, which refuses it.
+  auto lone = parse_json_document(R"(["\\\\\\\udc00"])");
+  CHECK_FALSE(lone.ok);
+  CHECK(lone.error.find("invalid JSON") != std::string::npos);
+  // A megabyte of escapes in one string is read once, not once per escape.
+  std::string escapes;
+  for (int i = 0; i < 500000; ++i) escapes += "\\n";
+  auto many = parse_json_document("[\"" + escapes + "\", 1]");
+  REQUIRE(many.ok);
+  CHECK(str(many.doc->root()[0]).size() == 500000);
+  // Nested deeper than the limit, and not in a string: refused as before.
+  auto nested = parse_json_document(std::string(300, '[') + std::string(300, ']'));
+  CHECK_FALSE(nested.ok);
+  CHECK(nested.error == "JSON nested deeper than 256 levels");
+}
+
+TEST_CASE("parse_json_document: an ASCII text is read without validating UTF-8, any other with") {
+  auto ascii = parse_json_document(R"({"a": "plain", "b": [1, 2.5, "x"]})");
+  REQUIRE(ascii.ok);
+  CHECK(str(*find(ascii.doc->root(), "a")) == "plain");
+  auto accented = parse_json_document("{\"a\": \"\xC3\xA9\xC3\xA9n\"}");  // "één"
+  REQUIRE(accented.ok);
+  CHECK(str(*find(accented.doc->root(), "a")) == "\xC3\xA9\xC3\xA9n");
+  // Invalid UTF-8 in a string, in the words read eight bytes at a time and in the tail after them.
+  for (std::string text : {std::string("{\"a\": \"\xFF\", \"padding\": \"0123456789\"}"),
+                           std::string("{\"padding\": \"01234567\", \"a\": \"\x80\"}"), std::string("[\"\xC3\"]")}) {
+    INFO(text);
+    auto bad = parse_json_document(text);
+    CHECK_FALSE(bad.ok);
+    CHECK(bad.error.find("invalid JSON") != std::string::npos);
+  }
+}

@@ -1,6 +1,8 @@
 // oas/refs: $ref resolution (DO-2) and deref.
 #include <doctest/doctest.h>
 
+#include <atomic>
+
 #include <chrono>
 #include <map>
 #include <string>
@@ -236,6 +238,88 @@ TEST_CASE("refs: a subtree reached by several refs is walked once, its refs list
   CHECK(unresolved[0].where == "https://h/v1/ext.json#/a/get/responses/200/$ref");
 }
 
+TEST_CASE("refs: the place of a $ref that does not resolve, found again after the walk") {
+  // An inner subtree walked before the one holding it; keys that escape; the
+  // order of the list is the order of the walk.
+  json root = json::parse(R"({"paths": {"/b": {"$ref": "ext.json#/a/get"}, "/a": {"$ref": "ext.json#/a"},
+                               "/x~y": {"get": {"responses": {"200": {"$ref": "#/nowhere"}}}}},
+                               "components": {"schemas": {"S": {"$ref": "#/none"}}}})");
+  DocumentSet docs("https://h/v1/openapi.json", root);
+  auto unresolved = docs.resolve_all([](const std::vector<std::string>& urls) {
+    std::map<std::string, FetchedDocument> out;
+    for (const auto& u : urls) {
+      out[u].ok = true;
+      out[u].value = from_json(json::parse(
+          R"({"a": {"get": {"responses": {"200": {"$ref": "#/missing"}}}, "put": {"responses": {"201": {"$ref": "#/gone"}}}}})"));
+    }
+    return out;
+  });
+  std::vector<std::string> where;
+  for (const auto& u : unresolved) where.push_back(u.where);
+  CHECK(where == std::vector<std::string>{"#/paths/~1x~0y/get/responses/200/$ref", "#/components/schemas/S/$ref",
+                                          "https://h/v1/ext.json#/a/get/responses/200/$ref",
+                                          "https://h/v1/ext.json#/a/put/responses/201/$ref"});
+}
+
+TEST_CASE("refs: long chains are followed to their end, and long loops found") {
+  // 40 $refs in a chain to a schema, and 40 in a loop: past the 16 a chain
+  // is searched as it is, it is searched in a set too.
+  json schemas = json::object();
+  for (int i = 0; i < 40; ++i) {
+    schemas["c" + std::to_string(i)] = {{"$ref", "#/components/schemas/c" + std::to_string(i + 1)}};
+    schemas["l" + std::to_string(i)] = {{"$ref", "#/components/schemas/l" + std::to_string((i + 1) % 40)}};
+  }
+  schemas["c40"] = {{"type", "string"}};
+  json root = {{"components", {{"schemas", schemas}}}};
+  DocumentSet docs("https://h/v1/openapi.json", root);
+  auto unresolved = docs.resolve_all([](const std::vector<std::string>&) { return std::map<std::string, FetchedDocument>{}; });
+  REQUIRE(unresolved.size() == 40);  // each of the loop's $refs, none of the chain's
+  for (const auto& u : unresolved) {
+    INFO(u.where);
+    CHECK(u.reason == "circular $ref chain");
+    CHECK(u.where.find("/components/schemas/l") != std::string::npos);
+  }
+  const Value& c0 = *find(*find(*find(docs.root(), "components"), "schemas"), "c0");
+  const Resolved* r = docs.resolved(c0);
+  REQUIRE(r);
+  REQUIRE(r->node);
+  CHECK(r->pointer == "/components/schemas/c40");
+  CHECK(str(*find(*r->node, "type")) == "string");
+}
+
+TEST_CASE("refs: a chain through a $ref followed before takes its result") {
+  // D's chain goes through A, an earlier occurrence; B is reached first
+  // inside A's chain, then as its own occurrence; E's loop goes through F.
+  json root = json::parse(R"({"components": {"schemas": {
+      "A": {"$ref": "#/components/schemas/B"}, "B": {"$ref": "#/components/schemas/C"}, "C": {"type": "object"},
+      "D": {"$ref": "#/components/schemas/A"},
+      "E": {"$ref": "#/components/schemas/F"}, "F": {"$ref": "#/components/schemas/E"},
+      "G": {"$ref": "#/components/schemas/F"}}}})");
+  DocumentSet docs("https://h/v1/openapi.json", root);
+  auto unresolved = docs.resolve_all([](const std::vector<std::string>&) { return std::map<std::string, FetchedDocument>{}; });
+  std::vector<std::string> where;
+  for (const auto& u : unresolved) where.push_back(u.where + " " + u.reason);
+  CHECK(where == std::vector<std::string>{"#/components/schemas/E/$ref circular $ref chain",
+                                          "#/components/schemas/F/$ref circular $ref chain",
+                                          "#/components/schemas/G/$ref circular $ref chain"});
+  const Value& schemas = *find(*find(docs.root(), "components"), "schemas");
+  for (const char* name : {"A", "B", "D"}) {
+    INFO(name);
+    const Resolved* r = docs.resolved(*find(schemas, name));
+    REQUIRE(r);
+    REQUIRE(r->node);
+    CHECK(r->pointer == "/components/schemas/C");
+  }
+  CHECK(docs.resolved(*find(schemas, "C")) == nullptr);  // not a $ref
+  for (const char* name : {"E", "F", "G"}) {
+    INFO(name);
+    const Resolved* r = docs.resolved(*find(schemas, name));
+    REQUIRE(r);
+    CHECK_FALSE(r->node);
+    CHECK(r->reason == "circular $ref chain");
+  }
+}
+
 TEST_CASE("refs: the $ref closure stops at its byte cap, and says so per ref") {
   // The root refers to five external documents; each is reported as 400 bytes.
   json root = json::parse(R"({"paths": {"/a": {"$ref": "a.json#/p"}, "/b": {"$ref": "b.json#/p"},
@@ -320,4 +404,33 @@ TEST_CASE("refs: derived views are made once per document set; a copy and resolv
   docs.resolve_all([](const std::vector<std::string>&) { return std::map<std::string, FetchedDocument>{}; });
   CHECK(docs.derived<CountedView>().root == &docs.root());  // made again: more documents may be loaded now
   CHECK(derived_made == 3);
+}
+
+namespace {
+std::atomic<bool> slow_started{false}, quick_made{false};
+// Made on one thread: waits (2 s at most) for Quick, made on another.
+struct Slow {
+  bool saw_quick = false;
+  explicit Slow(const DocumentSet&) {
+    slow_started = true;
+    for (int i = 0; i < 2000 && !quick_made; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    saw_quick = quick_made;
+  }
+};
+struct Quick {
+  explicit Quick(const DocumentSet&) { quick_made = true; }
+};
+}  // namespace
+
+TEST_CASE("refs: a derived type is made while another is being made (each type has its own lock)") {
+  DocumentSet docs("https://h/v1/openapi.json", json::object());
+  const Slow* slow = nullptr;
+  std::thread maker([&] { slow = &docs.derived<Slow>(); });
+  while (!slow_started) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const Quick& quick = docs.derived<Quick>();  // one lock for all types: waited for Slow, which waited 2 s
+  maker.join();
+  REQUIRE(slow);
+  CHECK(slow->saw_quick);
+  CHECK(&docs.derived<Quick>() == &quick);  // made once
+  CHECK(&docs.derived<Slow>() == slow);
 }
