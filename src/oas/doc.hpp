@@ -84,15 +84,10 @@ inline bool is_integer(const Value& v) { return v.IsInt64() || v.IsUint64(); }
 // object is asked for are not there, and differ from its keys at once.
 inline const Value* find(const Value& object, std::string_view key) {
   if (!object.IsObject()) return nullptr;
-  if (key.empty()) {
-    for (auto m = object.MemberBegin(); m != object.MemberEnd(); ++m)
-      if (m->name.GetStringLength() == 0) return &m->value;
-    return nullptr;
-  }
   for (auto m = object.MemberBegin(); m != object.MemberEnd(); ++m) {
-    const char* name = m->name.GetString();
-    if (name[0] == key[0] && m->name.GetStringLength() == key.size() &&
-        std::memcmp(name + 1, key.data() + 1, key.size() - 1) == 0)
+    const char* name = m->name.GetString();  // ends in a NUL: name[0] is there when the name is ""
+    if ((key.empty() || name[0] == key[0]) && m->name.GetStringLength() == key.size() &&
+        std::memcmp(name, key.data(), key.size()) == 0)
       return &m->value;
   }
   return nullptr;

@@ -9,7 +9,6 @@
 #include <unordered_set>
 
 #include "oas/pointer.hpp"
-#include "util/release.hpp"
 #include "util/url.hpp"
 
 namespace adrprobe::oas {
@@ -22,8 +21,8 @@ const Value* ref_of(const Value& node) { return find_string(&node, "$ref"); }
 // (72,000 in a 10,000-path document): the URL and the $ref value are pointed
 // at, not copied (the URL is a key of the document set, the value the
 // document's own string). Nor is its pointer kept: only a $ref that does not
-// resolve needs one, and a second walk finds those (pointers_of); a string for
-// each $ref was a fifth of resolving's memory at 10,000 paths.
+// resolve needs one, and resolve_all's second walk finds those (collect<true>);
+// a string for each $ref was a fifth of resolving's memory at 10,000 paths.
 struct Occurrence {
   const std::string* doc_url;
   std::string_view ref;
@@ -235,15 +234,21 @@ Resolved DocumentSet::resolve_ref(const std::string& doc_url, std::string_view r
 }
 
 namespace {
-// The memo's order: by the $ref object's address.
-bool by_address(const std::pair<const Value*, std::uint32_t>& a, const std::pair<const Value*, std::uint32_t>& b) {
+// (value's address, index) lists, as the memo keeps them: sorted by address.
+using ByAddress = std::vector<std::pair<const Value*, std::uint32_t>>;
+bool by_address(const ByAddress::value_type& a, const ByAddress::value_type& b) {
   return std::less<const Value*>()(a.first, b.first);
+}
+// The index kept for node in a list sorted by_address, or nullptr.
+const std::uint32_t* index_of(const ByAddress& list, const Value* node) {
+  auto it = std::lower_bound(list.begin(), list.end(), ByAddress::value_type{node, 0}, by_address);
+  return it != list.end() && it->first == node ? &it->second : nullptr;
 }
 }  // namespace
 
 const Resolved* DocumentSet::Memo::find(const Value* node) const {
-  auto it = std::lower_bound(at.begin(), at.end(), std::pair{node, std::uint32_t{0}}, by_address);
-  return it != at.end() && it->first == node ? &results[it->second] : nullptr;
+  const std::uint32_t* i = index_of(at, node);
+  return i ? &results[*i] : nullptr;
 }
 
 const Resolved* DocumentSet::resolved(const Value& node) const { return memo_.value.find(&node); }
@@ -392,11 +397,11 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
   // an earlier chain led to it, kept in chained (a $ref to a $ref: rare); one
   // a chain leads to is that, or an earlier occurrence (occurrence_at, made
   // on the first such lookup, and the result each occurrence got).
-  std::vector<std::pair<const Value*, std::uint32_t>> at;
+  ByAddress at;
   std::unordered_map<const Value*, std::uint32_t> chained;
   constexpr std::uint32_t kNotKept = std::numeric_limits<std::uint32_t>::max();
   std::vector<std::uint32_t> occurrence_kept(occurrences.size(), kNotKept);
-  std::vector<std::pair<const Value*, std::uint32_t>> occurrence_at;  // by address: (node, its occurrence)
+  ByAddress occurrence_at;  // (node, its occurrence)
   auto followed_before = [&](const Value* node, std::size_t current, bool first) -> std::optional<std::uint32_t> {
     if (auto m = chained.find(node); m != chained.end()) return m->second;
     if (first) return std::nullopt;
@@ -406,9 +411,8 @@ std::vector<Unresolved> DocumentSet::resolve_all(const Fetcher& fetch, Clock::ti
         occurrence_at.emplace_back(occurrences[j].node, static_cast<std::uint32_t>(j));
       std::sort(occurrence_at.begin(), occurrence_at.end(), by_address);
     }
-    auto it = std::lower_bound(occurrence_at.begin(), occurrence_at.end(), std::pair{node, std::uint32_t{0}}, by_address);
-    if (it != occurrence_at.end() && it->first == node && it->second < current && occurrence_kept[it->second] != kNotKept)
-      return occurrence_kept[it->second];
+    const std::uint32_t* j = index_of(occurrence_at, node);
+    if (j && *j < current && occurrence_kept[*j] != kNotKept) return occurrence_kept[*j];
     return std::nullopt;
   };
   auto keep = [&](const Resolved& r) -> std::uint32_t {

@@ -13,7 +13,6 @@
 #include "oas/parse.hpp"
 #include "report/formats.hpp"
 #include "report/json.hpp"
-
 #include "util/release.hpp"
 #include "util/strings.hpp"
 
@@ -412,9 +411,7 @@ std::string dump_json(nlohmann::ordered_json&& j) {
   // the tree goes once written out, the text once escaped.
   std::string raw = dump_raw(j);
   j = nullptr;
-  std::string escaped;
-  escaped.reserve(raw.size() + 1);
-  escape_dump_into(escaped, raw);
+  std::string escaped = escape_dump(raw);
   release(raw);
   escaped += '\n';
   return escaped;
